@@ -1,0 +1,189 @@
+"""``splitchat`` subcommands: ask | worker | export-worker | worker-token | bench."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+from app.protocol import DEFAULT_MAX_FRAME
+
+EXAMPLE_PROMPT = "In two sentences, why should a clinic keep patient notes on its own computers?"
+TOKEN_ENV = "SPLITCHAT_TOKEN"
+
+
+def _progress(message: str, fraction: float) -> None:
+    print(f"[{fraction:4.0%}] {message}", file=sys.stderr, flush=True)
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from app.engine.chat import SplitChat
+    from app.engine.sampling import Sampling
+    from app.engine.split import SplitSpec
+
+    sampling = Sampling(temperature=args.temperature, top_p=args.top_p, seed=args.seed)
+    messages = ([{"role": "system", "content": args.system}] if args.system else []) + [
+        {"role": "user", "content": args.prompt}
+    ]
+    token = os.environ.get(TOKEN_ENV) if args.endpoint else None
+
+    async def run() -> dict:
+        chat = await SplitChat.open(
+            args.model, SplitSpec.parse(args.split), args.endpoint, token, args.device, args.dtype,
+            args.wire_dtype, args.max_frame, progress=None if args.json else _progress,
+        )
+        printed = 0
+
+        def stream(text: str) -> None:
+            nonlocal printed
+            if not args.json:
+                print(text[printed:], end="", flush=True)
+                printed = len(text)
+
+        try:
+            reply = await chat.reply(messages, args.max_new_tokens, sampling, on_text=stream)
+        finally:
+            await chat.close()
+        stats = reply.generation.stats
+        return {
+            "text": reply.text,
+            "tokens": reply.generation.tokens,
+            "stop_reason": reply.generation.stop_reason,
+            "round_trips": stats.round_trips,
+            "tokens_per_round_trip": round(stats.tokens_per_round_trip, 3),
+            "tok_per_s": round(stats.tok_per_s, 2),
+            "step_ms": {k: round(v, 3) for k, v in stats.mean_step_ms().items()},
+            "split": str(chat.split),
+            "model": chat.source.spec,
+            "endpoint": "embedded" if chat.local_worker else args.endpoint,
+        }
+
+    result = asyncio.run(run())
+    if args.json:
+        print(json.dumps(result))
+    else:
+        step = result["step_ms"]
+        print(
+            f"\n\n[{len(result['tokens'])} tokens, {result['tok_per_s']} tok/s, {result['round_trips']} round trips; "
+            f"per step: network {step['network']:.1f} ms, local {step['local_compute']:.1f} ms, "
+            f"remote {step['remote_compute']:.1f} ms, serialization {step['serialization']:.2f} ms]",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def cmd_export_worker(args: argparse.Namespace) -> int:
+    from app.engine.export import export_worker_shard
+    from app.engine.models import resolve_model
+    from app.engine.split import SplitSpec
+
+    source = resolve_model(args.model, _progress)
+    manifest = export_worker_shard(source, SplitSpec.parse(args.split), args.out, args.dtype, _progress)
+    print(f"wrote layers [{manifest.first_layer}, {manifest.last_layer}) to {args.out}")
+    print(f"fingerprint {manifest.fingerprint}")
+    return 0
+
+
+def cmd_worker_token(args: argparse.Namespace) -> int:
+    from app.remote_worker.tokens import issue_token
+
+    token = issue_token(args.token_file)
+    print(f"Added a token to {args.token_file}. Give it to the workstation admin; it is not stored anywhere:")
+    print(token)
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from app.remote_worker.__main__ import run_worker
+
+    return run_worker(args)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from app.engine.bench import run_bench_command
+
+    return run_bench_command(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from app.engine.models import BUNDLED_SPEC
+    from app.remote_worker.__main__ import add_worker_arguments
+
+    parser = argparse.ArgumentParser(prog="splitchat", description="Private chat with a split language model.")
+    sub = parser.add_subparsers(dest="command")
+
+    def model_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or a local Hugging Face folder")
+        p.add_argument("--split", default="2", help="layers kept local on each side: K or K_IN,K_OUT")
+
+    def compute_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+        p.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"))
+        p.add_argument("--wire-dtype", default=None, choices=("float32", "float16", "bfloat16"),
+                       help="hidden-state dtype on the wire (default: the compute dtype)")
+        p.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME)
+
+    ask = sub.add_parser("ask", help="one chat turn, headless; the token comes from $SPLITCHAT_TOKEN")
+    ask.add_argument("prompt", nargs="?", default=EXAMPLE_PROMPT)
+    ask.add_argument("--endpoint", help="ws://HOST:PORT of a worker (default: start one on loopback)")
+    ask.add_argument("--system", help="a system message (default: none)")
+    ask.add_argument("--max-new-tokens", type=int, default=128)
+    ask.add_argument("--temperature", type=float, default=0.0, help="0 = greedy")
+    ask.add_argument("--top-p", type=float, default=1.0)
+    ask.add_argument("--seed", type=int)
+    ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    model_options(ask)
+    compute_options(ask)
+    ask.set_defaults(func=cmd_ask)
+
+    export = sub.add_parser("export-worker", help="write the middle layers (only) for a worker")
+    model_options(export)
+    export.add_argument("--out", required=True, type=Path)
+    export.add_argument("--dtype", default=None, choices=("float32", "float16", "bfloat16"),
+                        help="store the weights in this dtype (default: as in the model)")
+    export.set_defaults(func=cmd_export_worker)
+
+    worker = sub.add_parser("worker", help="serve a shard's middle layers (the cloud half)")
+    add_worker_arguments(worker)
+    worker.set_defaults(func=cmd_worker)
+
+    token = sub.add_parser("worker-token", help="add a random token's hash to a token file and print the token once")
+    token.add_argument("--token-file", required=True, type=Path)
+    token.set_defaults(func=cmd_worker_token)
+
+    bench = sub.add_parser("bench", help="measure decoding over an emulated WAN")
+    model_options(bench)
+    bench.add_argument("--rtt-ms", default="0,20,80", help="round-trip times to emulate, comma-separated")
+    bench.add_argument("--jitter-ms", type=float, default=0.0)
+    bench.add_argument("--bandwidth-mbps", type=float, default=0.0, help="0 = unlimited")
+    bench.add_argument("--modes", default="local,sequential")
+    bench.add_argument("--max-new-tokens", type=int, default=48)
+    bench.add_argument("--prompts", type=int, default=0, help="use the first N prompts (0 = all)")
+    bench.add_argument("--json", type=Path, help="write the runs here")
+    bench.add_argument("--plot", type=Path, help="draw tok/s and the step breakdown here (PNG)")
+    compute_options(bench)
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a person reads this: say what failed, not a traceback
+        from app.engine.models import ModelError
+        from app.engine.transport import WorkerError
+
+        if isinstance(exc, (ModelError, WorkerError, ValueError, FileExistsError, OSError)):
+            print(f"splitchat: {exc}", file=sys.stderr)
+            return 2
+        raise

@@ -1,0 +1,1 @@
+"""The trusted half and everything model-side. Never imports Qt."""

@@ -1,0 +1,135 @@
+"""One facade over the engine for chat front ends: model, local edge, worker connection, session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.engine.decoding import Generation, SplitSession
+from app.engine.devices import resolve_device, resolve_dtype, wire_dtype_for
+from app.engine.edge import LocalEdge
+from app.engine.export import embedded_shard, expected_fingerprint
+from app.engine.local_worker import LocalWorker
+from app.engine.models import BUNDLED_SPEC, ModelSource, Progress, resolve_model
+from app.engine.sampling import Sampling
+from app.engine.split import SplitSpec
+from app.engine.transport import RemoteMiddle
+from app.protocol import DEFAULT_MAX_FRAME
+
+
+@dataclass
+class ChatReply:
+    text: str
+    generation: Generation
+
+
+class SplitChat:
+    """A chat over a split model. With no endpoint it starts the embedded loopback worker."""
+
+    def __init__(self, source: ModelSource, split: SplitSpec, edge: LocalEdge, tokenizer, session: SplitSession,
+                 local_worker: LocalWorker | None, endpoint: str):
+        self.source, self.split, self.edge, self.tokenizer = source, split, edge, tokenizer
+        self.session = session
+        self.local_worker = local_worker
+        self.endpoint = endpoint
+
+    @classmethod
+    async def open(
+        cls,
+        spec: str = BUNDLED_SPEC,
+        split: SplitSpec = SplitSpec(),
+        endpoint: str | None = None,
+        token: str | None = None,
+        device: str = "auto",
+        dtype: str = "auto",
+        wire_dtype: str | None = None,
+        max_frame: int = DEFAULT_MAX_FRAME,
+        progress: Progress | None = None,
+    ) -> SplitChat:
+        source = resolve_model(spec, progress)
+        split.check(source.num_layers)
+        torch_device = resolve_device(device)
+        torch_dtype = resolve_dtype(dtype, torch_device)
+        wire = wire_dtype or wire_dtype_for(torch_dtype)
+        if progress:
+            progress("Loading the local layers", 0.3)
+        edge = LocalEdge(source, split, torch_device, torch_dtype)
+        tokenizer = source.tokenizer()
+        local_worker = None
+        if endpoint is None:
+            if progress:
+                progress("Starting the local worker", 0.6)
+            local_worker = LocalWorker(embedded_shard(source, split, progress), max_frame=max_frame)
+            endpoint, token = local_worker.start()
+        elif not token:
+            raise ValueError("a worker endpoint needs a bearer token (set SPLITCHAT_TOKEN)")
+        try:
+            middle = await RemoteMiddle.connect(
+                endpoint,
+                token,
+                expected_fingerprint=expected_fingerprint(source, split),
+                expected_layers=split.middle(source.num_layers),
+                wire_dtype=wire,
+                max_frame=max_frame,
+            )
+        except BaseException:
+            if local_worker:
+                local_worker.stop()
+            raise
+        session = SplitSession(edge, middle, stop_token_ids(source, tokenizer))
+        return cls(source, split, edge, tokenizer, session, local_worker, endpoint)
+
+    def prompt_ids(self, messages: list[dict]) -> list[int]:
+        """The conversation formatted with the model's chat template, ready for the assistant's turn."""
+        return list(
+            self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True, return_dict=False)
+        )
+
+    async def reply(
+        self,
+        messages: list[dict],
+        max_new_tokens: int = 256,
+        sampling: Sampling = Sampling(),
+        on_text: Callable[[str], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> ChatReply:
+        """Generate the assistant's next message; ``on_text`` receives the text as it grows."""
+        generated: list[int] = []
+
+        def on_token(token: int) -> None:
+            generated.append(token)
+            if on_text:
+                on_text(self.decode(generated))
+
+        generation = await self.session.generate(
+            self.prompt_ids(messages), max_new_tokens, sampling, on_token, should_stop
+        )
+        return ChatReply(self.decode(generation.tokens), generation)
+
+    def decode(self, tokens: list[int]) -> str:
+        return self.tokenizer.decode(tokens, skip_special_tokens=True)
+
+    async def close(self) -> None:
+        try:
+            await self.session.close()
+        finally:
+            if self.local_worker:
+                self.local_worker.stop()
+
+
+def stop_token_ids(source: ModelSource, tokenizer) -> list[int]:
+    """Tokens that end an assistant message: the tokenizer's EOS and the generation config's."""
+    from transformers import GenerationConfig
+
+    ids = set()
+    if tokenizer.eos_token_id is not None:
+        ids.add(tokenizer.eos_token_id)
+    try:
+        eos = GenerationConfig.from_pretrained(source.folder).eos_token_id
+    except OSError:
+        eos = None
+    if isinstance(eos, int):
+        ids.add(eos)
+    elif eos:
+        ids.update(eos)
+    return sorted(ids)

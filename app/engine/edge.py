@@ -1,0 +1,74 @@
+"""LocalEdge: everything the workstation keeps — embedding, head and tail layers, norm, LM head."""
+
+from __future__ import annotations
+
+import torch
+
+from app.engine.layers import LayerStack, family_class
+from app.engine.models import ModelSource, layer_tensor_names
+from app.engine.split import SplitSpec
+
+EMBED = "model.embed_tokens.weight"
+NORM = "model.norm.weight"
+LM_HEAD = "lm_head.weight"
+
+
+class LocalEdge:
+    """The trusted ends of the split model: tokens -> hidden before the wire, hidden -> logits after."""
+
+    def __init__(self, source: ModelSource, split: SplitSpec, device="cpu", dtype=torch.float32):
+        config = source.config
+        n = config.num_hidden_layers
+        split.check(n)
+        self.config, self.split = config, split
+        self.device, self.dtype = torch.device(device), dtype
+        reader = source.weights()
+        head_names = layer_tensor_names(reader, 0, split.k_in)
+        tail_names = layer_tensor_names(reader, n - split.k_out, n)
+        extra = [EMBED, NORM] + ([LM_HEAD] if LM_HEAD in reader else [])
+        tensors = reader.load(head_names + tail_names + extra)
+        self.embed_weight = tensors[EMBED].to(device=device, dtype=dtype)
+        lm_head = tensors.get(LM_HEAD)
+        if lm_head is None:
+            if not getattr(config, "tie_word_embeddings", False):
+                raise ValueError("model has no lm_head.weight and does not tie it to the embedding")
+            self.lm_head_weight = self.embed_weight
+        else:
+            self.lm_head_weight = lm_head.to(device=device, dtype=dtype)
+        norm_cls = family_class(config, "norm")
+        self.norm = norm_cls(config.hidden_size, eps=config.rms_norm_eps).to(device=device, dtype=dtype)
+        self.norm.load_state_dict({"weight": tensors[NORM]})
+        self.head = LayerStack(config, 0, split.k_in, tensors, device, dtype)
+        self.tail = LayerStack(config, n - split.k_out, n, tensors, device, dtype)
+
+    @property
+    def hidden_size(self) -> int:
+        return self.config.hidden_size
+
+    @torch.inference_mode()
+    def run_head(self, token_ids: torch.Tensor, positions: torch.Tensor, ancestry=None) -> torch.Tensor:
+        """Embed a block of token ids [q] and run it through layers [0, k_in)."""
+        hidden = torch.nn.functional.embedding(token_ids.to(self.device).view(1, -1), self.embed_weight)
+        return self.head(hidden, positions, ancestry)
+
+    @torch.inference_mode()
+    def run_tail(self, hidden: torch.Tensor, positions: torch.Tensor, ancestry=None) -> torch.Tensor:
+        """Run the worker's output through layers [N-k_out, N), the norm and the LM head: logits [q, V]."""
+        hidden = self.tail(hidden, positions, ancestry)
+        return self.logits(hidden)
+
+    @torch.inference_mode()
+    def logits(self, hidden: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.linear(self.norm(hidden), self.lm_head_weight)[0].float()
+
+    def crop(self, length: int) -> None:
+        self.head.crop(length)
+        self.tail.crop(length)
+
+    def keep(self, start: int, indices: list[int]) -> None:
+        self.head.keep(start, indices)
+        self.tail.keep(start, indices)
+
+    def reset(self) -> None:
+        self.head.reset()
+        self.tail.reset()

@@ -1,0 +1,108 @@
+"""The embedded default: a worker process on loopback that this process starts, watches and stops."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from app.protocol import DEFAULT_MAX_FRAME
+from app.remote_worker.__main__ import READY_PREFIX
+from app.remote_worker.tokens import issue_token
+
+
+class LocalWorkerError(RuntimeError):
+    """The local worker process did not start; the message carries its last output."""
+
+
+class LocalWorker:
+    """``python -m app.remote_worker`` on 127.0.0.1 with a fresh token known only to this process."""
+
+    def __init__(self, shard: Path, device: str = "cpu", dtype: str = "auto", max_frame: int = DEFAULT_MAX_FRAME,
+                 session_ttl_s: float = 3600.0):
+        self.shard = Path(shard)
+        self.device, self.dtype, self.max_frame, self.session_ttl_s = device, dtype, max_frame, session_ttl_s
+        self.endpoint: str | None = None
+        self.token: str | None = None
+        self._process: subprocess.Popen | None = None
+        self._dir: tempfile.TemporaryDirectory | None = None
+
+    def start(self, timeout_s: float = 120.0) -> tuple[str, str]:
+        """Start the worker and wait until it listens; return (endpoint, token)."""
+        self._dir = tempfile.TemporaryDirectory(prefix="splitchat-worker-")
+        folder = Path(self._dir.name)
+        self.token = issue_token(folder / "tokens.txt")
+        self._log = (folder / "worker.log").open("w+")
+        command = [
+            sys.executable, "-m", "app.remote_worker", "--shard", str(self.shard), "--host", "127.0.0.1",
+            "--port", "0", "--token-file", str(folder / "tokens.txt"), "--device", self.device,
+            "--dtype", self.dtype, "--max-frame", str(self.max_frame), "--session-ttl", str(self.session_ttl_s),
+        ]
+        self._process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL, text=True,
+            cwd=str(Path(__file__).resolve().parents[2]),
+        )
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def read_stdout() -> None:
+            for line in self._process.stdout:
+                lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=read_stdout, daemon=True).start()
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            if line.startswith(READY_PREFIX):
+                self.endpoint = line[len(READY_PREFIX) :].split()[0]
+                return self.endpoint, self.token
+        detail = self._log_tail()
+        self.stop()
+        raise LocalWorkerError(f"the local worker did not start: {detail or 'no output'}")
+
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def stop(self) -> None:
+        """Stop the process (terminate, then kill) and remove its token file."""
+        if self._process is not None:
+            if self._process.poll() is None:
+                self._process.terminate()
+                try:
+                    self._process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self._process.kill()
+                    self._process.wait()
+            if self._process.stdout:
+                self._process.stdout.close()
+            self._process = None
+        if getattr(self, "_log", None):
+            self._log.close()
+            self._log = None
+        if self._dir is not None:
+            self._dir.cleanup()
+            self._dir = None
+
+    def _log_tail(self) -> str:
+        try:
+            self._log.flush()
+            self._log.seek(0)
+            return self._log.read()[-2000:].strip()
+        except (OSError, ValueError, AttributeError):
+            return ""
+
+    def __enter__(self) -> LocalWorker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,183 @@
+"""The client side of the wire: connect, check the worker, and run blocks through its middle layers."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import torch
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from app.engine.middle import CacheEdit, MiddleReply
+from app.protocol import (
+    DEFAULT_MAX_FRAME, WIRE_DTYPES, ErrorCode, ForwardRequest, Frame, Hello, ProtocolError, decode_frame,
+    encode_frame, tensor_from_bytes, tensor_to_bytes,
+)
+
+_HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
+
+
+class WorkerError(Exception):
+    """The worker refused a request or could not be used; ``code`` says which way."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class RemoteMiddle:
+    """One session on a worker: blocks of hidden states in, the middle layers' output back."""
+
+    def __init__(self, connection: ClientConnection, hello: Hello, session: str, wire_dtype: str):
+        self._ws = connection
+        self.hello = hello
+        self.session = session
+        self.wire_dtype = wire_dtype
+        self._seq = 0
+
+    @classmethod
+    async def connect(
+        cls,
+        endpoint: str,
+        token: str,
+        *,
+        expected_fingerprint: str | None = None,
+        expected_layers: tuple[int, int] | None = None,
+        wire_dtype: str = "float16",
+        max_frame: int = DEFAULT_MAX_FRAME,
+        open_timeout: float = 10.0,
+    ) -> RemoteMiddle:
+        """Connect, authenticate, check the worker's shard and open a session."""
+        if wire_dtype not in WIRE_DTYPES:
+            raise ValueError(f"wire dtype must be one of {', '.join(WIRE_DTYPES)}")
+        try:
+            ws = await connect(
+                endpoint,
+                additional_headers={"Authorization": f"Bearer {token}"},
+                compression=None,
+                max_size=2 * max_frame + 65536,
+                open_timeout=open_timeout,
+                proxy=None,  # the worker is reached directly; system proxies would see our traffic
+            )
+        except InvalidStatus as exc:
+            status = exc.response.status_code
+            if status == 401:
+                raise WorkerError("unauthorized", "the worker refused the token (401): check the bearer token") from None
+            raise WorkerError("handshake", f"the worker answered HTTP {status}") from None
+        except (OSError, InvalidHandshake, asyncio.TimeoutError) as exc:
+            raise WorkerError("unreachable", f"cannot reach the worker at {endpoint}: {exc}") from None
+        try:
+            hello = Hello.from_header(decode_frame(await ws.recv()).header)
+            if expected_fingerprint is not None and hello.fingerprint != expected_fingerprint:
+                raise WorkerError(
+                    "fingerprint_mismatch",
+                    f"the worker serves weights {hello.fingerprint[:19]}…, expected {expected_fingerprint[:19]}…: "
+                    "re-export the worker bundle for this model and split",
+                )
+            if expected_layers is not None and (hello.first_layer, hello.last_layer) != tuple(expected_layers):
+                raise WorkerError(
+                    "layer_mismatch",
+                    f"the worker serves layers [{hello.first_layer}, {hello.last_layer}), "
+                    f"this split needs [{expected_layers[0]}, {expected_layers[1]})",
+                )
+            client = cls(ws, hello, session="", wire_dtype=wire_dtype)
+            client.hello = Hello(**{**hello.__dict__, "max_frame": min(hello.max_frame, max_frame)})
+            reply = await client._roundtrip({"type": "open"})
+            client.session = reply.header["session"]
+            return client
+        except BaseException:
+            await ws.close()
+            raise
+
+    async def forward(
+        self,
+        hidden: torch.Tensor,
+        positions: list[int],
+        ancestry: torch.Tensor | None = None,
+        edit: CacheEdit | None = None,
+    ) -> MiddleReply:
+        """Run a block through the worker; long blocks go as several frames, pipelined."""
+        started = time.perf_counter()
+        rows = hidden.shape[1]
+        row_bytes = self.hello.hidden_size * torch.finfo(WIRE_DTYPES[self.wire_dtype]).bits // 8
+        per_frame = max(1, (self.hello.max_frame - _HEADER_BUDGET - 8 * rows) // row_bytes)
+        if ancestry is not None and rows > per_frame:
+            raise ValueError(f"a {rows}-token tree block does not fit one {self.hello.max_frame}-byte frame")
+        frames = []
+        for offset in range(0, rows, per_frame):
+            end = min(rows, offset + per_frame)
+            first = offset == 0
+            request = ForwardRequest(
+                session=self.session,
+                shape=[end - offset, self.hello.hidden_size],
+                dtype=self.wire_dtype,
+                positions=positions[offset:end],
+                ancestry=ancestry,
+                crop=edit.crop if first and edit else None,
+                keep_start=edit.keep_start if first and edit else None,
+                keep_indices=list(edit.keep_indices) if first and edit else [],
+            )
+            self._seq += 1
+            frames.append(encode_frame(request.to_header(self._seq), tensor_to_bytes(hidden[0, offset:end], self.wire_dtype)))
+        first_seq = self._seq - len(frames) + 1
+        encode_ms = (time.perf_counter() - started) * 1000
+        replies = await self._exchange(frames)
+        decode_start = time.perf_counter()
+        outputs, remote_ms, worker_ser_ms = [], 0.0, 0.0
+        for index, reply in enumerate(replies):
+            self._check_reply(reply, first_seq + index, "result")
+            outputs.append(tensor_from_bytes(reply.payload, reply.header["dtype"], reply.header["shape"]))
+            remote_ms += float(reply.header.get("compute_ms", 0.0))
+            worker_ser_ms += float(reply.header.get("serialize_ms", 0.0))
+        output = torch.cat(outputs).unsqueeze(0) if len(outputs) > 1 else outputs[0].unsqueeze(0)
+        now = time.perf_counter()
+        client_ser_ms = encode_ms + (now - decode_start) * 1000
+        return MiddleReply(
+            hidden=output,
+            wall_ms=(now - started) * 1000,
+            remote_compute_ms=remote_ms,
+            serialization_ms=client_ser_ms + worker_ser_ms,
+            frames=len(frames),
+        )
+
+    async def close(self) -> None:
+        """End the session and the connection; never raises."""
+        try:
+            if self.session:
+                await asyncio.wait_for(self._roundtrip({"type": "close", "session": self.session}), 5)
+        except (WorkerError, ConnectionClosed, asyncio.TimeoutError, OSError):
+            pass
+        finally:
+            await self._ws.close()
+
+    async def _roundtrip(self, header: dict, payload: bytes = b"") -> Frame:
+        self._seq += 1
+        (reply,) = await self._exchange([encode_frame({**header, "seq": self._seq}, payload)])
+        self._check_reply(reply, self._seq, None)
+        return reply
+
+    async def _exchange(self, frames: list[bytes]) -> list[Frame]:
+        """Send frames and collect as many replies, concurrently so neither side's buffers fill up."""
+
+        async def send_all() -> None:
+            for frame in frames:
+                await self._ws.send(frame)
+
+        async def receive_all() -> list[Frame]:
+            return [decode_frame(await self._ws.recv()) for _ in frames]
+
+        try:
+            _, replies = await asyncio.gather(send_all(), receive_all())
+        except ConnectionClosed as exc:
+            raise WorkerError("connection_lost", f"the connection to the worker closed: {exc}") from None
+        except ProtocolError as exc:
+            raise WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}") from None
+        return replies
+
+    @staticmethod
+    def _check_reply(reply: Frame, seq: int, expected_type: str | None) -> None:
+        if reply.type == "error":
+            raise WorkerError(str(reply.header.get("code", ErrorCode.INTERNAL.value)), str(reply.header.get("message")))
+        if reply.header.get("seq") != seq or (expected_type and reply.type != expected_type):
+            raise WorkerError("out_of_order", f"expected reply {seq}, got {reply.header.get('seq')} ({reply.type})")

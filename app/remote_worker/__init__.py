@@ -1,0 +1,1 @@
+"""The untrusted half: serves the middle decoder layers and nothing else."""

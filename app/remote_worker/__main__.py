@@ -1,0 +1,73 @@
+"""``python -m app.remote_worker`` — the same as ``splitchat worker``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from app.protocol import DEFAULT_MAX_FRAME
+
+READY_PREFIX = "splitchat-worker listening on "
+
+
+def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--shard", required=True, type=Path, help="folder written by `splitchat export-worker`")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
+    parser.add_argument("--token-file", required=True, type=Path, help="one 'sha256:<hex>' line per accepted token")
+    parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    parser.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"))
+    parser.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME, help="largest message in bytes")
+    parser.add_argument("--session-ttl", type=float, default=300.0, help="idle seconds before a session expires")
+    parser.add_argument("--max-sessions", type=int, default=64)
+
+
+def run_worker(args: argparse.Namespace) -> int:
+    """Load the shard, listen, and serve until interrupted."""
+    from app.engine.devices import resolve_device, resolve_dtype
+    from app.remote_worker.server import WorkerServer
+    from app.remote_worker.shard import ShardError, load_shard
+    from app.remote_worker.tokens import TokenFile
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        device = resolve_device(args.device)
+        dtype = resolve_dtype(args.dtype, device)
+        shard = load_shard(args.shard, device=str(device), dtype=dtype)
+        tokens = TokenFile(args.token_file)
+    except (ShardError, ValueError, OSError) as exc:
+        print(f"splitchat worker: {exc}", file=sys.stderr)
+        return 2
+    server = WorkerServer(shard, tokens, args.max_frame, args.session_ttl, args.max_sessions)
+
+    async def main() -> None:
+        listener = await server.start(args.host, args.port)
+        port = listener.sockets[0].getsockname()[1]
+        # The parent of an embedded worker reads this line to learn the port.
+        print(f"{READY_PREFIX}ws://{args.host}:{port} fingerprint={server.hello.fingerprint}", flush=True)
+        sweeper = asyncio.create_task(server.sweep_sessions(max(1.0, min(30.0, args.session_ttl / 4))))
+        try:
+            await listener.serve_forever()
+        finally:
+            sweeper.cancel()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="splitchat worker", description="Serve a splitchat shard's middle layers.")
+    add_worker_arguments(parser)
+    return run_worker(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,171 @@
+"""The worker's WebSocket server: auth at the handshake, sessions, forward requests, typed errors."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http import HTTPStatus
+
+import torch
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from app.engine.models import max_context
+from app.protocol import (
+    ErrorCode, ForwardRequest, Frame, Hello, ProtocolError, decode_frame, encode_frame, error_header,
+    tensor_from_bytes, tensor_to_bytes,
+)
+from app.remote_worker.sessions import SessionTable
+from app.remote_worker.shard import Shard
+from app.remote_worker.tokens import TokenFile
+
+log = logging.getLogger("splitchat.worker")
+
+
+class WorkerServer:
+    """Serves one shard's middle layers to authenticated clients, one KV cache per session."""
+
+    def __init__(
+        self,
+        shard: Shard,
+        tokens: TokenFile,
+        max_frame: int,
+        session_ttl_s: float = 300.0,
+        max_sessions: int = 64,
+    ):
+        self.shard = shard
+        self.stack = shard.stack
+        self.tokens = tokens
+        self.max_frame = max_frame
+        self.sessions = SessionTable(self.stack.new_cache, session_ttl_s, max_sessions)
+        # One compute thread: requests run in arrival order and the event loop stays free for I/O.
+        self._compute = ThreadPoolExecutor(max_workers=1, thread_name_prefix="splitchat-compute")
+        self.hello = Hello(
+            fingerprint=shard.manifest.fingerprint,
+            first_layer=shard.manifest.first_layer,
+            last_layer=shard.manifest.last_layer,
+            num_layers=shard.manifest.num_layers,
+            hidden_size=shard.config.hidden_size,
+            model_type=shard.config.model_type,
+            compute_dtype=str(self.stack.dtype).removeprefix("torch."),
+            max_frame=max_frame,
+            session_ttl_s=session_ttl_s,
+            max_context=max_context(shard.config),
+        )
+
+    async def start(self, host: str, port: int) -> Server:
+        """Listen; the returned server's sockets tell the bound port (port 0 picks one)."""
+        return await serve(
+            self._handle,
+            host,
+            port,
+            process_request=self._authenticate,
+            compression=None,  # floats barely compress; deflate only costs CPU
+            max_size=2 * self.max_frame + 65536,  # oversize frames up to 2x get a typed error
+            server_header=None,
+        )
+
+    def _authenticate(self, connection: ServerConnection, request):
+        header = request.headers.get("Authorization", "")
+        token = header[len("Bearer ") :] if header.startswith("Bearer ") else None
+        owner = self.tokens.verify(token)
+        if owner is None:
+            log.warning("refused a connection from %s: missing or unknown token", connection.remote_address)
+            return connection.respond(HTTPStatus.UNAUTHORIZED, "a valid bearer token is required\n")
+        connection.splitchat_owner = owner
+        return None
+
+    async def _handle(self, connection: ServerConnection) -> None:
+        owner = connection.splitchat_owner
+        await connection.send(encode_frame(self.hello.to_header()))
+        try:
+            async for message in connection:
+                await connection.send(await self._reply(message, owner))
+        except ConnectionClosed:
+            pass
+
+    async def _reply(self, message: bytes | str, owner: str) -> bytes:
+        started = time.perf_counter()
+        seq = None
+        try:
+            if len(message) > self.max_frame:
+                raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"frame of {len(message)} bytes exceeds {self.max_frame}")
+            frame = decode_frame(message)
+            seq = frame.header.get("seq")
+            if frame.type == "forward":
+                return await self._forward(frame, owner, started)
+            if frame.type == "open":
+                session = self.sessions.open(owner)
+                return encode_frame({"type": "opened", "seq": seq, "session": session.id})
+            if frame.type == "close":
+                self.sessions.close(str(frame.header.get("session")), owner)
+                return encode_frame({"type": "closed", "seq": seq})
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown message type {frame.type!r}")
+        except ProtocolError as exc:
+            return encode_frame(error_header(exc.code, exc.message, seq))
+        except Exception as exc:  # a bug must cost one reply, never the worker
+            log.exception("internal error while serving a request")
+            return encode_frame(error_header(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}", seq))
+
+    async def _forward(self, frame: Frame, owner: str, started: float) -> bytes:
+        request = ForwardRequest.from_header(frame.header)
+        session = self.sessions.get(request.session, owner)
+        if request.shape[1] != self.hello.hidden_size:
+            raise ProtocolError(
+                ErrorCode.SHAPE_MISMATCH, f"hidden size {request.shape[1]} != this shard's {self.hello.hidden_size}"
+            )
+        hidden = tensor_from_bytes(frame.payload, request.dtype, request.shape)
+        reply_dtype = request.reply_dtype or request.dtype
+        if reply_dtype not in ("float32", "float16", "bfloat16"):
+            raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown reply dtype {reply_dtype!r}")
+        decoded = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        output, compute_ms = await loop.run_in_executor(self._compute, self._run, session.cache, request, hidden)
+        encode_start = time.perf_counter()
+        payload = tensor_to_bytes(output[0], reply_dtype)
+        serialize_ms = (decoded - started + time.perf_counter() - encode_start) * 1000
+        header = {
+            "type": "result",
+            "seq": frame.header.get("seq"),
+            "shape": list(output.shape[1:]),
+            "dtype": reply_dtype,
+            "compute_ms": round(compute_ms, 3),
+            "serialize_ms": round(serialize_ms, 3),
+            "cache_len": session.cache.length,
+        }
+        return encode_frame(header, payload)
+
+    def _run(self, cache, request: ForwardRequest, hidden: torch.Tensor):
+        """Apply the request's cache edits, then the layers; runs on the compute thread."""
+        start = time.perf_counter()
+        if request.crop is not None:
+            if request.crop > cache.length:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"crop {request.crop} beyond cache length {cache.length}")
+            cache.crop(request.crop)
+        if request.keep_start is not None:
+            try:
+                cache.keep(request.keep_start, request.keep_indices)
+            except ValueError as exc:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
+        block = request.shape[0]
+        if cache.length + block > self.hello.max_context or max(request.positions) >= self.hello.max_context:
+            raise ProtocolError(
+                ErrorCode.CONTEXT_TOO_LONG, f"context would exceed {self.hello.max_context} positions"
+            )
+        output = self.stack(hidden.unsqueeze(0), torch.tensor(request.positions), request.ancestry, cache=cache)
+        if output.is_cuda:
+            torch.cuda.synchronize()
+        return output, (time.perf_counter() - start) * 1000
+
+    async def sweep_sessions(self, every_s: float) -> None:
+        """Expire idle sessions for as long as the server runs."""
+        while True:
+            await asyncio.sleep(every_s)
+            dropped = self.sessions.expire()
+            if dropped:
+                log.info("expired %d idle session(s)", dropped)
+
+    def close(self) -> None:
+        self._compute.shutdown(wait=False, cancel_futures=True)
