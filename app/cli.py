@@ -32,8 +32,15 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     async def run() -> dict:
         chat = await SplitChat.open(
-            args.model, SplitSpec.parse(args.split), args.endpoint, token, args.device, args.dtype,
-            args.wire_dtype, args.max_frame, progress=None if args.json else _progress,
+            args.model,
+            SplitSpec.parse(args.split),
+            args.endpoint,
+            token,
+            args.device,
+            args.dtype,
+            args.wire_dtype,
+            args.max_frame,
+            progress=None if args.json else _progress,
         )
         printed = 0
 
@@ -122,8 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     def compute_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
         p.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"))
-        p.add_argument("--wire-dtype", default=None, choices=("float32", "float16", "bfloat16"),
-                       help="hidden-state dtype on the wire (default: the compute dtype)")
+        p.add_argument(
+            "--wire-dtype",
+            default=None,
+            choices=("float32", "float16", "bfloat16"),
+            help="hidden-state dtype on the wire (default: the compute dtype)",
+        )
         p.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME)
 
     ask = sub.add_parser("ask", help="one chat turn, headless; the token comes from $SPLITCHAT_TOKEN")
@@ -142,8 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export-worker", help="write the middle layers (only) for a worker")
     model_options(export)
     export.add_argument("--out", required=True, type=Path)
-    export.add_argument("--dtype", default=None, choices=("float32", "float16", "bfloat16"),
-                        help="store the weights in this dtype (default: as in the model)")
+    export.add_argument(
+        "--dtype",
+        default=None,
+        choices=("float32", "float16", "bfloat16"),
+        help="store the weights in this dtype (default: as in the model)",
+    )
     export.set_defaults(func=cmd_export_worker)
 
     worker = sub.add_parser("worker", help="serve a shard's middle layers (the cloud half)")

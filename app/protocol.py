@@ -12,7 +12,7 @@ import base64
 import json
 import struct
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 import torch
@@ -29,7 +29,7 @@ WIRE_DTYPES: dict[str, torch.dtype] = {
 }
 
 
-class ErrorCode(str, Enum):
+class ErrorCode(StrEnum):
     """Typed error replies; the HTTP 401 at the handshake is the only error outside a frame."""
 
     BAD_VERSION = "bad_version"

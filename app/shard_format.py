@@ -21,11 +21,28 @@ CONFIG = "config.json"
 ADMIN_README = "README.md"
 # Config keys the worker needs to build its layers; nothing about tokens or the vocabulary.
 CONFIG_KEYS = (
-    "model_type", "architectures", "hidden_size", "intermediate_size", "num_hidden_layers",
-    "num_attention_heads", "num_key_value_heads", "head_dim", "hidden_act", "rms_norm_eps",
-    "max_position_embeddings", "rope_parameters", "rope_theta", "rope_scaling", "attention_bias",
-    "attention_dropout", "mlp_bias", "sliding_window", "use_sliding_window", "max_window_layers",
-    "layer_types", "pretraining_tp",
+    "model_type",
+    "architectures",
+    "hidden_size",
+    "intermediate_size",
+    "num_hidden_layers",
+    "num_attention_heads",
+    "num_key_value_heads",
+    "head_dim",
+    "hidden_act",
+    "rms_norm_eps",
+    "max_position_embeddings",
+    "rope_parameters",
+    "rope_theta",
+    "rope_scaling",
+    "attention_bias",
+    "attention_dropout",
+    "mlp_bias",
+    "sliding_window",
+    "use_sliding_window",
+    "max_window_layers",
+    "layer_types",
+    "pretraining_tp",
 )
 
 

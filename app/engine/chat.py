@@ -26,12 +26,21 @@ class ChatReply:
 class SplitChat:
     """A chat over a split model. With no endpoint it starts the embedded loopback worker."""
 
-    def __init__(self, source: ModelSource, split: SplitSpec, edge: LocalEdge, tokenizer, session: SplitSession,
-                 local_worker: LocalWorker | None, endpoint: str):
+    def __init__(
+        self,
+        source: ModelSource,
+        split: SplitSpec,
+        edge: LocalEdge,
+        tokenizer,
+        session: SplitSession,
+        local_worker: LocalWorker | None,
+        endpoint: str,
+    ):
         self.source, self.split, self.edge, self.tokenizer = source, split, edge, tokenizer
         self.session = session
         self.local_worker = local_worker
         self.endpoint = endpoint
+        self._history: list[int] = []  # exact ids of the last prompt and the reply generated to it
 
     @classmethod
     async def open(
@@ -80,10 +89,21 @@ class SplitChat:
         return cls(source, split, edge, tokenizer, session, local_worker, endpoint)
 
     def prompt_ids(self, messages: list[dict]) -> list[int]:
-        """The conversation formatted with the model's chat template, ready for the assistant's turn."""
-        return list(
-            self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True, return_dict=False)
-        )
+        """The conversation formatted with the model's chat template, ready for the assistant's turn.
+
+        When the conversation extends the last exchange, the ids generated for it are kept as they were:
+        re-tokenizing a reply's text can split it differently ("K|y|re" vs "K|yre"), which would force
+        the worker to recompute the whole reply instead of only the new turn.
+        """
+        text = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        if self._history:
+            known = self.tokenizer.decode(self._history, skip_special_tokens=False)
+            if text.startswith(known):
+                return self._history + self._encode(text[len(known) :])
+        return self._encode(text)
+
+    def _encode(self, text: str) -> list[int]:
+        return list(self.tokenizer(text, add_special_tokens=False)["input_ids"]) if text else []
 
     async def reply(
         self,
@@ -101,9 +121,10 @@ class SplitChat:
             if on_text:
                 on_text(self.decode(generated))
 
-        generation = await self.session.generate(
-            self.prompt_ids(messages), max_new_tokens, sampling, on_token, should_stop
-        )
+        prompt = self.prompt_ids(messages)
+        self._history = []  # until this reply completes, the next prompt is tokenized afresh
+        generation = await self.session.generate(prompt, max_new_tokens, sampling, on_token, should_stop)
+        self._history = prompt + generation.tokens
         return ChatReply(self.decode(generation.tokens), generation)
 
     def decode(self, tokens: list[int]) -> str:

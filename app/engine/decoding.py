@@ -79,9 +79,7 @@ class SplitSession:
             logits = await self._step([token], len(self.processed), stats, "decode")
         return Generation(tokens=generated, stats=stats, stop_reason=stop_reason)
 
-    async def _step(
-        self, tokens: list[int], start: int, stats: GenerationStats, kind: str
-    ) -> torch.Tensor:
+    async def _step(self, tokens: list[int], start: int, stats: GenerationStats, kind: str) -> torch.Tensor:
         """Run tokens at positions start.. through all three stacks; return their logits [q, V]."""
         step_start = time.perf_counter()
         positions = list(range(start, start + len(tokens)))
@@ -118,7 +116,7 @@ class SplitSession:
 
 def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     n = 0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):
         if x != y:
             break
         n += 1

@@ -10,12 +10,18 @@ from pathlib import Path
 import torch
 from safetensors.torch import save_file
 
-from app.engine.models import ModelSource, cache_root, layer_tensor_names
-from app.engine.models import Progress
+from app.engine.models import ModelSource, Progress, cache_root, layer_tensor_names
 from app.engine.split import SplitSpec
 from app.protocol import WIRE_DTYPES
 from app.shard_format import (
-    ADMIN_README, CONFIG, MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint, worker_config,
+    ADMIN_README,
+    CONFIG,
+    MANIFEST,
+    WEIGHTS,
+    Manifest,
+    file_sha256,
+    tensors_fingerprint,
+    worker_config,
 )
 
 _ADMIN_TEXT = """# splitchat worker shard
@@ -69,8 +75,12 @@ def export_worker_shard(
         (staging / MANIFEST).write_text(manifest.to_json())
         (staging / ADMIN_README).write_text(
             _ADMIN_TEXT.format(
-                first=first, last=last, num_layers=source.num_layers, family=source.family,
-                dtype=stored_dtype, fingerprint=fingerprint,
+                first=first,
+                last=last,
+                num_layers=source.num_layers,
+                family=source.family,
+                dtype=stored_dtype,
+                fingerprint=fingerprint,
             )
         )
         if out.exists():

@@ -38,6 +38,7 @@ class StackCache:
             raise ValueError(f"cannot crop a cache of {self.length} entries to {length}")
         self._lengths = [length] * len(self._lengths)
 
+    @torch.inference_mode()  # the buffers were made under inference mode; edits must be too
     def keep(self, start: int, indices: list[int]) -> None:
         """Keep entries [0, start) plus the block entries ``start + i`` for i in ``indices``, in order.
 
@@ -50,7 +51,7 @@ class StackCache:
         if list(indices) == list(range(len(indices))):
             self.crop(start + len(indices))
             return
-        for layer, (keys, values) in enumerate(zip(self._keys, self._values)):
+        for layer, (keys, values) in enumerate(zip(self._keys, self._values, strict=False)):
             if keys is None:
                 continue
             index = torch.tensor(indices, dtype=torch.long, device=keys.device) + start

@@ -22,8 +22,14 @@ class LocalWorkerError(RuntimeError):
 class LocalWorker:
     """``python -m app.remote_worker`` on 127.0.0.1 with a fresh token known only to this process."""
 
-    def __init__(self, shard: Path, device: str = "cpu", dtype: str = "auto", max_frame: int = DEFAULT_MAX_FRAME,
-                 session_ttl_s: float = 3600.0):
+    def __init__(
+        self,
+        shard: Path,
+        device: str = "cpu",
+        dtype: str = "auto",
+        max_frame: int = DEFAULT_MAX_FRAME,
+        session_ttl_s: float = 3600.0,
+    ):
         self.shard = Path(shard)
         self.device, self.dtype, self.max_frame, self.session_ttl_s = device, dtype, max_frame, session_ttl_s
         self.endpoint: str | None = None
@@ -38,12 +44,32 @@ class LocalWorker:
         self.token = issue_token(folder / "tokens.txt")
         self._log = (folder / "worker.log").open("w+")
         command = [
-            sys.executable, "-m", "app.remote_worker", "--shard", str(self.shard), "--host", "127.0.0.1",
-            "--port", "0", "--token-file", str(folder / "tokens.txt"), "--device", self.device,
-            "--dtype", self.dtype, "--max-frame", str(self.max_frame), "--session-ttl", str(self.session_ttl_s),
+            sys.executable,
+            "-m",
+            "app.remote_worker",
+            "--shard",
+            str(self.shard),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--token-file",
+            str(folder / "tokens.txt"),
+            "--device",
+            self.device,
+            "--dtype",
+            self.dtype,
+            "--max-frame",
+            str(self.max_frame),
+            "--session-ttl",
+            str(self.session_ttl_s),
         ]
         self._process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL, text=True,
+            command,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            stdin=subprocess.DEVNULL,
+            text=True,
             cwd=str(Path(__file__).resolve().parents[2]),
         )
         lines: queue.Queue[str | None] = queue.Queue()
@@ -68,6 +94,13 @@ class LocalWorker:
         detail = self._log_tail()
         self.stop()
         raise LocalWorkerError(f"the local worker did not start: {detail or 'no output'}")
+
+    @property
+    def token_file(self) -> Path:
+        """The worker's token file; appending a hash (issue_token) admits another client at once."""
+        if self._dir is None:
+            raise LocalWorkerError("the local worker is not running")
+        return Path(self._dir.name) / "tokens.txt"
 
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None

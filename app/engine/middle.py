@@ -37,7 +37,10 @@ class CacheEdit:
 
 class Middle(Protocol):
     async def forward(
-        self, hidden: torch.Tensor, positions: list[int], ancestry: torch.Tensor | None = None,
+        self,
+        hidden: torch.Tensor,
+        positions: list[int],
+        ancestry: torch.Tensor | None = None,
         edit: CacheEdit | None = None,
     ) -> MiddleReply: ...
 

