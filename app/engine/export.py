@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
-import shutil
-import tempfile
 from pathlib import Path
 
-import torch
 from safetensors.torch import save_file
 
 from app.engine.models import ModelSource, Progress, cache_root, layer_tensor_names
 from app.engine.split import SplitSpec
+from app.engine.staging import staged_folder
 from app.protocol import WIRE_DTYPES
 from app.shard_format import (
     ADMIN_README,
@@ -63,9 +62,7 @@ def export_worker_shard(
         tensors = {k: v.to(WIRE_DTYPES[dtype]) for k, v in tensors.items()}
     stored_dtype = str(next(iter(tensors.values())).dtype).removeprefix("torch.")
     fingerprint = tensors_fingerprint(tensors.items())
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".export-", dir=out.parent))
-    try:
+    with staged_folder(out, replace=True) as staging:
         if progress:
             progress("Writing weights", 0.5)
         save_file(tensors, staging / WEIGHTS, metadata={"format": "pt"})
@@ -83,12 +80,6 @@ def export_worker_shard(
                 fingerprint=fingerprint,
             )
         )
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     if progress:
         progress("Shard written", 1.0)
     return manifest
@@ -118,13 +109,11 @@ def expected_fingerprint(source: ModelSource, split: SplitSpec, dtype: str | Non
 
 
 def embedded_shard(source: ModelSource, split: SplitSpec, progress: Progress | None = None) -> Path:
-    """The shard the embedded local worker serves, exported once into the cache."""
+    """The shard the embedded local worker serves: exported into the cache, re-exported if stale."""
     first, last = split.middle(source.num_layers)
-    folder = cache_root() / "shards" / f"{source.folder.name}-layers-{first}-{last}"
-    if not (folder / MANIFEST).is_file():
+    where = hashlib.sha256(str(source.folder.resolve()).encode()).hexdigest()[:12]
+    folder = cache_root() / "shards" / f"{source.folder.name}-{where}-layers-{first}-{last}"
+    fresh = (folder / MANIFEST).is_file() and Manifest.read(folder).fingerprint == expected_fingerprint(source, split)
+    if not fresh:
         export_worker_shard(source, split, folder, progress=progress)
     return folder
-
-
-def dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")

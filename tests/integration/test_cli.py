@@ -45,8 +45,21 @@ def test_worker_token_prints_the_token_once_and_stores_its_hash(tmp_path):
 @pytest.mark.bundled
 def test_bench_writes_runs_with_a_step_breakdown_and_a_plot(tmp_path):
     out, plot = tmp_path / "bench.json", tmp_path / "bench.png"
-    result = splitchat("bench", "--rtt-ms", "0,40", "--modes", "local,sequential", "--prompts", "1",
-                       "--max-new-tokens", "6", "--json", str(out), "--plot", str(plot))
+    result = splitchat(
+        "bench",
+        "--rtt-ms",
+        "0,40",
+        "--modes",
+        "local,sequential",
+        "--prompts",
+        "1",
+        "--max-new-tokens",
+        "6",
+        "--json",
+        str(out),
+        "--plot",
+        str(plot),
+    )
     assert result.returncode == 0, result.stderr
     runs = json.loads(out.read_text())["runs"]
     assert [(r["mode"], r["rtt_ms"]) for r in runs] == [("local", 0.0), ("sequential", 0.0), ("sequential", 40.0)]

@@ -246,3 +246,27 @@ def test_worker_refuses_a_folder_that_is_not_a_shard(tiny_models, tmp_path):
     folder, _ = tiny_models["llama"]  # a whole model folder
     result = _worker_exit(folder, tmp_path)
     assert result.returncode == 2 and "manifest.json" in result.stderr
+
+
+@pytest.mark.parametrize("wire_dtype, tolerance", [("float16", 2e-2), ("bfloat16", 1e-1)])
+def test_half_precision_wire_carries_the_middle_output(tiny_worker, wire_dtype, tolerance):
+    from app.engine.layers import LayerStack
+    from app.engine.models import layer_tensor_names
+
+    source, worker, _ = tiny_worker
+    reader = source.weights()
+    local = LayerStack(source.config, 2, 4, reader.load(layer_tensor_names(reader, 2, 4)))
+    torch.manual_seed(0)
+    hidden = torch.randn(1, 12, 64)
+
+    async def run():
+        middle = await _connect(source, worker, wire_dtype=wire_dtype)
+        try:
+            return await middle.forward(hidden, list(range(12)))
+        finally:
+            await middle.close()
+
+    reply = asyncio.run(run())
+    assert reply.hidden.dtype == getattr(torch, wire_dtype)
+    expected = local(hidden, torch.arange(12))
+    torch.testing.assert_close(reply.hidden.float(), expected, atol=tolerance, rtol=tolerance)
