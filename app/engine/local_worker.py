@@ -59,6 +59,7 @@ class LocalWorker:
             self.device,
             "--dtype",
             self.dtype,
+            "--exit-with-parent",
             "--max-frame",
             str(self.max_frame),
             "--session-ttl",
@@ -68,7 +69,7 @@ class LocalWorker:
             command,
             stdout=subprocess.PIPE,
             stderr=self._log,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             text=True,
             cwd=str(Path(__file__).resolve().parents[2]),
         )
@@ -115,8 +116,9 @@ class LocalWorker:
                 except subprocess.TimeoutExpired:
                     self._process.kill()
                     self._process.wait()
-            if self._process.stdout:
-                self._process.stdout.close()
+            for pipe in (self._process.stdin, self._process.stdout):
+                if pipe:
+                    pipe.close()
             self._process = None
         if getattr(self, "_log", None):
             self._log.close()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
+import threading
 from pathlib import Path
 
 from app.protocol import DEFAULT_MAX_FRAME
@@ -23,6 +25,11 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME, help="largest message in bytes")
     parser.add_argument("--session-ttl", type=float, default=300.0, help="idle seconds before a session expires")
     parser.add_argument("--max-sessions", type=int, default=64)
+    parser.add_argument(
+        "--exit-with-parent",
+        action="store_true",
+        help="exit when standard input closes (an embedded worker dies with the app that started it)",
+    )
 
 
 def run_worker(args: argparse.Namespace) -> int:
@@ -42,6 +49,8 @@ def run_worker(args: argparse.Namespace) -> int:
         print(f"splitchat worker: {exc}", file=sys.stderr)
         return 2
     server = WorkerServer(shard, tokens, args.max_frame, args.session_ttl, args.max_sessions)
+    if args.exit_with_parent:
+        threading.Thread(target=_exit_when_stdin_closes, daemon=True).start()
 
     async def main() -> None:
         listener = await server.start(args.host, args.port)
@@ -61,6 +70,12 @@ def run_worker(args: argparse.Namespace) -> int:
     finally:
         server.close()
     return 0
+
+
+def _exit_when_stdin_closes() -> None:
+    # The parent holds the other end of our stdin; EOF means it is gone, however it died.
+    sys.stdin.buffer.read()
+    os._exit(0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -270,3 +270,38 @@ def test_half_precision_wire_carries_the_middle_output(tiny_worker, wire_dtype, 
     assert reply.hidden.dtype == getattr(torch, wire_dtype)
     expected = local(hidden, torch.arange(12))
     torch.testing.assert_close(reply.hidden.float(), expected, atol=tolerance, rtol=tolerance)
+
+
+def test_embedded_worker_exits_when_its_parent_dies(tiny_worker):
+    import socket
+    import time
+
+    _, _, shard = tiny_worker
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, time\n"
+                "from app.engine.local_worker import LocalWorker\n"
+                f"worker = LocalWorker({str(shard)!r})\n"
+                "print(worker.start()[0], flush=True)\n"
+                "time.sleep(600)\n"
+            ),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    endpoint = parent.stdout.readline().strip()
+    host, port = endpoint.removeprefix("ws://").rsplit(":", 1)
+    socket.create_connection((host, int(port)), timeout=5).close()  # it is serving
+    parent.kill()  # no clean-up code runs in the parent
+    parent.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+        except OSError:
+            return
+        time.sleep(0.2)
+    pytest.fail("the worker kept listening after its parent was killed")
