@@ -60,19 +60,22 @@ class SplitChat:
         torch_device = resolve_device(device)
         torch_dtype = resolve_dtype(dtype, torch_device)
         wire = wire_dtype or wire_dtype_for(torch_dtype)
-        if progress:
-            progress("Loading the local layers", 0.3)
-        edge = LocalEdge(source, split, torch_device, torch_dtype)
-        tokenizer = source.tokenizer()
         local_worker = None
         if endpoint is None:
             if progress:
-                progress("Starting the local worker", 0.6)
+                progress("Starting the local worker", 0.3)
+            # Launched first: the worker loads its half while this process loads the edge.
             local_worker = LocalWorker(embedded_shard(source, split, progress), max_frame=max_frame)
-            endpoint, token = local_worker.start()
+            local_worker.launch()
         elif not token:
             raise ValueError("a worker endpoint needs a bearer token (set SPLITCHAT_TOKEN)")
         try:
+            if progress:
+                progress("Loading the local layers", 0.5)
+            edge = LocalEdge(source, split, torch_device, torch_dtype)
+            tokenizer = source.tokenizer()
+            if local_worker:
+                endpoint, token = local_worker.wait_ready()
             middle = await RemoteMiddle.connect(
                 endpoint,
                 token,

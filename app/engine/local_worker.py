@@ -39,6 +39,11 @@ class LocalWorker:
 
     def start(self, timeout_s: float = 120.0) -> tuple[str, str]:
         """Start the worker and wait until it listens; return (endpoint, token)."""
+        self.launch()
+        return self.wait_ready(timeout_s)
+
+    def launch(self) -> None:
+        """Start the process without waiting, so the caller can load its own half meanwhile."""
         self._dir = tempfile.TemporaryDirectory(prefix="splitchat-worker-")
         folder = Path(self._dir.name)
         self.token = issue_token(folder / "tokens.txt")
@@ -73,14 +78,18 @@ class LocalWorker:
             text=True,
             cwd=str(Path(__file__).resolve().parents[2]),
         )
-        lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[str | None] = queue.Queue()
 
-        def read_stdout() -> None:
-            for line in self._process.stdout:
+        def read_stdout(stdout, lines) -> None:
+            for line in stdout:
                 lines.put(line)
             lines.put(None)
 
-        threading.Thread(target=read_stdout, daemon=True).start()
+        threading.Thread(target=read_stdout, args=(self._process.stdout, self._lines), daemon=True).start()
+
+    def wait_ready(self, timeout_s: float = 120.0) -> tuple[str, str]:
+        """Wait for the launched worker's "listening" line; return (endpoint, token)."""
+        lines = self._lines
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             try:
