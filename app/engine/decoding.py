@@ -1,22 +1,44 @@
-"""The decode loop across the split: prefill the new part of the conversation, then one token per round trip."""
+"""The decode loop across the split: prefill what is new, then one verify block per round trip.
+
+Each step sends the last sampled token (the root) plus, when speculating, a tree of drafted
+continuations and the lookahead window; verification keeps the longest path the model agrees with, and
+the caches keep exactly that path. Sequential decoding is the same loop with a one-node tree.
+"""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
+from app.engine.blocks import VerifyBlock, build_block
+from app.engine.control import Controller, Plan
+from app.engine.drafting import POOL, ContextLookup, DraftTree, LookaheadWindow, NGramPool, common_prefix
 from app.engine.edge import LocalEdge
 from app.engine.metrics import GenerationStats, StepTiming
-from app.engine.middle import CacheEdit, Middle
+from app.engine.middle import CacheEdit, Middle, MiddleReply
 from app.engine.models import max_context
 from app.engine.sampling import Sampling, TokenPicker
+from app.engine.verification import verify
 
 
 class ContextTooLong(ValueError):
     """The conversation does not fit the model's context."""
+
+
+@dataclass(frozen=True)
+class Speculation:
+    """How a session drafts: the mode and the sizes of its sources."""
+
+    mode: str = "auto"  # auto | lookahead | lookup | sequential
+    max_nodes: int = 48  # drafted nodes per step at most (the root not counted)
+    lookup_length: int = 10  # tokens proposed after a context match
+    lookup_matches: int = 4  # distinct matches merged into the tree
+    window_width: int = 5  # W: Jacobi window columns
+    window_ngram: int = 4  # N: n-gram size harvested (the window has N-1 levels)
+    pool_per_key: int = 4  # G: n-grams kept per first token
 
 
 @dataclass
@@ -24,17 +46,36 @@ class Generation:
     tokens: list[int]
     stats: GenerationStats
     stop_reason: str  # "stop_token" | "max_new_tokens" | "cancelled"
+    plans: list[Plan] = field(default_factory=list)
 
 
 class SplitSession:
     """One conversation over the three stacks; ``processed`` is the source of truth for every cache."""
 
-    def __init__(self, edge: LocalEdge, middle: Middle, stop_ids: Sequence[int] = ()):
+    def __init__(
+        self,
+        edge: LocalEdge,
+        middle: Middle,
+        stop_ids: Sequence[int] = (),
+        speculation: Speculation = Speculation(mode="sequential"),
+    ):
         self.edge = edge
         self.middle = middle
         self.stop_ids = set(stop_ids)
         self.processed: list[int] = []  # tokens whose keys/values sit in all three caches
         self.max_context = max_context(edge.config)
+        self.speculation = speculation
+        window = (
+            LookaheadWindow(speculation.window_width, speculation.window_ngram) if speculation.window_width else None
+        )
+        self.window = window if speculation.mode in ("auto", "lookahead") else None
+        self.controller = Controller(
+            speculation.mode, speculation.max_nodes, window_size=self.window.size if self.window else 0
+        )
+        self.lookup = ContextLookup(max_matches=speculation.lookup_matches)
+        self.pool = NGramPool(speculation.pool_per_key)
+        # Block rows the worker must keep from the last block sent; rides in the next request's header.
+        self._pending_keep: tuple[int, list[int]] | None = None
 
     async def generate(
         self,
@@ -53,71 +94,115 @@ class SplitSession:
             raise ValueError("the prompt is empty")
         if len(prompt) >= self.max_context:
             raise ContextTooLong(f"the conversation has {len(prompt)} tokens; this model holds {self.max_context}")
-        max_new_tokens = min(max_new_tokens, self.max_context - len(prompt))
+        # Drafted rows occupy positions too: leave room for the largest block.
+        headroom = self.max_context - len(prompt) - self.speculation.max_nodes - self.controller.window_size
+        max_new_tokens = max(1, min(max_new_tokens, headroom))
         picker = TokenPicker(sampling)
         stats = GenerationStats()
-        generated: list[int] = []
+        generation = Generation(tokens=[], stats=stats, stop_reason="max_new_tokens")
 
-        reuse = _common_prefix(self.processed, prompt)
-        reuse = min(reuse, len(prompt) - 1)  # the last prompt token must run to give logits
-        logits = await self._step(prompt[reuse:], reuse, stats, "prefill")
-        stop_reason = "max_new_tokens"
-        while len(generated) < max_new_tokens:
-            token = picker.pick(logits[-1])
-            generated.append(token)
-            stats.steps[-1].tokens_out = 1
-            if on_token:
-                on_token(token)
-            if token in self.stop_ids:
-                stop_reason = "stop_token"
-                break
-            if len(generated) == max_new_tokens:
-                break
-            if should_stop and should_stop():
-                stop_reason = "cancelled"
-                break
-            logits = await self._step([token], len(self.processed), stats, "decode")
-        return Generation(tokens=generated, stats=stats, stop_reason=stop_reason)
+        reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run
+        block = VerifyBlock(prompt[reuse:], list(range(reuse, len(prompt))), None, DraftTree.rooted_at(0), [], reuse)
+        logits, timing = await self._run_block(block, rows=[len(block.tokens) - 1], kind="prefill")
+        self.processed = prompt
+        self.controller.observe_prefill(block.size, timing.compute_ms, timing.network_ms)
+        root = picker.pick(logits[-1])
+        timing.step.tokens_out = 1
+        stats.steps.append(timing.step)
+        if self._emit(root, generation, max_new_tokens, on_token):
+            return generation
 
-    async def _step(self, tokens: list[int], start: int, stats: GenerationStats, kind: str) -> torch.Tensor:
-        """Run tokens at positions start.. through all three stacks; return their logits [q, V]."""
+        while not (should_stop and should_stop()):
+            history = self.processed + [root]
+            plan = self.controller.plan(self._draft(history))
+            window = self.window if plan.window else None
+            if window:
+                window.ensure_filled(history)
+            block = build_block(plan.tree, len(self.processed), window)
+            logits, timing = await self._run_block(block, rows=block.logit_rows, kind="decode")
+            tree_logits = logits[: len(plan.tree)]
+            verdict = verify(plan.tree, tree_logits, picker)
+            emitted = verdict.emitted(plan.tree)
+            used = 0
+            done = False
+            for token in emitted:
+                used += 1
+                if self._emit(token, generation, max_new_tokens, on_token):
+                    done = True
+                    break
+            keep = verdict.accepted[:used]  # the root and the accepted drafts before the last emitted token
+            self.edge.keep(block.start, keep)
+            self._pending_keep = (block.start, keep)
+            self.processed += [block.tokens[row] for row in keep]
+            root = emitted[used - 1]
+            if window:
+                window.advance([int(row.argmax()) for row in logits[len(plan.tree) :]], self.pool)
+            self.controller.observe_step(block.size, timing.compute_ms, timing.network_ms, plan.tree, verdict)
+            timing.step.tokens_out = used
+            stats.steps.append(timing.step)
+            generation.plans.append(plan)
+            if done:
+                return generation
+        generation.stop_reason = "cancelled"
+        return generation
+
+    def _emit(self, token: int, generation: Generation, limit: int, on_token) -> bool:
+        """Record one generated token; True when the generation is over."""
+        generation.tokens.append(token)
+        if on_token:
+            on_token(token)
+        if token in self.stop_ids:
+            generation.stop_reason = "stop_token"
+            return True
+        return len(generation.tokens) >= limit
+
+    def _draft(self, history: list[int]) -> DraftTree:
+        """Every candidate continuation of the root, merged into one tree."""
+        tree = DraftTree.rooted_at(history[-1])
+        if self.speculation.mode == "sequential":
+            return tree
+        self.lookup.sync(history)
+        for continuation, source in self.lookup.propose(self.speculation.lookup_length):
+            tree.add_path(continuation, source)
+        if self.speculation.mode in ("auto", "lookahead"):
+            for continuation in self.pool.propose(history[-1]):
+                tree.add_path(continuation, POOL)
+        return tree
+
+    async def _run_block(self, block: VerifyBlock, rows: list[int], kind: str):
+        """Run a block through all three stacks; return (logits of ``rows``, its timing)."""
         step_start = time.perf_counter()
-        positions = list(range(start, start + len(tokens)))
-        position_tensor = torch.tensor(positions)
-        # Cache edits first: a cancelled step may have left a stack one block ahead.
-        self.edge.crop(start)
-        self.processed = self.processed[:start]
-        hidden = self.edge.run_head(torch.tensor(tokens), position_tensor)
+        positions = torch.tensor(block.positions)
+        # A cancelled step may have left the local stacks one block ahead: crop to what is committed.
+        self.edge.crop(block.start)
+        self.processed = self.processed[: block.start]
+        hidden = self.edge.run_head(torch.tensor(block.tokens), positions, block.ancestry)
         head_ms = (time.perf_counter() - step_start) * 1000
-        reply = await self.middle.forward(hidden, positions, edit=CacheEdit(crop=start))
+        keep_start, keep_rows = self._pending_keep or (None, ())
+        edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
+        reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit)
+        self._pending_keep = None
         tail_start = time.perf_counter()
-        logits = self.edge.run_tail(reply.hidden, position_tensor)
-        self.processed.extend(tokens)
+        logits = self.edge.run_tail(reply.hidden, positions, block.ancestry, rows)
         end = time.perf_counter()
-        local_ms = head_ms + (end - tail_start) * 1000
-        stats.steps.append(
-            StepTiming(
-                kind=kind,
-                tokens_in=len(tokens),
-                tokens_out=0,
-                local_compute_ms=local_ms,
-                remote_compute_ms=reply.remote_compute_ms,
-                serialization_ms=reply.serialization_ms,
-                network_ms=reply.network_ms,
-                total_ms=(end - step_start) * 1000,
-                frames=reply.frames,
-            )
-        )
-        return logits
+        return logits, _BlockTiming(kind, block.size, head_ms + (end - tail_start) * 1000, reply, end - step_start)
 
     async def close(self) -> None:
         await self.middle.close()
 
 
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
+class _BlockTiming:
+    def __init__(self, kind: str, size: int, local_ms: float, reply: MiddleReply, elapsed_s: float):
+        self.step = StepTiming(
+            kind=kind,
+            tokens_in=size,
+            tokens_out=0,
+            local_compute_ms=local_ms,
+            remote_compute_ms=reply.remote_compute_ms,
+            serialization_ms=reply.serialization_ms,
+            network_ms=reply.network_ms,
+            total_ms=elapsed_s * 1000,
+            frames=reply.frames,
+        )
+        self.compute_ms = local_ms + reply.remote_compute_ms + reply.serialization_ms
+        self.network_ms = reply.network_ms

@@ -52,9 +52,17 @@ class LocalEdge:
         return self.head(hidden, positions, ancestry)
 
     @torch.inference_mode()
-    def run_tail(self, hidden: torch.Tensor, positions: torch.Tensor, ancestry=None) -> torch.Tensor:
-        """Run the worker's output through layers [N-k_out, N), the norm and the LM head: logits [q, V]."""
+    def run_tail(
+        self, hidden: torch.Tensor, positions: torch.Tensor, ancestry=None, rows: list[int] | None = None
+    ) -> torch.Tensor:
+        """Run the worker's output through layers [N-k_out, N), the norm and the LM head.
+
+        Returns logits [len(rows), V] — the LM head is the costliest local matrix, so only the rows a
+        step reads are projected (all rows when ``rows`` is None).
+        """
         hidden = self.tail(hidden, positions, ancestry)
+        if rows is not None:
+            hidden = hidden[:, rows]
         return self.logits(hidden)
 
     @torch.inference_mode()

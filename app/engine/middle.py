@@ -28,7 +28,7 @@ class MiddleReply:
 
 @dataclass
 class CacheEdit:
-    """Edits applied to the middle's cache before a block: crop, then keep a path of the last block."""
+    """Edits applied to the middle's cache before a block: keep a path of the last block, then crop."""
 
     crop: int | None = None
     keep_start: int | None = None
@@ -55,11 +55,11 @@ class LocalMiddle:
 
     async def forward(self, hidden, positions, ancestry=None, edit=None) -> MiddleReply:
         start = time.perf_counter()
-        if edit is not None:
-            if edit.crop is not None:
-                self.stack.crop(edit.crop)
+        if edit is not None:  # the worker's order: commit the last block's path, then crop
             if edit.keep_start is not None:
                 self.stack.keep(edit.keep_start, list(edit.keep_indices))
+            if edit.crop is not None:
+                self.stack.crop(edit.crop)
         output = self.stack(hidden, torch.tensor(positions), ancestry)
         elapsed = (time.perf_counter() - start) * 1000
         return MiddleReply(output, wall_ms=elapsed, remote_compute_ms=elapsed, serialization_ms=0.0)

@@ -31,11 +31,11 @@ class TokenPicker:
 
     def __init__(self, sampling: Sampling):
         self.sampling = sampling
-        self._generator = torch.Generator()
+        self.generator = torch.Generator()
         if sampling.seed is not None:
-            self._generator.manual_seed(sampling.seed)
+            self.generator.manual_seed(sampling.seed)
         else:
-            self._generator.seed()
+            self.generator.seed()
 
     def distribution(self, logits: torch.Tensor) -> torch.Tensor:
         """The sampling distribution over the vocabulary after temperature and top-p."""
@@ -53,5 +53,8 @@ class TokenPicker:
         """The next token for a single row of logits [V]."""
         if self.sampling.greedy:
             return int(logits.argmax())
-        probs = self.distribution(logits)
-        return int(torch.multinomial(probs.cpu(), 1, generator=self._generator))
+        return self.sample(self.distribution(logits))
+
+    def sample(self, probs: torch.Tensor) -> int:
+        """One draw from a distribution over the vocabulary."""
+        return int(torch.multinomial(probs.cpu(), 1, generator=self.generator))

@@ -150,15 +150,15 @@ class WorkerServer:
     def _run(self, cache, request: ForwardRequest, hidden: torch.Tensor):
         """Apply the request's cache edits, then the layers; runs on the compute thread."""
         start = time.perf_counter()
-        if request.crop is not None:
-            if request.crop > cache.length:
-                raise ProtocolError(ErrorCode.BAD_REQUEST, f"crop {request.crop} beyond cache length {cache.length}")
-            cache.crop(request.crop)
-        if request.keep_start is not None:
+        if request.keep_start is not None:  # commit the previous block's accepted path first
             try:
                 cache.keep(request.keep_start, request.keep_indices)
             except ValueError as exc:
                 raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
+        if request.crop is not None:
+            if request.crop > cache.length:
+                raise ProtocolError(ErrorCode.BAD_REQUEST, f"crop {request.crop} beyond cache length {cache.length}")
+            cache.crop(request.crop)
         block = request.shape[0]
         if cache.length + block > self.hello.max_context or max(request.positions) >= self.hello.max_context:
             raise ProtocolError(ErrorCode.CONTEXT_TOO_LONG, f"context would exceed {self.hello.max_context} positions")
