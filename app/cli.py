@@ -21,6 +21,7 @@ def _progress(message: str, fraction: float) -> None:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from app.engine.chat import SplitChat
+    from app.engine.decoding import Speculation
     from app.engine.sampling import Sampling
     from app.engine.split import SplitSpec
 
@@ -40,6 +41,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             args.dtype,
             args.wire_dtype,
             args.max_frame,
+            speculation=Speculation(mode=args.mode, max_nodes=args.budget),
             progress=None if args.json else _progress,
         )
         printed = 0
@@ -63,6 +65,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             "tokens_per_round_trip": round(stats.tokens_per_round_trip, 3),
             "tok_per_s": round(stats.tok_per_s, 2),
             "step_ms": {k: round(v, 3) for k, v in stats.mean_step_ms().items()},
+            "mode": args.mode,
             "split": str(chat.split),
             "model": chat.source.spec,
             "endpoint": "embedded" if chat.local_worker else args.endpoint,
@@ -146,6 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--top-p", type=float, default=1.0)
     ask.add_argument("--seed", type=int)
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    ask.add_argument(
+        "--mode",
+        default="auto",
+        choices=("auto", "lookahead", "lookup", "sequential"),
+        help="decoding mode: auto chooses the speculation budget each step from live measurements",
+    )
+    ask.add_argument("--budget", type=int, default=48, help="most drafted tokens verified per round trip")
     model_options(ask)
     compute_options(ask)
     ask.set_defaults(func=cmd_ask)

@@ -182,10 +182,10 @@ class ForwardRequest:
             "dtype": self.dtype,
         }
         start = self.positions[0]
-        if self.positions == list(range(start, start + len(self.positions))):
-            header["pos"] = start  # a contiguous run: one number whatever its length
-        else:
-            header["pos"] = self.positions
+        header["pos"] = start
+        if self.positions != list(range(start, start + len(self.positions))):
+            # A tree or window: offsets from the first position, so the header does not grow with context.
+            header["pos_offsets"] = [p - start for p in self.positions]
         if self.ancestry is not None:
             header["ancestry"] = pack_ancestry(self.ancestry)
         if self.crop is not None:
@@ -204,13 +204,17 @@ class ForwardRequest:
         session = header.get("session")
         if not isinstance(session, str):
             raise ProtocolError(ErrorCode.MALFORMED, "forward needs a session id")
-        pos = header.get("pos")
-        if isinstance(pos, int) and pos >= 0:
+        pos, offsets = header.get("pos"), header.get("pos_offsets")
+        if not isinstance(pos, int) or pos < 0:
+            raise ProtocolError(ErrorCode.MALFORMED, "pos must be a non-negative start position")
+        if offsets is None:
             positions = list(range(pos, pos + shape[0]))
-        elif isinstance(pos, list) and len(pos) == shape[0] and all(isinstance(p, int) and p >= 0 for p in pos):
-            positions = pos
+        elif isinstance(offsets, list) and len(offsets) == shape[0] and all(isinstance(o, int) for o in offsets):
+            positions = [pos + o for o in offsets]
+            if min(positions) < 0:
+                raise ProtocolError(ErrorCode.MALFORMED, "positions must not be negative")
         else:
-            raise ProtocolError(ErrorCode.MALFORMED, "pos must be a start index or one position per token")
+            raise ProtocolError(ErrorCode.MALFORMED, "pos_offsets must hold one integer per token")
         ancestry = header.get("ancestry")
         keep = header.get("keep")
         request = cls(

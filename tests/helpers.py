@@ -34,12 +34,14 @@ def tiny_config(family: str):
     raise ValueError(family)
 
 
-def build_tiny_model(family: str, folder: Path, seed: int = 0, tied: bool = False):
+def build_tiny_model(family: str, folder: Path, seed: int = 0, tied: bool = False, **overrides):
     """Save a random tiny model of ``family`` as an HF folder; return the transformers model."""
     from transformers import AutoModelForCausalLM
 
     torch.manual_seed(seed)
     config = tiny_config(family)
+    for key, value in overrides.items():
+        setattr(config, key, value)
     config.tie_word_embeddings = tied
     model = AutoModelForCausalLM.from_config(config).eval()
     with torch.no_grad():  # biases start at zero; make them count so a dropped bias shows
@@ -84,3 +86,22 @@ def assert_greedy_matches(model, prompt: list[int], ours: list[int], reference: 
     assert margin < tie and ours[index] in top.indices.tolist(), (
         f"token {index} differs ({ours[index]} vs {reference[index]}) with an argmax margin of {margin:.2e}: not a tie"
     )
+
+
+def chi_square_critical(dof: int, z: float = 3.0902) -> float:
+    """Upper quantile of chi-square (Wilson-Hilferty); z = 3.09 is the one-sided 0.1 % level."""
+    return dof * (1 - 2 / (9 * dof) + z * (2 / (9 * dof)) ** 0.5) ** 3
+
+
+def chi_square_goodness_of_fit(counts: torch.Tensor, probs: torch.Tensor, min_expected: float = 5.0):
+    """(statistic, degrees of freedom) of observed counts against probabilities; sparse cells pooled."""
+    expected = probs * counts.sum()
+    big = expected >= min_expected
+    observed_cells = list(counts[big].tolist()) + [float(counts[~big].sum())]
+    expected_cells = list(expected[big].tolist()) + [float(expected[~big].sum())]
+    assert len(expected_cells) >= 3, "too few well-filled cells for a chi-square test"
+    if expected_cells[-1] < min_expected:  # fold the pooled cell into the last big one
+        observed_cells[-2] += observed_cells.pop()
+        expected_cells[-2] += expected_cells.pop()
+    statistic = sum((o - e) ** 2 / e for o, e in zip(observed_cells, expected_cells, strict=True))
+    return statistic, len(observed_cells) - 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.engine.decoding import Generation, SplitSession
+from app.engine.decoding import Generation, Speculation, SplitSession
 from app.engine.devices import resolve_device, resolve_dtype, wire_dtype_for
 from app.engine.edge import LocalEdge
 from app.engine.export import embedded_shard, expected_fingerprint
@@ -53,6 +53,7 @@ class SplitChat:
         dtype: str = "auto",
         wire_dtype: str | None = None,
         max_frame: int = DEFAULT_MAX_FRAME,
+        speculation: Speculation = Speculation(),
         progress: Progress | None = None,
     ) -> SplitChat:
         source = resolve_model(spec, progress)
@@ -88,7 +89,7 @@ class SplitChat:
             if local_worker:
                 local_worker.stop()
             raise
-        session = SplitSession(edge, middle, stop_token_ids(source, tokenizer))
+        session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation)
         return cls(source, split, edge, tokenizer, session, local_worker, endpoint)
 
     def prompt_ids(self, messages: list[dict]) -> list[int]:

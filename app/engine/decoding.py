@@ -58,6 +58,7 @@ class SplitSession:
         middle: Middle,
         stop_ids: Sequence[int] = (),
         speculation: Speculation = Speculation(mode="sequential"),
+        drafter: Callable[[list[int]], DraftTree] | None = None,
     ):
         self.edge = edge
         self.middle = middle
@@ -74,6 +75,7 @@ class SplitSession:
         )
         self.lookup = ContextLookup(max_matches=speculation.lookup_matches)
         self.pool = NGramPool(speculation.pool_per_key)
+        self._drafter = drafter or self._draft  # tests pass their own to steer verification
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None
 
@@ -114,7 +116,7 @@ class SplitSession:
 
         while not (should_stop and should_stop()):
             history = self.processed + [root]
-            plan = self.controller.plan(self._draft(history))
+            plan = self.controller.plan(self._drafter(history))
             window = self.window if plan.window else None
             if window:
                 window.ensure_filled(history)
@@ -186,6 +188,11 @@ class SplitSession:
         logits = self.edge.run_tail(reply.hidden, positions, block.ancestry, rows)
         end = time.perf_counter()
         return logits, _BlockTiming(kind, block.size, head_ms + (end - tail_start) * 1000, reply, end - step_start)
+
+    @property
+    def pending_keep(self) -> tuple[int, list[int]] | None:
+        """The worker-side commit (start, block rows) that the next request will carry."""
+        return self._pending_keep
 
     async def close(self) -> None:
         await self.middle.close()

@@ -61,6 +61,14 @@ class StackCache:
             self._lengths[layer] = start + len(indices)
         self._lengths = [start + len(indices)] * len(self._lengths)
 
+    def snapshot(self) -> list[tuple[torch.Tensor, torch.Tensor]]:
+        """Each layer's used keys and values (views, for inspection)."""
+        return [
+            (k[:, :, :n], v[:, :, :n])
+            for k, v, n in zip(self._keys, self._values, self._lengths, strict=True)
+            if k is not None
+        ]
+
     def nbytes(self) -> int:
         """Bytes held by the buffers (capacity, not only the used part)."""
         return sum(t.numel() * t.element_size() for t in self._keys + self._values if t is not None)

@@ -84,6 +84,7 @@ def test_forward_header_carries_tree_positions_ancestry_and_keep():
     request = ForwardRequest("s", [3, 8], "float32", [7, 8, 8], ancestry=ancestry, keep_start=5, keep_indices=[0, 2])
     parsed = ForwardRequest.from_header(request.to_header(seq=2))
     assert parsed.positions == [7, 8, 8]
+    assert request.to_header(seq=2)["pos_offsets"] == [0, 1, 1]
     assert torch.equal(parsed.ancestry, ancestry)
     assert (parsed.keep_start, parsed.keep_indices) == (5, [0, 2])
 
@@ -92,7 +93,9 @@ def test_forward_header_carries_tree_positions_ancestry_and_keep():
     "header",
     [
         {"type": "forward", "session": "s", "shape": [2], "pos": 0},
-        {"type": "forward", "session": "s", "shape": [2, 8], "pos": [1]},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": [1, 2]},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "pos_offsets": [0]},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "pos_offsets": [0, -1]},
         {"type": "forward", "shape": [2, 8], "pos": 0},
         {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "crop": -1},
         {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "keep": [1]},
@@ -107,3 +110,36 @@ def test_malformed_forward_headers_are_refused(header):
 def test_hello_round_trips():
     hello = Hello("sha256:ab", 2, 28, 30, 576, "llama", "float32", 1 << 20, 300.0, 8192)
     assert Hello.from_header(decode_frame(encode_frame(hello.to_header())).header) == hello
+
+
+def test_a_tree_frame_does_not_grow_with_the_committed_context():
+    """Frame bytes at context 100 and 3,000 differ only by the digits of the numbers in the header."""
+    from app.engine.blocks import build_block
+    from app.engine.drafting import DraftTree, LookaheadWindow
+
+    tree = DraftTree.rooted_at(5)
+    tree.add_path([6, 7, 8], "lookup3")
+    tree.add_path([6, 9], "pool")
+    window = LookaheadWindow(width=3, ngram=3)
+    window.ensure_filled([1, 2, 3])
+    hidden = torch.zeros(len(tree) + window.size, 576)
+    frames = {}
+    for context in (100, 3000):
+        block = build_block(tree, context, window)
+        request = ForwardRequest(
+            "a" * 32,
+            [block.size, 576],
+            "float16",
+            block.positions,
+            block.ancestry,
+            crop=context,
+            keep_start=context - 4,
+            keep_indices=[0, 1, 2],
+        )
+        frames[context] = encode_frame(request.to_header(seq=7), tensor_to_bytes(hidden, "float16"))
+    digits = lambda context: sum(len(str(n)) for n in (context, context, context - 4))  # noqa: E731 pos, crop, keep
+    header_growth = digits(3000) - digits(100)
+    assert len(frames[3000]) - len(frames[100]) == header_growth
+    payload = block.size * 576 * 2
+    assert decode_frame(frames[100]).payload == decode_frame(frames[3000]).payload
+    assert len(decode_frame(frames[3000]).payload) == payload

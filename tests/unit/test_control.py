@@ -1,0 +1,86 @@
+"""The adaptive controller speculates when it pays and falls back to sequential when it does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.control import AcceptanceModel, Controller, LinearCost
+from app.engine.drafting import DraftTree
+from app.engine.verification import Verdict
+
+
+def test_linear_cost_recovers_intercept_and_slope():
+    cost = LinearCost(prior_a=0.0, prior_b=0.0)
+    for q in (1, 4, 16, 32, 1, 8):
+        cost.observe(q, 30.0 + 0.5 * q)
+    a, b = cost.coefficients()
+    assert a == pytest.approx(30.0) and b == pytest.approx(0.5)
+
+
+def test_one_block_size_keeps_the_prior_slope():
+    cost = LinearCost(prior_a=10.0, prior_b=2.0)
+    for _ in range(5):
+        cost.observe(1, 40.0)
+    assert cost.predict(1) == pytest.approx(40.0) and cost.predict(11) == pytest.approx(60.0)
+
+
+def _chain(length: int, source: str = "lookup3") -> DraftTree:
+    tree = DraftTree.rooted_at(0)
+    tree.add_path(list(range(1, length + 1)), source)
+    return tree
+
+
+def _train(controller: Controller, rtt: float, base: float, per_token: float, accept_all: bool) -> None:
+    for q in (1, 9, 1, 17, 1, 9) * 4:
+        tree = _chain(q - 1)
+        verdict = Verdict(list(range(q)) if accept_all else [0], bonus=0)
+        controller.observe_step(q, base + per_token * q, rtt, tree, verdict)
+
+
+def test_high_rtt_and_good_drafts_mean_a_big_tree():
+    controller = Controller("auto")
+    _train(controller, rtt=80.0, base=40.0, per_token=0.5, accept_all=True)
+    plan = controller.plan(_chain(12))
+    assert len(plan.tree) == 13 and not plan.sequential
+    assert plan.expected_tokens > 3
+    assert plan.break_even == pytest.approx(controller.step_ms(13) / controller.step_ms(1))
+
+
+def test_no_rtt_expensive_blocks_and_rejected_drafts_mean_sequential():
+    controller = Controller("auto", window_size=15)
+    _train(controller, rtt=0.0, base=40.0, per_token=10.0, accept_all=False)
+    plan = controller.plan(_chain(12))
+    assert plan.sequential and plan.block_size == 1 and not plan.window
+
+
+def test_window_rides_along_only_while_cheap_next_to_the_step():
+    cheap = Controller("auto", window_size=15)
+    _train(cheap, rtt=150.0, base=40.0, per_token=0.3, accept_all=True)
+    assert cheap.plan(_chain(4)).window
+    dear = Controller("auto", window_size=15)
+    _train(dear, rtt=0.0, base=20.0, per_token=3.0, accept_all=True)
+    assert not dear.plan(_chain(4)).window
+
+
+def test_fixed_modes_ignore_costs():
+    controller = Controller("lookup", max_nodes=5)
+    _train(controller, rtt=0.0, base=40.0, per_token=50.0, accept_all=False)
+    assert len(controller.plan(_chain(12)).tree) == 6
+    assert Controller("sequential").plan(_chain(12)).sequential
+
+
+def test_acceptance_is_counted_per_source_and_depth():
+    model = AcceptanceModel()
+    tree = DraftTree.rooted_at(0)
+    tree.add_path([1, 2], "lookup3")
+    tree.add_path([5], "pool")
+    before = model.rate("pool", 1)
+    for _ in range(20):
+        model.observe(tree, Verdict([0, 1, 2], bonus=9))
+    assert model.rate("lookup3", 1) > 0.9 and model.rate("lookup3", 2) > 0.9
+    assert model.rate("pool", 1) < before
+
+
+def test_unknown_mode_is_refused():
+    with pytest.raises(ValueError, match="auto, lookahead, lookup, sequential"):
+        Controller("turbo")

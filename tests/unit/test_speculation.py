@@ -1,0 +1,179 @@
+"""Speculative decoding is lossless: greedy is token-identical, caches hold exactly the accepted path,
+and sampling under speculation has the distribution of plain sampling."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import torch
+
+import app.engine.verification as verification
+from app.engine.decoding import Speculation, SplitSession
+from app.engine.drafting import DraftTree
+from app.engine.edge import LocalEdge
+from app.engine.layers import LayerStack
+from app.engine.middle import LocalMiddle
+from app.engine.models import layer_tensor_names, resolve_model
+from app.engine.sampling import Sampling, TokenPicker
+from app.engine.split import SplitSpec
+from tests.helpers import (
+    assert_greedy_matches,
+    build_tiny_model,
+    chi_square_critical,
+    chi_square_goodness_of_fit,
+    reference_greedy,
+)
+
+MODES = ["lookup", "lookahead", "auto"]
+REPETITIVE = [7, 8, 9, 10, 11, 7, 8, 9, 10, 11, 7, 8, 9, 10, 11, 7, 8]
+
+
+def session(folder, mode: str, split=SplitSpec(2, 2), drafter=None) -> SplitSession:
+    source = resolve_model(str(folder))
+    first, last = split.middle(source.num_layers)
+    reader = source.weights()
+    middle = LayerStack(source.config, first, last, reader.load(layer_tensor_names(reader, first, last)))
+    return SplitSession(LocalEdge(source, split), LocalMiddle(middle), (), Speculation(mode=mode), drafter)
+
+
+@pytest.mark.parametrize("family", ["llama", "qwen2"])
+@pytest.mark.parametrize("mode", MODES)
+def test_speculative_greedy_equals_sequential_and_unsplit_generate(tiny_models, family, mode):
+    folder, model = tiny_models[family]
+    for prompt in (REPETITIVE, [3, 1, 4, 1, 5, 9, 2, 6]):
+        generation = asyncio.run(session(folder, mode).generate(prompt, 40))
+        sequential = asyncio.run(session(folder, "sequential").generate(prompt, 40))
+        assert generation.tokens == sequential.tokens
+        assert_greedy_matches(model, prompt, generation.tokens, reference_greedy(model, prompt, 40))
+    assert generation.stats.round_trips < len(generation.tokens)  # it did speculate
+
+
+def _cache_tensors(stack: LayerStack) -> list[torch.Tensor]:
+    return [t for layer in stack.cache.snapshot() for t in layer]
+
+
+def test_rejected_speculation_leaves_every_cache_as_if_only_accepted_tokens_were_sent(tiny_models):
+    folder, _ = tiny_models["llama"]
+    wrong_guesses = {"n": 0}
+
+    def drafter(history):  # a tree with a plausible branch and a branch that is always wrong
+        tree = DraftTree.rooted_at(history[-1])
+        tree.add_path(history[-5:-1], "lookup3")
+        tree.add_path([(history[-1] + 1) % 320, 1, 2], "pool")
+        wrong_guesses["n"] += 1
+        return tree
+
+    speculative = session(folder, "lookahead", drafter=drafter)
+    generation = asyncio.run(speculative.generate(REPETITIVE, 30))
+    rejected = sum(len(p.tree) - 1 for p in generation.plans) - sum(s.tokens_out - 1 for s in generation.stats.steps)
+    assert rejected > 0 and wrong_guesses["n"] > 0
+    start, rows = speculative.pending_keep
+    speculative.middle.stack.keep(start, rows)  # what the next request would tell the worker
+
+    sequential = session(folder, "sequential")
+    asyncio.run(sequential.generate(speculative.processed + [0], 1))  # feed exactly the committed tokens
+    sequential.edge.crop(len(speculative.processed))
+    sequential.middle.stack.crop(len(speculative.processed))
+    for ours, theirs in [
+        (speculative.edge.head, sequential.edge.head),
+        (speculative.middle.stack, sequential.middle.stack),
+        (speculative.edge.tail, sequential.edge.tail),
+    ]:
+        assert ours.length == theirs.length == len(speculative.processed)
+        for a, b in zip(_cache_tensors(ours), _cache_tensors(theirs), strict=True):
+            torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-5)
+
+
+@pytest.fixture(scope="module")
+def small_vocab_model(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("vocab16")
+    return folder, build_tiny_model("llama", folder, seed=3, vocab_size=16, initializer_range=0.1)
+
+
+def _node_logits(model, prefix: list[int], tree: DraftTree) -> torch.Tensor:
+    rows = []
+    with torch.no_grad():
+        for node in range(len(tree)):
+            path = [tree.tokens[n] for n in reversed(tree.ancestors(node))]
+            rows.append(model(torch.tensor([prefix + path])).logits[0, -1])
+    return torch.stack(rows)
+
+
+def _first_two_emitted(tree, logits, picker, draws: int) -> tuple[torch.Tensor, torch.Tensor, int]:
+    first, second = torch.zeros(16), torch.zeros(16)
+    favourite = tree.tokens[1]
+    for _ in range(draws):
+        emitted = verification.verify(tree, logits, picker).emitted(tree)
+        first[emitted[0]] += 1
+        if emitted[0] == favourite and len(emitted) > 1:
+            second[emitted[1]] += 1
+    return first, second, favourite
+
+
+@pytest.mark.parametrize("top_p", [1.0, 0.8])
+def test_sampling_verification_reproduces_the_model_distribution(small_vocab_model, top_p):
+    _, model = small_vocab_model
+    prefix = [1, 5, 9]
+    with torch.no_grad():
+        root_probs = torch.softmax(model(torch.tensor([prefix + [4]])).logits[0, -1], -1)
+    ranked = root_probs.argsort(descending=True).tolist()
+    tree = DraftTree.rooted_at(4)
+    tree.add_path([ranked[0], 2], "lookup2")  # the favourite, with a drafted grandchild
+    tree.add_path([ranked[3]], "pool")  # siblings tried in turn
+    tree.add_path([ranked[1]], "pool")
+    logits = _node_logits(model, prefix, tree)
+    picker = TokenPicker(Sampling(temperature=1.0, top_p=top_p, seed=11))
+    first, second, favourite = _first_two_emitted(tree, logits, picker, draws=4000)
+
+    target_first = picker.distribution(logits[0])
+    statistic, dof = chi_square_goodness_of_fit(first, target_first)
+    assert statistic < chi_square_critical(dof), f"first token: chi2 {statistic:.1f} on {dof} dof"
+    target_second = picker.distribution(logits[1])  # node 1 is the favourite
+    statistic, dof = chi_square_goodness_of_fit(second, target_second)
+    assert second.sum() > 500 and statistic < chi_square_critical(dof), f"second: chi2 {statistic:.1f}"
+
+
+def test_a_wrong_acceptance_rule_is_caught(small_vocab_model, monkeypatch):
+    """Forgetting to remove a rejected draft from p over-samples it: the same test must fail."""
+    _, model = small_vocab_model
+    prefix = [1, 5, 9]
+    with torch.no_grad():
+        ranked = model(torch.tensor([prefix + [4]])).logits[0, -1].argsort(descending=True).tolist()
+    tree = DraftTree.rooted_at(4)
+    tree.add_path([ranked[0], 2], "lookup2")
+    tree.add_path([ranked[3]], "pool")
+    logits = _node_logits(model, prefix, tree)
+    monkeypatch.setattr(verification, "remove_and_renormalise", lambda probs, token: probs)
+    picker = TokenPicker(Sampling(temperature=1.0, seed=11))
+    first, _, _ = _first_two_emitted(tree, logits, picker, draws=4000)
+    statistic, dof = chi_square_goodness_of_fit(first, picker.distribution(logits[0]))
+    assert statistic > 3 * chi_square_critical(dof), f"chi2 {statistic:.1f} on {dof} dof"
+
+
+def test_speculative_sampling_end_to_end_matches_plain_sampling(small_vocab_model):
+    folder, _ = small_vocab_model
+
+    def drafter(history):  # always offer the same two continuations: some accepted, some not
+        tree = DraftTree.rooted_at(history[-1])
+        tree.add_path([3, 3], "lookup2")
+        tree.add_path([7], "pool")
+        return tree
+
+    def second_tokens(mode: str, seed: int) -> torch.Tensor:
+        counts = torch.zeros(16)
+        runner = session(folder, mode, drafter=drafter if mode != "sequential" else None)
+        for draw in range(2000):
+            sampling = Sampling(temperature=1.0, seed=seed * 100_000 + draw)
+            tokens = asyncio.run(runner.generate([1, 5, 9, 4], 2, sampling)).tokens
+            counts[tokens[1]] += 1
+        return counts
+
+    speculative, plain = second_tokens("lookup", 5), second_tokens("sequential", 6)
+    pooled = (speculative + plain) / (speculative.sum() + plain.sum())
+    statistic = 0.0
+    for counts in (speculative, plain):
+        expected = pooled * counts.sum()
+        statistic += float(((counts - expected) ** 2 / expected.clamp(min=1e-9))[expected > 0].sum())
+    dof = int((pooled > 0).sum()) - 1
+    assert statistic < chi_square_critical(dof), f"homogeneity chi2 {statistic:.1f} on {dof} dof"
