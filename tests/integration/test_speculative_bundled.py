@@ -1,0 +1,90 @@
+"""Speculation on the bundled model: every mode token-identical to sequential split decoding and to
+transformers' unsplit generate, over an equivalence corpus, at k = 1 (in process) and k = 2 (real worker)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.engine.chat import stop_token_ids
+from app.engine.decoding import Speculation, SplitSession
+from app.engine.edge import LocalEdge
+from app.engine.export import embedded_shard, expected_fingerprint
+from app.engine.layers import LayerStack
+from app.engine.middle import LocalMiddle
+from app.engine.models import layer_tensor_names
+from app.engine.split import SplitSpec
+from app.engine.transport import RemoteMiddle
+from tests.helpers import assert_greedy_matches, reference_greedy
+
+pytestmark = pytest.mark.bundled
+NEW_TOKENS = 128
+PASSAGE = (
+    "The Supplier shall deliver the Goods to the Premises on the Delivery Date. Risk in the Goods passes to the "
+    "Customer on delivery. Title to the Goods passes to the Customer when the Supplier has received payment in "
+    "full. If the Supplier fails to deliver the Goods on the Delivery Date, the Customer may terminate the contract."
+)
+CORPUS = {
+    "repetitive": [{"role": "user", "content": "Write the word 'data' twenty times, separated by commas."}],
+    "code": [{"role": "user", "content": "Write a Python class Stack with push, pop and peek methods."}],
+    "document_qa": [{"role": "user", "content": f"{PASSAGE}\n\nWhen does title to the Goods pass? Quote the text."}],
+    "factual": [{"role": "user", "content": "Explain how vaccines train the immune system."}],
+    "creative": [{"role": "user", "content": "Write a short story about a lighthouse keeper and a storm."}],
+    "list": [{"role": "user", "content": "List ten fruits and one fact about each."}],
+    "json": [{"role": "user", "content": "Give a JSON object describing a book with title, author, year, tags."}],
+    "multi_turn": [
+        {"role": "user", "content": "What is a contract?"},
+        {"role": "assistant", "content": "A contract is a legally binding agreement between two or more parties."},
+        {"role": "user", "content": "What makes a contract valid? Answer in detail."},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def references(bundled):
+    source, model, tokenizer = bundled
+    stops = stop_token_ids(source, tokenizer)
+    out = {}
+    for name, messages in CORPUS.items():
+        ids = list(
+            tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True, return_dict=False)
+        )
+        out[name] = (ids, reference_greedy(model, ids, NEW_TOKENS, stops))
+    return out
+
+
+async def _middle_for(source, split: SplitSpec, worker):
+    if worker is None:
+        first, last = split.middle(source.num_layers)
+        reader = source.weights()
+        return LocalMiddle(LayerStack(source.config, first, last, reader.load(layer_tensor_names(reader, first, last))))
+    return await RemoteMiddle.connect(
+        worker.endpoint, worker.token, expected_fingerprint=expected_fingerprint(source, split), wire_dtype="float32"
+    )
+
+
+@pytest.mark.parametrize("k, over_the_wire", [(1, False), (2, True)])
+def test_every_mode_is_token_identical_on_the_equivalence_corpus(bundled, workers, references, k, over_the_wire):
+    source, model, tokenizer = bundled
+    split = SplitSpec(k, k)
+    worker = workers(embedded_shard(source, split)) if over_the_wire else None
+    stops = stop_token_ids(source, tokenizer)
+
+    async def run(mode: str) -> dict[str, list[int]]:
+        middle = await _middle_for(source, split, worker)
+        session = SplitSession(LocalEdge(source, split), middle, stops, Speculation(mode=mode))
+        outputs = {}
+        for name, (ids, _) in references.items():
+            outputs[name] = (await session.generate(ids, NEW_TOKENS)).tokens
+        await session.close()
+        return outputs
+
+    sequential = asyncio.run(run("sequential"))
+    for name, (ids, reference) in references.items():
+        assert_greedy_matches(model, ids, sequential[name], reference)
+    for mode in ("lookup", "lookahead", "auto"):
+        outputs = asyncio.run(run(mode))
+        for name, (ids, reference) in references.items():
+            assert_greedy_matches(model, ids, outputs[name], sequential[name])
+            assert_greedy_matches(model, ids, outputs[name], reference)
