@@ -1,7 +1,9 @@
-"""``splitchat bench``: decoding over an emulated WAN, with each step's time broken down.
+"""``splitchat bench``: decoding over an emulated WAN, every step's time broken down.
 
-Modes: ``local`` runs all three stacks in this process (no worker, no wire: the ceiling);
-``sequential`` crosses a real WebSocket to a worker process through the latency proxy.
+Modes: ``local`` runs the unsplit model in this process with sequential decoding (no worker, no wire:
+the ceiling); ``sequential``, ``lookup``, ``lookahead`` and ``auto`` cross a real WebSocket to a worker
+process through the latency proxy. Every run generates exactly ``max_new_tokens`` (stop tokens ignored)
+so runs compare like for like. The prompt set lives in ``resources/bench_prompts.json``.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ import platform
 import sys
 import threading
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
-from app.engine.decoding import SplitSession
+from app.engine.bench_peer import pld_tokens_per_forward
+from app.engine.bench_report import add_ratios, decompose, plot_bench, summarise
+from app.engine.decoding import Speculation, SplitSession
 from app.engine.devices import resolve_device, resolve_dtype, wire_dtype_for
 from app.engine.edge import LocalEdge
 from app.engine.export import embedded_shard, expected_fingerprint
@@ -30,23 +35,29 @@ from app.engine.models import ModelSource, layer_tensor_names, resolve_model
 from app.engine.split import SplitSpec
 from app.engine.transport import RemoteMiddle
 
-BENCH_PROMPTS = [
-    ("chat", "What are three good habits for keeping a shared office tidy?"),
-    (
-        "clause",
-        "Summarise this clause: The Receiving Party shall hold the Confidential Information in strict "
-        "confidence and shall not disclose it to any third party without prior written consent.",
-    ),
-    (
-        "note",
-        "Rewrite as a short referral letter: 54-year-old, chest pain on exertion for two weeks, "
-        "relieved by rest, smoker, father had a heart attack at 60.",
-    ),
-    ("code", "Write a Python function that returns the n-th Fibonacci number iteratively."),
-    ("list", "List the planets of the solar system in order from the Sun."),
-    ("creative", "Write a four-line poem about rain on a city street."),
-]
-MODES = ("local", "sequential")
+PROMPT_FILE = Path(__file__).resolve().parents[2] / "resources" / "bench_prompts.json"
+MODES = ("local", "sequential", "lookup", "lookahead", "auto")
+
+
+@dataclass
+class BenchPrompt:
+    id: str
+    category: str
+    messages: list[dict]
+
+
+def load_prompts(path: Path = PROMPT_FILE, per_category: int = 0) -> list[BenchPrompt]:
+    """The bench prompt set; ``per_category`` > 0 keeps only the first N of each category."""
+    prompts = [BenchPrompt(**p) for p in json.loads(path.read_text())["prompts"]]
+    if per_category:
+        seen: Counter[str] = Counter()
+        kept = []
+        for prompt in prompts:
+            seen[prompt.category] += 1
+            if seen[prompt.category] <= per_category:
+                kept.append(prompt)
+        prompts = kept
+    return prompts
 
 
 @dataclass
@@ -56,13 +67,15 @@ class BenchConfig:
     rtts_ms: list[float]
     modes: list[str]
     max_new_tokens: int
-    prompts: list[tuple[str, str]]
+    prompts: list[BenchPrompt]
     jitter_ms: float = 0.0
     bandwidth_mbps: float = 0.0
     device: str = "auto"
     dtype: str = "auto"
     wire_dtype: str | None = None
     max_frame: int = 1 << 20
+    budget: int = 48
+    peer: bool = True
 
 
 class ProxyThread:
@@ -85,7 +98,7 @@ class ProxyThread:
 
 
 def run_bench(config: BenchConfig, log=print) -> dict:
-    """Run every mode × RTT × prompt; return ``{"runs": [...], "summary": [...], ...}``."""
+    """Run every mode × RTT × prompt; return ``{"runs": [...], "summary": [...], "decomposition": ...}``."""
     source = resolve_model(config.spec)
     device = resolve_device(config.device)
     dtype = resolve_dtype(config.dtype, device)
@@ -94,18 +107,19 @@ def run_bench(config: BenchConfig, log=print) -> dict:
     tokenizer = source.tokenizer()
     prompts = [
         (
-            pid,
-            tokenizer.apply_chat_template(
-                [{"role": "user", "content": text}], add_generation_prompt=True, tokenize=True, return_dict=False
+            p,
+            list(
+                tokenizer.apply_chat_template(p.messages, add_generation_prompt=True, tokenize=True, return_dict=False)
             ),
         )
-        for pid, text in config.prompts
+        for p in config.prompts
     ]
     runs: list[dict] = []
     if "local" in config.modes:
         middle = LocalMiddle(_middle_stack(source, config.split, device, dtype))
         runs += asyncio.run(_run_prompts(edge, lambda: _same(middle), prompts, "local", 0.0, config, log))
-    if "sequential" in config.modes:
+    remote_modes = [m for m in config.modes if m != "local"]
+    if remote_modes:
         worker = LocalWorker(
             embedded_shard(source, config.split), device=config.device, dtype=config.dtype, max_frame=config.max_frame
         )
@@ -126,12 +140,20 @@ def run_bench(config: BenchConfig, log=print) -> dict:
                             max_frame=config.max_frame,
                         )
 
-                    runs += asyncio.run(_run_prompts(edge, connect, prompts, "sequential", rtt, config, log))
+                    for mode in remote_modes:
+                        runs += asyncio.run(_run_prompts(edge, connect, prompts, mode, rtt, config, log))
         finally:
             worker.stop()
+    peers = _peer_pld(source, prompts, config, log) if config.peer else {}
+    for run in runs:
+        if run["prompt_id"] in peers:
+            run["peer_pld_tokens_per_forward"] = peers[run["prompt_id"]]["tokens_per_forward"]
+    add_ratios(runs)
     return {
         "runs": runs,
         "summary": summarise(runs),
+        "decomposition": decompose(runs),
+        "peer_pld": peers,
         "model": source.spec,
         "split": str(config.split),
         "max_new_tokens": config.max_new_tokens,
@@ -140,6 +162,7 @@ def run_bench(config: BenchConfig, log=print) -> dict:
         "wire_dtype": wire,
         "jitter_ms": config.jitter_ms,
         "bandwidth_mbps": config.bandwidth_mbps,
+        "budget": config.budget,
         "machine": {
             "platform": platform.platform(),
             "python": sys.version.split()[0],
@@ -154,115 +177,65 @@ async def _same(middle):
 
 
 async def _run_prompts(edge, make_middle, prompts, mode, rtt, config: BenchConfig, log) -> list[dict]:
+    speculation = Speculation(mode="sequential" if mode == "local" else mode, max_nodes=config.budget)
     runs = []
     warm = await make_middle()
-    await SplitSession(edge, warm).generate(prompts[0][1], 4)  # warm-up: first-call costs are not the link's
+    await SplitSession(edge, warm, (), speculation).generate(prompts[0][1], 8)  # first-call costs aside
     await warm.close()
-    for pid, ids in prompts:
+    for prompt, ids in prompts:
         middle = await make_middle()
-        session = SplitSession(edge, middle)  # no stop tokens: every run makes max_new_tokens
+        session = SplitSession(edge, middle, (), speculation)  # no stop tokens: every run makes max_new_tokens
         generation = await session.generate(ids, config.max_new_tokens)
         await middle.close()
         stats = generation.stats
         step = stats.mean_step_ms()
-        limit = 1000 / (rtt + step["local_compute"] + step["remote_compute"])
+        limit = 1000 * stats.tokens_per_round_trip / (rtt + step["local_compute"] + step["remote_compute"])
+        accepted = Counter(s.tokens_out for s in stats.decode_steps)
         run = {
             "mode": mode,
             "rtt_ms": rtt,
-            "prompt_id": pid,
+            "prompt_id": prompt.id,
+            "category": prompt.category,
             "prompt_tokens": len(ids),
             "new_tokens": stats.new_tokens,
             "round_trips": stats.round_trips,
             "tokens_per_round_trip": round(stats.tokens_per_round_trip, 4),
             "tok_per_s": round(stats.tok_per_s, 3),
             "decode_tok_per_s": round(stats.decode_tok_per_s, 3),
+            "total_ms": round(stats.total_ms, 3),
             "prefill_ms": round(stats.steps[0].total_ms, 3),
             "step_ms": {k: round(v, 3) for k, v in step.items()},
+            "mean_block_size": round(sum(s.tokens_in for s in stats.decode_steps) / max(1, len(stats.decode_steps)), 2),
+            "accepted_per_step": {str(k): accepted[k] for k in sorted(accepted)},
+            "break_even_mean": round(sum(p.break_even for p in generation.plans) / max(1, len(generation.plans)), 4),
             "limit_tok_per_s": round(limit, 3),
-            "fraction_of_limit": round(stats.decode_tok_per_s / limit, 4),
+            "fraction_of_limit": round(stats.decode_tok_per_s / limit, 4) if mode in ("local", "sequential") else 1.0,
         }
         runs.append(run)
         log(
-            f"{mode:>10} rtt {rtt:5.0f} ms  {pid:>8}: {run['decode_tok_per_s']:6.2f} tok/s "
-            f"({run['fraction_of_limit']:.1%} of limit)  step {step['total']:.1f} ms = net {step['network']:.1f} "
-            f"+ local {step['local_compute']:.1f} + remote {step['remote_compute']:.1f} "
-            f"+ ser {step['serialization']:.2f}"
+            f"{mode:>10} rtt {rtt:5.0f} ms {prompt.id:>20}: {run['tok_per_s']:6.2f} tok/s, "
+            f"{run['tokens_per_round_trip']:.2f} tok/trip, block {run['mean_block_size']:.1f}, "
+            f"step {step['total']:.1f} ms = net {step['network']:.1f} + local {step['local_compute']:.1f} "
+            f"+ remote {step['remote_compute']:.1f} + ser {step['serialization']:.2f}"
         )
     return runs
 
 
-def summarise(runs: list[dict]) -> list[dict]:
-    """Means per (mode, rtt) over prompts."""
-    groups: dict[tuple[str, float], list[dict]] = {}
-    for run in runs:
-        groups.setdefault((run["mode"], run["rtt_ms"]), []).append(run)
-    summary = []
-    for (mode, rtt), group in groups.items():
-        n = len(group)
-        step = {k: round(sum(r["step_ms"][k] for r in group) / n, 3) for k in group[0]["step_ms"]}
-        summary.append(
-            {
-                "mode": mode,
-                "rtt_ms": rtt,
-                "prompts": n,
-                "tok_per_s": round(sum(r["tok_per_s"] for r in group) / n, 3),
-                "decode_tok_per_s": round(sum(r["decode_tok_per_s"] for r in group) / n, 3),
-                "tokens_per_round_trip": round(sum(r["tokens_per_round_trip"] for r in group) / n, 4),
-                "step_ms": step,
-                "serialization_share": round(step["serialization"] / step["total"], 4) if step["total"] else 0.0,
-                # Serialization plus everything the link costs beyond the emulated RTT (framing, sockets, proxy).
-                "wire_overhead_share": round(
-                    (step["serialization"] + max(0.0, step["network"] - rtt)) / step["total"], 4
-                )
-                if step["total"] and mode != "local"
-                else 0.0,
-                "fraction_of_limit": round(sum(r["fraction_of_limit"] for r in group) / n, 4),
-            }
-        )
-    return summary
+def _peer_pld(source: ModelSource, prompts, config: BenchConfig, log) -> dict:
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(source.folder, dtype=torch.float32).eval()
+    peers = {}
+    for prompt, ids in prompts:
+        peers[prompt.id] = pld_tokens_per_forward(model, ids, config.max_new_tokens)
+        log(f"{'peer pld':>10} {prompt.id:>29}: {peers[prompt.id]['tokens_per_forward']:.2f} tok/forward")
+    return peers
 
 
 def _middle_stack(source: ModelSource, split: SplitSpec, device, dtype) -> LayerStack:
     first, last = split.middle(source.num_layers)
     reader = source.weights()
     return LayerStack(source.config, first, last, reader.load(layer_tensor_names(reader, first, last)), device, dtype)
-
-
-def plot_bench(result: dict, path: Path) -> None:
-    """tok/s against RTT per mode (with the sequential limit), and the mean step broken down per RTT."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    summary = result["summary"]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for mode in sorted({s["mode"] for s in summary}):
-        rows = sorted((s for s in summary if s["mode"] == mode), key=lambda s: s["rtt_ms"])
-        rtts = [s["rtt_ms"] for s in rows]
-        if mode == "local":
-            left.axhline(rows[0]["decode_tok_per_s"], color="grey", linestyle="--", label="local (no network)")
-            continue
-        left.plot(rtts, [s["decode_tok_per_s"] for s in rows], "o-", label=mode)
-        limits = [1000 / (s["rtt_ms"] + s["step_ms"]["local_compute"] + s["step_ms"]["remote_compute"]) for s in rows]
-        left.plot(rtts, limits, "x:", label=f"{mode} limit 1000/(RTT+compute)")
-    left.set_xlabel("emulated RTT (ms)")
-    left.set_ylabel("decode tok/s")
-    left.set_title(f"{result['model']}, split {result['split']}")
-    left.legend(fontsize=8)
-    rows = sorted((s for s in summary if s["mode"] != "local"), key=lambda s: s["rtt_ms"])
-    labels = [f"{s['mode']}\n{s['rtt_ms']:.0f} ms" for s in rows]
-    bottom = [0.0] * len(rows)
-    for part in ("network", "local_compute", "remote_compute", "serialization"):
-        values = [s["step_ms"][part] for s in rows]
-        right.bar(labels, values, bottom=bottom, label=part.replace("_", " "))
-        bottom = [b + v for b, v in zip(bottom, values, strict=False)]
-    right.set_ylabel("mean decode step (ms)")
-    right.set_title("where a step's time goes")
-    right.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def run_bench_command(args: argparse.Namespace) -> int:
@@ -273,20 +246,21 @@ def run_bench_command(args: argparse.Namespace) -> int:
     rtts = [float(r) for r in args.rtt_ms.split(",") if r.strip()]
     if any(r < 0 for r in rtts):
         raise ValueError("RTTs must be >= 0")
-    prompts = BENCH_PROMPTS[: args.prompts] if args.prompts else BENCH_PROMPTS
     config = BenchConfig(
         spec=args.model,
         split=SplitSpec.parse(args.split),
         rtts_ms=rtts,
         modes=modes,
         max_new_tokens=args.max_new_tokens,
-        prompts=prompts,
+        prompts=load_prompts(per_category=args.prompts),
         jitter_ms=args.jitter_ms,
         bandwidth_mbps=args.bandwidth_mbps,
         device=args.device,
         dtype=args.dtype,
         wire_dtype=args.wire_dtype,
         max_frame=args.max_frame,
+        budget=args.budget,
+        peer=not args.no_peer,
     )
     started = time.perf_counter()
     result = run_bench(config, log=lambda line: print(line, file=sys.stderr, flush=True))
@@ -295,13 +269,30 @@ def run_bench_command(args: argparse.Namespace) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(result, indent=2))
     if args.plot:
+        args.plot.parent.mkdir(parents=True, exist_ok=True)
         plot_bench(result, args.plot)
-    for row in result["summary"]:
-        step = row["step_ms"]
-        print(
-            f"{row['mode']:>10} rtt {row['rtt_ms']:5.0f} ms: {row['decode_tok_per_s']:6.2f} tok/s, "
-            f"{row['fraction_of_limit']:.1%} of limit, step {step['total']:.1f} ms (net {step['network']:.1f}, "
-            f"local {step['local_compute']:.1f}, remote {step['remote_compute']:.1f}, "
-            f"ser {step['serialization']:.2f} = {row['serialization_share']:.2%})"
-        )
+    print_summary(result)
     return 0
+
+
+def print_summary(result: dict) -> None:
+    for row in result["summary"]:
+        if row["category"] != "overall":
+            continue
+        step = row["step_ms"]
+        extras = ""
+        if "speedup_vs_sequential" in row:
+            extras += f", {row['speedup_vs_sequential']:.2f}x sequential (min {row['min_speedup_vs_sequential']:.2f})"
+        if "fraction_of_local" in row:
+            extras += f", {row['fraction_of_local']:.2f} of local"
+        print(
+            f"{row['mode']:>10} rtt {row['rtt_ms']:5.0f} ms: {row['tok_per_s']:6.2f} tok/s, "
+            f"{row['tokens_per_round_trip']:.2f} tok/trip{extras}; step {step['total']:.1f} ms "
+            f"(net {step['network']:.1f}, local {step['local_compute']:.1f}, remote {step['remote_compute']:.1f}, "
+            f"ser {step['serialization']:.2f}; ser + framing {row['wire_overhead_share']:.2%})"
+        )
+    for mode, fit in result["decomposition"].items():
+        print(
+            f"{mode:>10} overhead f = {fit['overhead_ms']:.1f} ms (CV error {fit['cv_mean_abs_error']}); "
+            f"projected tok/s {fit['projected_tok_per_s']}"
+        )

@@ -1,0 +1,168 @@
+"""What a bench run means: summaries per mode/RTT/category, the RTT decomposition and its plot."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+PROJECTION_RTTS = (5.0, 20.0, 40.0, 80.0, 150.0)
+
+
+def _geomean(values: list[float]) -> float:
+    values = [v for v in values if v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else 0.0
+
+
+def add_ratios(runs: list[dict]) -> None:
+    """Each run's speed against sequential and against local, for the same prompt (same bench run)."""
+    by_key = {(r["mode"], r["rtt_ms"], r["prompt_id"]): r for r in runs}
+    local = {r["prompt_id"]: r for r in runs if r["mode"] == "local"}
+    for run in runs:
+        sequential = by_key.get(("sequential", run["rtt_ms"], run["prompt_id"]))
+        if sequential and run["mode"] not in ("local",):
+            run["speedup_vs_sequential"] = round(run["tok_per_s"] / sequential["tok_per_s"], 4)
+        if run["prompt_id"] in local and run["mode"] != "local":
+            run["fraction_of_local"] = round(run["tok_per_s"] / local[run["prompt_id"]]["tok_per_s"], 4)
+
+
+def summarise(runs: list[dict]) -> list[dict]:
+    """One row per (mode, RTT, category) and per (mode, RTT) overall."""
+    groups: dict[tuple[str, float, str], list[dict]] = {}
+    for run in runs:
+        for category in (run["category"], "overall"):
+            groups.setdefault((run["mode"], run["rtt_ms"], category), []).append(run)
+    rows = []
+    for (mode, rtt, category), group in groups.items():
+        n = len(group)
+        step = {k: round(sum(r["step_ms"][k] for r in group) / n, 3) for k in group[0]["step_ms"]}
+        row = {
+            "mode": mode,
+            "rtt_ms": rtt,
+            "category": category,
+            "prompts": n,
+            "tokens_per_round_trip": round(
+                sum(r["new_tokens"] for r in group) / sum(r["round_trips"] for r in group), 4
+            ),
+            "tok_per_s": round(sum(r["tok_per_s"] for r in group) / n, 3),
+            "decode_tok_per_s": round(sum(r["decode_tok_per_s"] for r in group) / n, 3),
+            "step_ms": step,
+            "serialization_share": round(step["serialization"] / step["total"], 4) if step["total"] else 0.0,
+            "wire_overhead_share": round((step["serialization"] + max(0.0, step["network"] - rtt)) / step["total"], 4)
+            if step["total"] and mode != "local"
+            else 0.0,
+            "fraction_of_limit": round(sum(r["fraction_of_limit"] for r in group) / n, 4),
+        }
+        for ratio in ("speedup_vs_sequential", "fraction_of_local"):
+            values = [r[ratio] for r in group if ratio in r]
+            if values:
+                row[ratio] = round(_geomean(values), 4)
+                row[f"min_{ratio}"] = round(min(values), 4)
+        peers = [r["peer_pld_tokens_per_forward"] for r in group if "peer_pld_tokens_per_forward" in r]
+        if peers:
+            row["peer_pld_tokens_per_forward"] = round(sum(peers) / len(peers), 4)
+        rows.append(row)
+    return sorted(rows, key=lambda r: (r["mode"], r["rtt_ms"], r["category"] != "overall", r["category"]))
+
+
+def decompose(runs: list[dict]) -> dict:
+    """Per mode: step time = RTT + f, f fitted to the runs; leave-one-RTT-out error; projections.
+
+    Each mode is projected with its own fitted overhead and its own tokens per round trip, never with
+    another mode's overhead.
+    """
+    modes = sorted({r["mode"] for r in runs if r["mode"] != "local"})
+    report = {}
+    for mode in modes:
+        mode_runs = [r for r in runs if r["mode"] == mode]
+        rtts = sorted({r["rtt_ms"] for r in mode_runs})
+        overhead = _fit_overhead(mode_runs)
+        errors = []
+        for held_out in rtts if len(rtts) > 1 else []:
+            fit = _fit_overhead([r for r in mode_runs if r["rtt_ms"] != held_out])
+            for run in (r for r in mode_runs if r["rtt_ms"] == held_out):
+                predicted = 1000 * (run["new_tokens"] / run["round_trips"]) / (held_out + fit)
+                errors.append(abs(predicted - run["tok_per_s"]) / run["tok_per_s"])
+        projections = {}
+        for rtt in PROJECTION_RTTS:
+            nearest = min(rtts, key=lambda measured: abs(measured - rtt))
+            near = [r for r in mode_runs if r["rtt_ms"] == nearest]
+            tokens_per_trip = sum(r["new_tokens"] for r in near) / sum(r["round_trips"] for r in near)
+            projections[str(int(rtt))] = round(1000 * tokens_per_trip / (rtt + overhead), 3)
+        report[mode] = {
+            "overhead_ms": round(overhead, 3),
+            "cv_mean_abs_error": round(sum(errors) / len(errors), 4) if errors else None,
+            "projected_tok_per_s": projections,
+        }
+    return report
+
+
+def _fit_overhead(runs: list[dict]) -> float:
+    """Least-squares f in step_ms = RTT + f, over every run's mean time per round trip."""
+    residuals = [r["total_ms"] / r["round_trips"] - r["rtt_ms"] for r in runs]
+    return sum(residuals) / len(residuals)
+
+
+def plot_bench(result: dict, path: Path) -> None:
+    """Measured tok/s against RTT with each mode's projection; tokens per round trip by category."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    overall = [r for r in result["summary"] if r["category"] == "overall"]
+    modes = sorted({r["mode"] for r in overall})
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 4.6))
+    colours = {}
+    for mode in modes:
+        rows = sorted((r for r in overall if r["mode"] == mode), key=lambda r: r["rtt_ms"])
+        if mode == "local":
+            left.axhline(rows[0]["tok_per_s"], color="grey", linestyle="--", label="local (unsplit, no network)")
+            continue
+        (line,) = left.plot([r["rtt_ms"] for r in rows], [r["tok_per_s"] for r in rows], "o", label=f"{mode} measured")
+        colours[mode] = line.get_color()
+        fit = result["decomposition"].get(mode)
+        if fit:
+            xs = [0.0, *PROJECTION_RTTS]
+            ys = [1000 * rows[0]["tokens_per_round_trip"] / (xs[0] + fit["overhead_ms"])] + list(
+                fit["projected_tok_per_s"].values()
+            )
+            left.plot(
+                xs, ys, "--", color=line.get_color(), alpha=0.7, label=f"{mode} RTT + {fit['overhead_ms']:.0f} ms"
+            )
+    left.set_xlabel("RTT (ms)")
+    left.set_ylabel("tok/s")
+    left.set_title(f"{result['model']}, split {result['split']}: measured and projected")
+    left.legend(fontsize=7)
+
+    top_rtt = max(r["rtt_ms"] for r in overall)
+    categories = sorted({r["category"] for r in result["summary"]} - {"overall"}) + ["overall"]
+    spec_modes = [m for m in modes if m != "local"]
+    width = 0.8 / max(1, len(spec_modes))
+    for index, mode in enumerate(spec_modes):
+        values = []
+        for category in categories:
+            row = next(
+                (r for r in result["summary"] if (r["mode"], r["rtt_ms"], r["category"]) == (mode, top_rtt, category)),
+                None,
+            )
+            values.append(row["tokens_per_round_trip"] if row else 0.0)
+        middle.bar(
+            [c + index * width for c in range(len(categories))], values, width, label=mode, color=colours.get(mode)
+        )
+    middle.set_xticks([c + width * (len(spec_modes) - 1) / 2 for c in range(len(categories))], categories, fontsize=8)
+    middle.set_ylabel(f"tokens per round trip (RTT {top_rtt:.0f} ms)")
+    middle.set_title("tokens per round trip by category")
+    middle.legend(fontsize=7)
+
+    rows = sorted((r for r in overall if r["mode"] != "local" and r["rtt_ms"] == top_rtt), key=lambda r: r["mode"])
+    bottom = [0.0] * len(rows)
+    for part in ("network", "local_compute", "remote_compute", "serialization"):
+        values = [r["step_ms"][part] for r in rows]
+        right.bar([r["mode"] for r in rows], values, bottom=bottom, label=part.replace("_", " "))
+        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
+    right.set_ylabel(f"mean decode step at RTT {top_rtt:.0f} ms (ms)")
+    right.set_title("where a step's time goes")
+    right.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
