@@ -37,6 +37,7 @@ from app.engine.transport import RemoteMiddle
 
 PROMPT_FILE = Path(__file__).resolve().parents[2] / "resources" / "bench_prompts.json"
 MODES = ("local", "sequential", "lookup", "lookahead", "auto")
+WARMUP = [{"role": "user", "content": "Hello! Please introduce yourself briefly."}]
 
 
 @dataclass
@@ -114,10 +115,12 @@ def run_bench(config: BenchConfig, log=print) -> dict:
         )
         for p in config.prompts
     ]
+    # Not one of the measured prompts: the warm-up must not teach the controller their answers.
+    warmup = list(tokenizer.apply_chat_template(WARMUP, add_generation_prompt=True, tokenize=True, return_dict=False))
     runs: list[dict] = []
     if "local" in config.modes:
         middle = LocalMiddle(_middle_stack(source, config.split, device, dtype))
-        runs += asyncio.run(_run_prompts(edge, lambda: _same(middle), prompts, "local", 0.0, config, log))
+        runs += asyncio.run(_run_prompts(edge, lambda: _same(middle), prompts, "local", 0.0, config, log, warmup))
     remote_modes = [m for m in config.modes if m != "local"]
     if remote_modes:
         worker = LocalWorker(
@@ -141,7 +144,7 @@ def run_bench(config: BenchConfig, log=print) -> dict:
                         )
 
                     for mode in remote_modes:
-                        runs += asyncio.run(_run_prompts(edge, connect, prompts, mode, rtt, config, log))
+                        runs += asyncio.run(_run_prompts(edge, connect, prompts, mode, rtt, config, log, warmup))
         finally:
             worker.stop()
     peers = _peer_pld(source, prompts, config, log) if config.peer else {}
@@ -176,15 +179,18 @@ async def _same(middle):
     return middle
 
 
-async def _run_prompts(edge, make_middle, prompts, mode, rtt, config: BenchConfig, log) -> list[dict]:
+async def _run_prompts(edge, make_middle, prompts, mode, rtt, config: BenchConfig, log, warmup_ids) -> list[dict]:
     speculation = Speculation(mode="sequential" if mode == "local" else mode, max_nodes=config.budget)
     runs = []
     warm = await make_middle()
-    await SplitSession(edge, warm, (), speculation).generate(prompts[0][1], 8)  # first-call costs aside
+    # One controller per link, as in the app: the warm-up teaches it this link's costs.
+    controller = SplitSession(edge, warm, (), speculation).controller
+    await SplitSession(edge, warm, (), speculation, controller=controller).generate(warmup_ids, 16)
     await warm.close()
     for prompt, ids in prompts:
         middle = await make_middle()
-        session = SplitSession(edge, middle, (), speculation)  # no stop tokens: every run makes max_new_tokens
+        # No stop tokens: every run makes max_new_tokens.
+        session = SplitSession(edge, middle, (), speculation, controller=controller)
         generation = await session.generate(ids, config.max_new_tokens)
         await middle.close()
         stats = generation.stats

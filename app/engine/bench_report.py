@@ -43,7 +43,8 @@ def summarise(runs: list[dict]) -> list[dict]:
             "tokens_per_round_trip": round(
                 sum(r["new_tokens"] for r in group) / sum(r["round_trips"] for r in group), 4
             ),
-            "tok_per_s": round(sum(r["tok_per_s"] for r in group) / n, 3),
+            # Throughput over the group: all tokens over all time, as a person would see it.
+            "tok_per_s": round(1000 * sum(r["new_tokens"] for r in group) / sum(r["total_ms"] for r in group), 3),
             "decode_tok_per_s": round(sum(r["decode_tok_per_s"] for r in group) / n, 3),
             "step_ms": step,
             "serialization_share": round(step["serialization"] / step["total"], 4) if step["total"] else 0.0,
@@ -67,39 +68,54 @@ def summarise(runs: list[dict]) -> list[dict]:
 def decompose(runs: list[dict]) -> dict:
     """Per mode: step time = RTT + f, f fitted to the runs; leave-one-RTT-out error; projections.
 
-    Each mode is projected with its own fitted overhead and its own tokens per round trip, never with
-    another mode's overhead.
+    Each RTT contributes its aggregate (all tokens, all time, all round trips over the prompt set). Each
+    mode is projected with its own fitted overhead and its own tokens per round trip, never with another
+    mode's overhead.
     """
     modes = sorted({r["mode"] for r in runs if r["mode"] != "local"})
     report = {}
     for mode in modes:
-        mode_runs = [r for r in runs if r["mode"] == mode]
-        rtts = sorted({r["rtt_ms"] for r in mode_runs})
-        overhead = _fit_overhead(mode_runs)
+        points = _aggregate_by_rtt([r for r in runs if r["mode"] == mode])
+        overhead = _fit_overhead(points)
         errors = []
-        for held_out in rtts if len(rtts) > 1 else []:
-            fit = _fit_overhead([r for r in mode_runs if r["rtt_ms"] != held_out])
-            for run in (r for r in mode_runs if r["rtt_ms"] == held_out):
-                predicted = 1000 * (run["new_tokens"] / run["round_trips"]) / (held_out + fit)
-                errors.append(abs(predicted - run["tok_per_s"]) / run["tok_per_s"])
+        for held_out in points if len(points) > 1 else []:
+            fit = _fit_overhead([p for p in points if p is not held_out])
+            predicted = 1000 * held_out["tokens_per_round_trip"] / (held_out["rtt_ms"] + fit)
+            errors.append(abs(predicted - held_out["tok_per_s"]) / held_out["tok_per_s"])
         projections = {}
         for rtt in PROJECTION_RTTS:
-            nearest = min(rtts, key=lambda measured: abs(measured - rtt))
-            near = [r for r in mode_runs if r["rtt_ms"] == nearest]
-            tokens_per_trip = sum(r["new_tokens"] for r in near) / sum(r["round_trips"] for r in near)
-            projections[str(int(rtt))] = round(1000 * tokens_per_trip / (rtt + overhead), 3)
+            nearest = min(points, key=lambda p: abs(p["rtt_ms"] - rtt))
+            projections[str(int(rtt))] = round(1000 * nearest["tokens_per_round_trip"] / (rtt + overhead), 3)
         report[mode] = {
             "overhead_ms": round(overhead, 3),
             "cv_mean_abs_error": round(sum(errors) / len(errors), 4) if errors else None,
+            "measured": [{k: round(v, 3) for k, v in p.items()} for p in points],
             "projected_tok_per_s": projections,
         }
     return report
 
 
-def _fit_overhead(runs: list[dict]) -> float:
-    """Least-squares f in step_ms = RTT + f, over every run's mean time per round trip."""
-    residuals = [r["total_ms"] / r["round_trips"] - r["rtt_ms"] for r in runs]
-    return sum(residuals) / len(residuals)
+def _aggregate_by_rtt(runs: list[dict]) -> list[dict]:
+    points = []
+    for rtt in sorted({r["rtt_ms"] for r in runs}):
+        group = [r for r in runs if r["rtt_ms"] == rtt]
+        tokens = sum(r["new_tokens"] for r in group)
+        trips = sum(r["round_trips"] for r in group)
+        elapsed = sum(r["total_ms"] for r in group)
+        points.append(
+            {
+                "rtt_ms": rtt,
+                "tokens_per_round_trip": tokens / trips,
+                "step_ms": elapsed / trips,
+                "tok_per_s": 1000 * tokens / elapsed,
+            }
+        )
+    return points
+
+
+def _fit_overhead(points: list[dict]) -> float:
+    """Least-squares f in step_ms = RTT + f (slope one: the RTT is paid once per round trip)."""
+    return sum(p["step_ms"] - p["rtt_ms"] for p in points) / len(points)
 
 
 def plot_bench(result: dict, path: Path) -> None:

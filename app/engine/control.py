@@ -15,6 +15,7 @@ from app.engine.verification import Verdict
 
 MODES = ("auto", "lookahead", "lookup", "sequential")
 _DECAY = 0.97  # recent steps count more: the link and the text change as a reply goes on
+_SMOOTH = 0.2  # weight of the newest sample in running means
 
 
 class LinearCost:
@@ -47,10 +48,54 @@ class LinearCost:
         return mean_y - b * mean_x, b
 
 
+class BlockCost:
+    """Compute ms per step by block size.
+
+    A single row is its own regime — matrix-vector products and no mask — and on a CPU the first extra
+    row costs far more than the tenth, so one line through all sizes misjudges small trees. Single rows
+    get their own running mean; blocks of two or more get a + b·q.
+    """
+
+    BLOCK_PREMIUM = 1.5  # prior: a small block costs half again a single row, until measured
+
+    def __init__(self, prior_single_ms: float = 30.0, prior_ms_per_row: float = 1.0):
+        self._single: float | None = None
+        self._prior_single = prior_single_ms
+        self._prior_slope = prior_ms_per_row
+        self._blocks: LinearCost | None = None
+
+    def observe(self, block_size: int, ms: float) -> None:
+        if block_size == 1:
+            self._single = ms if self._single is None else (1 - _SMOOTH) * self._single + _SMOOTH * ms
+            return
+        if self._blocks is None:
+            self._blocks = LinearCost(prior_a=ms - self._prior_slope * block_size, prior_b=self._prior_slope)
+        self._blocks.observe(block_size, ms)
+
+    def predict(self, block_size: int) -> float:
+        single = self._single
+        if block_size == 1:
+            if single is None and self._blocks is not None:
+                return self._blocks.predict(2) / self.BLOCK_PREMIUM
+            return self._prior_single if single is None else single
+        if self._blocks is None:
+            base = self._prior_single if single is None else single
+            return base * self.BLOCK_PREMIUM + self._prior_slope * block_size
+        return max(self._blocks.predict(block_size), single or 0.0)
+
+
 class AcceptanceModel:
     """How often a drafted node is accepted when its parent was, per source and depth (Beta prior)."""
 
-    PRIORS = {"lookup": (3.0, 2.0), POOL: (1.0, 3.0)}  # (accepted, rejected) pseudo-counts
+    # (accepted, rejected) pseudo-counts: longer context matches are likelier to hold.
+    PRIORS = {
+        "lookup4": (1.2, 0.8),
+        "lookup3": (1.0, 1.0),
+        "lookup2": (0.7, 1.3),
+        "lookup1": (0.4, 1.6),
+        POOL: (0.3, 1.7),
+    }
+    FORGET = 0.98  # old evidence fades, so a change of topic is noticed
 
     def __init__(self):
         self._counts: dict[tuple[str, int], list[float]] = {}
@@ -59,12 +104,12 @@ class AcceptanceModel:
     def _key(source: str, depth: int) -> tuple[str, int]:
         return source, min(depth, 8)
 
+    def _prior(self, source: str) -> tuple[float, float]:
+        return self.PRIORS.get(source, self.PRIORS[POOL])
+
     def rate(self, source: str, depth: int) -> float:
-        counts = self._counts.get(self._key(source, depth))
-        if counts is None:
-            accepted, rejected = self.PRIORS["lookup" if source.startswith("lookup") else POOL]
-            return accepted / (accepted + rejected)
-        return counts[0] / (counts[0] + counts[1])
+        accepted, rejected = self._counts.get(self._key(source, depth), self._prior(source))
+        return accepted / (accepted + rejected)
 
     def observe(self, tree: DraftTree, verdict: Verdict) -> None:
         """Every child of an accepted node was tried: count which one (if any) was taken."""
@@ -72,10 +117,10 @@ class AcceptanceModel:
         for node in verdict.accepted:
             for child in tree.children[node].values():
                 key = self._key(tree.sources[child], tree.depths[child])
-                if key not in self._counts:
-                    prior = self.PRIORS["lookup" if tree.sources[child].startswith("lookup") else POOL]
-                    self._counts[key] = list(prior)
-                self._counts[key][0 if child in on_path else 1] += 1
+                counts = self._counts.setdefault(key, list(self._prior(tree.sources[child])))
+                counts[0] *= self.FORGET
+                counts[1] *= self.FORGET
+                counts[0 if child in on_path else 1] += 1
 
 
 @dataclass
@@ -97,14 +142,16 @@ class Plan:
 class Controller:
     """Chooses each step's plan for a decoding mode from live measurements."""
 
-    def __init__(self, mode: str = "auto", max_nodes: int = 48, window_size: int = 0, window_share: float = 0.15):
+    MARGIN = 1.03  # auto speculates only when it expects to beat sequential by this much
+
+    def __init__(self, mode: str = "auto", max_nodes: int = 48, window_size: int = 0, window_share: float = 0.2):
         if mode not in MODES:
             raise ValueError(f"decoding mode must be one of {', '.join(MODES)}")
         self.mode = mode
         self.max_nodes = max_nodes
         self.window_size = window_size
         self.window_share = window_share  # auto keeps the window while it costs at most this share of a step
-        self.compute = LinearCost(prior_a=20.0, prior_b=0.5)
+        self.compute = BlockCost()
         self.acceptance = AcceptanceModel()
         self.rtt_ms: float | None = None
 
@@ -133,11 +180,11 @@ class Controller:
         if self.mode in ("lookahead", "lookup"):
             kept = order[: self.max_nodes]
             return self._plan(tree.pruned([0, *kept]), window, 1.0 + sum(reach[n] for n in kept))
-        best_k, best_rate, tokens = 0, 0.0, 1.0
+        best_k, tokens = 0, 1.0
+        best_rate = self.MARGIN / self.step_ms(1)  # sequential, with the margin speculation must beat
         cumulative = 1.0
-        for k in range(0, min(self.max_nodes, len(order)) + 1):
-            if k:
-                cumulative += reach[order[k - 1]]
+        for k in range(1, min(self.max_nodes, len(order)) + 1):
+            cumulative += reach[order[k - 1]]
             rate = cumulative / self.step_ms(1 + k)
             if rate > best_rate:
                 best_k, best_rate, tokens = k, rate, cumulative

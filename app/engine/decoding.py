@@ -59,6 +59,7 @@ class SplitSession:
         stop_ids: Sequence[int] = (),
         speculation: Speculation = Speculation(mode="sequential"),
         drafter: Callable[[list[int]], DraftTree] | None = None,
+        controller: Controller | None = None,
     ):
         self.edge = edge
         self.middle = middle
@@ -70,7 +71,8 @@ class SplitSession:
             LookaheadWindow(speculation.window_width, speculation.window_ngram) if speculation.window_width else None
         )
         self.window = window if speculation.mode in ("auto", "lookahead") else None
-        self.controller = Controller(
+        # A controller may be shared by the sessions of one link: what it learned carries over.
+        self.controller = controller or Controller(
             speculation.mode, speculation.max_nodes, window_size=self.window.size if self.window else 0
         )
         self.lookup = ContextLookup(max_matches=speculation.lookup_matches)

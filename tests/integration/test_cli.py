@@ -43,31 +43,50 @@ def test_worker_token_prints_the_token_once_and_stores_its_hash(tmp_path):
 
 
 @pytest.mark.bundled
-def test_bench_writes_runs_with_a_step_breakdown_and_a_plot(tmp_path):
+def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections(tmp_path):
     out, plot = tmp_path / "bench.json", tmp_path / "bench.png"
     result = splitchat(
         "bench",
         "--rtt-ms",
         "0,40",
         "--modes",
-        "local,sequential",
+        "local,sequential,auto",
         "--prompts",
         "1",
         "--max-new-tokens",
-        "6",
+        "8",
         "--json",
         str(out),
         "--plot",
         str(plot),
     )
     assert result.returncode == 0, result.stderr
-    runs = json.loads(out.read_text())["runs"]
-    assert [(r["mode"], r["rtt_ms"]) for r in runs] == [("local", 0.0), ("sequential", 0.0), ("sequential", 40.0)]
+    report = json.loads(out.read_text())
+    runs = report["runs"]
+    assert sorted({r["category"] for r in runs}) == ["chat", "code", "creative", "document_qa"]
+    assert sorted({(r["mode"], r["rtt_ms"]) for r in runs}) == [
+        ("auto", 0.0),
+        ("auto", 40.0),
+        ("local", 0.0),
+        ("sequential", 0.0),
+        ("sequential", 40.0),
+    ]
     for run in runs:
-        assert run["new_tokens"] == 6 and run["round_trips"] == 6 and run["tokens_per_round_trip"] == 1.0
+        assert run["new_tokens"] == 8 and run["tok_per_s"] > 0
         assert set(run["step_ms"]) >= {"network", "local_compute", "remote_compute", "serialization"}
-        assert run["tok_per_s"] > 0
-    assert runs[2]["step_ms"]["network"] >= 40.0 > runs[1]["step_ms"]["network"]
+        decoded = sum(int(k) * v for k, v in run["accepted_per_step"].items())
+        assert decoded == run["new_tokens"] - 1  # the prefill made the first token
+        assert run["peer_pld_tokens_per_forward"] > 0
+        if run["mode"] in ("local", "sequential"):
+            assert run["round_trips"] == 8 and run["tokens_per_round_trip"] == 1.0
+    sequential = {r["rtt_ms"]: r for r in runs if r["mode"] == "sequential" and r["category"] == "chat"}
+    assert sequential[40.0]["step_ms"]["network"] >= 40.0 > sequential[0.0]["step_ms"]["network"]
+    assert {r["category"] for r in report["summary"]} >= {"overall", "chat"}
+    assert all("speedup_vs_sequential" in r for r in runs if r["mode"] == "auto")
+    fits = report["decomposition"]
+    assert set(fits) == {"sequential", "auto"}
+    assert set(fits["auto"]["projected_tok_per_s"]) == {"5", "20", "40", "80", "150"}
+    assert fits["sequential"]["overhead_ms"] > 0 and fits["sequential"]["cv_mean_abs_error"] is not None
     assert plot.stat().st_size > 10_000
 
 
