@@ -171,10 +171,13 @@ class Controller:
     def step_ms(self, block_size: int) -> float:
         return (self.rtt_ms or 0.0) + self.compute.predict(block_size)
 
+    def sequential_plan(self, root: int) -> Plan:
+        return self._plan(DraftTree.rooted_at(root), window=False, tokens=1.0)
+
     def plan(self, tree: DraftTree) -> Plan:
         """Prune ``tree`` (and decide on the window) for the next step."""
         if self.mode == "sequential":
-            return self._plan(DraftTree.rooted_at(tree.tokens[0]), window=False, tokens=1.0)
+            return self.sequential_plan(tree.tokens[0])
         order, reach = self._ranked_nodes(tree)
         window = self.window_size > 0 and self.mode in ("auto", "lookahead")
         if self.mode in ("lookahead", "lookup"):

@@ -98,9 +98,7 @@ class SplitSession:
             raise ValueError("the prompt is empty")
         if len(prompt) >= self.max_context:
             raise ContextTooLong(f"the conversation has {len(prompt)} tokens; this model holds {self.max_context}")
-        # Drafted rows occupy positions too: leave room for the largest block.
-        headroom = self.max_context - len(prompt) - self.speculation.max_nodes - self.controller.window_size
-        max_new_tokens = max(1, min(max_new_tokens, headroom))
+        max_new_tokens = min(max_new_tokens, self.max_context - len(prompt))
         picker = TokenPicker(sampling)
         stats = GenerationStats()
         generation = Generation(tokens=[], stats=stats, stop_reason="max_new_tokens")
@@ -123,6 +121,10 @@ class SplitSession:
             if window:
                 window.ensure_filled(history)
             block = build_block(plan.tree, len(self.processed), window)
+            if max(block.positions) >= self.max_context or len(self.processed) + block.size > self.max_context:
+                # Near the end of the context a drafted block would not fit: finish one token at a time.
+                block = build_block(DraftTree.rooted_at(root), len(self.processed))
+                plan, window = self.controller.sequential_plan(root), None
             logits, timing = await self._run_block(block, rows=block.logit_rows, kind="decode")
             tree_logits = logits[: len(plan.tree)]
             verdict = verify(plan.tree, tree_logits, picker)

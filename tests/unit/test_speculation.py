@@ -177,3 +177,11 @@ def test_speculative_sampling_end_to_end_matches_plain_sampling(small_vocab_mode
         statistic += float(((counts - expected) ** 2 / expected.clamp(min=1e-9))[expected > 0].sum())
     dof = int((pooled > 0).sum()) - 1
     assert statistic < chi_square_critical(dof), f"homogeneity chi2 {statistic:.1f} on {dof} dof"
+
+
+def test_speculation_near_the_end_of_the_context_finishes_one_token_at_a_time(tiny_models):
+    folder, model = tiny_models["llama"]
+    prompt = (REPETITIVE * 30)[:500]  # the tiny models hold 512 positions
+    generation = asyncio.run(session(folder, "lookahead").generate(prompt, 40))
+    assert len(generation.tokens) == 12  # every position up to the context's end, none beyond
+    assert_greedy_matches(model, prompt, generation.tokens, reference_greedy(model, prompt, 12))
