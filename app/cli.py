@@ -66,6 +66,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
             "tok_per_s": round(stats.tok_per_s, 2),
             "step_ms": {k: round(v, 3) for k, v in stats.mean_step_ms().items()},
             "mode": args.mode,
+            # The live break-even: tokens per step the last plan had to average to beat sequential.
+            "break_even": round(reply.generation.plans[-1].break_even, 3) if reply.generation.plans else 1.0,
             "split": str(chat.split),
             "model": chat.source.spec,
             "endpoint": "embedded" if chat.local_worker else args.endpoint,
@@ -77,7 +79,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     else:
         step = result["step_ms"]
         print(
-            f"\n\n[{len(result['tokens'])} tokens, {result['tok_per_s']} tok/s, {result['round_trips']} round trips; "
+            f"\n\n[{len(result['tokens'])} tokens, {result['tok_per_s']} tok/s, {result['round_trips']} round trips "
+            f"({result['tokens_per_round_trip']} tokens each, break-even a* {result['break_even']}); "
             f"per step: network {step['network']:.1f} ms, local {step['local_compute']:.1f} ms, "
             f"remote {step['remote_compute']:.1f} ms, serialization {step['serialization']:.2f} ms]",
             file=sys.stderr,
@@ -189,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--prompts", type=int, default=0, help="use the first N prompts of each category (0 = all)")
     bench.add_argument("--budget", type=int, default=48, help="most drafted tokens per round trip")
     bench.add_argument("--no-peer", action="store_true", help="skip transformers' prompt-lookup comparison")
+    bench.add_argument("--report", type=Path, help="only re-summarise and re-plot the runs of an earlier --json")
     bench.add_argument("--json", type=Path, help="write the runs here")
     bench.add_argument("--plot", type=Path, help="draw tok/s and the step breakdown here (PNG)")
     compute_options(bench)

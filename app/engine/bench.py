@@ -120,7 +120,7 @@ def run_bench(config: BenchConfig, log=print) -> dict:
     runs: list[dict] = []
     if "local" in config.modes:
         middle = LocalMiddle(_middle_stack(source, config.split, device, dtype))
-        runs += asyncio.run(_run_prompts(edge, lambda: _same(middle), prompts, "local", 0.0, config, log, warmup))
+        runs += asyncio.run(_run_interleaved(edge, lambda: _same(middle), prompts, ["local"], 0.0, config, log, warmup))
     remote_modes = [m for m in config.modes if m != "local"]
     if remote_modes:
         worker = LocalWorker(
@@ -143,14 +143,17 @@ def run_bench(config: BenchConfig, log=print) -> dict:
                             max_frame=config.max_frame,
                         )
 
-                    for mode in remote_modes:
-                        runs += asyncio.run(_run_prompts(edge, connect, prompts, mode, rtt, config, log, warmup))
+                    runs += asyncio.run(
+                        _run_interleaved(edge, connect, prompts, remote_modes, rtt, config, log, warmup)
+                    )
         finally:
             worker.stop()
     peers = _peer_pld(source, prompts, config, log) if config.peer else {}
     for run in runs:
         if run["prompt_id"] in peers:
             run["peer_pld_tokens_per_forward"] = peers[run["prompt_id"]]["tokens_per_forward"]
+            run["peer_pld_forwards"] = peers[run["prompt_id"]]["forwards"]
+            run["peer_pld_new_tokens"] = peers[run["prompt_id"]]["new_tokens"]
     add_ratios(runs)
     return {
         "runs": runs,
@@ -179,52 +182,61 @@ async def _same(middle):
     return middle
 
 
-async def _run_prompts(edge, make_middle, prompts, mode, rtt, config: BenchConfig, log, warmup_ids) -> list[dict]:
-    speculation = Speculation(mode="sequential" if mode == "local" else mode, max_nodes=config.budget)
+async def _run_interleaved(edge, make_middle, prompts, modes, rtt, config: BenchConfig, log, warmup_ids) -> list[dict]:
+    """Every prompt runs in every mode back to back, so slow drift of the machine favours no mode."""
+    speculations, controllers = {}, {}
+    for mode in modes:
+        speculations[mode] = Speculation(mode="sequential" if mode == "local" else mode, max_nodes=config.budget)
+        warm = await make_middle()
+        # One controller per link and mode, as in the app: the warm-up teaches it this link's costs.
+        session = SplitSession(edge, warm, (), speculations[mode])
+        controllers[mode] = session.controller
+        await session.generate(warmup_ids, 16)
+        await warm.close()
     runs = []
-    warm = await make_middle()
-    # One controller per link, as in the app: the warm-up teaches it this link's costs.
-    controller = SplitSession(edge, warm, (), speculation).controller
-    await SplitSession(edge, warm, (), speculation, controller=controller).generate(warmup_ids, 16)
-    await warm.close()
     for prompt, ids in prompts:
-        middle = await make_middle()
-        # No stop tokens: every run makes max_new_tokens.
-        session = SplitSession(edge, middle, (), speculation, controller=controller)
-        generation = await session.generate(ids, config.max_new_tokens)
-        await middle.close()
-        stats = generation.stats
-        step = stats.mean_step_ms()
-        limit = 1000 * stats.tokens_per_round_trip / (rtt + step["local_compute"] + step["remote_compute"])
-        accepted = Counter(s.tokens_out for s in stats.decode_steps)
-        run = {
-            "mode": mode,
-            "rtt_ms": rtt,
-            "prompt_id": prompt.id,
-            "category": prompt.category,
-            "prompt_tokens": len(ids),
-            "new_tokens": stats.new_tokens,
-            "round_trips": stats.round_trips,
-            "tokens_per_round_trip": round(stats.tokens_per_round_trip, 4),
-            "tok_per_s": round(stats.tok_per_s, 3),
-            "decode_tok_per_s": round(stats.decode_tok_per_s, 3),
-            "total_ms": round(stats.total_ms, 3),
-            "prefill_ms": round(stats.steps[0].total_ms, 3),
-            "step_ms": {k: round(v, 3) for k, v in step.items()},
-            "mean_block_size": round(sum(s.tokens_in for s in stats.decode_steps) / max(1, len(stats.decode_steps)), 2),
-            "accepted_per_step": {str(k): accepted[k] for k in sorted(accepted)},
-            "break_even_mean": round(sum(p.break_even for p in generation.plans) / max(1, len(generation.plans)), 4),
-            "limit_tok_per_s": round(limit, 3),
-            "fraction_of_limit": round(stats.decode_tok_per_s / limit, 4) if mode in ("local", "sequential") else 1.0,
-        }
-        runs.append(run)
-        log(
-            f"{mode:>10} rtt {rtt:5.0f} ms {prompt.id:>20}: {run['tok_per_s']:6.2f} tok/s, "
-            f"{run['tokens_per_round_trip']:.2f} tok/trip, block {run['mean_block_size']:.1f}, "
-            f"step {step['total']:.1f} ms = net {step['network']:.1f} + local {step['local_compute']:.1f} "
-            f"+ remote {step['remote_compute']:.1f} + ser {step['serialization']:.2f}"
-        )
+        for mode in modes:
+            middle = await make_middle()
+            # No stop tokens: every run makes max_new_tokens.
+            session = SplitSession(edge, middle, (), speculations[mode], controller=controllers[mode])
+            generation = await session.generate(ids, config.max_new_tokens)
+            await middle.close()
+            runs.append(_run_record(mode, rtt, prompt, ids, generation, log))
     return runs
+
+
+def _run_record(mode: str, rtt: float, prompt: BenchPrompt, ids: list[int], generation, log) -> dict:
+    stats = generation.stats
+    step = stats.mean_step_ms()
+    limit = 1000 * stats.tokens_per_round_trip / (rtt + step["local_compute"] + step["remote_compute"])
+    accepted = Counter(s.tokens_out for s in stats.decode_steps)
+    run = {
+        "mode": mode,
+        "rtt_ms": rtt,
+        "prompt_id": prompt.id,
+        "category": prompt.category,
+        "prompt_tokens": len(ids),
+        "new_tokens": stats.new_tokens,
+        "round_trips": stats.round_trips,
+        "tokens_per_round_trip": round(stats.tokens_per_round_trip, 4),
+        "tok_per_s": round(stats.tok_per_s, 3),
+        "decode_tok_per_s": round(stats.decode_tok_per_s, 3),
+        "total_ms": round(stats.total_ms, 3),
+        "prefill_ms": round(stats.steps[0].total_ms, 3),
+        "step_ms": {k: round(v, 3) for k, v in step.items()},
+        "mean_block_size": round(sum(s.tokens_in for s in stats.decode_steps) / max(1, len(stats.decode_steps)), 2),
+        "accepted_per_step": {str(k): accepted[k] for k in sorted(accepted)},
+        "break_even_mean": round(sum(p.break_even for p in generation.plans) / max(1, len(generation.plans)), 4),
+        "limit_tok_per_s": round(limit, 3),
+        "fraction_of_limit": round(stats.decode_tok_per_s / limit, 4) if mode in ("local", "sequential") else 1.0,
+    }
+    log(
+        f"{mode:>10} rtt {rtt:5.0f} ms {prompt.id:>20}: {run['tok_per_s']:6.2f} tok/s, "
+        f"{run['tokens_per_round_trip']:.2f} tok/trip, block {run['mean_block_size']:.1f}, "
+        f"step {step['total']:.1f} ms = net {step['network']:.1f} + local {step['local_compute']:.1f} "
+        f"+ remote {step['remote_compute']:.1f} + ser {step['serialization']:.2f}"
+    )
+    return run
 
 
 def _peer_pld(source: ModelSource, prompts, config: BenchConfig, log) -> dict:
@@ -244,7 +256,23 @@ def _middle_stack(source: ModelSource, split: SplitSpec, device, dtype) -> Layer
     return LayerStack(source.config, first, last, reader.load(layer_tensor_names(reader, first, last)), device, dtype)
 
 
+def report_command(args: argparse.Namespace) -> int:
+    """Re-derive summaries, the decomposition and the plot from the runs of an earlier bench JSON."""
+    result = json.loads(args.report.read_text())
+    add_ratios(result["runs"])
+    result["summary"] = summarise(result["runs"])
+    result["decomposition"] = decompose(result["runs"])
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    if args.plot:
+        plot_bench(result, args.plot)
+    print_summary(result)
+    return 0
+
+
 def run_bench_command(args: argparse.Namespace) -> int:
+    if args.report:
+        return report_command(args)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     unknown = set(modes) - set(MODES)
     if unknown:

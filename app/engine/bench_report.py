@@ -58,9 +58,10 @@ def summarise(runs: list[dict]) -> list[dict]:
             if values:
                 row[ratio] = round(_geomean(values), 4)
                 row[f"min_{ratio}"] = round(min(values), 4)
-        peers = [r["peer_pld_tokens_per_forward"] for r in group if "peer_pld_tokens_per_forward" in r]
-        if peers:
-            row["peer_pld_tokens_per_forward"] = round(sum(peers) / len(peers), 4)
+        peers = [r for r in group if "peer_pld_forwards" in r]
+        if peers:  # aggregated like ours: all tokens over all forward passes
+            tokens = sum(r["peer_pld_new_tokens"] for r in peers)
+            row["peer_pld_tokens_per_forward"] = round(tokens / sum(r["peer_pld_forwards"] for r in peers), 4)
         rows.append(row)
     return sorted(rows, key=lambda r: (r["mode"], r["rtt_ms"], r["category"] != "overall", r["category"]))
 
