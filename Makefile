@@ -24,13 +24,15 @@ $(STAMP): pyproject.toml constraints.txt
 run: setup
 	$(BIN)/splitchat ask
 
-test: setup
-	$(BIN)/ruff check app tests
-	$(BIN)/ruff format --check app tests
+test: lint
 	$(BIN)/python -m pytest -q
 
+lint: setup
+	$(BIN)/ruff check app tests
+	$(BIN)/ruff format --check app tests
+
 bench: setup
-	$(BIN)/splitchat bench --rtt-ms 0,20,80 --modes local,sequential --json bench-out/bench.json --plot bench-out/bench.png
+	$(BIN)/splitchat bench --rtt-ms 0,20,80,150 --json bench-out/bench.json --plot bench-out/bench.png
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
