@@ -31,7 +31,7 @@ from app.engine.latency_proxy import LatencyProxy, LinkProfile
 from app.engine.layers import LayerStack
 from app.engine.local_worker import LocalWorker
 from app.engine.middle import LocalMiddle
-from app.engine.models import ModelSource, layer_tensor_names, resolve_model
+from app.engine.models import ModelSource, resolve_model
 from app.engine.split import SplitSpec
 from app.engine.transport import RemoteMiddle
 
@@ -119,7 +119,7 @@ def run_bench(config: BenchConfig, log=print) -> dict:
     warmup = list(tokenizer.apply_chat_template(WARMUP, add_generation_prompt=True, tokenize=True, return_dict=False))
     runs: list[dict] = []
     if "local" in config.modes:
-        middle = LocalMiddle(_middle_stack(source, config.split, device, dtype))
+        middle = LocalMiddle(LayerStack.from_source(source, *config.split.middle(source.num_layers), device, dtype))
         runs += asyncio.run(_run_interleaved(edge, lambda: _same(middle), prompts, ["local"], 0.0, config, log, warmup))
     remote_modes = [m for m in config.modes if m != "local"]
     if remote_modes:
@@ -248,12 +248,6 @@ def _peer_pld(source: ModelSource, prompts, config: BenchConfig, log) -> dict:
         peers[prompt.id] = pld_tokens_per_forward(model, ids, config.max_new_tokens)
         log(f"{'peer pld':>10} {prompt.id:>29}: {peers[prompt.id]['tokens_per_forward']:.2f} tok/forward")
     return peers
-
-
-def _middle_stack(source: ModelSource, split: SplitSpec, device, dtype) -> LayerStack:
-    first, last = split.middle(source.num_layers)
-    reader = source.weights()
-    return LayerStack(source.config, first, last, reader.load(layer_tensor_names(reader, first, last)), device, dtype)
 
 
 def report_command(args: argparse.Namespace) -> int:

@@ -6,6 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
+import torch
 from safetensors.torch import save_file
 
 from app.engine.models import ModelSource, Progress, cache_root, layer_tensor_names
@@ -53,13 +54,9 @@ def export_worker_shard(
     if out.exists() and any(out.iterdir()) and not (out / MANIFEST).is_file():
         raise FileExistsError(f"{out} is not empty and not a splitchat shard; choose an empty folder")
     first, last = split.middle(source.num_layers)
-    reader = source.weights()
-    names = layer_tensor_names(reader, first, last)
     if progress:
         progress(f"Reading layers {first}..{last - 1}", 0.1)
-    tensors = reader.load(names)
-    if dtype is not None:
-        tensors = {k: v.to(WIRE_DTYPES[dtype]) for k, v in tensors.items()}
+    tensors = middle_tensors(source, split, dtype)
     stored_dtype = str(next(iter(tensors.values())).dtype).removeprefix("torch.")
     fingerprint = tensors_fingerprint(tensors.items())
     with staged_folder(out, replace=True) as staging:
@@ -85,6 +82,16 @@ def export_worker_shard(
     return manifest
 
 
+def middle_tensors(source: ModelSource, split: SplitSpec, dtype: str | None = None) -> dict[str, torch.Tensor]:
+    """The worker's tensors for this split, as stored in a shard (optionally converted to ``dtype``)."""
+    first, last = split.middle(source.num_layers)
+    reader = source.weights()
+    tensors = reader.load(layer_tensor_names(reader, first, last))
+    if dtype is not None:
+        tensors = {k: v.to(WIRE_DTYPES[dtype]) for k, v in tensors.items()}
+    return tensors
+
+
 def expected_fingerprint(source: ModelSource, split: SplitSpec, dtype: str | None = None) -> str:
     """The fingerprint a worker serving this split must report, computed from the local weights."""
     first, last = split.middle(source.num_layers)
@@ -97,11 +104,7 @@ def expected_fingerprint(source: ModelSource, split: SplitSpec, dtype: str | Non
     known = json.loads(store.read_text()) if store.is_file() else {}
     if key in known:
         return known[key]
-    reader = source.weights()
-    tensors = reader.load(layer_tensor_names(reader, first, last))
-    if dtype is not None:
-        tensors = {k: v.to(WIRE_DTYPES[dtype]) for k, v in tensors.items()}
-    fingerprint = tensors_fingerprint(tensors.items())
+    fingerprint = tensors_fingerprint(middle_tensors(source, split, dtype).items())
     known[key] = fingerprint
     store.parent.mkdir(parents=True, exist_ok=True)
     store.write_text(json.dumps(known, indent=1))

@@ -14,7 +14,7 @@ from torch import nn
 
 from app.engine.kv_cache import StackCache
 from app.engine.masks import block_mask
-from app.engine.models import check_family, layer_prefix
+from app.engine.models import ModelSource, check_family, layer_prefix, layer_tensor_names
 
 # family -> (module, decoder layer, rotary embedding, RMS norm) class names in transformers.
 _FAMILY_CLASSES = {
@@ -71,6 +71,19 @@ class LayerStack(nn.Module):
         self.cache = StackCache(len(layers))
         self.device, self.dtype = torch.device(device), dtype
         self.eval()
+
+    @classmethod
+    def from_source(
+        cls,
+        source: ModelSource,
+        first: int,
+        last: int,
+        device: torch.device | str = "cpu",
+        dtype: torch.dtype = torch.float32,
+    ) -> LayerStack:
+        """Layers [first, last) of a model, reading only their tensors."""
+        reader = source.weights()
+        return cls(source.config, first, last, reader.load(layer_tensor_names(reader, first, last)), device, dtype)
 
     @property
     def length(self) -> int:

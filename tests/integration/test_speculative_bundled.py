@@ -13,7 +13,6 @@ from app.engine.edge import LocalEdge
 from app.engine.export import embedded_shard, expected_fingerprint
 from app.engine.layers import LayerStack
 from app.engine.middle import LocalMiddle
-from app.engine.models import layer_tensor_names
 from app.engine.split import SplitSpec
 from app.engine.transport import RemoteMiddle
 from tests.helpers import assert_greedy_matches, reference_greedy
@@ -56,9 +55,7 @@ def references(bundled):
 
 async def _middle_for(source, split: SplitSpec, worker):
     if worker is None:
-        first, last = split.middle(source.num_layers)
-        reader = source.weights()
-        return LocalMiddle(LayerStack(source.config, first, last, reader.load(layer_tensor_names(reader, first, last))))
+        return LocalMiddle(LayerStack.from_source(source, *split.middle(source.num_layers)))
     return await RemoteMiddle.connect(
         worker.endpoint, worker.token, expected_fingerprint=expected_fingerprint(source, split), wire_dtype="float32"
     )

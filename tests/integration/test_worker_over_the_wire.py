@@ -251,11 +251,9 @@ def test_worker_refuses_a_folder_that_is_not_a_shard(tiny_models, tmp_path):
 @pytest.mark.parametrize("wire_dtype, tolerance", [("float16", 2e-2), ("bfloat16", 1e-1)])
 def test_half_precision_wire_carries_the_middle_output(tiny_worker, wire_dtype, tolerance):
     from app.engine.layers import LayerStack
-    from app.engine.models import layer_tensor_names
 
     source, worker, _ = tiny_worker
-    reader = source.weights()
-    local = LayerStack(source.config, 2, 4, reader.load(layer_tensor_names(reader, 2, 4)))
+    local = LayerStack.from_source(source, 2, 4)
     torch.manual_seed(0)
     hidden = torch.randn(1, 12, 64)
 

@@ -8,7 +8,7 @@ import torch
 from app.engine.kv_cache import StackCache
 from app.engine.layers import LayerStack
 from app.engine.masks import block_mask, causal_ancestry
-from app.engine.models import layer_tensor_names, resolve_model
+from app.engine.models import resolve_model
 
 
 def test_block_mask_shows_the_past_to_all_and_ancestry_inside_the_block():
@@ -37,8 +37,7 @@ def test_block_mask_refuses_a_wrong_sized_ancestry():
 def stack(tiny_models):
     folder, _ = tiny_models["llama"]
     source = resolve_model(str(folder))
-    reader = source.weights()
-    return LayerStack(source.config, 0, 6, reader.load(layer_tensor_names(reader, 0, 6)))
+    return LayerStack.from_source(source, 0, 6)
 
 
 def test_tree_block_then_keep_equals_the_kept_path_fed_alone(stack):

@@ -14,7 +14,7 @@ from app.engine.drafting import DraftTree
 from app.engine.edge import LocalEdge
 from app.engine.layers import LayerStack
 from app.engine.middle import LocalMiddle
-from app.engine.models import layer_tensor_names, resolve_model
+from app.engine.models import resolve_model
 from app.engine.sampling import Sampling, TokenPicker
 from app.engine.split import SplitSpec
 from tests.helpers import (
@@ -31,9 +31,7 @@ REPETITIVE = [7, 8, 9, 10, 11, 7, 8, 9, 10, 11, 7, 8, 9, 10, 11, 7, 8]
 
 def session(folder, mode: str, split=SplitSpec(2, 2), drafter=None) -> SplitSession:
     source = resolve_model(str(folder))
-    first, last = split.middle(source.num_layers)
-    reader = source.weights()
-    middle = LayerStack(source.config, first, last, reader.load(layer_tensor_names(reader, first, last)))
+    middle = LayerStack.from_source(source, *split.middle(source.num_layers))
     return SplitSession(LocalEdge(source, split), LocalMiddle(middle), (), Speculation(mode=mode), drafter)
 
 

@@ -11,7 +11,7 @@ from app.engine.decoding import SplitSession
 from app.engine.edge import LocalEdge
 from app.engine.layers import LayerStack
 from app.engine.middle import LocalMiddle
-from app.engine.models import ModelError, layer_tensor_names, load_config, resolve_model
+from app.engine.models import ModelError, load_config, resolve_model
 from app.engine.sampling import Sampling
 from app.engine.split import SplitSpec
 from tests.helpers import assert_greedy_matches, build_tiny_model, reference_greedy
@@ -21,9 +21,7 @@ PROMPTS = [[5, 7, 9, 11, 13, 200, 3], [1, 2, 3], list(range(40, 90)), [300]]
 
 def in_process_session(folder, split: SplitSpec) -> SplitSession:
     source = resolve_model(str(folder))
-    first, last = split.middle(source.num_layers)
-    reader = source.weights()
-    middle = LayerStack(source.config, first, last, reader.load(layer_tensor_names(reader, first, last)))
+    middle = LayerStack.from_source(source, *split.middle(source.num_layers))
     return SplitSession(LocalEdge(source, split), LocalMiddle(middle))
 
 
