@@ -1,4 +1,4 @@
-"""``splitchat`` subcommands: ask | worker | export-worker | worker-token | bench."""
+"""``splitchat`` subcommands: ask | worker | export-worker | worker-token | bench | privacy."""
 
 from __future__ import annotations
 
@@ -121,6 +121,45 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_bench_command(args)
 
 
+def cmd_privacy(args: argparse.Namespace) -> int:
+    import threading
+
+    from app.engine.jobs import Cancelled
+    from app.engine.models import resolve_model
+    from app.engine.privacy import PrivacySettings, run
+    from app.engine.privacy_plot import plot_report
+
+    depths = tuple(int(d) for d in args.depths.split(","))
+    settings = PrivacySettings(
+        depths=depths,
+        corpus=str(args.corpus) if args.corpus else None,
+        max_train_pairs=args.max_train_pairs,
+        max_test_pairs=args.max_test_pairs,
+        mlp_epochs=args.mlp_epochs,
+        mlp_width=args.mlp_width,
+        seed=args.seed,
+    )
+    source = resolve_model(args.model, _progress)
+    try:
+        report = run(source, settings, _progress, threading.Event(), refresh=args.refresh)
+    except (Cancelled, KeyboardInterrupt):
+        print("splitchat: privacy evaluation cancelled; nothing was cached", file=sys.stderr)
+        return 130
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=1))
+    if args.plot:
+        plot_report(report, args.plot)
+    print(f"{'depth':>5} {'direction':<12} {'attacker':<19} {'top-1':>7} {'95% CI':>15} {'top-5':>7}")
+    for row in report["results"]:
+        low, high = row["ci95"]
+        print(
+            f"{row['depth']:>5} {row['direction']:<12} {row['attacker']:<19} {100 * row['top1']:6.1f}% "
+            f"[{100 * low:5.1f}, {100 * high:5.1f}] {100 * row['top5']:6.1f}%"
+        )
+    print(f"{report['corpus']['test_pairs']} test tokens; report written to {args.json}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from app.engine.models import BUNDLED_SPEC
     from app.remote_worker.__main__ import add_worker_arguments
@@ -197,6 +236,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--plot", type=Path, help="draw tok/s and the step breakdown here (PNG)")
     compute_options(bench)
     bench.set_defaults(func=cmd_bench)
+
+    privacy = sub.add_parser("privacy", help="measure token recovery from the hidden states per split depth")
+    privacy.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or a local Hugging Face folder")
+    privacy.add_argument("--depths", default="1,2,4,6,8", help="split depths (layers local on each side)")
+    privacy.add_argument("--corpus", type=Path, help="a folder of .txt documents (default: Python's own docs)")
+    privacy.add_argument("--json", type=Path, required=True, help="write the report here")
+    privacy.add_argument("--plot", type=Path, help="draw recovery versus depth here (PNG)")
+    privacy.add_argument("--max-train-pairs", type=int, default=24_000)
+    privacy.add_argument("--max-test-pairs", type=int, default=4_000)
+    privacy.add_argument("--mlp-epochs", type=int, default=5)
+    privacy.add_argument("--mlp-width", type=int, default=2048)
+    privacy.add_argument("--seed", type=int, default=0)
+    privacy.add_argument("--refresh", action="store_true", help="recompute even when a cached report exists")
+    privacy.set_defaults(func=cmd_privacy)
     return parser
 
 
@@ -212,9 +265,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as exc:  # a person reads this: say what failed, not a traceback
         from app.engine.models import ModelError
+        from app.engine.privacy_corpus import CorpusError
         from app.engine.transport import WorkerError
 
-        if isinstance(exc, (ModelError, WorkerError, ValueError, FileExistsError, OSError)):
+        if isinstance(exc, (ModelError, WorkerError, CorpusError, ValueError, FileExistsError, OSError)):
             print(f"splitchat: {exc}", file=sys.stderr)
             return 2
         raise

@@ -13,6 +13,21 @@ NORM = "model.norm.weight"
 LM_HEAD = "lm_head.weight"
 
 
+def lm_head_weight(config, tensors: dict[str, torch.Tensor]) -> torch.Tensor:
+    """The LM head matrix, or the embedding where the model ties the two."""
+    if LM_HEAD in tensors:
+        return tensors[LM_HEAD]
+    if not getattr(config, "tie_word_embeddings", False):
+        raise ValueError("model has no lm_head.weight and does not tie it to the embedding")
+    return tensors[EMBED]
+
+
+def final_norm(config, tensors: dict[str, torch.Tensor]) -> torch.nn.Module:
+    norm = family_class(config, "norm")(config.hidden_size, eps=config.rms_norm_eps)
+    norm.load_state_dict({"weight": tensors[NORM]})
+    return norm.eval()
+
+
 class LocalEdge:
     """The trusted ends of the split model: tokens -> hidden before the wire, hidden -> logits after."""
 
@@ -28,16 +43,8 @@ class LocalEdge:
         extra = [EMBED, NORM] + ([LM_HEAD] if LM_HEAD in reader else [])
         tensors = reader.load(head_names + tail_names + extra)
         self.embed_weight = tensors[EMBED].to(device=device, dtype=dtype)
-        lm_head = tensors.get(LM_HEAD)
-        if lm_head is None:
-            if not getattr(config, "tie_word_embeddings", False):
-                raise ValueError("model has no lm_head.weight and does not tie it to the embedding")
-            self.lm_head_weight = self.embed_weight
-        else:
-            self.lm_head_weight = lm_head.to(device=device, dtype=dtype)
-        norm_cls = family_class(config, "norm")
-        self.norm = norm_cls(config.hidden_size, eps=config.rms_norm_eps).to(device=device, dtype=dtype)
-        self.norm.load_state_dict({"weight": tensors[NORM]})
+        self.lm_head_weight = lm_head_weight(config, tensors).to(device=device, dtype=dtype)
+        self.norm = final_norm(config, tensors).to(device=device, dtype=dtype)
         self.head = LayerStack(config, 0, split.k_in, tensors, device, dtype)
         self.tail = LayerStack(config, n - split.k_out, n, tensors, device, dtype)
 

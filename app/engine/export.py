@@ -9,6 +9,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import save_file
 
+from app.engine.fingerprints import remembered
 from app.engine.models import ModelSource, Progress, cache_root, layer_tensor_names
 from app.engine.split import SplitSpec
 from app.engine.staging import staged_folder
@@ -95,20 +96,8 @@ def middle_tensors(source: ModelSource, split: SplitSpec, dtype: str | None = No
 def expected_fingerprint(source: ModelSource, split: SplitSpec, dtype: str | None = None) -> str:
     """The fingerprint a worker serving this split must report, computed from the local weights."""
     first, last = split.middle(source.num_layers)
-    store = cache_root() / "fingerprints.json"
-    weights = sorted(source.folder.glob("*.safetensors"))
-    key = "|".join(
-        [str(source.folder.resolve()), f"{first}-{last}", dtype or "stored"]
-        + [f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}" for w in weights]
-    )
-    known = json.loads(store.read_text()) if store.is_file() else {}
-    if key in known:
-        return known[key]
-    fingerprint = tensors_fingerprint(middle_tensors(source, split, dtype).items())
-    known[key] = fingerprint
-    store.parent.mkdir(parents=True, exist_ok=True)
-    store.write_text(json.dumps(known, indent=1))
-    return fingerprint
+    what = f"{first}-{last}|{dtype or 'stored'}"
+    return remembered(source, what, lambda: tensors_fingerprint(middle_tensors(source, split, dtype).items()))
 
 
 def embedded_shard(source: ModelSource, split: SplitSpec, progress: Progress | None = None) -> Path:

@@ -1,0 +1,50 @@
+"""Recovery rate versus split depth: one panel per direction, each attacker with its 95 % interval."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+STYLE = {
+    "learned_mlp": ("learned MLP (collected pairs)", "tab:red", "o"),
+    "public_head_search": ("public weights: head search", "tab:purple", "s"),
+    "public_codebook": ("public weights: codebook", "tab:blue", "^"),
+    "public_tail": ("public weights: tail + LM head", "tab:purple", "s"),
+    "public_embedding": ("public weights: embedding projection", "tab:gray", "v"),
+}
+TITLES = {"to_worker": "What the worker receives", "from_worker": "What the worker returns"}
+
+
+def plot_report(report: dict, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    for ax, direction in zip(axes, ("to_worker", "from_worker"), strict=True):
+        rows = [r for r in report["results"] if r["direction"] == direction]
+        for attacker, (label, color, marker) in STYLE.items():
+            mine = sorted((r for r in rows if r["attacker"] == attacker), key=lambda r: r["depth"])
+            if not mine:
+                continue
+            depths = [r["depth"] for r in mine]
+            rates = [100 * r["top1"] for r in mine]
+            below = [100 * (r["top1"] - r["ci95"][0]) for r in mine]
+            above = [100 * (r["ci95"][1] - r["top1"]) for r in mine]
+            ax.errorbar(depths, rates, yerr=[below, above], label=label, color=color, marker=marker, capsize=3)
+        for name, style in (("most_frequent", "--"), ("unigram_prior", ":")):
+            rate = 100 * report["baseline"][name]["top1"]
+            ax.axhline(rate, color="black", linestyle=style, linewidth=1, label=f"baseline: {name.replace('_', ' ')}")
+        ax.set_title(TITLES[direction])
+        ax.set_xlabel("layers kept local on each side (split depth)")
+        ax.set_xticks(sorted({r["depth"] for r in rows}))
+        ax.set_ylim(0, 100)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("tokens recovered, top-1 (%)")
+    axes[1].legend(fontsize=8, loc="center right")
+    tested = report["corpus"]["test_pairs"]
+    fig.suptitle(f"Token recovery from hidden states — {report.get('model', '')}, {tested} test tokens")
+    fig.tight_layout()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
