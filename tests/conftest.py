@@ -49,3 +49,41 @@ def workers():
     yield start
     for worker in started.values():
         worker.stop()
+
+
+class MemoryKeyring:
+    """A keyring backend that keeps passwords in a dict: tests never touch the developer's real keyring."""
+
+    priority = 1
+
+    def __init__(self):
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        from keyring.errors import PasswordDeleteError
+
+        if self.store.pop((service, username), None) is None:
+            raise PasswordDeleteError(username)
+
+
+@pytest.fixture(autouse=True)
+def isolated_user_state(tmp_path_factory, monkeypatch):
+    """Every test gets its own settings, data and policy locations and an in-memory keyring."""
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    root = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("SPLITCHAT_CONFIG_DIR", str(root / "config"))
+    monkeypatch.setenv("SPLITCHAT_DATA_DIR", str(root / "data"))
+    monkeypatch.setenv("SPLITCHAT_POLICY", str(root / "policy.json"))
+    backend = type("TestKeyring", (MemoryKeyring, KeyringBackend), {})()
+    previous = keyring.get_keyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)

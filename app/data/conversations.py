@@ -1,0 +1,149 @@
+"""Conversations in a local SQLite file, written message by message so a crash loses nothing shown.
+
+An assistant message is inserted when its first token arrives and updated while it streams; the
+``complete`` flag tells a finished answer from one cut short by Stop or by a crash.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS conversations (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY,
+    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
+    content TEXT NOT NULL,
+    complete INTEGER NOT NULL DEFAULT 1,
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
+"""
+ROLE_TITLES = {"system": "System", "user": "You", "assistant": "Assistant"}
+
+
+@dataclass(frozen=True)
+class Conversation:
+    id: int
+    title: str
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int
+    conversation_id: int
+    role: str
+    content: str
+    complete: bool
+    created: float
+
+
+class ConversationStore:
+    """All reads and writes of the conversations file; each write is committed at once."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA journal_mode = WAL")  # a crash mid-write keeps every committed message
+        self._db.executescript(SCHEMA)
+        self._db.commit()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def create(self, title: str = "New conversation") -> Conversation:
+        now = time.time()
+        with self._db:
+            cursor = self._db.execute(
+                "INSERT INTO conversations (title, created, updated) VALUES (?, ?, ?)", (title, now, now)
+            )
+        return Conversation(cursor.lastrowid, title, now, now)
+
+    def get(self, conversation_id: int) -> Conversation:
+        row = self._db.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no conversation {conversation_id}")
+        return Conversation(**dict(row))
+
+    def list(self, search: str = "") -> list[Conversation]:
+        """Newest first; ``search`` matches titles and message text, case-insensitively."""
+        if search:
+            pattern = f"%{_escaped(search)}%"
+            rows = self._db.execute(
+                """SELECT DISTINCT c.* FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
+                   WHERE c.title LIKE ? ESCAPE '\\' OR m.content LIKE ? ESCAPE '\\'
+                   ORDER BY c.updated DESC, c.id DESC""",
+                (pattern, pattern),
+            )
+        else:
+            rows = self._db.execute("SELECT * FROM conversations ORDER BY updated DESC, id DESC")
+        return [Conversation(**dict(row)) for row in rows]
+
+    def rename(self, conversation_id: int, title: str) -> None:
+        title = title.strip()
+        if not title:
+            raise ValueError("a conversation needs a title")
+        with self._db:
+            self._db.execute("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
+
+    def delete(self, conversation_id: int) -> None:
+        with self._db:
+            self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+
+    def add_message(self, conversation_id: int, role: str, content: str, complete: bool = True) -> Message:
+        now = time.time()
+        with self._db:
+            cursor = self._db.execute(
+                "INSERT INTO messages (conversation_id, role, content, complete, created) VALUES (?, ?, ?, ?, ?)",
+                (conversation_id, role, content, int(complete), now),
+            )
+            self._db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
+        return Message(cursor.lastrowid, conversation_id, role, content, complete, now)
+
+    def update_message(self, message_id: int, content: str, complete: bool) -> None:
+        with self._db:
+            self._db.execute(
+                "UPDATE messages SET content = ?, complete = ? WHERE id = ?", (content, int(complete), message_id)
+            )
+
+    def delete_from(self, conversation_id: int, message_id: int) -> None:
+        """Remove a message and everything after it (regenerate replaces the last answer)."""
+        with self._db:
+            self._db.execute(
+                "DELETE FROM messages WHERE conversation_id = ? AND id >= ?", (conversation_id, message_id)
+            )
+
+    def messages(self, conversation_id: int) -> list[Message]:
+        rows = self._db.execute(
+            "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id", (conversation_id,)
+        ).fetchall()
+        return [Message(**{**dict(row), "complete": bool(row["complete"])}) for row in rows]
+
+    def export_markdown(self, conversation_id: int) -> str:
+        """The conversation as a Markdown document, messages in order, unfinished answers marked."""
+        conversation = self.get(conversation_id)
+        created = time.strftime("%Y-%m-%d %H:%M", time.localtime(conversation.created))
+        parts = [f"# {conversation.title}", "", f"_Exported from splitchat; started {created}._", ""]
+        for message in self.messages(conversation_id):
+            parts += [f"## {ROLE_TITLES[message.role]}", "", message.content.rstrip(), ""]
+            if not message.complete:
+                parts += ["_(stopped before the end)_", ""]
+        return "\n".join(parts)
+
+
+def _escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

@@ -1,0 +1,163 @@
+"""The app's settings file, provider profiles, and the optional admin policy that locks settings.
+
+Settings live in the user config dir (``settings.json``). Tokens never do: they are in the OS keyring
+(see ``credentials``). An admin can lock any setting for ordinary users with a policy file:
+
+- Linux:   ``/etc/xdg/splitchat/policy.json``
+- Windows: ``C:\\ProgramData\\splitchat\\policy.json``
+- or wherever ``SPLITCHAT_POLICY`` points.
+
+Its shape: ``{"values": {"split": "4", "mode": "auto"}, "locked": ["split", "mode"]}``. Locked keys take
+the policy's value (the default when it gives none) whatever the user's file says, and the settings
+panel shows them read-only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+
+from platformdirs import site_config_dir, user_config_dir, user_data_dir
+
+APP = "splitchat"
+MODES = ("auto", "lookahead", "lookup", "sequential")
+DEVICES = ("auto", "cpu", "cuda")
+EMBEDDED = ""  # the active profile name meaning "the bundled model on a local worker"
+
+
+class SettingsError(Exception):
+    """A setting or settings file that cannot be used, said plainly."""
+
+
+@dataclass(frozen=True)
+class ProviderProfile:
+    name: str
+    endpoint: str
+    cert_sha256: str = ""  # a pinned certificate fingerprint for self-signed workers (hex, colons allowed)
+
+    def check(self) -> None:
+        if not self.name.strip():
+            raise SettingsError("A provider profile needs a name.")
+        if not self.endpoint.startswith(("ws://", "wss://")):
+            raise SettingsError(f"Endpoint {self.endpoint!r} must start with ws:// or wss://.")
+        pin = self.cert_sha256.replace(":", "").lower()
+        if pin and (len(pin) != 64 or any(c not in "0123456789abcdef" for c in pin)):
+            raise SettingsError("A certificate pin is a SHA-256 fingerprint: 64 hex digits (colons allowed).")
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    profiles: tuple[ProviderProfile, ...] = ()
+    active_profile: str = EMBEDDED
+    model: str = "smollm2-135m-instruct"
+    split: str = "2"
+    mode: str = "auto"
+    budget: int = 48
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_new_tokens: int = 512
+    device: str = "auto"
+    locked: tuple[str, ...] = field(default=(), compare=False)  # filled from the policy, never saved
+
+    def check(self) -> None:
+        for profile in self.profiles:
+            profile.check()
+        names = [p.name for p in self.profiles]
+        if len(set(names)) != len(names):
+            raise SettingsError("Two provider profiles have the same name.")
+        if self.active_profile and self.active_profile not in names:
+            raise SettingsError(f"The active provider {self.active_profile!r} has no profile.")
+        if self.mode not in MODES:
+            raise SettingsError(f"Decoding mode must be one of {', '.join(MODES)}.")
+        if self.device not in DEVICES:
+            raise SettingsError(f"Device must be one of {', '.join(DEVICES)}.")
+        if not 0 <= self.temperature <= 5 or not 0 < self.top_p <= 1:
+            raise SettingsError("Temperature must lie in [0, 5] and top-p in (0, 1].")
+        if self.budget < 0 or self.max_new_tokens < 1:
+            raise SettingsError("The speculation budget must be ≥ 0 and the answer length ≥ 1 token.")
+
+    @property
+    def provider(self) -> ProviderProfile | None:
+        """The active cloud provider, or None for the embedded default."""
+        return next((p for p in self.profiles if p.name == self.active_profile), None)
+
+    def to_json(self) -> str:
+        body = asdict(self)
+        body.pop("locked")
+        return json.dumps(body, indent=2)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> AppSettings:
+        known = {f.name for f in fields(cls)} - {"locked"}
+        values = {k: v for k, v in data.items() if k in known}
+        values["profiles"] = tuple(ProviderProfile(**p) for p in values.get("profiles", ()))
+        return cls(**values)
+
+
+def config_dir() -> Path:
+    override = os.environ.get("SPLITCHAT_CONFIG_DIR")
+    return Path(override) if override else Path(user_config_dir(APP, appauthor=False))
+
+
+def data_dir() -> Path:
+    """Where conversations live (``SPLITCHAT_DATA_DIR`` overrides)."""
+    override = os.environ.get("SPLITCHAT_DATA_DIR")
+    return Path(override) if override else Path(user_data_dir(APP, appauthor=False))
+
+
+def policy_path() -> Path:
+    override = os.environ.get("SPLITCHAT_POLICY")
+    return Path(override) if override else Path(site_config_dir(APP, appauthor=False)) / "policy.json"
+
+
+def load_settings() -> AppSettings:
+    """The user's settings with the admin policy applied on top (locked keys take the policy's value)."""
+    path = config_dir() / "settings.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        settings = AppSettings.from_dict(data)
+    except (ValueError, TypeError) as exc:
+        raise SettingsError(f"{path} is not a valid settings file ({exc}); fix or delete it.") from exc
+    return apply_policy(settings, read_policy())
+
+
+def save_settings(settings: AppSettings) -> None:
+    settings.check()
+    enforced = apply_policy(settings, read_policy())
+    for key in enforced.locked:
+        if getattr(settings, key) != getattr(enforced, key):
+            raise SettingsError(f"{key!r} is locked by the administrator's policy.")
+    path = config_dir() / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".tmp")
+    partial.write_text(settings.to_json(), encoding="utf-8")
+    os.replace(partial, path)
+
+
+def read_policy() -> dict:
+    path = policy_path()
+    if not path.is_file():
+        return {}
+    try:
+        policy = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise SettingsError(f"The admin policy {path} is not valid JSON ({exc}).") from exc
+    if not isinstance(policy, dict):
+        raise SettingsError(f"The admin policy {path} must be a JSON object.")
+    return policy
+
+
+def apply_policy(settings: AppSettings, policy: dict) -> AppSettings:
+    values = dict(policy.get("values", {}))
+    if "profiles" in values:
+        values["profiles"] = tuple(ProviderProfile(**p) for p in values["profiles"])
+    locked = tuple(policy.get("locked", ()))
+    defaults = AppSettings()
+    for key in locked:
+        values.setdefault(key, getattr(defaults, key, None))  # locked without a value: locked at the default
+    unknown = set(values) - {f.name for f in fields(AppSettings)} | ({"locked"} & set(values))
+    if unknown:
+        raise SettingsError(f"The admin policy names unknown settings: {', '.join(sorted(unknown))}.")
+    return replace(settings, **values, locked=locked)

@@ -1,0 +1,140 @@
+"""What the app keeps on the workstation: conversations in SQLite, settings and policy, tokens in the keyring."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+
+import keyring
+import pytest
+from keyring.errors import KeyringError
+
+from app.data import credentials
+from app.data.conversations import ConversationStore
+from app.data.settings import (
+    AppSettings,
+    ProviderProfile,
+    SettingsError,
+    config_dir,
+    load_settings,
+    save_settings,
+)
+
+
+def test_conversations_persist_message_by_message(tmp_path):
+    path = tmp_path / "chats.sqlite3"
+    store = ConversationStore(path)
+    chat = store.create("Lease review")
+    store.add_message(chat.id, "user", "Summarise clause 4.")
+    answer = store.add_message(chat.id, "assistant", "Clause 4", complete=False)
+    store.update_message(answer.id, "Clause 4 limits", complete=False)
+    # A second connection (as after a crash and restart) sees every write already: nothing is pending.
+    other = sqlite3.connect(path)
+    assert other.execute("SELECT content, complete FROM messages ORDER BY id").fetchall() == [
+        ("Summarise clause 4.", 1),
+        ("Clause 4 limits", 0),
+    ]
+    other.close()
+    store.close()
+    reopened = ConversationStore(path)
+    messages = reopened.messages(chat.id)
+    assert [(m.role, m.content, m.complete) for m in messages] == [
+        ("user", "Summarise clause 4.", True),
+        ("assistant", "Clause 4 limits", False),
+    ]
+    markdown = reopened.export_markdown(chat.id)
+    assert markdown.startswith("# Lease review")
+    assert "## You\n\nSummarise clause 4." in markdown and "_(stopped before the end)_" in markdown
+
+
+def test_conversation_list_search_rename_delete_and_regenerate(tmp_path):
+    store = ConversationStore(tmp_path / "chats.sqlite3")
+    first = store.create("Discharge note")
+    store.add_message(first.id, "user", "What dose of 50% dextrose?")
+    second = store.create("Contract")
+    store.add_message(second.id, "user", "Is clause 7 enforceable?")
+    assert [c.id for c in store.list()] == [second.id, first.id]  # newest first
+    assert [c.id for c in store.list("CLAUSE")] == [second.id]  # message text, case-insensitive
+    assert [c.id for c in store.list("50%")] == [first.id]  # % is literal, not a wildcard
+    assert [c.id for c in store.list("discharge")] == [first.id]
+    store.rename(first.id, "  Ward 3 note ")
+    assert store.get(first.id).title == "Ward 3 note"
+    with pytest.raises(ValueError):
+        store.rename(first.id, "   ")
+    answer = store.add_message(second.id, "assistant", "Probably.")
+    store.add_message(second.id, "user", "Why?")
+    store.delete_from(second.id, answer.id)
+    assert [m.content for m in store.messages(second.id)] == ["Is clause 7 enforceable?"]
+    store.delete(second.id)
+    assert [c.id for c in store.list()] == [first.id]
+    assert store.messages(second.id) == []  # messages go with their conversation
+    with pytest.raises(KeyError):
+        store.get(second.id)
+
+
+def test_settings_round_trip_and_validation():
+    settings = AppSettings(
+        profiles=(ProviderProfile("gpu-box", "wss://gpu.example:8765", "AB:" * 31 + "AB"),),
+        active_profile="gpu-box",
+        split="4",
+        mode="lookup",
+    )
+    save_settings(settings)
+    assert load_settings() == settings
+    assert load_settings().provider.endpoint == "wss://gpu.example:8765"
+    stored = json.loads((config_dir() / "settings.json").read_text())
+    assert set(stored["profiles"][0]) == {"name", "endpoint", "cert_sha256"}  # no token field anywhere
+    assert "locked" not in stored  # the policy's locks are never written back
+    for bad, message in [
+        (AppSettings(profiles=(ProviderProfile("x", "http://x"),), active_profile="x"), "ws://"),
+        (AppSettings(active_profile="nobody"), "no profile"),
+        (AppSettings(mode="fast"), "Decoding mode"),
+        (AppSettings(profiles=(ProviderProfile("x", "ws://x", "12"),)), "64 hex"),
+        (AppSettings(profiles=(ProviderProfile("x", "ws://a"), ProviderProfile("x", "ws://b"))), "same name"),
+    ]:
+        with pytest.raises(SettingsError, match=message):
+            save_settings(bad)
+    (config_dir() / "settings.json").write_text("{not json")
+    with pytest.raises(SettingsError, match="not a valid settings file"):
+        load_settings()
+
+
+def test_admin_policy_locks_settings():
+    policy = {"values": {"split": "6"}, "locked": ["split", "mode"]}
+    with open(os.environ["SPLITCHAT_POLICY"], "w", encoding="utf-8") as handle:
+        json.dump(policy, handle)
+    save_settings(AppSettings(split="6", mode="auto", temperature=0.7))
+    settings = load_settings()
+    assert settings.split == "6" and settings.mode == "auto" and settings.temperature == 0.7
+    assert set(settings.locked) == {"split", "mode"}
+    with pytest.raises(SettingsError, match="locked"):
+        save_settings(AppSettings(split="2"))
+    with pytest.raises(SettingsError, match="locked"):
+        save_settings(AppSettings(split="6", mode="lookup"))  # locked at the default without a value
+    with open(os.environ["SPLITCHAT_POLICY"], "w", encoding="utf-8") as handle:
+        json.dump({"values": {"colour": "red"}}, handle)
+    with pytest.raises(SettingsError, match="unknown settings: colour"):
+        load_settings()
+
+
+def test_tokens_live_in_the_keyring_only(isolated_user_state):
+    assert not credentials.has_token("gpu-box")
+    credentials.set_token("gpu-box", " secret-token \n")
+    assert credentials.get_token("gpu-box") == "secret-token"
+    assert isolated_user_state.store == {("splitchat", "provider:gpu-box"): "secret-token"}
+    credentials.delete_token("gpu-box")
+    credentials.delete_token("gpu-box")  # deleting twice is not an error
+    assert not credentials.has_token("gpu-box")
+    with pytest.raises(credentials.CredentialError, match="empty"):
+        credentials.set_token("gpu-box", "  ")
+
+
+def test_no_keyring_is_a_clear_error_not_a_plaintext_fallback(monkeypatch):
+    def refuse(*_):
+        raise KeyringError("No recommended backend was available")
+
+    monkeypatch.setattr(keyring, "set_password", refuse)
+    with pytest.raises(credentials.CredentialError, match="does not store tokens in plain text"):
+        credentials.set_token("gpu-box", "secret")
+    assert not any("secret" in p.read_text() for p in config_dir().parent.rglob("*") if p.is_file())
