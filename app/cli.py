@@ -1,4 +1,5 @@
-"""``splitchat`` subcommands: ask | worker | export-worker | worker-token | bench | privacy."""
+"""``splitchat``: the desktop app with no arguments; subcommands ask | worker | export-worker | worker-token |
+bench | privacy for headless use."""
 
 from __future__ import annotations
 
@@ -256,9 +257,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
+    if not getattr(args, "func", None):  # no subcommand: the desktop app
+        from app.ui.app import main as run_app
+
+        return run_app()
     try:
         return args.func(args)
     except KeyboardInterrupt:

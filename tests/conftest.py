@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 import torch
 
 from tests.helpers import build_tiny_model
+
+# No display in CI: Qt renders offscreen; qasync must pick the PySide6 binding.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_API", "pyside6")
 
 
 @pytest.fixture(scope="session")

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from app.engine.control import Plan
 from app.engine.decoding import Generation, Speculation, SplitSession
 from app.engine.devices import resolve_device, resolve_dtype, wire_dtype_for
 from app.engine.edge import LocalEdge
 from app.engine.export import embedded_shard, expected_fingerprint
 from app.engine.local_worker import LocalWorker
+from app.engine.metrics import StepTiming
 from app.engine.models import BUNDLED_SPEC, ModelSource, Progress, resolve_model
 from app.engine.sampling import Sampling
 from app.engine.split import SplitSpec
@@ -35,11 +37,13 @@ class SplitChat:
         session: SplitSession,
         local_worker: LocalWorker | None,
         endpoint: str,
+        connect: Callable[[], Awaitable[RemoteMiddle]] | None = None,
     ):
         self.source, self.split, self.edge, self.tokenizer = source, split, edge, tokenizer
         self.session = session
         self.local_worker = local_worker
         self.endpoint = endpoint
+        self._connect = connect
         self._history: list[int] = []  # exact ids of the last prompt and the reply generated to it
 
     @classmethod
@@ -77,20 +81,33 @@ class SplitChat:
             tokenizer = source.tokenizer()
             if local_worker:
                 endpoint, token = local_worker.wait_ready()
-            middle = await RemoteMiddle.connect(
-                endpoint,
-                token,
-                expected_fingerprint=expected_fingerprint(source, split),
-                expected_layers=split.middle(source.num_layers),
-                wire_dtype=wire,
-                max_frame=max_frame,
-            )
+            fingerprint = expected_fingerprint(source, split)
+
+            def connect() -> Awaitable[RemoteMiddle]:
+                return RemoteMiddle.connect(
+                    endpoint,
+                    token,
+                    expected_fingerprint=fingerprint,
+                    expected_layers=split.middle(source.num_layers),
+                    wire_dtype=wire,
+                    max_frame=max_frame,
+                )
+
+            middle = await connect()
         except BaseException:
             if local_worker:
                 local_worker.stop()
             raise
         session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation)
-        return cls(source, split, edge, tokenizer, session, local_worker, endpoint)
+        return cls(source, split, edge, tokenizer, session, local_worker, endpoint, connect)
+
+    async def reconnect(self) -> None:
+        """Open a new worker session (after it expired or the link dropped); the next reply re-prefills."""
+        if self._connect is None:
+            raise RuntimeError("this chat was not opened with a connection it can repeat")
+        await self.session.middle.close()
+        self.session.replace_middle(await self._connect())
+        self._history = []
 
     def prompt_ids(self, messages: list[dict]) -> list[int]:
         """The conversation formatted with the model's chat template, ready for the assistant's turn.
@@ -116,6 +133,7 @@ class SplitChat:
         sampling: Sampling = Sampling(),
         on_text: Callable[[str], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
+        on_step: Callable[[StepTiming, Plan | None], None] | None = None,
     ) -> ChatReply:
         """Generate the assistant's next message; ``on_text`` receives the text as it grows."""
         generated: list[int] = []
@@ -127,7 +145,7 @@ class SplitChat:
 
         prompt = self.prompt_ids(messages)
         self._history = []  # until this reply completes, the next prompt is tokenized afresh
-        generation = await self.session.generate(prompt, max_new_tokens, sampling, on_token, should_stop)
+        generation = await self.session.generate(prompt, max_new_tokens, sampling, on_token, should_stop, on_step)
         self._history = prompt + generation.tokens
         return ChatReply(self.decode(generation.tokens), generation)
 

@@ -88,6 +88,7 @@ class SplitSession:
         sampling: Sampling = Sampling(),
         on_token: Callable[[int], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
+        on_step: Callable[[StepTiming, Plan | None], None] | None = None,
     ) -> Generation:
         """Continue the conversation ``prompt_ids`` (the whole of it) by up to ``max_new_tokens``.
 
@@ -111,6 +112,8 @@ class SplitSession:
         root = picker.pick(logits[-1])
         timing.step.tokens_out = 1
         stats.steps.append(timing.step)
+        if on_step:
+            on_step(timing.step, None)
         if self._emit(root, generation, max_new_tokens, on_token):
             return generation
 
@@ -147,6 +150,8 @@ class SplitSession:
             timing.step.tokens_out = used
             stats.steps.append(timing.step)
             generation.plans.append(plan)
+            if on_step:
+                on_step(timing.step, plan)
             if done:
                 return generation
         generation.stop_reason = "cancelled"
@@ -192,6 +197,13 @@ class SplitSession:
         logits = self.edge.run_tail(reply.hidden, positions, block.ancestry, rows)
         end = time.perf_counter()
         return logits, _BlockTiming(kind, block.size, head_ms + (end - tail_start) * 1000, reply, end - step_start)
+
+    def replace_middle(self, middle: Middle) -> None:
+        """Continue on a fresh worker session: nothing is cached there, so the next call re-prefills."""
+        self.middle = middle
+        self.processed = []
+        self._pending_keep = None
+        self.edge.crop(0)
 
     @property
     def pending_keep(self) -> tuple[int, list[int]] | None:

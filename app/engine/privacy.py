@@ -166,6 +166,8 @@ def evaluate(
             "test_documents": sorted(names_test),
             "train_pairs": len(train.targets),
             "test_pairs": n_test,
+            # A learned inverter can only name tokens it saw in training: its top-5 ceiling.
+            "test_tokens_seen_in_training": float(torch.isin(targets, train.targets).float().mean()),
             "split": "by document (seeded shuffle); no document in both",
         },
         "settings": asdict(settings),

@@ -29,8 +29,9 @@ def plot_report(report: dict, out: Path) -> None:
                 continue
             depths = [r["depth"] for r in mine]
             rates = [100 * r["top1"] for r in mine]
-            below = [100 * (r["top1"] - r["ci95"][0]) for r in mine]
-            above = [100 * (r["ci95"][1] - r["top1"]) for r in mine]
+            # Clamped: at 100 % the interval's top equals the rate up to rounding.
+            below = [max(0.0, 100 * (r["top1"] - r["ci95"][0])) for r in mine]
+            above = [max(0.0, 100 * (r["ci95"][1] - r["top1"])) for r in mine]
             ax.errorbar(depths, rates, yerr=[below, above], label=label, color=color, marker=marker, capsize=3)
         for name, style in (("most_frequent", "--"), ("unigram_prior", ":")):
             rate = 100 * report["baseline"][name]["top1"]
@@ -41,7 +42,8 @@ def plot_report(report: dict, out: Path) -> None:
         ax.set_ylim(0, 100)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("tokens recovered, top-1 (%)")
-    axes[1].legend(fontsize=8, loc="center right")
+    for ax in axes:
+        ax.legend(fontsize=8, loc="lower left", bbox_to_anchor=(0.0, 0.1))
     tested = report["corpus"]["test_pairs"]
     fig.suptitle(f"Token recovery from hidden states — {report.get('model', '')}, {tested} test tokens")
     fig.tight_layout()

@@ -154,6 +154,11 @@ class RemoteMiddle:
             frames=len(frames),
         )
 
+    async def ping_ms(self) -> float:
+        """One WebSocket ping's round trip, in milliseconds: the network alone, no compute."""
+        waiter = await self._ws.ping()
+        return 1000 * await asyncio.wait_for(waiter, 10)
+
     async def close(self) -> None:
         """End the session and the connection; never raises."""
         try:
@@ -194,3 +199,25 @@ class RemoteMiddle:
             raise WorkerError(str(reply.header.get("code", ErrorCode.INTERNAL.value)), str(reply.header.get("message")))
         if reply.header.get("seq") != seq or (expected_type and reply.type != expected_type):
             raise WorkerError("out_of_order", f"expected reply {seq}, got {reply.header.get('seq')} ({reply.type})")
+
+
+async def probe_worker(endpoint: str, token: str, pings: int = 3) -> dict:
+    """Connect as a client would and report what the worker serves and the link's round trip.
+
+    Raises WorkerError (unauthorized, unreachable, ...) exactly as a real connection would.
+    """
+    started = time.perf_counter()
+    middle = await RemoteMiddle.connect(endpoint, token)
+    handshake_ms = (time.perf_counter() - started) * 1000
+    try:
+        rtts = sorted([await middle.ping_ms() for _ in range(pings)])
+    finally:
+        await middle.close()
+    hello = middle.hello
+    return {
+        "fingerprint": hello.fingerprint,
+        "layers": [hello.first_layer, hello.last_layer],
+        "hidden_size": hello.hidden_size,
+        "rtt_ms": rtts[len(rtts) // 2],
+        "handshake_ms": handshake_ms,
+    }

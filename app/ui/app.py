@@ -1,0 +1,40 @@
+"""Start the desktop app: Qt, the asyncio loop on top of it (qasync), the engine host, the main window."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("QT_API", "pyside6")  # qasync picks its binding from this
+    import qasync
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from app.data.conversations import ConversationStore
+    from app.data.settings import AppSettings, SettingsError, data_dir, load_settings
+    from app.engine.host import EngineHost
+    from app.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication((sys.argv[:1] if argv is None else argv[:1]) or ["splitchat"])
+    app.setApplicationName("splitchat")
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        QMessageBox.warning(None, "splitchat settings", f"{exc}\n\nStarting with the default settings.")
+        settings = AppSettings()
+    store = ConversationStore(data_dir() / "conversations.sqlite3")
+    host = EngineHost()
+    window = MainWindow(host, store, settings)
+    window.show()
+
+    async def run() -> None:
+        window.start()
+        await window.closed.wait()
+
+    try:
+        qasync.run(run())
+    finally:
+        host.shutdown()
+        store.close()
+    return 0

@@ -1,0 +1,97 @@
+"""The conversation list: search, new, rename, delete."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QInputDialog,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.data.conversations import ConversationStore
+
+
+class ConversationPanel(QWidget):
+    """Lists the store's conversations, newest first; emits the one the user picks."""
+
+    selected = Signal(int)  # conversation id
+    new_requested = Signal()
+
+    def __init__(self, store: ConversationStore):
+        super().__init__()
+        self.store = store
+        layout = QVBoxLayout(self)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search conversations…")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda _: self.refresh())
+        self.list = QListWidget()
+        self.list.currentItemChanged.connect(self._picked)
+        buttons = QHBoxLayout()
+        self.new_button = QPushButton("New")
+        self.rename_button = QPushButton("Rename")
+        self.delete_button = QPushButton("Delete")
+        self.new_button.clicked.connect(self.new_requested.emit)
+        self.rename_button.clicked.connect(self._rename_clicked)
+        self.delete_button.clicked.connect(self._delete_clicked)
+        for button in (self.new_button, self.rename_button, self.delete_button):
+            buttons.addWidget(button)
+        layout.addWidget(self.search)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(buttons)
+        self.refresh()
+
+    def refresh(self, select: int | None = None) -> None:
+        current = select if select is not None else self.current_id()
+        self.list.blockSignals(True)
+        self.list.clear()
+        for conversation in self.store.list(self.search.text()):
+            item = QListWidgetItem(conversation.title)
+            item.setData(Qt.ItemDataRole.UserRole, conversation.id)
+            self.list.addItem(item)
+            if conversation.id == current:
+                self.list.setCurrentItem(item)
+        self.list.blockSignals(False)
+
+    def current_id(self) -> int | None:
+        item = self.list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item else None
+
+    def rename(self, conversation_id: int, title: str) -> None:
+        self.store.rename(conversation_id, title)
+        self.refresh()
+
+    def delete(self, conversation_id: int) -> None:
+        self.store.delete(conversation_id)
+        self.refresh()
+
+    def _picked(self, item: QListWidgetItem | None, _previous=None) -> None:
+        if item is not None:
+            self.selected.emit(item.data(Qt.ItemDataRole.UserRole))
+
+    def _rename_clicked(self) -> None:
+        conversation_id = self.current_id()
+        if conversation_id is None:
+            return
+        title, ok = QInputDialog.getText(
+            self, "Rename conversation", "Title:", text=self.store.get(conversation_id).title
+        )
+        if ok and title.strip():
+            self.rename(conversation_id, title)
+
+    def _delete_clicked(self) -> None:
+        conversation_id = self.current_id()
+        if conversation_id is None:
+            return
+        title = self.store.get(conversation_id).title
+        answer = QMessageBox.question(self, "Delete conversation", f"Delete “{title}” and all its messages?")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.delete(conversation_id)
+            self.new_requested.emit()

@@ -1,0 +1,62 @@
+"""Errors as a clinician or a lawyer can act on them: what happened, and what to do next."""
+
+from __future__ import annotations
+
+from app.data.credentials import CredentialError
+from app.data.settings import SettingsError
+from app.engine.models import ModelError
+from app.engine.privacy_corpus import CorpusError
+from app.engine.transport import WorkerError
+
+WORKER_ADVICE = {
+    "unreachable": (
+        "The cloud worker cannot be reached.",
+        "Check the network connection and the endpoint in Settings, or ask your administrator whether the "
+        "worker is running.",
+    ),
+    "unauthorized": (
+        "The cloud worker refused the access token (401).",
+        "Enter the current token for this provider in Settings → Provider.",
+    ),
+    "fingerprint_mismatch": (
+        "The cloud worker serves different model weights than this computer.",
+        "Ask your administrator to deploy the worker bundle exported for this model and split depth "
+        "(Settings → Export worker bundle…).",
+    ),
+    "layer_mismatch": (
+        "The cloud worker serves a different split depth than the one chosen here.",
+        "Choose the split depth the worker was exported for, or deploy a new worker bundle.",
+    ),
+    "connection_lost": (
+        "The connection to the cloud worker dropped and could not be restored.",
+        "Your conversation is saved. Send again once the connection is back.",
+    ),
+    "too_many_sessions": (
+        "The cloud worker is serving as many sessions as it allows.",
+        "Try again in a minute, or ask your administrator to raise the worker's session limit.",
+    ),
+    "context_too_long": (
+        "This conversation is longer than the model can hold.",
+        "Start a new conversation (earlier ones stay in the list).",
+    ),
+}
+
+
+def explain(error: BaseException) -> tuple[str, str]:
+    """(what happened, what to do) for any error the app can meet."""
+    if isinstance(error, WorkerError):
+        if error.code in WORKER_ADVICE:
+            return WORKER_ADVICE[error.code]
+        return (
+            f"The cloud worker reported an error ({error.code}): {error}",
+            "Try again; if it persists, tell your administrator.",
+        )
+    if isinstance(error, ModelError):
+        return f"The model cannot be loaded: {error}", "Check the model in Settings, or reinstall splitchat."
+    if isinstance(error, CredentialError):
+        return str(error), "Tokens are only kept in the system keyring."
+    if isinstance(error, (SettingsError, CorpusError)):
+        return str(error), "Correct it and try again."
+    if isinstance(error, FileNotFoundError):
+        return f"A file is missing: {error.filename}", "Reinstall splitchat or choose another model."
+    return f"Something went wrong: {error}", "Your conversation is saved. Try again; if it persists, report it."

@@ -1,0 +1,106 @@
+"""Live plots of the link: throughput, tokens per round trip against break-even, where each step's time went.
+
+The engine's callbacks only append to ring buffers; one QTimer redraws at a steady rate, so plotting
+never slows generation however fast steps arrive.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
+
+HISTORY = 300  # steps kept on screen
+PARTS = (  # (StepTiming field, label, colour), stacked bottom to top
+    ("network_ms", "network", (70, 130, 180)),
+    ("local_compute_ms", "local", (60, 179, 113)),
+    ("remote_compute_ms", "remote", (255, 140, 0)),
+    ("serialization_ms", "serialization", (186, 85, 211)),
+)
+
+
+class MetricsDock(QDockWidget):
+    def __init__(self, refresh_ms: int = 250):
+        super().__init__("Live metrics")
+        self.setObjectName("metrics-dock")
+        pg.setConfigOptions(antialias=True, background="w", foreground="k")
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        self.summary = QLabel("No generation yet.")
+        layout.addWidget(self.summary)
+        self.throughput = self._plot("Throughput (tok/s)")
+        self.per_trip = self._plot("Tokens per round trip")
+        self.breakdown = self._plot("Step time (ms)")
+        self.rtt = self._plot("Network round trip (ms)")
+        for plot in (self.throughput, self.per_trip, self.breakdown, self.rtt):
+            layout.addWidget(plot)
+        self.setWidget(body)
+
+        self.steps: deque = deque(maxlen=HISTORY)
+        self.break_even: deque = deque(maxlen=HISTORY)
+        self._drawn = -1
+        self._count = 0
+        self.throughput_curve = self.throughput.plot(pen=pg.mkPen((31, 119, 180), width=2))
+        self.per_trip_bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=(31, 119, 180, 160))
+        self.per_trip.addItem(self.per_trip_bars)
+        self.break_even_curve = self.per_trip.plot(pen=pg.mkPen((200, 0, 0), width=2, style=pg.QtCore.Qt.DashLine))
+        self.per_trip.addLegend(offset=(5, 5)).addItem(self.break_even_curve, "break-even a*")
+        self.breakdown.addLegend(offset=(5, 5))
+        self.stack_curves = []
+        previous = self.breakdown.plot(pen=None)
+        for _, label, colour in PARTS:
+            curve = self.breakdown.plot(pen=pg.mkPen(colour), name=label)
+            fill = pg.FillBetweenItem(previous, curve, brush=(*colour, 120))
+            self.breakdown.addItem(fill)
+            self.stack_curves.append(curve)
+            previous = curve
+        self._base_curve = self.breakdown.listDataItems()[0]
+        self.rtt_curve = self.rtt.plot(pen=pg.mkPen((70, 130, 180), width=2))
+
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self.redraw)
+        self.timer.start(refresh_ms)
+
+    @staticmethod
+    def _plot(title: str) -> pg.PlotWidget:
+        plot = pg.PlotWidget(title=title)
+        plot.setMinimumHeight(110)
+        plot.showGrid(x=True, y=True, alpha=0.3)
+        plot.setMouseEnabled(x=False, y=False)
+        return plot
+
+    def record(self, event: tuple) -> None:
+        """Called once per round trip with (StepTiming, Plan | None), on the UI thread: keep it cheap."""
+        step, plan = event
+        self.steps.append(step)
+        self.break_even.append(plan.break_even if plan is not None else np.nan)
+        self._count += 1
+
+    def redraw(self) -> None:
+        if self._count == self._drawn or not self.steps:
+            return
+        self._drawn = self._count
+        steps = list(self.steps)
+        x = np.arange(self._count - len(steps), self._count, dtype=float)
+        total = np.array([s.total_ms for s in steps])
+        out = np.array([s.tokens_out for s in steps], dtype=float)
+        self.throughput_curve.setData(x, 1000 * out / np.maximum(total, 1e-6))
+        self.per_trip_bars.setOpts(x=x, height=out)
+        self.break_even_curve.setData(x, np.array(self.break_even), connect="finite")
+        level = np.zeros(len(steps))
+        self._base_curve.setData(x, level)
+        for curve, (field, _, _) in zip(self.stack_curves, PARTS, strict=True):
+            level = level + np.array([getattr(s, field) for s in steps])
+            curve.setData(x, level)
+        self.rtt_curve.setData(x, np.array([s.network_ms for s in steps]))
+        recent = steps[-20:]
+        elapsed = sum(s.total_ms for s in recent)
+        produced = sum(s.tokens_out for s in recent)
+        network = np.mean([s.network_ms for s in recent])
+        self.summary.setText(
+            f"Last {len(recent)} round trips: {1000 * produced / max(elapsed, 1e-6):.1f} tok/s, "
+            f"{produced / len(recent):.2f} tokens per round trip, network {network:.0f} ms"
+        )

@@ -1,0 +1,146 @@
+"""Measured token recovery per split depth, from the privacy evaluation's cached report — never a guess."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+SERIES = (  # (direction, attacker, label, colour, line style)
+    ("to_worker", "public_head_search", "sent · public weights (head search)", (128, 0, 128), Qt.SolidLine),
+    ("to_worker", "learned_mlp", "sent · learned MLP", (214, 39, 40), Qt.SolidLine),
+    ("from_worker", "public_tail", "returned · public weights (tail)", (128, 0, 128), Qt.DashLine),
+    ("from_worker", "learned_mlp", "returned · learned MLP", (214, 39, 40), Qt.DashLine),
+)
+NO_ESTIMATE = (
+    "No privacy estimate is available for this model yet. Run the evaluation to measure how many tokens "
+    "an attacker could recover from the hidden states at each split depth."
+)
+
+
+class PrivacyView(QWidget):
+    run_requested = Signal()
+    cancel_requested = Signal()
+
+    def __init__(self):
+        super().__init__()
+        self.report: dict | None = None
+        layout = QVBoxLayout(self)
+        self.statement = QLabel(NO_ESTIMATE)
+        self.statement.setWordWrap(True)
+        self.checkpoint = QLabel("")
+        self.checkpoint.setWordWrap(True)
+        self.plot = pg.PlotWidget(title="Tokens recovered (top-1) versus split depth")
+        self.plot.setLabel("left", "recovered", units="%")
+        self.plot.setLabel("bottom", "layers kept local on each side")
+        self.plot.setYRange(0, 100)
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.legend = self.plot.addLegend(offset=(5, 5))
+        self.depth_line = pg.InfiniteLine(angle=90, pen=pg.mkPen((0, 0, 0), width=1, style=Qt.DotLine))
+        self.plot.addItem(self.depth_line)
+        buttons = QHBoxLayout()
+        self.run_button = QPushButton("Run privacy evaluation")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setVisible(False)
+        self.run_button.clicked.connect(self.run_requested.emit)
+        self.cancel_button.clicked.connect(self.cancel_requested.emit)
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.progress, 1)
+        layout.addWidget(self.statement)
+        layout.addWidget(self.checkpoint)
+        layout.addWidget(self.plot, 1)
+        layout.addLayout(buttons)
+        self.plot.setVisible(False)
+
+    def show_report(self, report: dict | None, depth: int, public_checkpoint: bool) -> None:
+        """Draw ``report`` (or say there is none) with the current split depth marked."""
+        self.report = report
+        self.plot.clear()
+        self.plot.addItem(self.depth_line)
+        self.legend.clear()
+        self.depth_line.setValue(depth)
+        if public_checkpoint:
+            self.checkpoint.setText(
+                "The local layers are a published checkpoint: anyone can download them, so the public-weights "
+                "attacks apply."
+            )
+        else:
+            self.checkpoint.setText(
+                "The local layers are private weights: the public-weights attacks apply only if they leak. Keeping "
+                "them private is an operational duty, not a guarantee."
+            )
+        if report is None:
+            self.statement.setText(NO_ESTIMATE)
+            self.plot.setVisible(False)
+            return
+        self.plot.setVisible(True)
+        for direction, attacker, label, colour, style in SERIES:
+            rows = sorted(
+                (r for r in report["results"] if r["direction"] == direction and r["attacker"] == attacker),
+                key=lambda r: r["depth"],
+            )
+            if not rows:
+                continue
+            x = np.array([r["depth"] for r in rows], dtype=float)
+            y = np.array([100 * r["top1"] for r in rows])
+            low = y - np.array([100 * r["ci95"][0] for r in rows])
+            high = np.array([100 * r["ci95"][1] for r in rows]) - y
+            pen = pg.mkPen(colour, width=2, style=style)
+            self.plot.plot(x, y, pen=pen, symbol="o", symbolBrush=colour, name=label)
+            self.plot.addItem(pg.ErrorBarItem(x=x, y=y, top=high, bottom=low, beam=0.2, pen=pg.mkPen(colour)))
+        baseline = 100 * report["baseline"]["most_frequent"]["top1"]
+        line = self.plot.plot(
+            [min(r["depth"] for r in report["results"]), max(r["depth"] for r in report["results"])],
+            [baseline, baseline],
+            pen=pg.mkPen((90, 90, 90), width=1, style=Qt.DashLine),
+            name="baseline: most frequent token",
+        )
+        line.setZValue(-1)
+        self.statement.setText(self.describe(report, depth))
+
+    @staticmethod
+    def describe(report: dict, depth: int) -> str:
+        """One plain sentence per direction for the current depth, from measured rows only."""
+
+        def row(direction: str, attacker: str) -> dict | None:
+            return next(
+                (
+                    r
+                    for r in report["results"]
+                    if r["depth"] == depth and r["direction"] == direction and r["attacker"] == attacker
+                ),
+                None,
+            )
+
+        sent = row("to_worker", "public_head_search") or row("to_worker", "learned_mlp")
+        learned = row("to_worker", "learned_mlp")
+        if sent is None:
+            measured = sorted({r["depth"] for r in report["results"]})
+            return f"Depth {depth} was not measured (measured: {', '.join(map(str, measured))})."
+        parts = [
+            f"At depth {depth}, an attacker holding the public weights recovers {100 * sent['top1']:.0f}% of the "
+            f"tokens sent to the worker (95% CI {100 * sent['ci95'][0]:.0f}–{100 * sent['ci95'][1]:.0f}%)"
+        ]
+        if learned is not None:
+            parts.append(f"one trained on collected activations recovers {100 * learned['top1']:.0f}%")
+        baseline = 100 * report["baseline"]["most_frequent"]["top1"]
+        return (
+            "; ".join(parts)
+            + f". Guessing the most frequent token scores {baseline:.0f}%. Measured on "
+            + (f"{report['corpus']['test_pairs']} test tokens of {report['corpus']['description']}.")
+        )
+
+    def set_running(self, running: bool) -> None:
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.progress.setVisible(running)
+        if running:
+            self.progress.setValue(0)
+
+    def set_progress(self, message: str, fraction: float) -> None:
+        self.progress.setValue(int(100 * fraction))
+        self.progress.setFormat(f"{message} — %p%")

@@ -1,0 +1,134 @@
+"""The desktop app, offscreen, against a real embedded worker process: what a person sees and keeps."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+
+from app.data.conversations import ConversationStore
+from app.data.settings import AppSettings
+from app.ui.main_window import MainWindow
+
+pytestmark = pytest.mark.bundled
+
+PROMPT = "In one sentence, what is a lease?"
+SHORT = 24
+
+
+def make_window(qtbot, host, tmp_path, **settings) -> MainWindow:
+    store = ConversationStore(tmp_path / "conversations.sqlite3")
+    window = MainWindow(host, store, AppSettings(max_new_tokens=SHORT, **settings), owns_host=False)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def ask(prompt: str, max_new_tokens: int) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "ask", prompt, "--json", "--max-new-tokens", str(max_new_tokens)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engine_host, tmp_path):
+    window = make_window(qtbot, engine_host, tmp_path)
+    await window.ensure_engine()
+    streamed = []
+    window.signals.text.connect(lambda _, text: streamed.append(text))
+    qtbot.keyClicks(window.input, PROMPT)
+    qtbot.mouseClick(window.send_button, Qt.MouseButton.LeftButton)
+    assert window.generating and not window.send_button.isEnabled() and window.stop_button.isEnabled()
+    answer = await window.current_task
+
+    expected = ask(PROMPT, SHORT)["text"]
+    assert answer == expected
+    assert window.chat_view.bubbles[-1].text == expected
+    assert len(streamed) > 3 and streamed[-1] == expected  # it streamed, token by token
+    messages = window.store.messages(window.conversation_id)
+    rows = [(m.role, m.content, m.complete) for m in messages]
+    assert rows == [("user", PROMPT, True), ("assistant", expected, True)]
+    assert window.store.get(window.conversation_id).title == PROMPT
+    assert window.regenerate_button.isEnabled()
+
+    # Regenerate replaces the answer (greedy: the same one), leaving one assistant message.
+    again = await window.regenerate()
+    assert again == expected
+    assert [m.role for m in window.store.messages(window.conversation_id)] == ["user", "assistant"]
+
+    out = tmp_path / "chat.md"
+    window.export_conversation(out)
+    text = out.read_text(encoding="utf-8")
+    assert f"## You\n\n{PROMPT}" in text and expected.strip() in text
+
+
+async def test_ui_thread_stays_responsive_while_tokens_are_computed(qtbot, engine_host, tmp_path):
+    window = make_window(qtbot, engine_host, tmp_path)
+    await window.ensure_engine()
+    # A long pasted note: its prefill alone takes over a second of model compute on this CPU.
+    note = " ".join(f"Day {i}: patient stable, vitals normal, no new complaints." for i in range(40))
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(10)
+    callback_threads = set()
+    window.signals.step.connect(lambda *_: callback_threads.add(threading.current_thread().name))
+    engine_threads = set()
+    window.host.chat.session.edge.head.register_forward_pre_hook(
+        lambda *_: engine_threads.add(threading.current_thread().name)
+    )
+    started = time.perf_counter()
+    await window.send_prompt(f"{note}\n\nSummarise the note in one sentence.")
+    elapsed = time.perf_counter() - started
+    timer.stop()
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert elapsed > 1.0 and len(ticks) > 20
+    assert max(gaps) < 0.3, f"the UI thread stalled for {max(gaps):.2f} s"
+    assert engine_threads == {"splitchat-engine"}  # model compute ran on the engine thread only
+    assert callback_threads == {threading.main_thread().name}  # results arrive on the UI thread
+
+
+async def test_stop_keeps_what_was_produced(qtbot, engine_host, tmp_path):
+    window = make_window(qtbot, engine_host, tmp_path)
+    window.settings = AppSettings(max_new_tokens=400)
+    await window.ensure_engine()
+    window.signals.text.connect(lambda _, text: window.stop() if len(text) > 20 else None)
+    answer = await window.send_prompt("Write a long story about a lighthouse keeper.")
+    assert answer and len(answer) > 20
+    bubble = window.chat_view.bubbles[-1]
+    assert bubble.text == answer and bubble.state.text() == "(stopped)"
+    stored = window.store.messages(window.conversation_id)[-1]
+    assert (stored.role, stored.content, stored.complete) == ("assistant", answer, False)
+    assert window.send_button.isEnabled() and not window.stop_button.isEnabled()
+
+
+async def test_conversations_survive_a_restart_and_can_be_searched(qtbot, engine_host, tmp_path):
+    window = make_window(qtbot, engine_host, tmp_path)
+    await window.ensure_engine()
+    first = await window.send_prompt("Name a colour.")
+    window.new_conversation()
+    await window.send_prompt("Name a fruit.")
+    assert window.conversations.list.count() == 2
+    window.store.close()
+
+    reopened = make_window(qtbot, engine_host, tmp_path)
+    panel = reopened.conversations
+    assert [panel.list.item(i).text() for i in range(panel.list.count())] == ["Name a fruit.", "Name a colour."]
+    panel.list.setCurrentRow(1)
+    assert [b.text for b in reopened.chat_view.bubbles] == ["Name a colour.", first]
+    panel.search.setText("fruit")
+    assert panel.list.count() == 1
+    panel.search.setText("")
+    panel.rename(reopened.conversation_id, "Colours")
+    assert reopened.store.get(reopened.conversation_id).title == "Colours"
+    panel.delete(reopened.conversation_id)
+    assert panel.list.count() == 1

@@ -1,0 +1,156 @@
+"""The admin panel, the privacy view and the errors a person sees — offscreen, against real workers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.data import credentials
+from app.data.conversations import ConversationStore
+from app.data.settings import AppSettings, ProviderProfile, config_dir, load_settings
+from app.engine.export import embedded_shard
+from app.engine.privacy import PrivacySettings
+from app.engine.privacy_corpus import bundled_corpus
+from app.engine.split import SplitSpec
+from app.ui.main_window import MainWindow
+from app.ui.privacy_view import NO_ESTIMATE
+from app.ui.settings_dialog import SettingsDialog
+
+pytestmark = pytest.mark.bundled
+
+
+def make_window(qtbot, host, tmp_path, settings: AppSettings) -> MainWindow:
+    window = MainWindow(host, ConversationStore(tmp_path / "c.sqlite3"), settings, owns_host=False)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+@pytest.fixture(scope="module")
+def worker(workers, tmp_path_factory):
+    """A second real worker process serving the bundled split 2, with its own token."""
+    from app.engine.models import resolve_model
+
+    return workers(embedded_shard(resolve_model(), SplitSpec(2, 2)))
+
+
+async def test_settings_dialog_keeps_tokens_in_the_keyring_and_tests_the_connection(
+    qtbot, engine_host, worker, isolated_user_state
+):
+    settings = AppSettings(profiles=(ProviderProfile("gpu-box", worker.endpoint),), active_profile="gpu-box")
+    dialog = SettingsDialog(settings, 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    assert dialog.token_state.text() == "No token set."
+    assert dialog.depth.count() == 14 and dialog.depth.currentData() == "2"
+    assert "not measured yet" in dialog.depth_table.item(1, 2).text()
+
+    # A wrong token: the handshake's 401 becomes a sentence the admin can act on.
+    dialog.token.setText("not-the-token")
+    await dialog.test_connection()
+    assert "refused the access token (401)" in dialog.test_result.text()
+
+    dialog.token.setText(worker.token)
+    await dialog.test_connection()
+    assert dialog.test_result.text().startswith("✓ Connected. Worker serves layers 2–27")
+    assert "round trip" in dialog.test_result.text()
+
+    chosen = dialog.result_settings()
+    assert credentials.get_token("gpu-box") == worker.token
+    assert dialog.token.text() == ""  # the field never holds a stored token
+    dialog._show_profile()
+    assert dialog.token_state.text().startswith("A token is set")
+    from app.data.settings import save_settings
+
+    save_settings(chosen)
+    assert worker.token not in (config_dir() / "settings.json").read_text()
+    assert load_settings().provider.endpoint == worker.endpoint
+
+    # Renaming a profile carries its token along; removing it forgets the token.
+    dialog.name.setText("gpu-box-2")
+    renamed = dialog.result_settings()
+    assert [p.name for p in renamed.profiles] == ["gpu-box-2"] and renamed.active_profile == "gpu-box-2"
+    assert credentials.get_token("gpu-box-2") == worker.token and credentials.get_token("gpu-box") is None
+    dialog._remove_profile()
+    assert credentials.get_token("gpu-box-2") is None and dialog.result_settings().active_profile == ""
+
+
+async def test_policy_locked_settings_are_read_only(qtbot, engine_host, monkeypatch, tmp_path):
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"values": {"split": "4"}, "locked": ["split", "mode"]}))
+    monkeypatch.setenv("SPLITCHAT_POLICY", str(policy))
+    settings = load_settings()
+    dialog = SettingsDialog(settings, 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    assert dialog.depth.currentData() == "4" and not dialog.depth.isEnabled() and not dialog.mode.isEnabled()
+    assert dialog.temperature.isEnabled()
+    assert "administrator" in dialog.depth.toolTip()
+
+
+async def test_remote_provider_answers_like_the_embedded_one_and_errors_are_plain(qtbot, engine_host, worker, tmp_path):
+    prompt = "Say hello."
+    remote = AppSettings(
+        profiles=(ProviderProfile("gpu-box", worker.endpoint),), active_profile="gpu-box", max_new_tokens=12
+    )
+    credentials.set_token("gpu-box", "wrong-token")
+    window = make_window(qtbot, engine_host, tmp_path, remote)
+    assert "“gpu-box” at ws://127.0.0.1" in window.banner.text()
+    assert await window.send_prompt(prompt) is None
+    assert window.error.isVisible() and "refused the access token" in window.error.text()
+    # The conversation is intact: the question is kept, no empty answer was stored.
+    assert [m.role for m in window.store.messages(window.conversation_id)] == ["user"]
+
+    credentials.set_token("gpu-box", worker.token)
+    window.new_conversation()
+    remote_answer = await window.send_prompt(prompt)  # the failed load is retried with the new token
+    assert remote_answer and not window.error.isVisible()
+
+    embedded = make_window(qtbot, engine_host, tmp_path / "e", AppSettings(max_new_tokens=12))
+    assert await embedded.send_prompt(prompt) == remote_answer
+
+    unreachable = AppSettings(profiles=(ProviderProfile("gone", "ws://127.0.0.1:9"),), active_profile="gone")
+    credentials.set_token("gone", "x")
+    lost = make_window(qtbot, engine_host, tmp_path / "u", unreachable)
+    assert await lost.send_prompt(prompt) is None
+    assert "cannot be reached" in lost.error.text()
+
+
+async def test_privacy_view_shows_no_number_until_measured_then_the_measurement(qtbot, engine_host, tmp_path):
+    window = make_window(qtbot, engine_host, tmp_path, AppSettings(split="1"))
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for document in bundled_corpus().documents[10:16]:
+        (folder / f"{document.name}.txt").write_text(document.text, encoding="utf-8")
+    window.privacy_settings = PrivacySettings(
+        depths=(1, 2),
+        corpus=str(folder),
+        max_train_pairs=600,
+        max_test_pairs=150,
+        mlp_width=32,
+        mlp_epochs=1,
+        attackers=("learned_mlp", "public_tail", "most_frequent", "unigram_prior"),
+        seed=7,
+    )
+    from app.engine.fingerprints import model_fingerprint
+    from app.engine.privacy import report_path
+
+    source = await window._source()
+    report_path(model_fingerprint(source), window.privacy_settings).unlink(missing_ok=True)
+    window.privacy.show_report(None, 1, True)
+    assert window.privacy.statement.text() == NO_ESTIMATE and window.privacy.plot.isHidden()
+    assert "published checkpoint" in window.privacy.checkpoint.text()
+
+    # Cancel pressed while it runs: nothing is kept, and the view still shows no number.
+    window.privacy.set_progress = lambda message, fraction: window.privacy_cancel.set()
+    assert await window.run_privacy() is None
+    assert "cancelled" in window.status.text() and window.privacy.statement.text() == NO_ESTIMATE
+    del window.privacy.set_progress
+
+    report = await window.run_privacy()
+    assert report is not None and window.privacy.report is report
+    assert not window.privacy.plot.isHidden()
+    text = window.privacy.statement.text()
+    rows = {(r["depth"], r["direction"], r["attacker"]): r for r in report["results"]}
+    learned = rows[(1, "to_worker", "learned_mlp")]
+    assert text.startswith("At depth 1") and f"{100 * learned['top1']:.0f}%" in text
+    assert window.privacy.depth_line.value() == 1
