@@ -1,4 +1,4 @@
-# The README's two commands: `make run` (the app's main job) and `make test` (lint + the whole suite).
+# The README's two commands: `make run` (the desktop app) and `make test` (lint + the whole suite).
 # Both share `setup`, which builds .venv/ once; a second run installs nothing.
 
 PYTHON ?= python3
@@ -9,7 +9,7 @@ STAMP := $(VENV)/.splitchat-installed
 #   make setup TORCH_SPEC='torch>=2.4,<2.15'
 TORCH_SPEC ?= torch==2.13.0
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run ask test lint bench privacy screenshot clean
 
 setup: $(STAMP)
 
@@ -22,6 +22,9 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 run: setup
+	$(BIN)/splitchat
+
+ask: setup
 	$(BIN)/splitchat ask
 
 test: lint
@@ -33,6 +36,12 @@ lint: setup
 
 bench: setup
 	$(BIN)/splitchat bench --rtt-ms 0,20,80,150 --json bench-out/bench.json --plot bench-out/bench.png
+
+privacy: setup
+	$(BIN)/splitchat privacy --json bench-out/privacy.json --plot bench-out/privacy.png
+
+screenshot: setup
+	packaging/screenshot.sh docs/images/app.png
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -10,6 +10,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from app.engine.middle import CacheEdit, MiddleReply
+from app.log_redaction import redacting_logger
 from app.protocol import (
     DEFAULT_MAX_FRAME,
     WIRE_DTYPES,
@@ -68,6 +69,7 @@ class RemoteMiddle:
                 max_size=2 * max_frame + 65536,
                 open_timeout=open_timeout,
                 proxy=None,  # the worker is reached directly; system proxies would see our traffic
+                logger=redacting_logger("splitchat.websockets.client"),
             )
         except InvalidStatus as exc:
             status = exc.response.status_code

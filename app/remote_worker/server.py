@@ -13,6 +13,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from app.engine.models import max_context
+from app.log_redaction import redacting_logger
 from app.protocol import (
     ErrorCode,
     ForwardRequest,
@@ -73,6 +74,7 @@ class WorkerServer:
             compression=None,  # floats barely compress; deflate only costs CPU
             max_size=2 * self.max_frame + 65536,  # oversize frames up to 2x get a typed error
             server_header=None,
+            logger=redacting_logger("splitchat.websockets.server"),
         )
 
     def _authenticate(self, connection: ServerConnection, request):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -20,6 +21,13 @@ ROLE_STYLE = {
     "assistant": "background: #f6f6f6; border-radius: 8px;",
     "system": "background: #fff8e1; border-radius: 8px;",
 }
+
+
+def markdown_html(text: str) -> str:
+    """Qt's own Markdown reader (CommonMark + GitHub fences) to HTML; a model's raw HTML stays text."""
+    document = QTextDocument()
+    document.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownNoHTML)
+    return document.toHtml()
 
 
 class MessageBubble(QFrame):
@@ -46,7 +54,7 @@ class MessageBubble(QFrame):
         header.addWidget(self.copy_button)
         layout.addLayout(header)
         self.body = QLabel()
-        self.body.setTextFormat(Qt.TextFormat.MarkdownText)
+        self.body.setTextFormat(Qt.TextFormat.RichText)
         self.body.setWordWrap(True)
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.body.setOpenExternalLinks(False)  # a link in a model's answer is shown, not followed
@@ -60,7 +68,7 @@ class MessageBubble(QFrame):
     def set_text(self, text: str, complete: bool = True) -> None:
         if text != self._text:
             self._text = text
-            self.body.setText(text)
+            self.body.setText(markdown_html(text))
         self.state.setText("" if complete else "(stopped)")
 
     def set_streaming(self, streaming: bool) -> None:

@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.last_store = 0.0
         self.stop_flag = threading.Event()
         self.current_task: asyncio.Task | None = None
+        self.last_reply = None  # the engine's ChatReply of the last finished answer
         self.engine_task: asyncio.Task | None = None
         self.privacy_task: asyncio.Task | None = None
         self.privacy_cancel = threading.Event()
@@ -339,6 +340,7 @@ class MainWindow(QMainWindow):
             self.error.setVisible(True)
             self.status.setText(what)
             return None
+        self.last_reply = reply
         stopped = reply.generation.stop_reason == "cancelled"
         self._finish(conversation, reply.text, complete=not stopped)
         stats = reply.generation.stats

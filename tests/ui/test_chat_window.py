@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -10,6 +11,7 @@ import time
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
@@ -43,8 +45,15 @@ def ask(prompt: str, max_new_tokens: int) -> dict:
 async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engine_host, tmp_path):
     window = make_window(qtbot, engine_host, tmp_path)
     await window.ensure_engine()
-    streamed = []
-    window.signals.text.connect(lambda _, text: streamed.append(text))
+    streamed, on_disk = [], []
+
+    def watch(_, text: str) -> None:
+        streamed.append(text)
+        if len(streamed) == 2:  # mid-answer: what a crash now would leave on disk
+            with sqlite3.connect(tmp_path / "conversations.sqlite3") as db:
+                on_disk.extend(db.execute("SELECT role, content, complete FROM messages ORDER BY id").fetchall())
+
+    window.signals.text.connect(watch)
     qtbot.keyClicks(window.input, PROMPT)
     qtbot.mouseClick(window.send_button, Qt.MouseButton.LeftButton)
     assert window.generating and not window.send_button.isEnabled() and window.stop_button.isEnabled()
@@ -59,6 +68,19 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
     assert rows == [("user", PROMPT, True), ("assistant", expected, True)]
     assert window.store.get(window.conversation_id).title == PROMPT
     assert window.regenerate_button.isEnabled()
+    assert on_disk[0] == ("user", PROMPT, 1)
+    assert on_disk[1][0] == "assistant" and on_disk[1][2] == 0 and expected.startswith(on_disk[1][1])
+
+    # The plots were fed the engine's own per-step figures, not a separate computation.
+    steps = window.last_reply.generation.stats.steps
+    assert list(window.metrics.steps) == steps and all(a is b for a, b in zip(window.metrics.steps, steps, strict=True))
+    window.metrics.redraw()
+    x, y = window.metrics.throughput_curve.getData()
+    assert len(y) == len(steps) and y[-1] == pytest.approx(1000 * steps[-1].tokens_out / steps[-1].total_ms)
+    assert list(window.metrics.per_trip_bars.opts["height"]) == [s.tokens_out for s in steps]
+
+    window.chat_view.bubbles[-1].copy_button.click()
+    assert QApplication.clipboard().text() == expected
 
     # Regenerate replaces the answer (greedy: the same one), leaving one assistant message.
     again = await window.regenerate()
@@ -109,6 +131,26 @@ async def test_stop_keeps_what_was_produced(qtbot, engine_host, tmp_path):
     stored = window.store.messages(window.conversation_id)[-1]
     assert (stored.role, stored.content, stored.complete) == ("assistant", answer, False)
     assert window.send_button.isEnabled() and not window.stop_button.isEnabled()
+    assert len(window.last_reply.generation.tokens) < 400
+    window.store.close()
+
+    # Reopening the app shows the conversation, the partial answer marked as stopped.
+    reopened = make_window(qtbot, engine_host, tmp_path)
+    reopened.conversations.list.setCurrentRow(0)
+    assert reopened.chat_view.bubbles[-1].text == answer
+    assert reopened.chat_view.bubbles[-1].state.text() == "(stopped)"
+
+
+def test_markdown_and_code_blocks_render_and_raw_html_stays_text(qtbot):
+    from app.ui.chat_view import MessageBubble
+
+    bubble = MessageBubble("assistant", "Use **this**:\n\n```python\nprint(1)\n```\n\n<b>not bold</b>")
+    qtbot.addWidget(bubble)
+    html = bubble.body.text()
+    assert 'font-weight:700;">this</span>' in html
+    assert "<pre" in html and "monospace" in html and "print(1)" in html
+    assert "&lt;b&gt;not bold&lt;/b&gt;" in html
+    assert bubble.text.startswith("Use **this**")  # Copy gives the Markdown, not the HTML
 
 
 async def test_conversations_survive_a_restart_and_can_be_searched(qtbot, engine_host, tmp_path):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 
 import pytest
 
 from app.data import credentials
 from app.data.conversations import ConversationStore
-from app.data.settings import AppSettings, ProviderProfile, config_dir, load_settings
+from app.data.settings import AppSettings, ProviderProfile, config_dir, data_dir, load_settings
 from app.engine.export import embedded_shard
 from app.engine.privacy import PrivacySettings
 from app.engine.privacy_corpus import bundled_corpus
@@ -36,8 +38,9 @@ def worker(workers, tmp_path_factory):
 
 
 async def test_settings_dialog_keeps_tokens_in_the_keyring_and_tests_the_connection(
-    qtbot, engine_host, worker, isolated_user_state
+    qtbot, engine_host, worker, isolated_user_state, caplog
 ):
+    caplog.set_level(logging.DEBUG)
     settings = AppSettings(profiles=(ProviderProfile("gpu-box", worker.endpoint),), active_profile="gpu-box")
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
@@ -73,6 +76,13 @@ async def test_settings_dialog_keeps_tokens_in_the_keyring_and_tests_the_connect
     assert credentials.get_token("gpu-box-2") == worker.token and credentials.get_token("gpu-box") is None
     dialog._remove_profile()
     assert credentials.get_token("gpu-box-2") is None and dialog.result_settings().active_profile == ""
+
+    # The token is in no file the app writes and in no log record.
+    assert worker.token not in caplog.text
+    for folder in (config_dir(), data_dir()):
+        for path in folder.rglob("*") if folder.exists() else ():
+            if path.is_file():
+                assert worker.token.encode() not in path.read_bytes(), path
 
 
 async def test_policy_locked_settings_are_read_only(qtbot, engine_host, monkeypatch, tmp_path):
@@ -154,3 +164,60 @@ async def test_privacy_view_shows_no_number_until_measured_then_the_measurement(
     learned = rows[(1, "to_worker", "learned_mlp")]
     assert text.startswith("At depth 1") and f"{100 * learned['top1']:.0f}%" in text
     assert window.privacy.depth_line.value() == 1
+
+
+async def test_wrong_weights_missing_model_and_expired_sessions_read_plainly(
+    qtbot, engine_host, worker, workers, tmp_path
+):
+    prompt = "Name a planet."
+    credentials.set_token("gpu-box", worker.token)
+    # The worker serves split 2; a workstation set to split 4 expects other weights and refuses it.
+    other_split = AppSettings(
+        profiles=(ProviderProfile("gpu-box", worker.endpoint),), active_profile="gpu-box", split="4"
+    )
+    window = make_window(qtbot, engine_host, tmp_path / "a", other_split)
+    assert await window.send_prompt(prompt) is None
+    assert "different model weights" in window.error.text() and "Export worker bundle" in window.error.text()
+
+    missing = make_window(qtbot, engine_host, tmp_path / "b", AppSettings(model=str(tmp_path / "no-such-model")))
+    assert await missing.send_prompt(prompt) is None
+    assert missing.error.text().startswith("The model cannot be loaded")
+    assert [m.role for m in missing.store.messages(missing.conversation_id)] == ["user"]
+
+    # A worker that forgets idle sessions after a second: the app re-sends the conversation silently.
+    from app.engine.export import export_worker_shard
+    from app.engine.models import resolve_model
+
+    shard = tmp_path / "ttl-shard"
+    export_worker_shard(resolve_model(), SplitSpec(2, 2), shard)
+    forgetful = workers(shard, session_ttl_s=1.0)
+    credentials.set_token("forgetful", forgetful.token)
+    settings = AppSettings(
+        profiles=(ProviderProfile("forgetful", forgetful.endpoint),), active_profile="forgetful", max_new_tokens=12
+    )
+    chat = make_window(qtbot, engine_host, tmp_path / "c", settings)
+    first = await chat.send_prompt(prompt)
+    notices = []
+    chat.signals.notice.connect(notices.append)
+    await asyncio.sleep(2.5)  # the worker's sweeper drops the idle session
+    second = await chat.send_prompt("And another one?")
+    assert second and not chat.error.isVisible()
+    assert notices and notices[-1].startswith("Reconnected") and chat.status.text().startswith("Done")
+    assert [m.role for m in chat.store.messages(chat.conversation_id)] == ["user", "assistant"] * 2
+    assert first
+
+
+async def test_closing_the_window_stops_the_embedded_worker_and_bundles_export(qtbot, tmp_path):
+    from app.engine.host import EngineHost
+
+    window = MainWindow(EngineHost(), ConversationStore(tmp_path / "c.sqlite3"), AppSettings())
+    qtbot.addWidget(window)
+    window.show()
+    chat = await window.ensure_engine()
+    process = chat.local_worker
+    assert process.alive()
+    manifest = await window.export_worker_bundle(tmp_path / "bundle")
+    assert (manifest.first_layer, manifest.last_layer) == (2, 28)
+    assert "Worker bundle written" in window.status.text()
+    window.close()
+    assert not process.alive() and not window.host.thread.is_alive()

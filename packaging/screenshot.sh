@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# A real-window screenshot of the desktop app mid-conversation, rendered by X (Xvfb), for the README.
+# Needs Debian's xvfb (apt-get install xvfb xauth libxcb-cursor0 libxkbcommon-x11-0 libegl1) and `make setup`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-docs/images/app.png}"
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1440x900x24" .venv/bin/python scripts/screenshot.py "$out"
