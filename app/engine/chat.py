@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -15,8 +16,10 @@ from app.engine.metrics import StepTiming
 from app.engine.models import BUNDLED_SPEC, ModelSource, Progress, resolve_model
 from app.engine.sampling import Sampling
 from app.engine.split import SplitSpec
-from app.engine.transport import RemoteMiddle
+from app.engine.transport import RemoteMiddle, connect_with_retries
 from app.protocol import DEFAULT_MAX_FRAME
+
+RECONNECT_WINDOW_S = 60.0  # how long a lost worker is retried before the error reaches the user
 
 
 @dataclass
@@ -59,6 +62,7 @@ class SplitChat:
         max_frame: int = DEFAULT_MAX_FRAME,
         speculation: Speculation = Speculation(),
         progress: Progress | None = None,
+        cert_sha256: str | None = None,
     ) -> SplitChat:
         source = resolve_model(spec, progress)
         split.check(source.num_layers)
@@ -91,6 +95,7 @@ class SplitChat:
                     expected_layers=split.middle(source.num_layers),
                     wire_dtype=wire,
                     max_frame=max_frame,
+                    cert_sha256=cert_sha256,
                 )
 
             middle = await connect()
@@ -99,15 +104,25 @@ class SplitChat:
                 local_worker.stop()
             raise
         session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation)
-        return cls(source, split, edge, tokenizer, session, local_worker, endpoint, connect)
+        chat = cls(source, split, edge, tokenizer, session, local_worker, endpoint, connect)
+        session.reconnect = chat.reconnect
+        return chat
 
-    async def reconnect(self) -> None:
-        """Open a new worker session (after it expired or the link dropped); the next reply re-prefills."""
+    async def reconnect(self) -> RemoteMiddle:
+        """A new worker session after the old one expired or its link dropped, retrying with backoff.
+
+        The embedded worker is restarted (same port, same token) if it died. Gives up, raising the last
+        error, once ``RECONNECT_WINDOW_S`` has passed without a connection.
+        """
         if self._connect is None:
             raise RuntimeError("this chat was not opened with a connection it can repeat")
         await self.session.middle.close()
-        self.session.replace_middle(await self._connect())
-        self._history = []
+
+        async def restart_local_worker() -> None:
+            if self.local_worker is not None and not self.local_worker.alive():
+                await asyncio.to_thread(self.local_worker.start)
+
+        return await connect_with_retries(self._connect, RECONNECT_WINDOW_S, self.session.notice, restart_local_worker)
 
     def prompt_ids(self, messages: list[dict]) -> list[int]:
         """The conversation formatted with the model's chat template, ready for the assistant's turn.
@@ -134,6 +149,7 @@ class SplitChat:
         on_text: Callable[[str], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         on_step: Callable[[StepTiming, Plan | None], None] | None = None,
+        on_notice: Callable[[str], None] | None = None,
     ) -> ChatReply:
         """Generate the assistant's next message; ``on_text`` receives the text as it grows."""
         generated: list[int] = []
@@ -144,6 +160,7 @@ class SplitChat:
                 on_text(self.decode(generated))
 
         prompt = self.prompt_ids(messages)
+        self.session.notice = on_notice
         self._history = []  # until this reply completes, the next prompt is tokenized afresh
         generation = await self.session.generate(prompt, max_new_tokens, sampling, on_token, should_stop, on_step)
         self._history = prompt + generation.tokens

@@ -8,7 +8,7 @@ the caches keep exactly that path. Sequential decoding is the same loop with a o
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import torch
@@ -22,6 +22,9 @@ from app.engine.middle import CacheEdit, Middle, MiddleReply
 from app.engine.models import max_context
 from app.engine.sampling import Sampling, TokenPicker
 from app.engine.verification import verify
+
+# Worker error codes after which a fresh session and a re-prefill carry on with nothing lost.
+RECOVERABLE = frozenset({"unknown_session", "connection_lost"})
 
 
 class ContextTooLong(ValueError):
@@ -60,9 +63,13 @@ class SplitSession:
         speculation: Speculation = Speculation(mode="sequential"),
         drafter: Callable[[list[int]], DraftTree] | None = None,
         controller: Controller | None = None,
+        reconnect: Callable[[], Awaitable[Middle]] | None = None,
     ):
         self.edge = edge
         self.middle = middle
+        # Opens a fresh worker session (with its own retries); None: a lost session is an error.
+        self.reconnect = reconnect
+        self.notice: Callable[[str], None] | None = None  # "reconnecting…" for a status bar
         self.stop_ids = set(stop_ids)
         self.processed: list[int] = []  # tokens whose keys/values sit in all three caches
         self.max_context = max_context(edge.config)
@@ -104,9 +111,16 @@ class SplitSession:
         stats = GenerationStats()
         generation = Generation(tokens=[], stats=stats, stop_reason="max_new_tokens")
 
-        reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run
-        block = VerifyBlock(prompt[reuse:], list(range(reuse, len(prompt))), None, DraftTree.rooted_at(0), [], reuse)
-        logits, timing = await self._run_block(block, rows=[len(block.tokens) - 1], kind="prefill")
+        while True:
+            reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run
+            block = VerifyBlock(
+                prompt[reuse:], list(range(reuse, len(prompt))), None, DraftTree.rooted_at(0), [], reuse
+            )
+            try:
+                logits, timing = await self._run_block(block, rows=[len(block.tokens) - 1], kind="prefill")
+                break
+            except Exception as exc:
+                await self._recover_or_raise(exc)  # then prefill again, into the fresh session
         self.processed = prompt
         self.controller.observe_prefill(block.size, timing.compute_ms, timing.network_ms)
         root = picker.pick(logits[-1])
@@ -128,7 +142,13 @@ class SplitSession:
                 # Near the end of the context a drafted block would not fit: finish one token at a time.
                 block = build_block(DraftTree.rooted_at(root), len(self.processed))
                 plan, window = self.controller.sequential_plan(root), None
-            logits, timing = await self._run_block(block, rows=block.logit_rows, kind="decode")
+            try:
+                logits, timing = await self._run_block(block, rows=block.logit_rows, kind="decode")
+            except Exception as exc:
+                committed = list(self.processed)
+                await self._recover_or_raise(exc)
+                await self._refill(committed)
+                continue  # the same step again, on the fresh session
             tree_logits = logits[: len(plan.tree)]
             verdict = verify(plan.tree, tree_logits, picker)
             emitted = verdict.emitted(plan.tree)
@@ -197,6 +217,27 @@ class SplitSession:
         logits = self.edge.run_tail(reply.hidden, positions, block.ancestry, rows)
         end = time.perf_counter()
         return logits, _BlockTiming(kind, block.size, head_ms + (end - tail_start) * 1000, reply, end - step_start)
+
+    async def _recover_or_raise(self, error: Exception) -> None:
+        """After a lost session or link, move to a fresh session; re-raise anything else."""
+        if getattr(error, "code", None) not in RECOVERABLE or self.reconnect is None:
+            raise error
+        if self.notice:
+            self.notice(f"Worker session lost ({error.code}); reconnecting…")
+        self.replace_middle(await self.reconnect())
+        if self.notice:
+            self.notice("Reconnected; re-sent the conversation to a new worker session.")
+
+    async def _refill(self, committed: list[int]) -> None:
+        """Re-prefill what was committed before the loss, so every cache holds it again."""
+        if committed:
+            block = VerifyBlock(committed, list(range(len(committed))), None, DraftTree.rooted_at(0), [], 0)
+            try:
+                await self._run_block(block, rows=[len(committed) - 1], kind="prefill")
+            except Exception as exc:
+                await self._recover_or_raise(exc)
+                return await self._refill(committed)
+        self.processed = committed
 
     def replace_middle(self, middle: Middle) -> None:
         """Continue on a fresh worker session: nothing is cached there, so the next call re-prefills."""

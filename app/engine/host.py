@@ -21,11 +21,9 @@ from app.engine.metrics import StepTiming
 from app.engine.models import BUNDLED_SPEC, Progress
 from app.engine.sampling import Sampling
 from app.engine.split import SplitSpec
-from app.engine.transport import WorkerError, probe_worker
+from app.engine.transport import probe_worker
 
 T = TypeVar("T")
-# Worker errors after which a fresh session and a re-prefill carry on with nothing lost.
-RECOVERABLE = ("unknown_session", "connection_lost")
 
 
 @dataclass(frozen=True)
@@ -36,6 +34,7 @@ class EngineConfig:
     split: str = "2"
     endpoint: str | None = None  # None: the bundled worker process on loopback
     token: str | None = None
+    cert_sha256: str | None = None  # pinned certificate of a self-signed wss:// worker
     device: str = "auto"
     mode: str = "auto"
     budget: int = 48
@@ -77,9 +76,9 @@ class EngineHost:
             self._reply(messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice)
         )
 
-    async def probe(self, endpoint: str, token: str) -> dict:
+    async def probe(self, endpoint: str, token: str, cert_sha256: str | None = None) -> dict:
         """Handshake, worker fingerprint and RTT of an endpoint, for "Test connection"."""
-        return await self.call(probe_worker(endpoint, token))
+        return await self.call(probe_worker(endpoint, token, cert_sha256=cert_sha256))
 
     async def close_chat(self) -> None:
         await self.call(self._close_chat())
@@ -106,6 +105,7 @@ class EngineHost:
             device=config.device,
             speculation=Speculation(mode=config.mode, max_nodes=config.budget),
             progress=progress,
+            cert_sha256=config.cert_sha256,
         )
         self.config = config
         return self.chat
@@ -113,18 +113,8 @@ class EngineHost:
     async def _reply(self, messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice):
         if self.chat is None:
             raise RuntimeError("no chat is open")
-        try:
-            return await self.chat.reply(messages, max_new_tokens, sampling, on_text, should_stop, on_step)
-        except WorkerError as exc:
-            if exc.code not in RECOVERABLE:
-                raise
-            if on_notice:
-                on_notice(f"Worker session lost ({exc.code}); reconnecting and re-sending the conversation…")
-            await self.chat.reconnect()
-            reply = await self.chat.reply(messages, max_new_tokens, sampling, on_text, should_stop, on_step)
-            if on_notice:
-                on_notice("Reconnected: the conversation was re-sent to a new worker session.")
-            return reply
+        # A lost session or link mid-answer is recovered inside the session (reconnect, re-prefill).
+        return await self.chat.reply(messages, max_new_tokens, sampling, on_text, should_stop, on_step, on_notice)
 
     async def _close_chat(self) -> None:
         chat, self.chat, self.config = self.chat, None, None

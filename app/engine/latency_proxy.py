@@ -34,12 +34,26 @@ class LatencyProxy:
         self._random = random.Random(seed)
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._cut_after: int | None = None
         self.port: int | None = None
 
     async def start(self) -> int:
         self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
         self.port = self._server.sockets[0].getsockname()[1]
         return self.port
+
+    def cut_after(self, n_bytes: int) -> None:
+        """Fault injection: forward ``n_bytes`` more from client to server, then drop every connection.
+
+        Tests use it to cut a link in the middle of a frame.
+        """
+        self._cut_after = n_bytes
+
+    def _abort_all(self) -> None:
+        for writer in list(self._writers):
+            writer.transport.abort()
+        self._writers.clear()
 
     async def close(self) -> None:
         if self._server:
@@ -55,12 +69,14 @@ class LatencyProxy:
         except OSError:
             client_writer.close()
             return
-        for reader, writer in ((client_reader, upstream_writer), (upstream_reader, client_writer)):
-            task = asyncio.create_task(self._pipe(reader, writer))
+        self._writers.update((client_writer, upstream_writer))
+        directions = ((client_reader, upstream_writer, True), (upstream_reader, client_writer, False))
+        for reader, writer, upstream in directions:
+            task = asyncio.create_task(self._pipe(reader, writer, upstream))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, upstream: bool) -> None:
         """Read as bytes arrive; a second task delivers each chunk when the emulated link would."""
         queue: asyncio.Queue[tuple[float, bytes] | None] = asyncio.Queue()
         deliver = asyncio.create_task(self._deliver(queue, writer))
@@ -68,6 +84,14 @@ class LatencyProxy:
         bytes_per_s = self.profile.bandwidth_mbps * 125_000
         try:
             while chunk := await reader.read(1 << 16):
+                if upstream and self._cut_after is not None:
+                    if len(chunk) >= self._cut_after:
+                        writer.write(chunk[: self._cut_after])  # part of a frame arrives, then the link dies
+                        await writer.drain()
+                        self._cut_after = None
+                        self._abort_all()
+                        break
+                    self._cut_after -= len(chunk)
                 now = time.perf_counter()
                 sent_at = now
                 if bytes_per_s:

@@ -29,9 +29,13 @@ class LocalWorker:
         dtype: str = "auto",
         max_frame: int = DEFAULT_MAX_FRAME,
         session_ttl_s: float = 3600.0,
+        port: int = 0,
+        extra_args: tuple[str, ...] = (),
     ):
         self.shard = Path(shard)
         self.device, self.dtype, self.max_frame, self.session_ttl_s = device, dtype, max_frame, session_ttl_s
+        self.port = port  # 0 picks a free port; a restart reuses the first one
+        self.extra_args = tuple(extra_args)  # e.g. --tls-cert/--tls-key, limits
         self.endpoint: str | None = None
         self.token: str | None = None
         self._process: subprocess.Popen | None = None
@@ -44,9 +48,10 @@ class LocalWorker:
 
     def launch(self) -> None:
         """Start the process without waiting, so the caller can load its own half meanwhile."""
-        self._dir = tempfile.TemporaryDirectory(prefix="splitchat-worker-")
+        if self._dir is None:  # a restart keeps the token (and so the clients) it had
+            self._dir = tempfile.TemporaryDirectory(prefix="splitchat-worker-")
+            self.token = issue_token(Path(self._dir.name) / "tokens.txt")
         folder = Path(self._dir.name)
-        self.token = issue_token(folder / "tokens.txt")
         self._log = (folder / "worker.log").open("w+")
         command = [
             sys.executable,
@@ -57,7 +62,7 @@ class LocalWorker:
             "--host",
             "127.0.0.1",
             "--port",
-            "0",
+            str(self.port),
             "--token-file",
             str(folder / "tokens.txt"),
             "--device",
@@ -69,6 +74,7 @@ class LocalWorker:
             str(self.max_frame),
             "--session-ttl",
             str(self.session_ttl_s),
+            *self.extra_args,
         ]
         self._process = subprocess.Popen(
             command,
@@ -100,6 +106,7 @@ class LocalWorker:
                 break
             if line.startswith(READY_PREFIX):
                 self.endpoint = line[len(READY_PREFIX) :].split()[0]
+                self.port = int(self.endpoint.rsplit(":", 1)[1])
                 return self.endpoint, self.token
         detail = self._log_tail()
         self.stop()
@@ -111,6 +118,19 @@ class LocalWorker:
         if self._dir is None:
             raise LocalWorkerError("the local worker is not running")
         return Path(self._dir.name) / "tokens.txt"
+
+    def kill(self) -> None:
+        """End the process abruptly (a crash, for tests); ``start`` brings it back on the same port and token."""
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            for pipe in (self._process.stdin, self._process.stdout):
+                if pipe:
+                    pipe.close()
+            self._process = None
+        if getattr(self, "_log", None):
+            self._log.close()
+            self._log = None
 
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
 import time
+from collections.abc import Awaitable, Callable
 
 import torch
 from websockets.asyncio.client import ClientConnection, connect
@@ -24,6 +26,7 @@ from app.protocol import (
     tensor_from_bytes,
     tensor_to_bytes,
 )
+from app.tls import PinMismatch, check_pin, client_context, normalise_pin
 
 _HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
 
@@ -34,6 +37,16 @@ class WorkerError(Exception):
     def __init__(self, code: str, message: str):
         super().__init__(message)
         self.code = code
+
+
+class _PinnedConnection(ClientConnection):
+    """Checks the pinned certificate after the TLS handshake, before the request carrying the token."""
+
+    pin: str = ""
+
+    async def handshake(self, *args, **kwargs) -> None:
+        check_pin(self.transport.get_extra_info("ssl_object"), self.pin)
+        await super().handshake(*args, **kwargs)
 
 
 class RemoteMiddle:
@@ -57,10 +70,24 @@ class RemoteMiddle:
         wire_dtype: str = "float16",
         max_frame: int = DEFAULT_MAX_FRAME,
         open_timeout: float = 10.0,
+        cert_sha256: str | None = None,
     ) -> RemoteMiddle:
-        """Connect, authenticate, check the worker's shard and open a session."""
+        """Connect, authenticate, check the worker's shard and open a session.
+
+        ``wss://`` endpoints are verified against the system's trust store, or, with ``cert_sha256``,
+        against that one pinned certificate (self-signed workers).
+        """
         if wire_dtype not in WIRE_DTYPES:
             raise ValueError(f"wire dtype must be one of {', '.join(WIRE_DTYPES)}")
+        secure = endpoint.startswith("wss://")
+        if cert_sha256 and not secure:
+            raise WorkerError("tls_required", "a certificate pin needs a wss:// endpoint")
+        tls: dict = {}
+        if secure:
+            tls["ssl"] = client_context(cert_sha256)
+            if cert_sha256:
+                normalise_pin(cert_sha256)
+                tls["create_connection"] = type("Pinned", (_PinnedConnection,), {"pin": cert_sha256})
         try:
             ws = await connect(
                 endpoint,
@@ -70,6 +97,7 @@ class RemoteMiddle:
                 open_timeout=open_timeout,
                 proxy=None,  # the worker is reached directly; system proxies would see our traffic
                 logger=redacting_logger("splitchat.websockets.client"),
+                **tls,
             )
         except InvalidStatus as exc:
             status = exc.response.status_code
@@ -78,6 +106,16 @@ class RemoteMiddle:
                     "unauthorized", "the worker refused the token (401): check the bearer token"
                 ) from None
             raise WorkerError("handshake", f"the worker answered HTTP {status}") from None
+        except PinMismatch as exc:
+            raise WorkerError(
+                "pin_mismatch", f"refused the worker at {endpoint}: {exc}. Nothing was sent to it."
+            ) from None
+        except ssl.SSLCertVerificationError as exc:
+            raise WorkerError(
+                "tls_unverified",
+                f"the worker's certificate could not be verified ({exc.verify_message}); for a self-signed "
+                "worker, pin its certificate's SHA-256 in the provider settings",
+            ) from None
         except (TimeoutError, OSError, InvalidHandshake) as exc:
             raise WorkerError("unreachable", f"cannot reach the worker at {endpoint}: {exc}") from None
         try:
@@ -203,13 +241,13 @@ class RemoteMiddle:
             raise WorkerError("out_of_order", f"expected reply {seq}, got {reply.header.get('seq')} ({reply.type})")
 
 
-async def probe_worker(endpoint: str, token: str, pings: int = 3) -> dict:
+async def probe_worker(endpoint: str, token: str, pings: int = 3, cert_sha256: str | None = None) -> dict:
     """Connect as a client would and report what the worker serves and the link's round trip.
 
     Raises WorkerError (unauthorized, unreachable, ...) exactly as a real connection would.
     """
     started = time.perf_counter()
-    middle = await RemoteMiddle.connect(endpoint, token)
+    middle = await RemoteMiddle.connect(endpoint, token, cert_sha256=cert_sha256)
     handshake_ms = (time.perf_counter() - started) * 1000
     try:
         rtts = sorted([await middle.ping_ms() for _ in range(pings)])
@@ -223,3 +261,33 @@ async def probe_worker(endpoint: str, token: str, pings: int = 3) -> dict:
         "rtt_ms": rtts[len(rtts) // 2],
         "handshake_ms": handshake_ms,
     }
+
+
+RETRYABLE = frozenset({"unreachable", "connection_lost", "handshake"})
+
+
+async def connect_with_retries(
+    connect: Callable[[], Awaitable[RemoteMiddle]],
+    window_s: float = 60.0,
+    notice: Callable[[str], None] | None = None,
+    before_attempt: Callable[[], Awaitable[None]] | None = None,
+) -> RemoteMiddle:
+    """``connect()`` until it succeeds, backing off 0.25 s, 0.5 s, … 4 s between tries.
+
+    Only a worker that cannot be reached is retried; a refusal (401, wrong weights) is final. After
+    ``window_s`` the last error is raised.
+    """
+    deadline = time.monotonic() + window_s
+    delay = 0.25
+    while True:
+        try:
+            if before_attempt is not None:
+                await before_attempt()
+            return await connect()
+        except WorkerError as exc:
+            if exc.code not in RETRYABLE or time.monotonic() + delay > deadline:
+                raise
+            if notice:
+                notice(f"Worker unreachable; reconnecting in {delay:.2g} s…")
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 4.0)

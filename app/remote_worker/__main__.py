@@ -25,6 +25,8 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME, help="largest message in bytes")
     parser.add_argument("--session-ttl", type=float, default=300.0, help="idle seconds before a session expires")
     parser.add_argument("--max-sessions", type=int, default=64)
+    parser.add_argument("--tls-cert", type=Path, help="PEM certificate: serve wss:// (docs/DEPLOY.md)")
+    parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     parser.add_argument(
         "--exit-with-parent",
         action="store_true",
@@ -38,6 +40,7 @@ def run_worker(args: argparse.Namespace) -> int:
     from app.remote_worker.server import WorkerServer
     from app.remote_worker.shard import ShardError, load_shard
     from app.remote_worker.tokens import TokenFile
+    from app.tls import server_context
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
@@ -45,6 +48,9 @@ def run_worker(args: argparse.Namespace) -> int:
         dtype = resolve_dtype(args.dtype, device)
         shard = load_shard(args.shard, device=str(device), dtype=dtype)
         tokens = TokenFile(args.token_file)
+        if bool(args.tls_cert) != bool(args.tls_key):
+            raise ValueError("--tls-cert and --tls-key go together")
+        tls = server_context(args.tls_cert, args.tls_key) if args.tls_cert else None
     except (ShardError, ValueError, OSError) as exc:
         print(f"splitchat worker: {exc}", file=sys.stderr)
         return 2
@@ -53,10 +59,11 @@ def run_worker(args: argparse.Namespace) -> int:
         threading.Thread(target=_exit_when_stdin_closes, daemon=True).start()
 
     async def main() -> None:
-        listener = await server.start(args.host, args.port)
+        listener = await server.start(args.host, args.port, tls)
         port = listener.sockets[0].getsockname()[1]
+        scheme = "wss" if tls else "ws"
         # The parent of an embedded worker reads this line to learn the port.
-        print(f"{READY_PREFIX}ws://{args.host}:{port} fingerprint={server.hello.fingerprint}", flush=True)
+        print(f"{READY_PREFIX}{scheme}://{args.host}:{port} fingerprint={server.hello.fingerprint}", flush=True)
         sweeper = asyncio.create_task(server.sweep_sessions(max(1.0, min(30.0, args.session_ttl / 4))))
         try:
             await listener.serve_forever()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 import time
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
@@ -64,8 +65,8 @@ class WorkerServer:
             max_context=max_context(shard.config),
         )
 
-    async def start(self, host: str, port: int) -> Server:
-        """Listen; the returned server's sockets tell the bound port (port 0 picks one)."""
+    async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> Server:
+        """Listen (TLS when given a context); the returned server's sockets tell the bound port."""
         return await serve(
             self._handle,
             host,
@@ -75,6 +76,7 @@ class WorkerServer:
             max_size=2 * self.max_frame + 65536,  # oversize frames up to 2x get a typed error
             server_header=None,
             logger=redacting_logger("splitchat.websockets.server"),
+            ssl=tls,
         )
 
     def _authenticate(self, connection: ServerConnection, request):

@@ -33,6 +33,7 @@ class ConversationPanel(QWidget):
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(lambda _: self.refresh())
         self.list = QListWidget()
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # long titles elide
         self.list.currentItemChanged.connect(self._picked)
         buttons = QHBoxLayout()
         self.new_button = QPushButton("New")

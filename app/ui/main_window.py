@@ -186,6 +186,7 @@ class MainWindow(QMainWindow):
             split=self.settings.split,
             endpoint=provider.endpoint if provider else None,
             token=token,
+            cert_sha256=(provider.cert_sha256 or None) if provider else None,
             device=self.settings.device,
             mode=self.settings.mode,
             budget=self.settings.budget,
@@ -385,11 +386,23 @@ class MainWindow(QMainWindow):
 
         chat = self.host.chat
         num_layers = chat.source.num_layers if chat else 30
-        dialog = SettingsDialog(self.settings, num_layers, self.privacy.report, self.host.probe, self)
-        dialog.export_requested.connect(self._export_worker_clicked)
+        dialog = SettingsDialog(
+            self.settings, num_layers, self.privacy.report, self.host.probe, self, self.local_ms_per_layer()
+        )
+        dialog.export_requested.connect(lambda: self._export_worker_clicked(dialog.depth.currentData()))
         dialog.accepted.connect(lambda: self.apply_settings(dialog.chosen))
         dialog.open()
         return dialog
+
+    def local_ms_per_layer(self) -> float | None:
+        """Measured local compute per decode step and per local layer, from the last answer (None before one)."""
+        if self.last_reply is None or self.host.chat is None:
+            return None
+        steps = self.last_reply.generation.stats.decode_steps
+        split = self.host.chat.split
+        if not steps:
+            return None
+        return sum(s.local_compute_ms for s in steps) / len(steps) / (split.k_in + split.k_out)
 
     def apply_settings(self, settings: AppSettings) -> None:
         """Save and use new settings; the engine reopens on the next message if they changed it."""
@@ -454,12 +467,12 @@ class MainWindow(QMainWindow):
         return report
 
     # -- worker bundle ----------------------------------------------------------------------------
-    def _export_worker_clicked(self) -> None:
+    def _export_worker_clicked(self, split: str | None = None) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Export the worker bundle into an empty folder")
         if folder:
-            asyncio.ensure_future(self.export_worker_bundle(Path(folder)))
+            asyncio.ensure_future(self.export_worker_bundle(Path(folder), split))
 
-    async def export_worker_bundle(self, folder: Path):
+    async def export_worker_bundle(self, folder: Path, split: str | None = None):
         from app.engine.export import export_worker_shard
         from app.engine.split import SplitSpec
 
@@ -467,7 +480,7 @@ class MainWindow(QMainWindow):
         self.load_progress.setVisible(True)
         try:
             source = await self._source()
-            split = SplitSpec.parse(self.settings.split)
+            split = SplitSpec.parse(split or self.settings.split)
             manifest = await asyncio.to_thread(export_worker_shard, source, split, folder, None, progress.emit)
         except Exception as exc:
             self.status.setText(" ".join(explain(exc)))

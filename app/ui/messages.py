@@ -31,6 +31,19 @@ WORKER_ADVICE = {
         "The connection to the cloud worker dropped and could not be restored.",
         "Your conversation is saved. Send again once the connection is back.",
     ),
+    "pin_mismatch": (
+        "The cloud worker presented a different certificate than the pinned one; nothing was sent to it.",
+        "If the worker's certificate was replaced, ask your administrator for the new SHA-256 pin; otherwise "
+        "someone may be intercepting the connection.",
+    ),
+    "tls_unverified": (
+        "The cloud worker's certificate could not be verified.",
+        "For a worker with a self-signed certificate, enter its SHA-256 pin in Settings → Provider.",
+    ),
+    "tls_required": (
+        "A certificate pin was set for an unencrypted ws:// endpoint.",
+        "Use the worker's wss:// address, or remove the pin.",
+    ),
     "too_many_sessions": (
         "The cloud worker is serving as many sessions as it allows.",
         "Try again in a minute, or ask your administrator to raise the worker's session limit.",

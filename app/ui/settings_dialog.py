@@ -45,8 +45,9 @@ class SettingsDialog(QDialog):
         settings: AppSettings,
         num_layers: int,
         privacy_report: dict | None,
-        probe: Callable[[str, str], Awaitable[dict]],
+        probe: Callable[[str, str, str | None], Awaitable[dict]],
         parent: QWidget | None = None,
+        local_ms_per_layer: float | None = None,
     ):
         super().__init__(parent)
         self.setWindowTitle("splitchat settings")
@@ -54,6 +55,7 @@ class SettingsDialog(QDialog):
         self.num_layers = num_layers
         self.report = privacy_report
         self.probe = probe
+        self.local_ms_per_layer = local_ms_per_layer  # measured on this computer, None before an answer
         self.profiles = {p.name: p for p in settings.profiles}
         self.probe_task: asyncio.Task | None = None
         layout = QVBoxLayout(self)
@@ -191,8 +193,9 @@ class SettingsDialog(QDialog):
         self.test_result.setText(f"Connecting to {endpoint}…")
         self.test_button.setEnabled(False)
         try:
-            ProviderProfile("probe", endpoint, self.pin.text().strip()).check()
-            info = await self.probe(endpoint, token)
+            pin = self.pin.text().strip()
+            ProviderProfile("probe", endpoint, pin).check()
+            info = await self.probe(endpoint, token, pin or None)
         except Exception as exc:  # shown to the admin, never raised out of the dialog
             what, todo = explain(exc)
             self.test_result.setText(f"✗ {what} {todo}")
@@ -221,10 +224,11 @@ class SettingsDialog(QDialog):
         self.depth_table.verticalHeader().setVisible(False)
         for row, depth in enumerate(depths):
             share = 2 * depth / self.num_layers
+            cost = f"{2 * depth} of {self.num_layers} layers ({share:.0%} of the compute)"
+            if self.local_ms_per_layer is not None:
+                cost += f", ≈{2 * depth * self.local_ms_per_layer:.0f} ms per step here"
             self.depth_table.setItem(row, 0, QTableWidgetItem(str(depth)))
-            self.depth_table.setItem(
-                row, 1, QTableWidgetItem(f"{2 * depth} of {self.num_layers} layers ({share:.0%} of the compute)")
-            )
+            self.depth_table.setItem(row, 1, QTableWidgetItem(cost))
             self.depth_table.setItem(row, 2, QTableWidgetItem(self._privacy_cell(depth)))
         self.depth_table.resizeColumnsToContents()
         self.model = QLineEdit(self.settings.model)
