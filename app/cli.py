@@ -233,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--budget", type=int, default=48, help="most drafted tokens per round trip")
     bench.add_argument("--no-peer", action="store_true", help="skip transformers' prompt-lookup comparison")
     bench.add_argument("--report", type=Path, help="only re-summarise and re-plot the runs of an earlier --json")
+    bench.add_argument("--load", help="instead: N concurrent sessions against one worker, e.g. 1,4,16")
     bench.add_argument("--json", type=Path, help="write the runs here")
     bench.add_argument("--plot", type=Path, help="draw tok/s and the step breakdown here (PNG)")
     compute_options(bench)

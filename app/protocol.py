@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import struct
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -40,6 +41,8 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "bad_request"
     CONTEXT_TOO_LONG = "context_too_long"
     TOO_MANY_SESSIONS = "too_many_sessions"
+    BLOCK_TOO_LARGE = "block_too_large"
+    MEMORY_LIMIT = "memory_limit"
     INTERNAL = "internal"
 
 
@@ -104,7 +107,7 @@ def tensor_from_bytes(payload: bytes, wire_dtype: str, shape: list[int]) -> torc
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown wire dtype {wire_dtype!r}")
     if not isinstance(shape, list) or not all(isinstance(d, int) and d > 0 for d in shape):
         raise ProtocolError(ErrorCode.MALFORMED, f"bad tensor shape {shape!r}")
-    expected = int(np.prod(shape)) * torch.finfo(dtype).bits // 8
+    expected = math.prod(shape) * torch.finfo(dtype).bits // 8  # exact: declared sizes may be absurd
     if expected != len(payload):
         raise ProtocolError(
             ErrorCode.SHAPE_MISMATCH,
@@ -147,14 +150,16 @@ class Hello:
     max_frame: int
     session_ttl_s: float
     max_context: int
+    max_block: int = 2048  # most tokens the worker takes in one forward request
 
     def to_header(self) -> dict:
         return {"type": "hello", **self.__dict__}
 
     @classmethod
     def from_header(cls, header: dict) -> Hello:
+        optional = {"max_block"}
         try:
-            return cls(**{k: header[k] for k in cls.__dataclass_fields__})
+            return cls(**{k: header[k] for k in cls.__dataclass_fields__ if k not in optional or k in header})
         except KeyError as exc:
             raise ProtocolError(ErrorCode.MALFORMED, f"hello lacks {exc}") from None
 
@@ -197,10 +202,15 @@ class ForwardRequest:
         return header
 
     @classmethod
-    def from_header(cls, header: dict) -> ForwardRequest:
+    def from_header(cls, header: dict, max_rows: int = 1 << 16) -> ForwardRequest:
+        """Validate a forward header; nothing is allocated before the declared sizes are checked."""
         shape = header.get("shape")
         if not (isinstance(shape, list) and len(shape) == 2 and all(isinstance(d, int) and d > 0 for d in shape)):
             raise ProtocolError(ErrorCode.MALFORMED, f"forward shape must be [tokens, hidden], got {shape!r}")
+        if shape[0] > max_rows:
+            raise ProtocolError(ErrorCode.BLOCK_TOO_LARGE, f"a block of {shape[0]} tokens exceeds {max_rows}")
+        if not isinstance(header.get("dtype", ""), str) or not isinstance(header.get("reply_dtype") or "", str):
+            raise ProtocolError(ErrorCode.MALFORMED, "dtype and reply_dtype must be strings")
         session = header.get("session")
         if not isinstance(session, str):
             raise ProtocolError(ErrorCode.MALFORMED, "forward needs a session id")

@@ -105,3 +105,29 @@ def chi_square_goodness_of_fit(counts: torch.Tensor, probs: torch.Tensor, min_ex
         expected_cells[-2] += expected_cells.pop()
     statistic = sum((o - e) ** 2 / e for o, e in zip(observed_cells, expected_cells, strict=True))
     return statistic, len(observed_cells) - 1
+
+
+async def open_split_session(source, split, endpoint: str, token: str, mode: str = "auto", **connect_options):
+    """A SplitSession over a real worker that recovers lost sessions itself; returns (session, notices)."""
+    from app.engine.decoding import Speculation, SplitSession
+    from app.engine.edge import LocalEdge
+    from app.engine.export import expected_fingerprint
+    from app.engine.transport import RemoteMiddle, connect_with_retries
+
+    fingerprint = expected_fingerprint(source, split)
+
+    def connect():
+        return RemoteMiddle.connect(
+            endpoint,
+            token,
+            expected_fingerprint=fingerprint,
+            expected_layers=split.middle(source.num_layers),
+            wire_dtype="float32",
+            **connect_options,
+        )
+
+    session = SplitSession(LocalEdge(source, split), await connect(), speculation=Speculation(mode=mode))
+    notices: list[str] = []
+    session.notice = notices.append
+    session.reconnect = lambda: connect_with_retries(connect, 30.0, notices.append)
+    return session, notices

@@ -267,6 +267,8 @@ def report_command(args: argparse.Namespace) -> int:
 def run_bench_command(args: argparse.Namespace) -> int:
     if args.report:
         return report_command(args)
+    if args.load:
+        return load_command(args)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     unknown = set(modes) - set(MODES)
     if unknown:
@@ -300,6 +302,19 @@ def run_bench_command(args: argparse.Namespace) -> int:
         args.plot.parent.mkdir(parents=True, exist_ok=True)
         plot_bench(result, args.plot)
     print_summary(result)
+    return 0
+
+
+def load_command(args: argparse.Namespace) -> int:
+    from app.engine.load_bench import run_load
+
+    counts = [int(n) for n in args.load.split(",") if n.strip()]
+    if not counts or min(counts) < 1:
+        raise ValueError("--load takes session counts such as 1,4,16")
+    rows = run_load(args.model, SplitSpec.parse(args.split), counts, log=lambda line: print(line, flush=True))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"model": args.model, "split": args.split, "load": rows}, indent=2))
     return 0
 
 

@@ -153,8 +153,9 @@ class RemoteMiddle:
         rows = hidden.shape[1]
         row_bytes = self.hello.hidden_size * torch.finfo(WIRE_DTYPES[self.wire_dtype]).bits // 8
         per_frame = max(1, (self.hello.max_frame - _HEADER_BUDGET - 8 * rows) // row_bytes)
+        per_frame = min(per_frame, self.hello.max_block)
         if ancestry is not None and rows > per_frame:
-            raise ValueError(f"a {rows}-token tree block does not fit one {self.hello.max_frame}-byte frame")
+            raise ValueError(f"a {rows}-token tree block does not fit one frame of the worker's limits")
         frames = []
         for offset in range(0, rows, per_frame):
             end = min(rows, offset + per_frame)

@@ -25,6 +25,15 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME, help="largest message in bytes")
     parser.add_argument("--session-ttl", type=float, default=300.0, help="idle seconds before a session expires")
     parser.add_argument("--max-sessions", type=int, default=64)
+    parser.add_argument("--max-sessions-per-token", type=int, default=16)
+    parser.add_argument("--max-block", type=int, default=2048, help="most tokens in one forward request")
+    parser.add_argument(
+        "--max-kv-mb",
+        type=float,
+        default=8192,
+        help="KV cache budget of all sessions together (MiB); the least recently used are evicted first",
+    )
+    parser.add_argument("--max-kv-mb-per-token", type=float, help="KV cache budget of one token's sessions")
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate: serve wss:// (docs/DEPLOY.md)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     parser.add_argument(
@@ -54,7 +63,17 @@ def run_worker(args: argparse.Namespace) -> int:
     except (ShardError, ValueError, OSError) as exc:
         print(f"splitchat worker: {exc}", file=sys.stderr)
         return 2
-    server = WorkerServer(shard, tokens, args.max_frame, args.session_ttl, args.max_sessions)
+    server = WorkerServer(
+        shard,
+        tokens,
+        args.max_frame,
+        args.session_ttl,
+        args.max_sessions,
+        max_sessions_per_token=args.max_sessions_per_token,
+        max_block=args.max_block,
+        kv_budget_mb=args.max_kv_mb,
+        kv_budget_per_token_mb=args.max_kv_mb_per_token,
+    )
     if args.exit_with_parent:
         threading.Thread(target=_exit_when_stdin_closes, daemon=True).start()
 

@@ -34,6 +34,13 @@ from app.remote_worker.tokens import TokenFile
 log = logging.getLogger("splitchat.worker")
 
 
+def kv_bytes_per_position(config, layers: int, dtype: torch.dtype) -> int:
+    """Key + value bytes one cached position costs across a stack's layers."""
+    heads = getattr(config, "num_key_value_heads", None) or config.num_attention_heads
+    head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
+    return 2 * layers * heads * head_dim * torch.finfo(dtype).bits // 8
+
+
 class WorkerServer:
     """Serves one shard's middle layers to authenticated clients, one KV cache per session."""
 
@@ -44,12 +51,25 @@ class WorkerServer:
         max_frame: int,
         session_ttl_s: float = 300.0,
         max_sessions: int = 64,
+        max_sessions_per_token: int = 16,
+        max_block: int = 2048,
+        kv_budget_mb: float | None = None,
+        kv_budget_per_token_mb: float | None = None,
     ):
         self.shard = shard
         self.stack = shard.stack
         self.tokens = tokens
         self.max_frame = max_frame
-        self.sessions = SessionTable(self.stack.new_cache, session_ttl_s, max_sessions)
+        self.max_block = max_block
+        self.sessions = SessionTable(
+            self.stack.new_cache,
+            session_ttl_s,
+            max_sessions,
+            max_per_owner=max_sessions_per_token,
+            bytes_per_position=kv_bytes_per_position(shard.config, len(self.stack.layers), self.stack.dtype),
+            kv_budget=None if kv_budget_mb is None else int(kv_budget_mb * (1 << 20)),
+            kv_budget_per_owner=None if kv_budget_per_token_mb is None else int(kv_budget_per_token_mb * (1 << 20)),
+        )
         # One compute thread: requests run in arrival order and the event loop stays free for I/O.
         self._compute = ThreadPoolExecutor(max_workers=1, thread_name_prefix="splitchat-compute")
         self.hello = Hello(
@@ -63,6 +83,7 @@ class WorkerServer:
             max_frame=max_frame,
             session_ttl_s=session_ttl_s,
             max_context=max_context(shard.config),
+            max_block=max_block,
         )
 
     async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> Server:
@@ -124,7 +145,7 @@ class WorkerServer:
             return encode_frame(error_header(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}", seq))
 
     async def _forward(self, frame: Frame, owner: str, started: float) -> bytes:
-        request = ForwardRequest.from_header(frame.header)
+        request = ForwardRequest.from_header(frame.header, self.max_block)
         session = self.sessions.get(request.session, owner)
         if request.shape[1] != self.hello.hidden_size:
             raise ProtocolError(
@@ -134,6 +155,7 @@ class WorkerServer:
         reply_dtype = request.reply_dtype or request.dtype
         if reply_dtype not in ("float32", "float16", "bfloat16"):
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown reply dtype {reply_dtype!r}")
+        self.sessions.make_room(session, self._final_length(session.cache.length, request))
         decoded = time.perf_counter()
         loop = asyncio.get_running_loop()
         output, compute_ms = await loop.run_in_executor(self._compute, self._run, session.cache, request, hidden)
@@ -150,6 +172,15 @@ class WorkerServer:
             "cache_len": session.cache.length,
         }
         return encode_frame(header, payload)
+
+    @staticmethod
+    def _final_length(length: int, request: ForwardRequest) -> int:
+        """Cache length after the request's keep, crop and block (what memory must allow for)."""
+        if request.keep_start is not None:
+            length = min(length, request.keep_start + len(request.keep_indices))
+        if request.crop is not None:
+            length = min(length, request.crop)
+        return length + request.shape[0]
 
     def _run(self, cache, request: ForwardRequest, hidden: torch.Tensor):
         """Apply the request's cache edits, then the layers; runs on the compute thread."""

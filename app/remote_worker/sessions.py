@@ -1,4 +1,10 @@
-"""Per-session KV caches on the worker, each bound to the token that opened it, with an idle TTL."""
+"""Per-session KV caches on the worker, each bound to the token that opened it, with an idle TTL.
+
+Limits: sessions per token and in all; KV memory per token and in all. Memory is counted in cached
+positions × bytes per position (the buffers may hold up to twice that while they grow). When a block
+would go over the total, the least recently used *other* sessions are evicted first — their clients
+re-prefill — and only a block that cannot fit even then is refused.
+"""
 
 from __future__ import annotations
 
@@ -22,11 +28,25 @@ class Session:
 class SessionTable:
     """Open sessions; an id is only ever usable with the token that opened it."""
 
-    def __init__(self, new_cache: Callable[[], StackCache], ttl_s: float, max_sessions: int):
+    def __init__(
+        self,
+        new_cache: Callable[[], StackCache],
+        ttl_s: float,
+        max_sessions: int,
+        max_per_owner: int | None = None,
+        bytes_per_position: int = 0,
+        kv_budget: int | None = None,
+        kv_budget_per_owner: int | None = None,
+    ):
         self._new_cache = new_cache
         self.ttl_s = ttl_s
         self.max_sessions = max_sessions
+        self.max_per_owner = max_per_owner or max_sessions
+        self.bytes_per_position = bytes_per_position
+        self.kv_budget = kv_budget
+        self.kv_budget_per_owner = kv_budget_per_owner
         self._sessions: dict[str, Session] = {}
+        self.evicted = 0
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -36,6 +56,10 @@ class SessionTable:
         if len(self._sessions) >= self.max_sessions:
             raise ProtocolError(
                 ErrorCode.TOO_MANY_SESSIONS, f"the worker holds its limit of {self.max_sessions} sessions"
+            )
+        if sum(1 for s in self._sessions.values() if s.owner == owner) >= self.max_per_owner:
+            raise ProtocolError(
+                ErrorCode.TOO_MANY_SESSIONS, f"this token already holds its limit of {self.max_per_owner} sessions"
             )
         session = Session(id=secrets.token_hex(16), owner=owner, cache=self._new_cache())
         self._sessions[session.id] = session
@@ -56,6 +80,33 @@ class SessionTable:
     def close(self, session_id: str, owner: str) -> None:
         self.get(session_id, owner)
         del self._sessions[session_id]
+
+    def used_bytes(self, owner: str | None = None) -> int:
+        return self.bytes_per_position * sum(
+            s.cache.length for s in self._sessions.values() if owner is None or s.owner == owner
+        )
+
+    def make_room(self, session: Session, final_length: int) -> None:
+        """Ensure ``session`` may hold ``final_length`` positions: evict LRU others, or refuse the block."""
+        grow = self.bytes_per_position * (final_length - session.cache.length)
+        if grow <= 0:
+            return
+        if self.kv_budget_per_owner is not None and self.used_bytes(session.owner) + grow > self.kv_budget_per_owner:
+            raise ProtocolError(
+                ErrorCode.MEMORY_LIMIT,
+                f"this token's sessions would hold more than {self.kv_budget_per_owner >> 20} MiB of KV cache",
+            )
+        if self.kv_budget is None:
+            return
+        if self.bytes_per_position * final_length > self.kv_budget:
+            raise ProtocolError(
+                ErrorCode.MEMORY_LIMIT, f"one session of {final_length} positions exceeds the worker's KV budget"
+            )
+        others = sorted((s for s in self._sessions.values() if s is not session), key=lambda s: s.last_used)
+        while self.used_bytes() + grow > self.kv_budget and others:
+            victim = others.pop(0)
+            del self._sessions[victim.id]  # its client gets unknown_session and re-prefills
+            self.evicted += 1
 
     def expire(self) -> int:
         """Drop sessions idle past the TTL; return how many."""

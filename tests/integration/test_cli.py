@@ -93,3 +93,17 @@ def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections
 def test_bench_refuses_an_unknown_mode():
     result = splitchat("bench", "--modes", "warp")
     assert result.returncode == 2 and "unknown bench mode" in result.stderr
+
+
+def test_bench_load_reports_throughput_latency_and_worker_memory(tiny_models, tmp_path):
+    folder, _ = tiny_models["llama"]
+    out = tmp_path / "load.json"
+    result = splitchat("bench", "--load", "1,3", "--model", str(folder), "--split", "1", "--json", str(out))
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(out.read_text())["load"]
+    assert [r["sessions"] for r in rows] == [1, 3]
+    for row in rows:
+        assert row["aggregate_tok_per_s"] > 0 and 0 < row["step_ms_p50"] <= row["step_ms_p99"]
+        memory = row["worker_memory_mib"]
+        assert memory["rss"] > 50 and memory["peak"] >= memory["rss"]
+    assert "3 sessions:" in result.stdout

@@ -13,62 +13,22 @@ import threading
 
 import pytest
 
-from app.engine.decoding import Speculation, SplitSession
-from app.engine.edge import LocalEdge
-from app.engine.export import expected_fingerprint, export_worker_shard
 from app.engine.latency_proxy import LatencyProxy, LinkProfile
 from app.engine.local_worker import LocalWorker
-from app.engine.models import resolve_model
-from app.engine.split import SplitSpec
 from app.engine.transport import RemoteMiddle, WorkerError, connect_with_retries
 from app.tls import file_certificate_sha256
-from tests.helpers import reference_greedy
+from tests.helpers import open_split_session, reference_greedy
+from tests.integration.conftest import TINY_SPLIT as SPLIT
 
-SPLIT = SplitSpec(1, 1)
 PROMPT = [5, 17, 42, 99, 3, 250, 77, 12, 8, 160]
 NEW_TOKENS = 40
 
 
-@pytest.fixture(scope="module")
-def tiny(tiny_models, tmp_path_factory):
-    folder, model = tiny_models["llama"]
-    source = resolve_model(str(folder))
-    shard = tmp_path_factory.mktemp("fault-shard")
-    export_worker_shard(source, SPLIT, shard)
-    return source, model, shard
-
-
-def start_worker(shard, **options) -> LocalWorker:
-    worker = LocalWorker(shard, **options)
-    worker.start()
-    return worker
-
-
-async def open_session(source, endpoint: str, token: str, mode: str = "auto", **connect_options):
-    fingerprint = expected_fingerprint(source, SPLIT)
-
-    def connect():
-        return RemoteMiddle.connect(
-            endpoint,
-            token,
-            expected_fingerprint=fingerprint,
-            expected_layers=SPLIT.middle(source.num_layers),
-            wire_dtype="float32",
-            **connect_options,
-        )
-
-    session = SplitSession(LocalEdge(source, SPLIT), await connect(), speculation=Speculation(mode=mode))
-    notices: list[str] = []
-    session.notice = notices.append
-    session.reconnect = lambda: connect_with_retries(connect, 30.0, notices.append)
-    return session, notices
-
-
-async def test_worker_killed_mid_generation_and_restarted_gives_identical_tokens(tiny):
-    source, model, shard = tiny
+async def test_worker_killed_mid_generation_and_restarted_gives_identical_tokens(tiny_split, start_worker):
+    source, model, shard = tiny_split
     worker = start_worker(shard)
     try:
-        session, notices = await open_session(source, worker.endpoint, worker.token)
+        session, notices = await open_split_session(source, SPLIT, worker.endpoint, worker.token)
 
         def crash_at_token_12(token: int) -> None:
             if len(produced) == 11:
@@ -86,11 +46,11 @@ async def test_worker_killed_mid_generation_and_restarted_gives_identical_tokens
         worker.stop()
 
 
-async def test_session_expired_between_turns_re_prefills_transparently(tiny):
-    source, model, shard = tiny
+async def test_session_expired_between_turns_re_prefills_transparently(tiny_split, start_worker):
+    source, model, shard = tiny_split
     worker = start_worker(shard, session_ttl_s=1.0)
     try:
-        session, notices = await open_session(source, worker.endpoint, worker.token)
+        session, notices = await open_split_session(source, SPLIT, worker.endpoint, worker.token)
         first = await session.generate(PROMPT, 16)
         await asyncio.sleep(2.5)  # idle past the TTL: the worker's sweeper forgets the session
         turn_two = PROMPT + first.tokens + [31, 64, 128]
@@ -102,14 +62,14 @@ async def test_session_expired_between_turns_re_prefills_transparently(tiny):
         worker.stop()
 
 
-async def test_connection_cut_mid_frame_resumes_with_identical_tokens(tiny):
-    source, model, shard = tiny
+async def test_connection_cut_mid_frame_resumes_with_identical_tokens(tiny_split, start_worker):
+    source, model, shard = tiny_split
     worker = start_worker(shard)
     host, port = worker.endpoint.removeprefix("ws://").rsplit(":", 1)
     proxy = LatencyProxy(host, int(port), LinkProfile(rtt_ms=2))
     await proxy.start()
     try:
-        session, notices = await open_session(source, f"ws://127.0.0.1:{proxy.port}", worker.token)
+        session, notices = await open_split_session(source, SPLIT, f"ws://127.0.0.1:{proxy.port}", worker.token)
 
         def cut_at_token_9(token: int) -> None:
             if len(produced) == 8:
@@ -127,12 +87,12 @@ async def test_connection_cut_mid_frame_resumes_with_identical_tokens(tiny):
         worker.stop()
 
 
-async def test_refusals_are_final_not_retried(tiny):
-    source, _, shard = tiny
+async def test_refusals_are_final_not_retried(tiny_split, start_worker):
+    source, _, shard = tiny_split
     worker = start_worker(shard)
     try:
         with pytest.raises(WorkerError) as refused:
-            await open_session(source, worker.endpoint, "not-a-token")
+            await open_split_session(source, SPLIT, worker.endpoint, "not-a-token")
         assert refused.value.code == "unauthorized"
 
         def connect():
@@ -182,42 +142,43 @@ def certificate(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tls_worker(tiny, certificate):
+def tls_worker(tiny_split, certificate):
     cert_file, key_file = certificate
-    worker = start_worker(tiny[2], extra_args=("--tls-cert", str(cert_file), "--tls-key", str(key_file)))
+    worker = LocalWorker(tiny_split[2], extra_args=("--tls-cert", str(cert_file), "--tls-key", str(key_file)))
+    worker.start()
     yield worker
     worker.stop()
 
 
-async def test_tls_worker_with_a_pinned_certificate_answers_exactly(tiny, certificate, tls_worker):
-    source, model, _ = tiny
+async def test_tls_worker_with_a_pinned_certificate_answers_exactly(tiny_split, certificate, tls_worker):
+    source, model, _ = tiny_split
     assert tls_worker.endpoint.startswith("wss://127.0.0.1:")
     pin = file_certificate_sha256(certificate[0])
     colons = ":".join(pin[i : i + 2] for i in range(0, 64, 2)).upper()  # as `openssl x509 -fingerprint` prints
-    session, _ = await open_session(source, tls_worker.endpoint, tls_worker.token, cert_sha256=colons)
+    session, _ = await open_split_session(source, SPLIT, tls_worker.endpoint, tls_worker.token, cert_sha256=colons)
     generation = await session.generate(PROMPT, 12)
     assert generation.tokens == reference_greedy(model, PROMPT, 12)
     await session.close()
 
 
-async def test_tls_refuses_a_wrong_pin_an_unknown_issuer_and_a_pin_without_tls(tiny, tls_worker):
-    source = tiny[0]
+async def test_tls_refuses_a_wrong_pin_an_unknown_issuer_and_a_pin_without_tls(tiny_split, tls_worker):
+    source = tiny_split[0]
     with pytest.raises(WorkerError) as wrong:
-        await open_session(source, tls_worker.endpoint, tls_worker.token, cert_sha256="ab" * 32)
+        await open_split_session(source, SPLIT, tls_worker.endpoint, tls_worker.token, cert_sha256="ab" * 32)
     assert wrong.value.code == "pin_mismatch" and "Nothing was sent" in str(wrong.value)
     with pytest.raises(WorkerError) as unknown:
-        await open_session(source, tls_worker.endpoint, tls_worker.token)
+        await open_split_session(source, SPLIT, tls_worker.endpoint, tls_worker.token)
     assert unknown.value.code == "tls_unverified" and "pin" in str(unknown.value)
     plain = tls_worker.endpoint.replace("wss://", "ws://")
     with pytest.raises(WorkerError) as needs_tls:
-        await open_session(source, plain, tls_worker.token, cert_sha256="ab" * 32)
+        await open_split_session(source, SPLIT, plain, tls_worker.token, cert_sha256="ab" * 32)
     assert needs_tls.value.code == "tls_required"
 
 
-async def test_tls_verifies_normally_against_the_trust_store(tiny, certificate, tls_worker, monkeypatch):
+async def test_tls_verifies_normally_against_the_trust_store(tiny_split, certificate, tls_worker, monkeypatch):
     # The system trust store, here holding the worker's own certificate (as a company CA would).
     monkeypatch.setenv("SSL_CERT_FILE", str(certificate[0]))
-    source, model, _ = tiny
-    session, _ = await open_session(source, tls_worker.endpoint, tls_worker.token)
+    source, model, _ = tiny_split
+    session, _ = await open_split_session(source, SPLIT, tls_worker.endpoint, tls_worker.token)
     assert (await session.generate(PROMPT, 6)).tokens == reference_greedy(model, PROMPT, 6)
     await session.close()

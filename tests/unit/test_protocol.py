@@ -143,3 +143,18 @@ def test_a_tree_frame_does_not_grow_with_the_committed_context():
     payload = block.size * 576 * 2
     assert decode_frame(frames[100]).payload == decode_frame(frames[3000]).payload
     assert len(decode_frame(frames[3000]).payload) == payload
+
+
+def test_absurd_declared_sizes_are_refused_before_anything_is_allocated():
+    from app.protocol import ErrorCode, ForwardRequest, ProtocolError, tensor_from_bytes
+
+    header = {"type": "forward", "session": "s", "shape": [10**12, 576], "dtype": "float16", "pos": 0}
+    with pytest.raises(ProtocolError) as caught:
+        ForwardRequest.from_header(header, max_rows=2048)
+    assert caught.value.code == ErrorCode.BLOCK_TOO_LARGE
+    with pytest.raises(ProtocolError) as shape:
+        tensor_from_bytes(b"\x00" * 8, "float16", [10**30, 10**30])
+    assert shape.value.code == ErrorCode.SHAPE_MISMATCH
+    with pytest.raises(ProtocolError) as dtype:
+        ForwardRequest.from_header({**header, "shape": [1, 576], "dtype": ["float16"]})
+    assert dtype.value.code == ErrorCode.MALFORMED

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+import torch
 
 from app.engine.kv_cache import StackCache
 from app.protocol import ErrorCode, ProtocolError
@@ -47,3 +48,51 @@ def test_session_ids_are_128_bit_random_and_the_count_is_capped():
     with pytest.raises(ProtocolError) as caught:
         sessions.open("a")
     assert caught.value.code == ErrorCode.TOO_MANY_SESSIONS
+
+
+def _fill(session, positions: int) -> None:
+    """Give a session's cache ``positions`` real entries (2 layers, 1 head, dim 4)."""
+    for layer in range(2):
+        keys = torch.zeros(1, 1, positions, 4)
+        session.cache.update(keys, keys.clone(), layer)
+
+
+def test_sessions_per_token_are_capped_separately_from_the_total():
+    sessions = SessionTable(lambda: StackCache(2), 60.0, max_sessions=10, max_per_owner=2)
+    sessions.open("a"), sessions.open("a")
+    with pytest.raises(ProtocolError) as caught:
+        sessions.open("a")
+    assert caught.value.code == ErrorCode.TOO_MANY_SESSIONS and "this token" in caught.value.message
+    sessions.open("b")  # another tenant is not affected
+
+
+def test_kv_budget_evicts_the_least_recently_used_other_sessions_first():
+    sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget=10_000)
+    old, recent, mine = sessions.open("a"), sessions.open("b"), sessions.open("c")
+    _fill(old, 40)
+    _fill(recent, 40)
+    time.sleep(0.01)
+    sessions.get(recent.id, "b")  # used more recently than `old`
+    sessions.make_room(mine, 20)  # 8,000 + 2,000 fits: nobody goes
+    assert len(sessions) == 3
+    sessions.make_room(mine, 50)  # 8,000 + 5,000 does not: the LRU other session goes, only it
+    assert len(sessions) == 2 and sessions.evicted == 1
+    with pytest.raises(ProtocolError) as caught:
+        sessions.get(old.id, "a")
+    assert caught.value.code == ErrorCode.UNKNOWN_SESSION  # its client will re-prefill
+    assert sessions.get(recent.id, "b") is recent
+    with pytest.raises(ProtocolError) as too_big:
+        sessions.make_room(mine, 101)  # alone over the whole budget: refused, nobody evicted for nothing
+    assert too_big.value.code == ErrorCode.MEMORY_LIMIT and len(sessions) == 2
+
+
+def test_kv_budget_per_token_is_a_typed_refusal():
+    sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget_per_owner=5_000)
+    first, second = sessions.open("a"), sessions.open("a")
+    _fill(first, 30)
+    sessions.make_room(second, 20)
+    with pytest.raises(ProtocolError) as caught:
+        sessions.make_room(second, 21)
+    assert caught.value.code == ErrorCode.MEMORY_LIMIT
+    other = sessions.open("b")
+    sessions.make_room(other, 50)  # the cap is per token
