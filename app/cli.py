@@ -95,8 +95,13 @@ def cmd_export_worker(args: argparse.Namespace) -> int:
     from app.engine.split import SplitSpec
 
     source = resolve_model(args.model, _progress)
-    manifest = export_worker_shard(source, SplitSpec.parse(args.split), args.out, args.dtype, _progress)
-    print(f"wrote layers [{manifest.first_layer}, {manifest.last_layer}) to {args.out}")
+    if args.bundle:
+        from app.engine.worker_bundle import export_worker_bundle as export
+    else:
+        export = export_worker_shard
+    manifest = export(source, SplitSpec.parse(args.split), args.out, args.dtype, _progress)
+    what = "a worker bundle (shard, worker code, requirements, systemd unit, Dockerfile)" if args.bundle else ""
+    print(f"wrote layers [{manifest.first_layer}, {manifest.last_layer}) to {args.out} {what}".rstrip())
     print(f"fingerprint {manifest.fingerprint}")
     return 0
 
@@ -166,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     from app.remote_worker.__main__ import add_worker_arguments
 
     parser = argparse.ArgumentParser(prog="splitchat", description="Private chat with a split language model.")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="run one answer offscreen through the embedded worker, check it against the whole model, exit",
+    )
     sub = parser.add_subparsers(dest="command")
 
     def model_options(p: argparse.ArgumentParser) -> None:
@@ -211,6 +221,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         choices=("float32", "float16", "bfloat16"),
         help="store the weights in this dtype (default: as in the model)",
+    )
+    export.add_argument(
+        "--bundle",
+        action="store_true",
+        help="also write the worker's code, requirements, start script, systemd unit and Dockerfile",
     )
     export.set_defaults(func=cmd_export_worker)
 
@@ -258,6 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.self_test:
+        from app.ui.self_test import run_self_test
+
+        return run_self_test()
     if not getattr(args, "func", None):  # no subcommand: the desktop app
         from app.ui.app import main as run_app
 

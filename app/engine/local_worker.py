@@ -53,10 +53,11 @@ class LocalWorker:
             self.token = issue_token(Path(self._dir.name) / "tokens.txt")
         folder = Path(self._dir.name)
         self._log = (folder / "worker.log").open("w+")
+        # A frozen app (the installers' bundle) has no `-m`: its executable runs the `worker` subcommand.
+        frozen = getattr(sys, "frozen", False)
+        entry = [sys.executable, "worker"] if frozen else [sys.executable, "-m", "app.remote_worker"]
         command = [
-            sys.executable,
-            "-m",
-            "app.remote_worker",
+            *entry,
             "--shard",
             str(self.shard),
             "--host",
@@ -82,7 +83,7 @@ class LocalWorker:
             stderr=self._log,
             stdin=subprocess.PIPE,
             text=True,
-            cwd=str(Path(__file__).resolve().parents[2]),
+            cwd=None if frozen else str(Path(__file__).resolve().parents[2]),
         )
         self._lines: queue.Queue[str | None] = queue.Queue()
 
@@ -123,6 +124,27 @@ class LocalWorker:
         """End the process abruptly (a crash, for tests); ``start`` brings it back on the same port and token."""
         if self._process is not None:
             self._process.kill()
+        self._release()
+
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def stop(self) -> None:
+        """Stop the process (terminate, then kill) and remove its token file."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+        self._release()
+        if self._dir is not None:
+            self._dir.cleanup()
+            self._dir = None
+
+    def _release(self) -> None:
+        """Reap the ended process and close its pipes and log (the token folder stays)."""
+        if self._process is not None:
             self._process.wait()
             for pipe in (self._process.stdin, self._process.stdout):
                 if pipe:
@@ -131,30 +153,6 @@ class LocalWorker:
         if getattr(self, "_log", None):
             self._log.close()
             self._log = None
-
-    def alive(self) -> bool:
-        return self._process is not None and self._process.poll() is None
-
-    def stop(self) -> None:
-        """Stop the process (terminate, then kill) and remove its token file."""
-        if self._process is not None:
-            if self._process.poll() is None:
-                self._process.terminate()
-                try:
-                    self._process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    self._process.kill()
-                    self._process.wait()
-            for pipe in (self._process.stdin, self._process.stdout):
-                if pipe:
-                    pipe.close()
-            self._process = None
-        if getattr(self, "_log", None):
-            self._log.close()
-            self._log = None
-        if self._dir is not None:
-            self._dir.cleanup()
-            self._dir = None
 
     def _log_tail(self) -> str:
         try:

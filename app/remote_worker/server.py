@@ -115,6 +115,10 @@ class WorkerServer:
         await connection.send(encode_frame(self.hello.to_header()))
         try:
             async for message in connection:
+                if not self.tokens.still_valid(owner):
+                    # A revoked token loses its open connections too, not only new ones.
+                    await connection.close(1008, "token revoked")
+                    return
                 await connection.send(await self._reply(message, owner))
         except ConnectionClosed:
             pass

@@ -53,6 +53,11 @@ class TokenFile:
                 match = known
         return match
 
+    def still_valid(self, owner: str) -> bool:
+        """Whether the hash a connection authenticated with is still in the (re-read) file."""
+        self._reload()
+        return owner in self._hashes
+
     def _reload(self) -> None:
         stat = self.path.stat()
         stamp = (stat.st_mtime_ns, stat.st_size)
@@ -68,3 +73,11 @@ class TokenFile:
                 raise ValueError(f"{self.path}:{number}: expected 'sha256:<64 hex digits>', not a raw token")
             hashes.append(line)
         self._hashes, self._stamp = hashes, stamp
+
+
+if __name__ == "__main__":  # `python -m app.remote_worker.tokens FILE` inside a worker bundle
+    import sys
+
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: python -m app.remote_worker.tokens TOKEN_FILE")
+    print(issue_token(Path(sys.argv[1])))

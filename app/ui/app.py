@@ -14,10 +14,12 @@ def main(argv: list[str] | None = None) -> int:
     from app.data.conversations import ConversationStore
     from app.data.settings import AppSettings, SettingsError, data_dir, load_settings
     from app.engine.host import EngineHost
+    from app.ui.gc_guard import GuiThreadCollector
     from app.ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication((sys.argv[:1] if argv is None else argv[:1]) or ["splitchat"])
     app.setApplicationName("splitchat")
+    collector = GuiThreadCollector()  # before any engine thread exists
     try:
         settings = load_settings()
     except SettingsError as exc:
@@ -37,4 +39,5 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         host.shutdown()
         store.close()
+        collector.stop()
     return 0

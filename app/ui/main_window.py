@@ -473,15 +473,15 @@ class MainWindow(QMainWindow):
             asyncio.ensure_future(self.export_worker_bundle(Path(folder), split))
 
     async def export_worker_bundle(self, folder: Path, split: str | None = None):
-        from app.engine.export import export_worker_shard
         from app.engine.split import SplitSpec
+        from app.engine.worker_bundle import export_worker_bundle as write_bundle
 
         progress = _ThreadProgress(self._on_progress)
         self.load_progress.setVisible(True)
         try:
             source = await self._source()
             split = SplitSpec.parse(split or self.settings.split)
-            manifest = await asyncio.to_thread(export_worker_shard, source, split, folder, None, progress.emit)
+            manifest = await asyncio.to_thread(write_bundle, source, split, folder, None, progress.emit)
         except Exception as exc:
             self.status.setText(" ".join(explain(exc)))
             return None

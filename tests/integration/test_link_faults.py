@@ -182,3 +182,24 @@ async def test_tls_verifies_normally_against_the_trust_store(tiny_split, certifi
     session, _ = await open_split_session(source, SPLIT, tls_worker.endpoint, tls_worker.token)
     assert (await session.generate(PROMPT, 6)).tokens == reference_greedy(model, PROMPT, 6)
     await session.close()
+
+
+async def test_a_revoked_token_is_refused_at_once_even_on_an_open_connection(tiny_split, start_worker):
+    from app.remote_worker.tokens import issue_token, token_hash
+
+    source, _, shard = tiny_split
+    worker = start_worker(shard)
+    guest = issue_token(worker.token_file)
+    session, _ = await open_split_session(source, SPLIT, worker.endpoint, guest)
+    session.reconnect = None  # see the refusal itself
+    await session.generate(PROMPT, 3)
+    lines = worker.token_file.read_text().splitlines()
+    worker.token_file.write_text("\n".join(line for line in lines if line != token_hash(guest)) + "\n")
+    with pytest.raises(WorkerError) as dropped:
+        await session.generate(PROMPT + [1, 2], 3)
+    assert dropped.value.code == "connection_lost"
+    with pytest.raises(WorkerError) as refused:
+        await open_split_session(source, SPLIT, worker.endpoint, guest)
+    assert refused.value.code == "unauthorized"
+    owner, _ = await open_split_session(source, SPLIT, worker.endpoint, worker.token)  # others unaffected
+    assert len((await owner.generate(PROMPT, 3)).tokens) == 3

@@ -15,6 +15,16 @@ def pytest_asyncio_loop_factories(config, item):
     return {"qt": qt_loop}
 
 
+@pytest.fixture(autouse=True)
+def gui_thread_collector(qapp):
+    """As in the app: Qt objects are only ever garbage-collected on the GUI thread (see app/ui/gc_guard.py)."""
+    from app.ui.gc_guard import GuiThreadCollector
+
+    collector = GuiThreadCollector(interval_ms=200)
+    yield collector
+    collector.stop()
+
+
 @pytest.fixture(scope="session")
 def engine_host():
     """One engine host (its thread, the loaded model and the embedded worker) shared by the UI tests."""
