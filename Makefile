@@ -9,7 +9,7 @@ STAMP := $(VENV)/.splitchat-installed
 #   make setup TORCH_SPEC='torch>=2.4,<2.15'
 TORCH_SPEC ?= torch==2.13.0
 
-.PHONY: setup run ask test lint bench privacy screenshot clean
+.PHONY: setup run ask test lint bench privacy screenshot installers installer-test clean
 
 setup: $(STAMP)
 
@@ -43,5 +43,11 @@ privacy: setup
 screenshot: setup
 	packaging/screenshot.sh docs/images/app.png
 
+installers:
+	packaging/linux/build.sh
+
+installer-test: setup
+	SPLITCHAT_INSTALLER_TESTS=1 $(BIN)/python -m pytest -q tests/integration/test_installers.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache build
