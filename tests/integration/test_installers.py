@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+INSTALLERS = os.environ.get("SPLITCHAT_INSTALLER_TESTS") in ("1", "prebuilt")
 
 
 @pytest.mark.skipif(shutil.which("makensis") is None, reason="NSIS (makensis) is not installed")
@@ -33,9 +34,7 @@ def test_windows_installer_script_compiles(tmp_path):
     assert out.stat().st_size > 50_000
 
 
-@pytest.mark.skipif(
-    os.environ.get("SPLITCHAT_INSTALLER_TESTS") not in ("1", "prebuilt"), reason="set SPLITCHAT_INSTALLER_TESTS=1"
-)
+@pytest.mark.skipif(not INSTALLERS, reason="set SPLITCHAT_INSTALLER_TESTS=1")
 def test_linux_bundle_and_deb_build_install_and_self_test(tmp_path):
     if os.environ["SPLITCHAT_INSTALLER_TESTS"] == "1":
         subprocess.run([str(REPO / "packaging" / "linux" / "build.sh")], check=True, timeout=3600)
@@ -67,3 +66,29 @@ def test_linux_bundle_and_deb_build_install_and_self_test(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "self-test passed" in result.stdout
+
+
+@pytest.mark.skipif(
+    not INSTALLERS or getattr(os, "geteuid", lambda: -1)() != 0 or not shutil.which("dpkg"),
+    reason="a real dpkg install needs SPLITCHAT_INSTALLER_TESTS, root and dpkg",
+)
+def test_deb_installs_runs_from_the_path_and_uninstalls_leaving_user_data(tmp_path):
+    deb = sorted((REPO / "build").glob("splitchat_*_amd64.deb"))[-1]
+    user_data = tmp_path / "home" / ".local" / "share" / "splitchat"
+    user_data.mkdir(parents=True)
+    (user_data / "conversations.sqlite3").write_bytes(b"a user's conversations")
+    subprocess.run(["dpkg", "-i", str(deb)], check=True, capture_output=True)
+    try:
+        result = subprocess.run(
+            ["splitchat", "--self-test"],
+            env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path / "home")},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert result.returncode == 0 and "self-test passed" in result.stdout, result.stdout + result.stderr
+    finally:
+        subprocess.run(["dpkg", "-r", "splitchat"], check=True, capture_output=True)
+    for path in ("/opt/splitchat", "/usr/bin/splitchat", "/usr/share/applications/splitchat.desktop"):
+        assert not Path(path).exists(), path
+    assert (user_data / "conversations.sqlite3").read_bytes() == b"a user's conversations"
