@@ -94,7 +94,7 @@ class SessionTable:
         if self.kv_budget_per_owner is not None and self.used_bytes(session.owner) + grow > self.kv_budget_per_owner:
             raise ProtocolError(
                 ErrorCode.MEMORY_LIMIT,
-                f"this token's sessions would hold more than {self.kv_budget_per_owner >> 20} MiB of KV cache",
+                f"this token's sessions would hold more than {self.kv_budget_per_owner / 2**20:.2f} MiB of KV cache",
             )
         if self.kv_budget is None:
             return
