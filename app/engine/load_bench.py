@@ -38,7 +38,8 @@ async def _client(endpoint: str, token: str, fingerprint: str, hidden: int, prom
         await middle.close()
 
 
-def _memory_mib(pid: int) -> dict[str, float]:
+def process_memory_mib(pid: int) -> dict[str, float]:
+    """Resident and peak memory of a process in MiB (Linux /proc; empty elsewhere)."""
     status = Path(f"/proc/{pid}/status")
     if not status.is_file():
         return {}
@@ -72,7 +73,7 @@ def run_load(
                 "aggregate_tok_per_s": round(count * steps / elapsed, 2),
                 "step_ms_p50": round(statistics.median(latencies), 2),
                 "step_ms_p99": round(percentile(latencies, 99), 2),
-                "worker_memory_mib": {k: round(v, 1) for k, v in _memory_mib(worker._process.pid).items()},
+                "worker_memory_mib": {k: round(v, 1) for k, v in process_memory_mib(worker._process.pid).items()},
                 "prompt": prompt,
                 "steps_per_session": steps,
             }

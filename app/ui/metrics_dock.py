@@ -50,14 +50,13 @@ class MetricsDock(QDockWidget):
         self.per_trip.addLegend(offset=(5, 5)).addItem(self.break_even_curve, "break-even a*")
         self.breakdown.addLegend(offset=(5, 5))
         self.stack_curves = []
-        previous = self.breakdown.plot(pen=None)
+        self._base_curve = previous = self.breakdown.plot(pen=None)  # the zero line the stack starts from
         for _, label, colour in PARTS:
             curve = self.breakdown.plot(pen=pg.mkPen(colour), name=label)
             fill = pg.FillBetweenItem(previous, curve, brush=(*colour, 120))
             self.breakdown.addItem(fill)
             self.stack_curves.append(curve)
             previous = curve
-        self._base_curve = self.breakdown.listDataItems()[0]
         self.rtt_curve = self.rtt.plot(pen=pg.mkPen((70, 130, 180), width=2))
 
         self.timer = QTimer(self)

@@ -7,7 +7,6 @@ import contextlib
 import json
 import struct
 import threading
-from pathlib import Path
 
 import pytest
 import torch
@@ -16,6 +15,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
+from app.engine.load_bench import process_memory_mib
 from app.engine.transport import WorkerError
 from app.protocol import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, ErrorCode, decode_frame, encode_frame
 from tests.helpers import open_split_session, reference_greedy
@@ -72,13 +72,6 @@ async def test_kv_budget_per_token_is_a_typed_error_not_a_crash(tiny_split, star
     # Sequential: 20 + 8 positions fit the budget whatever block sizes `auto` would pick on this machine.
     fresh, _ = await open_split_session(source, SPLIT, worker.endpoint, worker.token, mode="sequential")
     assert (await fresh.generate(small, 8)).tokens == reference_greedy(model, small, 8)
-
-
-def _rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 def _header_frame(header: dict, payload: bytes = b"") -> bytes:
@@ -143,7 +136,7 @@ def test_fuzzed_frames_get_typed_errors_and_a_good_session_finishes_alongside(ti
         return ws
 
     link = {"ws": dial()}
-    rss_before = _rss_mib(worker._process.pid)
+    rss_before = process_memory_mib(worker._process.pid)["rss"]
     alongside = threading.Thread(target=well_behaved)
     alongside.start()
     seen: dict[str, int] = {}
@@ -173,6 +166,6 @@ def test_fuzzed_frames_get_typed_errors_and_a_good_session_finishes_alongside(ti
     print("replies to fuzzed frames:", seen)
     assert worker.alive()
     assert outcome["tokens"] == reference_greedy(model, good_prompt, 48)
-    assert _rss_mib(worker._process.pid) - rss_before < 150  # no allocation followed a declared size
+    assert process_memory_mib(worker._process.pid)["rss"] - rss_before < 150  # no allocation followed a declared size
     assert {"malformed", "frame_too_large"} <= set(seen)
     assert "internal" not in seen, seen  # every refusal is a typed one, not a caught crash
