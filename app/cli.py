@@ -106,6 +106,37 @@ def cmd_export_worker(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_draft(args: argparse.Namespace) -> int:
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from app.engine.chat import stop_token_ids
+    from app.engine.draft_head import cached_head_path, save_head
+    from app.engine.draft_training import TrainConfig, load_training_prompts, train_draft_head
+    from app.engine.fingerprints import model_fingerprint
+    from app.engine.models import resolve_model
+
+    source = resolve_model(args.model, _progress)
+    out = args.out or cached_head_path(model_fingerprint(source))
+    if out.exists() and not args.force:
+        raise FileExistsError(f"{out} exists; pass --force to train again")
+    config = TrainConfig(epochs=args.epochs, new_tokens=args.new_tokens, seed=args.seed)
+    prompts = load_training_prompts(args.prompts) if args.prompts else load_training_prompts()
+    tokenizer = source.tokenizer()
+    torch.manual_seed(args.seed)
+    model = AutoModelForCausalLM.from_pretrained(source.folder, dtype=torch.float32).eval()
+    head, info = train_draft_head(
+        model, tokenizer, model_fingerprint(source), config, set(stop_token_ids(source, tokenizer)), prompts, _progress
+    )
+    save_head(head, info, out)
+    accuracy = ", ".join(f"{k} {v:.1%}" for k, v in info.training["held_out_accuracy"].items())
+    print(
+        f"wrote {out}: {info.training['train_positions']} positions from {info.training['answers']} answers "
+        f"in {info.training['seconds']:.0f} s; held-out chain accuracy {accuracy}"
+    )
+    return 0
+
+
 def cmd_worker_token(args: argparse.Namespace) -> int:
     from app.remote_worker.tokens import issue_token
 
@@ -205,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument(
         "--mode",
         default="auto",
-        choices=("auto", "lookahead", "lookup", "sequential"),
+        choices=("auto", "learned", "lookahead", "lookup", "sequential"),
         help="decoding mode: auto chooses the speculation budget each step from live measurements",
     )
     ask.add_argument("--budget", type=int, default=48, help="most drafted tokens verified per round trip")
@@ -233,6 +264,16 @@ def build_parser() -> argparse.ArgumentParser:
     add_worker_arguments(worker)
     worker.set_defaults(func=cmd_worker)
 
+    draft = sub.add_parser("train-draft", help="train the learned draft head for a model (where the whole model is)")
+    draft.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or a local Hugging Face folder")
+    draft.add_argument("--out", type=Path, help="write the head here (default: the user cache, found automatically)")
+    draft.add_argument("--prompts", type=Path, help="a prompt file like resources/draft_prompts.json")
+    draft.add_argument("--epochs", type=int, default=6)
+    draft.add_argument("--new-tokens", type=int, default=128, help="tokens per training answer")
+    draft.add_argument("--seed", type=int, default=0)
+    draft.add_argument("--force", action="store_true", help="overwrite an existing head")
+    draft.set_defaults(func=cmd_train_draft)
+
     token = sub.add_parser("worker-token", help="add a random token's hash to a token file and print the token once")
     token.add_argument("--token-file", required=True, type=Path)
     token.set_defaults(func=cmd_worker_token)
@@ -242,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--rtt-ms", default="0,20,80,150", help="round-trip times to emulate, comma-separated")
     bench.add_argument("--jitter-ms", type=float, default=0.0)
     bench.add_argument("--bandwidth-mbps", type=float, default=0.0, help="0 = unlimited")
-    bench.add_argument("--modes", default="local,sequential,lookup,lookahead,auto")
+    bench.add_argument("--modes", default="local,sequential,lookup,lookahead,learned,auto")
     bench.add_argument("--max-new-tokens", type=int, default=64)
     bench.add_argument("--prompts", type=int, default=0, help="use the first N prompts of each category (0 = all)")
     bench.add_argument("--budget", type=int, default=48, help="most drafted tokens per round trip")

@@ -131,3 +131,28 @@ async def open_split_session(source, split, endpoint: str, token: str, mode: str
     session.notice = notices.append
     session.reconnect = lambda: connect_with_retries(connect, 30.0, notices.append)
     return session, notices
+
+
+def build_successor_model(folder: Path, seed: int = 0, layer_scale: float = 0.1):
+    """A tiny Llama whose greedy next token is mostly a fixed function of the current one.
+
+    The LM head's rows are the embedding's rows permuted, so the argmax after token x is the token whose
+    row is e(x); the layers' outputs are scaled down so context nudges rather than decides. A model with
+    structure a learner can find — unlike a random one, whose continuations are noise.
+    """
+    from transformers import AutoModelForCausalLM
+
+    torch.manual_seed(seed)
+    config = tiny_config("llama")
+    model = AutoModelForCausalLM.from_config(config).eval()
+    with torch.no_grad():
+        embed = model.get_input_embeddings().weight
+        successor = torch.randperm(config.vocab_size)
+        model.get_output_embeddings().weight.copy_(embed[successor] * 10)
+        for name, param in model.named_parameters():
+            if name.endswith(("o_proj.weight", "down_proj.weight")):
+                param.mul_(layer_scale)
+    folder.mkdir(parents=True, exist_ok=True)
+    save_file({k: v.contiguous() for k, v in model.state_dict().items()}, folder / "model.safetensors")
+    (folder / "config.json").write_text(json.dumps(model.config.to_dict()))
+    return model

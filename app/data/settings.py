@@ -22,7 +22,7 @@ from pathlib import Path
 from platformdirs import site_config_dir, user_config_dir, user_data_dir
 
 APP = "splitchat"
-MODES = ("auto", "lookahead", "lookup", "sequential")
+MODES = ("auto", "learned", "lookahead", "lookup", "sequential")
 DEVICES = ("auto", "cpu", "cuda")
 EMBEDDED = ""  # the active profile name meaning "the bundled model on a local worker"
 

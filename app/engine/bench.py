@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -25,6 +25,7 @@ from app.engine.bench_peer import pld_tokens_per_forward
 from app.engine.bench_report import add_ratios, decompose, plot_bench, summarise
 from app.engine.decoding import Speculation, SplitSession
 from app.engine.devices import resolve_device, resolve_dtype, wire_dtype_for
+from app.engine.draft_head import load_drafter
 from app.engine.edge import LocalEdge
 from app.engine.export import embedded_shard, expected_fingerprint
 from app.engine.latency_proxy import LatencyProxy, LinkProfile
@@ -36,7 +37,7 @@ from app.engine.split import SplitSpec
 from app.engine.transport import RemoteMiddle
 
 PROMPT_FILE = Path(__file__).resolve().parents[2] / "resources" / "bench_prompts.json"
-MODES = ("local", "sequential", "lookup", "lookahead", "auto")
+MODES = ("local", "sequential", "lookup", "lookahead", "learned", "auto")
 WARMUP = [{"role": "user", "content": "Hello! Please introduce yourself briefly."}]
 
 
@@ -105,6 +106,10 @@ def run_bench(config: BenchConfig, log=print) -> dict:
     dtype = resolve_dtype(config.dtype, device)
     wire = config.wire_dtype or wire_dtype_for(dtype)
     edge = LocalEdge(source, config.split, device, dtype)
+    drafter = load_drafter(source, edge)
+    if drafter is None and "learned" in config.modes:
+        log("mode learned skipped: no draft head for this model (splitchat train-draft makes one)")
+        config = replace(config, modes=[m for m in config.modes if m != "learned"])
     tokenizer = source.tokenizer()
     prompts = [
         (
@@ -120,7 +125,9 @@ def run_bench(config: BenchConfig, log=print) -> dict:
     runs: list[dict] = []
     if "local" in config.modes:
         middle = LocalMiddle(LayerStack.from_source(source, *config.split.middle(source.num_layers), device, dtype))
-        runs += asyncio.run(_run_interleaved(edge, lambda: _same(middle), prompts, ["local"], 0.0, config, log, warmup))
+        runs += asyncio.run(
+            _run_interleaved(edge, lambda: _same(middle), prompts, ["local"], 0.0, config, log, warmup, None)
+        )
     remote_modes = [m for m in config.modes if m != "local"]
     if remote_modes:
         worker = LocalWorker(
@@ -144,7 +151,7 @@ def run_bench(config: BenchConfig, log=print) -> dict:
                         )
 
                     runs += asyncio.run(
-                        _run_interleaved(edge, connect, prompts, remote_modes, rtt, config, log, warmup)
+                        _run_interleaved(edge, connect, prompts, remote_modes, rtt, config, log, warmup, drafter)
                     )
         finally:
             worker.stop()
@@ -182,14 +189,16 @@ async def _same(middle):
     return middle
 
 
-async def _run_interleaved(edge, make_middle, prompts, modes, rtt, config: BenchConfig, log, warmup_ids) -> list[dict]:
+async def _run_interleaved(
+    edge, make_middle, prompts, modes, rtt, config: BenchConfig, log, warmup_ids, drafter
+) -> list[dict]:
     """Every prompt runs in every mode back to back, so slow drift of the machine favours no mode."""
     speculations, controllers = {}, {}
     for mode in modes:
         speculations[mode] = Speculation(mode="sequential" if mode == "local" else mode, max_nodes=config.budget)
         warm = await make_middle()
         # One controller per link and mode, as in the app: the warm-up teaches it this link's costs.
-        session = SplitSession(edge, warm, (), speculations[mode])
+        session = SplitSession(edge, warm, (), speculations[mode], draft_head=drafter)
         controllers[mode] = session.controller
         await session.generate(warmup_ids, 16)
         await warm.close()
@@ -198,7 +207,9 @@ async def _run_interleaved(edge, make_middle, prompts, modes, rtt, config: Bench
         for mode in modes:
             middle = await make_middle()
             # No stop tokens: every run makes max_new_tokens.
-            session = SplitSession(edge, middle, (), speculations[mode], controller=controllers[mode])
+            session = SplitSession(
+                edge, middle, (), speculations[mode], controller=controllers[mode], draft_head=drafter
+            )
             generation = await session.generate(ids, config.max_new_tokens)
             await middle.close()
             runs.append(_run_record(mode, rtt, prompt, ids, generation, log))

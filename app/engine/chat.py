@@ -7,8 +7,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from app.engine.control import Plan
-from app.engine.decoding import Generation, Speculation, SplitSession
+from app.engine.decoding import HEAD_MODES, Generation, Speculation, SplitSession
 from app.engine.devices import resolve_device, resolve_dtype, wire_dtype_for
+from app.engine.draft_head import load_drafter
 from app.engine.edge import LocalEdge
 from app.engine.export import embedded_shard, expected_fingerprint
 from app.engine.local_worker import LocalWorker
@@ -103,7 +104,8 @@ class SplitChat:
             if local_worker:
                 local_worker.stop()
             raise
-        session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation)
+        drafter = load_drafter(source, edge) if speculation.mode in HEAD_MODES else None
+        session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation, draft_head=drafter)
         chat = cls(source, split, edge, tokenizer, session, local_worker, endpoint, connect)
         session.reconnect = chat.reconnect
         return chat

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.engine.draft_head import head_source
 from app.engine.drafting import POOL, DraftTree
 from app.engine.verification import Verdict
 
-MODES = ("auto", "lookahead", "lookup", "sequential")
+MODES = ("auto", "learned", "lookahead", "lookup", "sequential")
 _DECAY = 0.97  # recent steps count more: the link and the text change as a reply goes on
 _SMOOTH = 0.2  # weight of the newest sample in running means
 
@@ -94,6 +95,9 @@ class AcceptanceModel:
         "lookup2": (0.7, 1.3),
         "lookup1": (0.4, 1.6),
         POOL: (0.3, 1.7),
+        head_source(1): (1.0, 1.0),  # the learned head's best guess, then its runners-up
+        head_source(2): (0.3, 1.7),
+        head_source(3): (0.2, 1.8),
     }
     FORGET = 0.98  # old evidence fades, so a change of topic is noticed
 
@@ -143,6 +147,8 @@ class Controller:
     """Chooses each step's plan for a decoding mode from live measurements."""
 
     MARGIN = 1.03  # auto speculates only when it expects to beat sequential by this much
+    MIN_COMPUTE_MS = 0.05
+    HEAD_RETRY = 16  # auto drafts with an unprofitable head again after this many steps without
 
     def __init__(self, mode: str = "auto", max_nodes: int = 48, window_size: int = 0, window_share: float = 0.2):
         if mode not in MODES:
@@ -154,22 +160,53 @@ class Controller:
         self.compute = BlockCost()
         self.acceptance = AcceptanceModel()
         self.rtt_ms: float | None = None
+        self.head_ms: float | None = None  # drafting time of steps that used the learned head
+        self._head_skipped = 0
 
     def observe_prefill(self, tokens: int, compute_ms: float, network_ms: float) -> None:
         self._observe_rtt(network_ms)
         if tokens > 1:  # a long block pins the slope; decode steps then pin the intercept
             self.compute.observe(tokens, compute_ms)
 
-    def observe_step(self, block_size: int, compute_ms: float, network_ms: float, tree: DraftTree, verdict: Verdict):
+    def observe_step(
+        self,
+        block_size: int,
+        compute_ms: float,
+        network_ms: float,
+        tree: DraftTree,
+        verdict: Verdict,
+        draft_ms: float = 0.0,
+    ):
         self._observe_rtt(network_ms)
         self.compute.observe(block_size, compute_ms)
         self.acceptance.observe(tree, verdict)
+        if any(source.startswith("head") for source in tree.sources):
+            self.head_ms = draft_ms if self.head_ms is None else (1 - _SMOOTH) * self.head_ms + _SMOOTH * draft_ms
+
+    def wants_head(self) -> bool:
+        """Whether drafting with the learned head this step is worth its own time.
+
+        ``learned`` always drafts; ``auto`` drafts while the head's expected gain — its first guess's
+        acceptance times a step's time per token — exceeds what drafting costs.
+        """
+        if self.mode != "auto" or self.head_ms is None:
+            return self.mode in ("auto", "learned")
+        self._head_skipped += 1
+        if self._head_skipped >= self.HEAD_RETRY:  # re-measure now and then: the text may have changed
+            self._head_skipped = 0
+            return True
+        gain = self.acceptance.rate(head_source(1), 1) * self.step_ms(1)
+        if gain > self.head_ms:
+            self._head_skipped = 0
+            return True
+        return False
 
     def _observe_rtt(self, network_ms: float) -> None:
         self.rtt_ms = network_ms if self.rtt_ms is None else 0.8 * self.rtt_ms + 0.2 * network_ms
 
     def step_ms(self, block_size: int) -> float:
-        return (self.rtt_ms or 0.0) + self.compute.predict(block_size)
+        # A line fitted through few points can dip to zero or below for small blocks: a step is never free.
+        return (self.rtt_ms or 0.0) + max(self.MIN_COMPUTE_MS, self.compute.predict(block_size))
 
     def sequential_plan(self, root: int) -> Plan:
         return self._plan(DraftTree.rooted_at(root), window=False, tokens=1.0)
@@ -180,7 +217,7 @@ class Controller:
             return self.sequential_plan(tree.tokens[0])
         order, reach = self._ranked_nodes(tree)
         window = self.window_size > 0 and self.mode in ("auto", "lookahead")
-        if self.mode in ("lookahead", "lookup"):
+        if self.mode in ("learned", "lookahead", "lookup"):
             kept = order[: self.max_nodes]
             return self._plan(tree.pruned([0, *kept]), window, 1.0 + sum(reach[n] for n in kept))
         best_k, tokens = 0, 1.0

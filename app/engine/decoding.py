@@ -15,6 +15,7 @@ import torch
 
 from app.engine.blocks import VerifyBlock, build_block
 from app.engine.control import Controller, Plan
+from app.engine.draft_head import HeadDrafter
 from app.engine.drafting import POOL, ContextLookup, DraftTree, LookaheadWindow, NGramPool, common_prefix
 from app.engine.edge import LocalEdge
 from app.engine.metrics import GenerationStats, StepTiming
@@ -25,6 +26,7 @@ from app.engine.verification import verify
 
 # Worker error codes after which a fresh session and a re-prefill carry on with nothing lost.
 RECOVERABLE = frozenset({"unknown_session", "connection_lost"})
+HEAD_MODES = ("auto", "learned")  # modes that draft with the learned head when the model has one
 
 
 class ContextTooLong(ValueError):
@@ -35,13 +37,15 @@ class ContextTooLong(ValueError):
 class Speculation:
     """How a session drafts: the mode and the sizes of its sources."""
 
-    mode: str = "auto"  # auto | lookahead | lookup | sequential
+    mode: str = "auto"  # auto | learned | lookahead | lookup | sequential
     max_nodes: int = 48  # drafted nodes per step at most (the root not counted)
     lookup_length: int = 10  # tokens proposed after a context match
     lookup_matches: int = 4  # distinct matches merged into the tree
     window_width: int = 5  # W: Jacobi window columns
     window_ngram: int = 4  # N: n-gram size harvested (the window has N-1 levels)
     pool_per_key: int = 4  # G: n-grams kept per first token
+    head_depth: int = 5  # tokens the learned draft head chains after the root
+    head_branches: int = 3  # its top first tokens, each chained
 
 
 @dataclass
@@ -64,6 +68,7 @@ class SplitSession:
         drafter: Callable[[list[int]], DraftTree] | None = None,
         controller: Controller | None = None,
         reconnect: Callable[[], Awaitable[Middle]] | None = None,
+        draft_head: HeadDrafter | None = None,
     ):
         self.edge = edge
         self.middle = middle
@@ -85,6 +90,8 @@ class SplitSession:
         self.lookup = ContextLookup(max_matches=speculation.lookup_matches)
         self.pool = NGramPool(speculation.pool_per_key)
         self._drafter = drafter or self._draft  # tests pass their own to steer verification
+        self.draft_head = draft_head if speculation.mode in HEAD_MODES else None
+        self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None
 
@@ -117,13 +124,16 @@ class SplitSession:
                 prompt[reuse:], list(range(reuse, len(prompt))), None, DraftTree.rooted_at(0), [], reuse
             )
             try:
-                logits, timing = await self._run_block(block, rows=[len(block.tokens) - 1], kind="prefill")
+                logits, features, timing = await self._run_block(block, rows=[len(block.tokens) - 1], kind="prefill")
                 break
             except Exception as exc:
                 await self._recover_or_raise(exc)  # then prefill again, into the fresh session
         self.processed = prompt
-        self.controller.observe_prefill(block.size, timing.compute_ms, timing.network_ms)
+        self._feature = features[-1]
+        pick_start = time.perf_counter()
         root = picker.pick(logits[-1])
+        timing.add_local((time.perf_counter() - pick_start) * 1000)
+        self.controller.observe_prefill(block.size, timing.compute_ms, timing.network_ms)
         timing.step.tokens_out = 1
         stats.steps.append(timing.step)
         if on_step:
@@ -133,7 +143,9 @@ class SplitSession:
 
         while not (should_stop and should_stop()):
             history = self.processed + [root]
+            draft_start = time.perf_counter()
             plan = self.controller.plan(self._drafter(history))
+            draft_ms = (time.perf_counter() - draft_start) * 1000
             window = self.window if plan.window else None
             if window:
                 window.ensure_filled(history)
@@ -143,14 +155,18 @@ class SplitSession:
                 block = build_block(DraftTree.rooted_at(root), len(self.processed))
                 plan, window = self.controller.sequential_plan(root), None
             try:
-                logits, timing = await self._run_block(block, rows=block.logit_rows, kind="decode")
+                logits, features, timing = await self._run_block(
+                    block, rows=block.logit_rows, kind="decode", draft_ms=draft_ms
+                )
             except Exception as exc:
                 committed = list(self.processed)
                 await self._recover_or_raise(exc)
                 await self._refill(committed)
                 continue  # the same step again, on the fresh session
-            tree_logits = logits[: len(plan.tree)]
-            verdict = verify(plan.tree, tree_logits, picker)
+            verify_start = time.perf_counter()
+            verdict = verify(plan.tree, logits, picker)  # projects only the rows it walks
+            window_outputs = logits.rows(len(plan.tree), len(logits)).argmax(-1).tolist() if window else []
+            timing.add_local((time.perf_counter() - verify_start) * 1000)  # the LM head rows it projected
             emitted = verdict.emitted(plan.tree)
             used = 0
             done = False
@@ -164,9 +180,12 @@ class SplitSession:
             self._pending_keep = (block.start, keep)
             self.processed += [block.tokens[row] for row in keep]
             root = emitted[used - 1]
+            self._feature = features[keep[-1]]  # the last kept node's logits chose the root
             if window:
-                window.advance([int(row.argmax()) for row in logits[len(plan.tree) :]], self.pool)
-            self.controller.observe_step(block.size, timing.compute_ms, timing.network_ms, plan.tree, verdict)
+                window.advance(window_outputs, self.pool)
+            self.controller.observe_step(
+                block.size, timing.compute_ms, timing.network_ms, plan.tree, verdict, timing.step.draft_ms
+            )
             timing.step.tokens_out = used
             stats.steps.append(timing.step)
             generation.plans.append(plan)
@@ -198,10 +217,19 @@ class SplitSession:
         if self.speculation.mode in ("auto", "lookahead"):
             for continuation in self.pool.propose(history[-1]):
                 tree.add_path(continuation, POOL)
+        if self.draft_head is not None and self._feature is not None and self.controller.wants_head():
+            spec = self.speculation
+            for path, source in self.draft_head.propose(
+                self._feature, history[-1], spec.head_depth, spec.head_branches
+            ):
+                tree.add_path(path, source)
         return tree
 
-    async def _run_block(self, block: VerifyBlock, rows: list[int], kind: str):
-        """Run a block through all three stacks; return (logits of ``rows``, its timing)."""
+    async def _run_block(self, block: VerifyBlock, rows: list[int], kind: str, draft_ms: float = 0.0):
+        """Run a block through all three stacks; return (logits and features of ``rows``, its timing).
+
+        ``draft_ms`` (drafting and planning this step) counts in the step's local time: it is paid.
+        """
         step_start = time.perf_counter()
         positions = torch.tensor(block.positions)
         # A cancelled step may have left the local stacks one block ahead: crop to what is committed.
@@ -214,9 +242,11 @@ class SplitSession:
         reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit)
         self._pending_keep = None
         tail_start = time.perf_counter()
-        logits = self.edge.run_tail(reply.hidden, positions, block.ancestry, rows)
+        features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows, project=False)[1]
+        logits = self.edge.lazy_logits(features)
         end = time.perf_counter()
-        return logits, _BlockTiming(kind, block.size, head_ms + (end - tail_start) * 1000, reply, end - step_start)
+        local_ms = head_ms + (end - tail_start) * 1000
+        return logits, features, _BlockTiming(kind, block.size, local_ms, reply, end - step_start, draft_ms)
 
     async def _recover_or_raise(self, error: Exception) -> None:
         """After a lost session or link, move to a fresh session; re-raise anything else."""
@@ -256,17 +286,26 @@ class SplitSession:
 
 
 class _BlockTiming:
-    def __init__(self, kind: str, size: int, local_ms: float, reply: MiddleReply, elapsed_s: float):
+    def __init__(
+        self, kind: str, size: int, local_ms: float, reply: MiddleReply, elapsed_s: float, draft_ms: float = 0.0
+    ):
         self.step = StepTiming(
             kind=kind,
             tokens_in=size,
             tokens_out=0,
-            local_compute_ms=local_ms,
+            local_compute_ms=local_ms + draft_ms,
             remote_compute_ms=reply.remote_compute_ms,
             serialization_ms=reply.serialization_ms,
             network_ms=reply.network_ms,
-            total_ms=elapsed_s * 1000,
+            total_ms=elapsed_s * 1000 + draft_ms,
             frames=reply.frames,
+            draft_ms=draft_ms,
         )
         self.compute_ms = local_ms + reply.remote_compute_ms + reply.serialization_ms
         self.network_ms = reply.network_ms
+
+    def add_local(self, ms: float) -> None:
+        """Local work done after the block returned (projecting and verifying) is part of the step."""
+        self.step.local_compute_ms += ms
+        self.step.total_ms += ms
+        self.compute_ms += ms

@@ -28,6 +28,36 @@ def final_norm(config, tensors: dict[str, torch.Tensor]) -> torch.nn.Module:
     return norm.eval()
 
 
+class LazyLogits:
+    """Rows of logits computed when first read.
+
+    Verification reads only the nodes it walks — the accepted path and the node where it stops — so a
+    48-node tree costs a few LM-head rows (the costliest local matrix) instead of 48.
+    """
+
+    def __init__(self, features: torch.Tensor, project):
+        self.features, self._project = features, project
+        self._rows: dict[int, torch.Tensor] = {}
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+    def __getitem__(self, row: int) -> torch.Tensor:
+        if row < 0:
+            row += len(self.features)
+        if row not in self._rows:
+            self._rows[row] = self._project(self.features[row : row + 1])[0]
+        return self._rows[row]
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        """Rows [start, stop) in one matrix product (the window's last level is read whole)."""
+        return self._project(self.features[start:stop])
+
+    @property
+    def computed(self) -> int:
+        return len(self._rows)
+
+
 class LocalEdge:
     """The trusted ends of the split model: tokens -> hidden before the wire, hidden -> logits after."""
 
@@ -67,10 +97,34 @@ class LocalEdge:
         Returns logits [len(rows), V] — the LM head is the costliest local matrix, so only the rows a
         step reads are projected (all rows when ``rows`` is None).
         """
+        return self.run_tail_features(hidden, positions, ancestry, rows)[0]
+
+    @torch.inference_mode()
+    def run_tail_features(
+        self,
+        hidden: torch.Tensor,
+        positions: torch.Tensor,
+        ancestry=None,
+        rows: list[int] | None = None,
+        project: bool = True,
+    ) -> tuple[torch.Tensor | None, torch.Tensor]:
+        """Like ``run_tail``, also returning the normed features [len(rows), H] the LM head reads.
+
+        ``project=False`` skips the LM head (logits None): the caller projects the rows it needs.
+        """
         hidden = self.tail(hidden, positions, ancestry)
         if rows is not None:
             hidden = hidden[:, rows]
-        return self.logits(hidden)
+        features = self.norm(hidden)[0]
+        return (self.project(features) if project else None), features
+
+    @torch.inference_mode()
+    def project(self, features: torch.Tensor) -> torch.Tensor:
+        """Logits [n, V] of normed features [n, H] (what ``run_tail_features`` returns)."""
+        return torch.nn.functional.linear(features, self.lm_head_weight).float()
+
+    def lazy_logits(self, features: torch.Tensor) -> LazyLogits:
+        return LazyLogits(features, self.project)
 
     @torch.inference_mode()
     def logits(self, hidden: torch.Tensor) -> torch.Tensor:

@@ -18,6 +18,7 @@ class StepTiming:
     network_ms: float
     total_ms: float
     frames: int = 1
+    draft_ms: float = 0.0  # drafting and planning, already inside local_compute_ms and total_ms
 
 
 @dataclass

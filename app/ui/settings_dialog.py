@@ -263,6 +263,13 @@ class SettingsDialog(QDialog):
         self.mode = QComboBox()
         self.mode.addItems(list(MODES))
         self.mode.setCurrentText(self.settings.mode)
+        self.mode.setToolTip(
+            "auto: every draft source, sized each step from live measurements (recommended)\n"
+            "learned: the model's trained draft head plus context lookup\n"
+            "lookahead: Jacobi n-grams plus context lookup\n"
+            "lookup: n-grams from the conversation only\n"
+            "sequential: one token per round trip"
+        )
         self.budget = QSpinBox()
         self.budget.setRange(0, 256)
         self.budget.setValue(self.settings.budget)

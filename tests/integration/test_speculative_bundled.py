@@ -9,6 +9,7 @@ import pytest
 
 from app.engine.chat import stop_token_ids
 from app.engine.decoding import Speculation, SplitSession
+from app.engine.draft_head import load_drafter
 from app.engine.edge import LocalEdge
 from app.engine.export import embedded_shard, expected_fingerprint
 from app.engine.layers import LayerStack
@@ -68,9 +69,13 @@ def test_every_mode_is_token_identical_on_the_equivalence_corpus(bundled, worker
     worker = workers(embedded_shard(source, split)) if over_the_wire else None
     stops = stop_token_ids(source, tokenizer)
 
+    edge = LocalEdge(source, split)
+    drafter = load_drafter(source, edge)
+    assert drafter is not None, "the bundled model ships with a trained draft head"
+
     async def run(mode: str) -> dict[str, list[int]]:
         middle = await _middle_for(source, split, worker)
-        session = SplitSession(LocalEdge(source, split), middle, stops, Speculation(mode=mode))
+        session = SplitSession(edge, middle, stops, Speculation(mode=mode), draft_head=drafter)
         outputs = {}
         for name, (ids, _) in references.items():
             outputs[name] = (await session.generate(ids, NEW_TOKENS)).tokens
@@ -80,7 +85,7 @@ def test_every_mode_is_token_identical_on_the_equivalence_corpus(bundled, worker
     sequential = asyncio.run(run("sequential"))
     for name, (ids, reference) in references.items():
         assert_greedy_matches(model, ids, sequential[name], reference)
-    for mode in ("lookup", "lookahead", "auto"):
+    for mode in ("lookup", "lookahead", "learned", "auto"):
         outputs = asyncio.run(run(mode))
         for name, (ids, reference) in references.items():
             assert_greedy_matches(model, ids, outputs[name], sequential[name])

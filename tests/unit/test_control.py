@@ -82,5 +82,17 @@ def test_acceptance_is_counted_per_source_and_depth():
 
 
 def test_unknown_mode_is_refused():
-    with pytest.raises(ValueError, match="auto, lookahead, lookup, sequential"):
+    with pytest.raises(ValueError, match="auto, learned, lookahead, lookup, sequential"):
         Controller("turbo")
+
+
+def test_a_fitted_line_below_zero_never_makes_a_step_free():
+    controller = Controller("auto")
+    controller.rtt_ms = 0.0
+    for q, ms in ((40, 2.0), (48, 20.0)):  # steep slope through two sizes: the intercept is far below zero
+        controller.compute.observe(q, ms)
+    assert controller.compute.predict(2) <= 0  # what the fit alone says
+    assert controller.step_ms(1) > 0 and controller.step_ms(2) > 0
+    tree = DraftTree.rooted_at(1)
+    tree.add_path([2, 3], "lookup4")
+    assert controller.plan(tree).expected_ms > 0

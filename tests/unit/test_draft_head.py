@@ -1,0 +1,164 @@
+"""The learned draft head: it learns a model's own continuations, round-trips through its file, is found
+only for the weights it was trained on, and speculation with it stays token-identical."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import torch
+
+from app.engine.bench import PROMPT_FILE as BENCH_PROMPTS
+from app.engine.control import Controller
+from app.engine.decoding import Speculation, SplitSession
+from app.engine.draft_head import (
+    DraftHead,
+    HeadDrafter,
+    HeadInfo,
+    cached_head_path,
+    find_head,
+    head_source,
+    load_head,
+    save_head,
+)
+from app.engine.draft_training import (
+    PROMPT_FILE,
+    Answer,
+    TrainConfig,
+    chain_accuracy,
+    draft_vocabulary,
+    make_pairs,
+    teacher_pass,
+    train_head,
+)
+from app.engine.edge import LocalEdge
+from app.engine.layers import LayerStack
+from app.engine.middle import LocalMiddle
+from app.engine.models import resolve_model
+from app.engine.split import SplitSpec
+from tests.helpers import assert_greedy_matches, build_successor_model, reference_greedy
+
+CONFIG = TrainConfig(inner_size=128, vocab_size=320, epochs=12, unroll=2, batch_size=64, learning_rate=3e-3)
+NEW_TOKENS = 24
+
+
+def _answers(model, prompts: int, seed: int) -> list[Answer]:
+    """Greedy answers of the tiny model to random prompts, as the recipe's answering step makes them."""
+    generator = torch.Generator().manual_seed(seed)
+    batch = torch.randint(3, 300, (prompts, 6), generator=generator)
+    with torch.inference_mode():
+        out = model.generate(batch, max_new_tokens=NEW_TOKENS, do_sample=False, pad_token_id=0)
+    answers = [Answer(row.tolist(), batch.shape[1]) for row in out]
+    teacher_pass(model, answers, lambda *_: None)
+    return answers
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """A head trained on a tiny model's answers, with held-out answers it never saw.
+
+    The model has structure to learn (its next token is mostly a function of the current one): a random
+    model's continuations are noise that no small head predicts.
+    """
+    folder = tmp_path_factory.mktemp("successor")
+    model = build_successor_model(folder)
+    train, held = _answers(model, 96, seed=1), _answers(model, 12, seed=2)
+    embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
+    vocab = draft_vocabulary(train, CONFIG.vocab_size)
+    untrained = DraftHead(embed.shape[1], CONFIG.inner_size, vocab)
+    head, losses = train_head(make_pairs(train, CONFIG.unroll), embed, lm_head, vocab, CONFIG, lambda *_: None)
+    return folder, model, head, untrained, held, losses
+
+
+def test_the_head_learns_the_models_continuations_on_answers_it_never_saw(trained):
+    folder, model, head, untrained, held, losses = trained
+    embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
+    assert losses[-1] < 0.1 * losses[0]
+    before = chain_accuracy(untrained, held, embed, lm_head)
+    after = chain_accuracy(head, held, embed, lm_head)
+    # Untrained, the head repeats the LM head's guess for the root's own position — the root itself,
+    # which this model never repeats; trained, it must predict the token after the root.
+    assert before["depth1"] < 0.05, before
+    assert after["depth1"] > 0.8 and after["depth2"] > 0.7, after
+
+
+def test_chain_accuracy_counts_answer_positions_only_and_skips_sampled_answers(trained):
+    _, model, head, _, held, _ = trained
+    embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
+    sampled = [Answer(a.ids, a.prompt_len, True, a.features, a.argmax) for a in held]
+    assert chain_accuracy(head, sampled, embed, lm_head) == {f"depth{d}": 0.0 for d in range(1, 5)}
+
+
+def test_the_drafter_proposes_ranked_chains_from_its_vocabulary(trained):
+    _, model, head, _, held, _ = trained
+    embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
+    drafter = HeadDrafter(head, embed, lm_head, dtype=torch.float32)
+    answer = held[0]
+    t = answer.prompt_len - 1  # the prompt's last position chose the answer's first token
+    paths = drafter.propose(answer.features[t], answer.ids[t + 1], depth=4, branches=3)
+    assert [source for _, source in paths] == [head_source(1), head_source(2), head_source(3)]
+    assert all(len(path) == 4 for path, _ in paths)
+    assert len({path[0] for path, _ in paths}) == 3  # distinct first tokens: three branches, not one
+    vocab = set(head.vocab.tolist())
+    assert all(token in vocab for path, _ in paths for token in path)
+    with torch.inference_mode():
+        feature = head(answer.features[t : t + 1], embed[[answer.ids[t + 1]]])
+        best = int(head.vocab[(feature @ lm_head[head.vocab].T).argmax()])
+    assert paths[0][0][0] == best
+    assert HeadDrafter(head, embed, lm_head).dtype in (torch.float32, torch.bfloat16)  # calibrated
+
+
+def test_a_saved_head_round_trips_and_is_found_only_for_its_own_weights(trained, tmp_path, monkeypatch):
+    monkeypatch.setenv("SPLITCHAT_CACHE_DIR", str(tmp_path))  # not the user's cache
+    _, model, head, _, held, _ = trained
+    fingerprint = "sha256:" + "ab" * 32
+    info = HeadInfo(fingerprint, head.hidden_size, head.inner_size, len(head.vocab), {"answers": 48})
+    path = cached_head_path(fingerprint)
+    assert path.parent == tmp_path / "drafts" and ":" not in path.name  # a file name Windows accepts
+    save_head(head, info, path)
+    loaded, read = load_head(path)
+    assert read == info
+    assert torch.equal(loaded.vocab, head.vocab)
+    f, e = held[0].features[:5], model.get_input_embeddings().weight.detach()[held[0].ids[1:6]]
+    with torch.inference_mode():
+        torch.testing.assert_close(loaded(f, e), head(f, e), atol=2e-2, rtol=2e-2)  # stored as float16
+    assert find_head(fingerprint) == path
+    assert find_head("sha256:" + "cd" * 32) is None
+    path.with_name("damaged.safetensors").write_bytes(b"not a safetensors file")
+    assert find_head(fingerprint) == path  # the damaged file is passed over
+
+
+@pytest.mark.parametrize("mode", ["learned", "auto"])
+def test_speculation_with_the_head_is_token_identical_and_commits_several_tokens(trained, mode):
+    folder, model, head, _, held, _ = trained
+    source = resolve_model(str(folder))
+    split = SplitSpec(2, 2)
+    edge = LocalEdge(source, split)
+    drafter = HeadDrafter(head, edge.embed_weight, edge.lm_head_weight)
+    middle = LocalMiddle(LayerStack.from_source(source, *split.middle(source.num_layers)))
+    session = SplitSession(edge, middle, (), Speculation(mode=mode), draft_head=drafter)
+    prompt = held[1].ids[: held[1].prompt_len]
+    generation = asyncio.run(session.generate(prompt, 32))
+    assert_greedy_matches(model, prompt, generation.tokens, reference_greedy(model, prompt, 32))
+    head_nodes = [s for plan in generation.plans for s in plan.tree.sources if s.startswith("head")]
+    assert head_nodes, "the head proposed nothing"
+    assert generation.stats.tokens_per_round_trip > 1.5
+
+
+def test_auto_stops_drafting_with_an_unprofitable_head_and_retries_later():
+    controller = Controller("auto")
+    controller.rtt_ms = 0.0
+    assert controller.wants_head()  # nothing measured yet: try it
+    controller.head_ms = 1000.0  # drafting costs far more than a step could gain
+    decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY)]
+    assert decisions == [False] * (Controller.HEAD_RETRY - 1) + [True]
+    controller.head_ms = 0.01
+    assert controller.wants_head()
+    assert Controller("learned").wants_head() and not Controller("lookahead").wants_head()
+
+
+def test_training_prompts_are_not_bench_prompts():
+    training = {p["content"] for p in json.loads(PROMPT_FILE.read_text())["prompts"]}
+    bench = {m["content"] for p in json.loads(BENCH_PROMPTS.read_text())["prompts"] for m in p["messages"]}
+    assert len(training) >= 300 and not training & bench
