@@ -115,16 +115,22 @@ class AcceptanceModel:
         accepted, rejected = self._counts.get(self._key(source, depth), self._prior(source))
         return accepted / (accepted + rejected)
 
+    def node_rate(self, tree: DraftTree, node: int) -> float:
+        """A node proposed by several sources is as likely as its most reliable one says."""
+        return max(self.rate(source, tree.depths[node]) for source in tree.votes[node])
+
     def observe(self, tree: DraftTree, verdict: Verdict) -> None:
-        """Every child of an accepted node was tried: count which one (if any) was taken."""
+        """Every child of an accepted node was tried: count which one (if any) was taken, for every
+        source that proposed it."""
         on_path = set(verdict.accepted)
         for node in verdict.accepted:
             for child in tree.children[node].values():
-                key = self._key(tree.sources[child], tree.depths[child])
-                counts = self._counts.setdefault(key, list(self._prior(tree.sources[child])))
-                counts[0] *= self.FORGET
-                counts[1] *= self.FORGET
-                counts[0 if child in on_path else 1] += 1
+                for source in tree.votes[child]:
+                    key = self._key(source, tree.depths[child])
+                    counts = self._counts.setdefault(key, list(self._prior(source)))
+                    counts[0] *= self.FORGET
+                    counts[1] *= self.FORGET
+                    counts[0 if child in on_path else 1] += 1
 
 
 @dataclass
@@ -161,6 +167,7 @@ class Controller:
         self.acceptance = AcceptanceModel()
         self.rtt_ms: float | None = None
         self.head_ms: float | None = None  # drafting time of steps that used the learned head
+        self.head_depth = 5  # the session sets its own
         self._head_skipped = 0
 
     def observe_prefill(self, tokens: int, compute_ms: float, network_ms: float) -> None:
@@ -180,14 +187,23 @@ class Controller:
         self._observe_rtt(network_ms)
         self.compute.observe(block_size, compute_ms)
         self.acceptance.observe(tree, verdict)
-        if any(source.startswith("head") for source in tree.sources):
+        if any(source.startswith("head") for votes in tree.votes for source in votes):
             self.head_ms = draft_ms if self.head_ms is None else (1 - _SMOOTH) * self.head_ms + _SMOOTH * draft_ms
+
+    def head_value_ms(self) -> float:
+        """What the head's best chain is expected to save per step: the tokens it should add, each
+        worth a sequential step, less what verifying the chain adds to the block."""
+        chain, reach = 0.0, 1.0
+        for depth in range(1, self.head_depth + 1):
+            reach *= self.acceptance.rate(head_source(1), depth)
+            chain += reach
+        return chain * self.step_ms(1) - (self.step_ms(1 + self.head_depth) - self.step_ms(1))
 
     def wants_head(self) -> bool:
         """Whether drafting with the learned head this step is worth its own time.
 
-        ``learned`` always drafts; ``auto`` drafts while the head's expected gain — its first guess's
-        acceptance times a step's time per token — exceeds what drafting costs.
+        ``learned`` always drafts; ``auto`` drafts while the head's expected saving exceeds what
+        drafting costs (measured), and tries again every ``HEAD_RETRY`` steps when it does not.
         """
         if self.mode != "auto" or self.head_ms is None:
             return self.mode in ("auto", "learned")
@@ -195,8 +211,7 @@ class Controller:
         if self._head_skipped >= self.HEAD_RETRY:  # re-measure now and then: the text may have changed
             self._head_skipped = 0
             return True
-        gain = self.acceptance.rate(head_source(1), 1) * self.step_ms(1)
-        if gain > self.head_ms:
+        if self.head_value_ms() > self.head_ms:
             self._head_skipped = 0
             return True
         return False
@@ -245,8 +260,8 @@ class Controller:
         for node in range(1, len(tree)):  # parents precede children in a DraftTree
             parent = tree.parents[node]
             siblings = tree.children[parent].values()
-            total = sum(self.acceptance.rate(tree.sources[s], tree.depths[s]) for s in siblings)
-            rate = self.acceptance.rate(tree.sources[node], tree.depths[node])
+            total = sum(self.acceptance.node_rate(tree, s) for s in siblings)
+            rate = self.acceptance.node_rate(tree, node)
             reach[node] = reach[parent] * rate / max(1.0, total)
         order = sorted(range(1, len(tree)), key=lambda n: (-reach[n], n))
         return order, reach

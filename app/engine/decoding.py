@@ -91,6 +91,7 @@ class SplitSession:
         self.pool = NGramPool(speculation.pool_per_key)
         self._drafter = drafter or self._draft  # tests pass their own to steer verification
         self.draft_head = draft_head if speculation.mode in HEAD_MODES else None
+        self.controller.head_depth = speculation.head_depth
         self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None

@@ -36,13 +36,19 @@ def lookup_source(ngram: int) -> str:
 
 @dataclass
 class DraftTree:
-    """Node 0 is the root; every other node has a parent, a depth and the source that proposed it."""
+    """Node 0 is the root; every other node has a parent, a depth and the sources that proposed it.
+
+    ``sources[n]`` is the first source to propose node n; ``votes[n]`` lists every source that did. Each
+    of them is credited when the node is accepted: crediting only the first would make a source that
+    often agrees with another (the head with a context match) look worse than it is.
+    """
 
     tokens: list[int]
     parents: list[int] = field(default_factory=lambda: [-1])
     depths: list[int] = field(default_factory=lambda: [0])
     sources: list[str] = field(default_factory=lambda: [ROOT])
     children: list[dict[int, int]] = field(default_factory=lambda: [{}])
+    votes: list[list[str]] = field(default_factory=lambda: [[ROOT]])
 
     @classmethod
     def rooted_at(cls, token: int) -> DraftTree:
@@ -62,8 +68,11 @@ class DraftTree:
                 self.parents.append(node)
                 self.depths.append(self.depths[node] + 1)
                 self.sources.append(source)
+                self.votes.append([source])
                 self.children.append({})
                 self.children[node][token] = child
+            elif source not in self.votes[child]:
+                self.votes[child].append(source)
             node = child
 
     def ancestors(self, node: int) -> list[int]:
@@ -85,6 +94,7 @@ class DraftTree:
             tree.parents.append(parent)
             tree.depths.append(self.depths[old])
             tree.sources.append(self.sources[old])
+            tree.votes.append(list(self.votes[old]))
             tree.children.append({})
             tree.children[parent][self.tokens[old]] = len(tree.tokens) - 1
         return tree

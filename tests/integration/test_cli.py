@@ -50,7 +50,7 @@ def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections
         "--rtt-ms",
         "0,40",
         "--modes",
-        "local,sequential,auto",
+        "local,sequential,learned,auto",
         "--prompts",
         "1",
         "--max-new-tokens",
@@ -67,6 +67,8 @@ def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections
     assert sorted({(r["mode"], r["rtt_ms"]) for r in runs}) == [
         ("auto", 0.0),
         ("auto", 40.0),
+        ("learned", 0.0),
+        ("learned", 40.0),
         ("local", 0.0),
         ("sequential", 0.0),
         ("sequential", 40.0),
@@ -84,10 +86,33 @@ def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections
     assert {r["category"] for r in report["summary"]} >= {"overall", "chat"}
     assert all("speedup_vs_sequential" in r for r in runs if r["mode"] == "auto")
     fits = report["decomposition"]
-    assert set(fits) == {"sequential", "auto"}
+    assert set(fits) == {"sequential", "learned", "auto"}
     assert set(fits["auto"]["projected_tok_per_s"]) == {"5", "20", "40", "80", "150"}
     assert fits["sequential"]["overhead_ms"] > 0 and fits["sequential"]["cv_mean_abs_error"] is not None
     assert plot.stat().st_size > 10_000
+
+
+@pytest.mark.bundled
+def test_train_draft_writes_a_head_for_the_models_weights_and_refuses_to_overwrite(tmp_path):
+    from app.engine.draft_head import load_head
+    from app.engine.fingerprints import model_fingerprint
+    from app.engine.models import resolve_model
+
+    prompts = tmp_path / "prompts.json"
+    prompts.write_text(
+        json.dumps({"prompts": [{"content": "Name three colours."}, {"content": "Write a haiku about tea."}]})
+    )
+    out = tmp_path / "head.safetensors"
+    args = ("train-draft", "--prompts", str(prompts), "--epochs", "1", "--new-tokens", "8", "--out", str(out))
+    result = splitchat(*args)
+    assert result.returncode == 0, result.stderr
+    head, info = load_head(out)
+    assert info.model_fingerprint == model_fingerprint(resolve_model())
+    assert info.training["prompts"] == 2 and info.training["answers"] == 6  # greedy + two sampled each
+    assert info.hidden_size == 576 and len(head.vocab) == info.vocab_size > 1
+    assert "held-out chain accuracy" in result.stdout
+    again = splitchat(*args)
+    assert again.returncode == 2 and "pass --force" in again.stderr
 
 
 def test_bench_refuses_an_unknown_mode():

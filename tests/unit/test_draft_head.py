@@ -141,9 +141,10 @@ def test_speculation_with_the_head_is_token_identical_and_commits_several_tokens
     prompt = held[1].ids[: held[1].prompt_len]
     generation = asyncio.run(session.generate(prompt, 32))
     assert_greedy_matches(model, prompt, generation.tokens, reference_greedy(model, prompt, 32))
-    head_nodes = [s for plan in generation.plans for s in plan.tree.sources if s.startswith("head")]
-    assert head_nodes, "the head proposed nothing"
-    assert generation.stats.tokens_per_round_trip > 1.5
+    if mode == "learned":  # auto's trees depend on this machine's timings; learned always drafts
+        head_nodes = [s for plan in generation.plans for s in plan.tree.sources if s.startswith("head")]
+        assert head_nodes, "the head proposed nothing"
+        assert generation.stats.tokens_per_round_trip > 1.5
 
 
 def test_auto_stops_drafting_with_an_unprofitable_head_and_retries_later():
@@ -154,7 +155,12 @@ def test_auto_stops_drafting_with_an_unprofitable_head_and_retries_later():
     decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY)]
     assert decisions == [False] * (Controller.HEAD_RETRY - 1) + [True]
     controller.head_ms = 0.01
-    assert controller.wants_head()
+    controller.compute.observe(1, 40.0)  # cheap drafting, blocks no dearer than a row: worth it
+    controller.compute.observe(8, 40.0)
+    assert controller.head_value_ms() > 0 and controller.wants_head()
+    for depth in range(1, 6):  # a head that is never right is not worth even cheap drafting
+        controller.acceptance._counts[(head_source(1), depth)] = [0.0, 50.0]
+    assert controller.head_value_ms() <= 0
     assert Controller("learned").wants_head() and not Controller("lookahead").wants_head()
 
 

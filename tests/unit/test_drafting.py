@@ -86,3 +86,20 @@ def test_single_node_block_needs_no_ancestry():
     window = LookaheadWindow(1, 2)
     window.ensure_filled([4])
     assert torch.is_tensor(build_block(DraftTree.rooted_at(3), 9, window).ancestry)
+
+
+def test_a_node_proposed_by_several_sources_credits_all_of_them():
+    from app.engine.control import AcceptanceModel
+    from app.engine.verification import Verdict
+
+    tree = DraftTree.rooted_at(1)
+    tree.add_path([2, 3], "lookup1")
+    tree.add_path([2, 4], "head1")  # agrees on the first token only
+    assert tree.votes[1] == ["lookup1", "head1"] and tree.sources[1] == "lookup1"
+    assert tree.pruned([0, 1]).votes[1] == ["lookup1", "head1"]
+    model = AcceptanceModel()
+    before = model.rate("head1", 1), model.rate("lookup1", 1)
+    model.observe(tree, Verdict(accepted=[0, 1], bonus=9))  # node 1 accepted, neither child of it
+    assert model.rate("head1", 1) > before[0] and model.rate("lookup1", 1) > before[1]
+    assert model.rate("head1", 2) < model.PRIORS["head1"][0] / sum(model.PRIORS["head1"])
+    assert model.node_rate(tree, 1) == max(model.rate("head1", 1), model.rate("lookup1", 1))
