@@ -15,7 +15,7 @@ import torch
 
 from app.engine.blocks import VerifyBlock, build_block
 from app.engine.control import Controller, Plan
-from app.engine.draft_head import HeadDrafter
+from app.engine.draft_head import HeadDrafter, head_source
 from app.engine.drafting import POOL, ContextLookup, DraftTree, LookaheadWindow, NGramPool, common_prefix
 from app.engine.edge import LocalEdge
 from app.engine.metrics import GenerationStats, StepTiming
@@ -92,6 +92,11 @@ class SplitSession:
         self._drafter = drafter or self._draft  # tests pass their own to steer verification
         self.draft_head = draft_head if speculation.mode in HEAD_MODES else None
         self.controller.head_depth = speculation.head_depth
+        if self.draft_head is not None:  # what the head scored on held-out answers: the starting estimate
+            for depth in range(1, speculation.head_depth + 1):
+                known = [d for d in self.draft_head.accuracy if d <= depth]
+                if known:
+                    self.controller.acceptance.set_prior(head_source(1), depth, self.draft_head.accuracy[max(known)])
         self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None

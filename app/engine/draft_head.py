@@ -106,7 +106,16 @@ class HeadDrafter:
     much slower on those without); it only proposes, so its precision never reaches the output.
     """
 
-    def __init__(self, head: DraftHead, embed_weight: torch.Tensor, lm_head_weight: torch.Tensor, dtype=None):
+    def __init__(
+        self,
+        head: DraftHead,
+        embed_weight: torch.Tensor,
+        lm_head_weight: torch.Tensor,
+        dtype=None,
+        held_out_accuracy: dict[str, float] | None = None,
+    ):
+        # depth -> how often the chain's token at that depth was right given the ones before (from training)
+        self.accuracy = {int(k.removeprefix("depth")): v for k, v in (held_out_accuracy or {}).items()}
         self.device = embed_weight.device
         self.vocab = head.vocab.to(self.device)
         self._head = head
@@ -182,5 +191,7 @@ def load_drafter(source, edge) -> HeadDrafter | None:
     path = find_head(model_fingerprint(source))
     if path is None:
         return None
-    head, _ = load_head(path)
-    return HeadDrafter(head, edge.embed_weight, edge.lm_head_weight)
+    head, info = load_head(path)
+    return HeadDrafter(
+        head, edge.embed_weight, edge.lm_head_weight, held_out_accuracy=info.training.get("held_out_accuracy")
+    )
