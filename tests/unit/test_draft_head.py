@@ -32,6 +32,7 @@ from app.engine.draft_training import (
     teacher_pass,
     train_head,
 )
+from app.engine.drafting import DraftTree
 from app.engine.edge import LocalEdge
 from app.engine.layers import LayerStack
 from app.engine.middle import LocalMiddle
@@ -168,3 +169,36 @@ def test_training_prompts_are_not_bench_prompts():
     training = {p["content"] for p in json.loads(PROMPT_FILE.read_text())["prompts"]}
     bench = {m["content"] for p in json.loads(BENCH_PROMPTS.read_text())["prompts"] for m in p["messages"]}
     assert len(training) >= 300 and not training & bench
+
+
+def test_the_heads_held_out_accuracy_is_autos_starting_estimate_and_a_retry_verifies_its_chain(trained):
+    folder, model, head, _, _, _ = trained
+    source = resolve_model(str(folder))
+    edge = LocalEdge(source, SplitSpec(2, 2))
+    drafter = HeadDrafter(
+        head, edge.embed_weight, edge.lm_head_weight, held_out_accuracy={"depth1": 0.8, "depth2": 0.6}
+    )
+    middle = LocalMiddle(LayerStack.from_source(source, 2, source.num_layers - 2))
+    session = SplitSession(edge, middle, (), Speculation(mode="auto", head_depth=3), draft_head=drafter)
+    rates = [session.controller.acceptance.rate(head_source(1), d) for d in (1, 2, 3)]
+    assert rates == pytest.approx([0.8, 0.6, 0.6])  # depth 3 unmeasured: the deepest measured one
+    controller = session.controller
+    for depth in (1, 2, 3):  # estimates so low the head's chain would never be kept
+        controller.acceptance._counts[(head_source(1), depth)] = [0.0, 50.0]
+    controller.rtt_ms, controller.head_ms = 0.0, 5.0
+    controller.compute.observe(1, 40.0)
+    tree = DraftTree.rooted_at(1)
+    tree.add_path([2, 3, 4], head_source(1))
+    assert len(controller.plan(tree).tree) == 1  # sequential
+    decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY)]
+    assert decisions[-1] and not any(decisions[:-1])
+    explored = controller.plan(tree)
+    assert explored.tree.tokens == [1, 2, 3, 4]  # the retry verifies the chain, so its estimates can move
+    assert len(controller.plan(tree).tree) == 1  # once
+
+
+def test_a_prefill_informs_the_rtt_but_not_the_decode_block_cost():
+    controller = Controller("auto")
+    controller.observe_prefill(400, compute_ms=900.0, network_ms=30.0)
+    assert controller.rtt_ms == 30.0
+    assert controller.compute.predict(6) == Controller().compute.predict(6)
