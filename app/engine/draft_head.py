@@ -173,14 +173,14 @@ def cached_head_path(fingerprint: str) -> Path:
 def find_head(fingerprint: str) -> Path | None:
     """A trained head for exactly these weights: the user's own first, then one shipped with the app."""
     cached = cached_head_path(fingerprint)
-    candidates = [cached] + sorted(SHIPPED.glob("*.safetensors")) if SHIPPED.is_dir() else [cached]
-    for path in candidates:
+    candidates = [cached, *sorted(cached.parent.glob("*.safetensors")), *sorted(SHIPPED.glob("*.safetensors"))]
+    for path in dict.fromkeys(candidates):  # in order, once each
         if path.is_file():
             try:
                 if read_info(path).model_fingerprint == fingerprint:
                     return path
-            except (ValueError, KeyError, OSError):
-                continue  # a damaged or foreign file is skipped, not fatal: drafting is optional
+            except Exception:  # noqa: BLE001 - a damaged or foreign file is passed over: drafting is optional
+                continue
     return None
 
 

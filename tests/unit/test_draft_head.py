@@ -126,8 +126,11 @@ def test_a_saved_head_round_trips_and_is_found_only_for_its_own_weights(trained,
         torch.testing.assert_close(loaded(f, e), head(f, e), atol=2e-2, rtol=2e-2)  # stored as float16
     assert find_head(fingerprint) == path
     assert find_head("sha256:" + "cd" * 32) is None
-    path.with_name("damaged.safetensors").write_bytes(b"not a safetensors file")
-    assert find_head(fingerprint) == path  # the damaged file is passed over
+    damaged = path.with_name("0-damaged.safetensors")  # sorts first among the folder's files
+    damaged.write_bytes(b"not a safetensors file")
+    other = path.with_name("1-mine.safetensors")  # a head saved under its own name is found too
+    path.rename(other)
+    assert find_head(fingerprint) == other  # the damaged file is passed over
 
 
 @pytest.mark.parametrize("mode", ["learned", "auto"])
