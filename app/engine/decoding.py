@@ -94,9 +94,9 @@ class SplitSession:
         self.controller.head_depth = speculation.head_depth
         if self.draft_head is not None:  # what the head scored on held-out answers: the starting estimate
             for depth in range(1, speculation.head_depth + 1):
-                known = [d for d in self.draft_head.accuracy if d <= depth]
-                if known:
-                    self.controller.acceptance.set_prior(head_source(1), depth, self.draft_head.accuracy[max(known)])
+                accuracy = self.draft_head.accuracy_at(depth)
+                if accuracy is not None:
+                    self.controller.acceptance.set_prior(head_source(1), depth, accuracy)
         self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None
@@ -248,7 +248,7 @@ class SplitSession:
         reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit)
         self._pending_keep = None
         tail_start = time.perf_counter()
-        features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows, project=False)[1]
+        features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows)
         logits = self.edge.lazy_logits(features)
         end = time.perf_counter()
         local_ms = head_ms + (end - tail_start) * 1000

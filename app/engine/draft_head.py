@@ -13,6 +13,7 @@ speed, never correctness. Trained per model by ``splitchat train-draft`` (``draf
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from dataclasses import dataclass
@@ -118,11 +119,16 @@ class HeadDrafter:
         self.accuracy = {int(k.removeprefix("depth")): v for k, v in (held_out_accuracy or {}).items()}
         self.device = embed_weight.device
         self.vocab = head.vocab.to(self.device)
-        self._head = head
+        self._head = copy.deepcopy(head)  # calibration converts it in place; the caller's stays as it was
         self._embed = embed_weight
         self._lm_rows = lm_head_weight[self.vocab]  # the restricted LM head
         self.dtype = dtype or self._fastest_dtype()
         self._use(self.dtype)
+
+    def accuracy_at(self, depth: int) -> float | None:
+        """Held-out accuracy at ``depth``, or at the deepest measured depth above it; None if unmeasured."""
+        known = [d for d in self.accuracy if d <= depth]
+        return self.accuracy[max(known)] if known else None
 
     def _use(self, dtype) -> None:
         self.head = self._head.to(device=self.device, dtype=dtype)

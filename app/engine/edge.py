@@ -97,26 +97,17 @@ class LocalEdge:
         Returns logits [len(rows), V] — the LM head is the costliest local matrix, so only the rows a
         step reads are projected (all rows when ``rows`` is None).
         """
-        return self.run_tail_features(hidden, positions, ancestry, rows)[0]
+        return self.project(self.run_tail_features(hidden, positions, ancestry, rows))
 
     @torch.inference_mode()
     def run_tail_features(
-        self,
-        hidden: torch.Tensor,
-        positions: torch.Tensor,
-        ancestry=None,
-        rows: list[int] | None = None,
-        project: bool = True,
-    ) -> tuple[torch.Tensor | None, torch.Tensor]:
-        """Like ``run_tail``, also returning the normed features [len(rows), H] the LM head reads.
-
-        ``project=False`` skips the LM head (logits None): the caller projects the rows it needs.
-        """
+        self, hidden: torch.Tensor, positions: torch.Tensor, ancestry=None, rows: list[int] | None = None
+    ) -> torch.Tensor:
+        """The normed features [len(rows), H] the LM head reads; the caller projects the rows it needs."""
         hidden = self.tail(hidden, positions, ancestry)
         if rows is not None:
             hidden = hidden[:, rows]
-        features = self.norm(hidden)[0]
-        return (self.project(features) if project else None), features
+        return self.norm(hidden)[0]
 
     @torch.inference_mode()
     def project(self, features: torch.Tensor) -> torch.Tensor:
@@ -125,10 +116,6 @@ class LocalEdge:
 
     def lazy_logits(self, features: torch.Tensor) -> LazyLogits:
         return LazyLogits(features, self.project)
-
-    @torch.inference_mode()
-    def logits(self, hidden: torch.Tensor) -> torch.Tensor:
-        return torch.nn.functional.linear(self.norm(hidden), self.lm_head_weight)[0].float()
 
     def crop(self, length: int) -> None:
         self.head.crop(length)
