@@ -120,7 +120,9 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     out = args.out or cached_head_path(model_fingerprint(source))
     if out.exists() and not args.force:
         raise FileExistsError(f"{out} exists; pass --force to train again")
-    config = TrainConfig(epochs=args.epochs, new_tokens=args.new_tokens, seed=args.seed)
+    config = TrainConfig(
+        epochs=args.epochs, new_tokens=args.new_tokens, sampled_answers=args.sampled_answers, seed=args.seed
+    )
     prompts = load_training_prompts(args.prompts) if args.prompts else load_training_prompts()
     tokenizer = source.tokenizer()
     torch.manual_seed(args.seed)
@@ -270,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     draft.add_argument("--prompts", type=Path, help="a prompt file like resources/draft_prompts.json")
     draft.add_argument("--epochs", type=int, default=6)
     draft.add_argument("--new-tokens", type=int, default=128, help="tokens per training answer")
+    draft.add_argument(
+        "--sampled-answers", type=int, default=1, help="sampled answers per prompt beside the greedy one"
+    )
     draft.add_argument("--seed", type=int, default=0)
     draft.add_argument("--force", action="store_true", help="overwrite an existing head")
     draft.set_defaults(func=cmd_train_draft)

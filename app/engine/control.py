@@ -10,13 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.engine.draft_head import head_source
+from app.engine.draft_head import head_confidence
 from app.engine.drafting import POOL, DraftTree
 from app.engine.verification import Verdict
 
 MODES = ("auto", "learned", "lookahead", "lookup", "sequential")
 _DECAY = 0.97  # recent steps count more: the link and the text change as a reply goes on
 _SMOOTH = 0.2  # weight of the newest sample in running means
+
+
+def _by_head(tree: DraftTree, node: int, only: bool = False) -> bool:
+    """Whether the learned head proposed ``node`` (``only``: and no other source did)."""
+    drafted = [head_confidence(source) is not None for source in tree.votes[node]]
+    return all(drafted) if only else any(drafted)
+
+
+def _running(mean: float | None, sample: float) -> float:
+    return sample if mean is None else (1 - _SMOOTH) * mean + _SMOOTH * sample
 
 
 class LinearCost:
@@ -86,7 +96,13 @@ class BlockCost:
 
 
 class AcceptanceModel:
-    """How often a drafted node is accepted when its parent was, per source and depth (Beta prior)."""
+    """How often a drafted node is accepted when its parent was, per source and depth (Beta prior).
+
+    The learned head's tokens are counted per confidence bin instead of per depth: its own probability
+    already says how hard the position is. It is overconfident on text unlike its training answers
+    (measured on the bench prompts: tokens it gives 0.9 are right about half the time), so its bins
+    start from ``HEAD_TRUST`` times their probability and are then measured.
+    """
 
     # (accepted, rejected) pseudo-counts: longer context matches are likelier to hold.
     PRIORS = {
@@ -95,28 +111,23 @@ class AcceptanceModel:
         "lookup2": (0.7, 1.3),
         "lookup1": (0.4, 1.6),
         POOL: (0.3, 1.7),
-        head_source(1): (1.0, 1.0),  # the learned head's best guess, then its runners-up
-        head_source(2): (0.3, 1.7),
-        head_source(3): (0.2, 1.8),
     }
+    HEAD_TRUST = 0.6
     FORGET = 0.98  # old evidence fades, so a change of topic is noticed
 
     def __init__(self):
         self._counts: dict[tuple[str, int], list[float]] = {}
-        self._depth_priors: dict[tuple[str, int], tuple[float, float]] = {}
 
     @staticmethod
     def _key(source: str, depth: int) -> tuple[str, int]:
-        return source, min(depth, 8)
+        return source, 0 if head_confidence(source) is not None else min(depth, 8)
 
     def _prior(self, source: str, depth: int) -> tuple[float, float]:
-        prior = self._depth_priors.get(self._key(source, depth))
-        return prior or self.PRIORS.get(source, self.PRIORS[POOL])
-
-    def set_prior(self, source: str, depth: int, rate: float, weight: float = 4.0) -> None:
-        """A measured rate as the prior for one source and depth (a trained head's held-out accuracy)."""
-        rate = min(max(rate, 0.01), 0.99)
-        self._depth_priors[self._key(source, depth)] = (rate * weight, (1 - rate) * weight)
+        confidence = head_confidence(source)
+        if confidence is None:
+            return self.PRIORS.get(source, self.PRIORS[POOL])
+        rate = 0.02 + self.HEAD_TRUST * confidence
+        return 2 * rate, 2 * (1 - rate)
 
     def rate(self, source: str, depth: int) -> float:
         accepted, rejected = self._counts.get(self._key(source, depth), self._prior(source, depth))
@@ -173,8 +184,12 @@ class Controller:
         self.compute = BlockCost()
         self.acceptance = AcceptanceModel()
         self.rtt_ms: float | None = None
-        self.head_ms: float | None = None  # drafting time of steps that used the learned head
-        self.head_depth = 5  # the session sets its own
+        # What drafting with the learned head costs and earns, measured on the steps that drafted with it.
+        self.head_ms: float | None = None  # drafting time
+        self.head_tokens: float | None = None  # accepted tokens that only the head proposed
+        self.head_rows: float | None = None  # block rows that only the head proposed
+        self._block_rows: float | None = None  # block size of those steps
+        self._head_drafting = False  # this step's tree includes the head's drafts
         self._explore_head = False
         self._head_skipped = 0
 
@@ -195,35 +210,43 @@ class Controller:
         self._observe_rtt(network_ms)
         self.compute.observe(block_size, compute_ms)
         self.acceptance.observe(tree, verdict)
-        if any(source.startswith("head") for votes in tree.votes for source in votes):
-            self.head_ms = draft_ms if self.head_ms is None else (1 - _SMOOTH) * self.head_ms + _SMOOTH * draft_ms
+        if self._head_drafting:
+            self._head_drafting = False
+            only_head = {n for n in range(1, len(tree)) if _by_head(tree, n, only=True)}
+            gained = sum(1 for n in verdict.accepted if n in only_head)
+            self.head_ms = _running(self.head_ms, draft_ms)
+            self.head_tokens = _running(self.head_tokens, gained)
+            self.head_rows = _running(self.head_rows, len(only_head))
+            self._block_rows = _running(self._block_rows, block_size)
 
     def head_value_ms(self) -> float:
-        """What the head's best chain is expected to save per step: the tokens it should add, each
-        worth a sequential step, less what verifying the chain adds to the block."""
-        chain, reach = 0.0, 1.0
-        for depth in range(1, self.head_depth + 1):
-            reach *= self.acceptance.rate(head_source(1), depth)
-            chain += reach
-        return chain * self.step_ms(1) - (self.step_ms(1 + self.head_depth) - self.step_ms(1))
+        """What drafting with the head has been saving per step: the tokens only it proposed that were
+        accepted, each worth a sequential step, less what its rows added to the block."""
+        if self.head_tokens is None or self.head_rows is None or self._block_rows is None:
+            return float("inf")
+        without = max(1.0, self._block_rows - self.head_rows)
+        added = self.step_ms(round(self._block_rows)) - self.step_ms(round(without))
+        return self.head_tokens * self.step_ms(1) - added
 
     def wants_head(self) -> bool:
-        """Whether drafting with the learned head this step is worth its own time.
+        """Whether to draft with the learned head this step.
 
-        ``learned`` always drafts; ``auto`` drafts while the head's expected saving exceeds what
-        drafting costs (measured), and tries again every ``HEAD_RETRY`` steps when it does not.
+        ``learned`` always drafts; ``auto`` drafts while what the head saves exceeds what drafting costs
+        (both measured), and tries again every ``HEAD_RETRY`` steps when it does not.
         """
         if self.mode != "auto" or self.head_ms is None:
-            return self.mode in ("auto", "learned")
-        self._head_skipped += 1
-        if self._head_skipped >= self.HEAD_RETRY:  # re-measure now and then: the text may have changed
-            self._head_skipped = 0
-            self._explore_head = True  # and verify its chain whatever the estimates say, or they never move
-            return True
-        if self.head_value_ms() > self.head_ms:
-            self._head_skipped = 0
-            return True
-        return False
+            wanted = self.mode in ("auto", "learned")
+        else:
+            self._head_skipped += 1
+            wanted = self.head_value_ms() > self.head_ms
+            if wanted:
+                self._head_skipped = 0
+            elif self._head_skipped >= self.HEAD_RETRY:  # re-measure now and then: the text may have changed
+                self._head_skipped = 0
+                self._explore_head = True  # and verify its likeliest path whatever the estimates say
+                wanted = True
+        self._head_drafting = wanted
+        return wanted
 
     def _observe_rtt(self, network_ms: float) -> None:
         self.rtt_ms = network_ms if self.rtt_ms is None else 0.8 * self.rtt_ms + 0.2 * network_ms
@@ -255,7 +278,7 @@ class Controller:
         kept = order[:best_k]
         if self._explore_head:
             self._explore_head = False
-            chain = [n for n in order[best_k:] if head_source(1) in tree.votes[n]]  # closed under parents
+            chain = [n for n in self._head_path(tree) if n not in kept]
             kept, best_k = kept + chain, best_k + len(chain)
             tokens += sum(reach[n] for n in chain)
         if window:  # the window pays off in later steps; keep it while it is cheap next to the step
@@ -268,6 +291,16 @@ class Controller:
         size = len(tree) + (self.window_size if window else 0)
         step = self.step_ms(size)
         return Plan(tree, window, size, tokens, step, break_even=step / self.step_ms(1))
+
+    def _head_path(self, tree: DraftTree) -> list[int]:
+        """From the root, the head's likeliest child at each depth (parents first)."""
+        path, node = [], 0
+        while True:
+            drafted = [c for c in tree.children[node].values() if _by_head(tree, c)]
+            if not drafted:
+                return path
+            node = max(drafted, key=lambda c: (self.acceptance.node_rate(tree, c), -c))
+            path.append(node)
 
     def _ranked_nodes(self, tree: DraftTree) -> tuple[list[int], dict[int, float]]:
         """Non-root nodes by the estimated chance that verification reaches them (parents first)."""

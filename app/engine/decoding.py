@@ -15,7 +15,7 @@ import torch
 
 from app.engine.blocks import VerifyBlock, build_block
 from app.engine.control import Controller, Plan
-from app.engine.draft_head import HeadDrafter, head_source
+from app.engine.draft_head import HeadDrafter
 from app.engine.drafting import POOL, ContextLookup, DraftTree, LookaheadWindow, NGramPool, common_prefix
 from app.engine.edge import LocalEdge
 from app.engine.metrics import GenerationStats, StepTiming
@@ -44,8 +44,9 @@ class Speculation:
     window_width: int = 5  # W: Jacobi window columns
     window_ngram: int = 4  # N: n-gram size harvested (the window has N-1 levels)
     pool_per_key: int = 4  # G: n-grams kept per first token
-    head_depth: int = 5  # tokens the learned draft head chains after the root
-    head_branches: int = 3  # its top first tokens, each chained
+    head_depth: int = 6  # how far after the root the learned draft head drafts
+    head_nodes: int = 20  # the most probable of its drafted tokens that join the tree
+    head_width: int = 4  # paths it grows at each depth, and tokens it tries after each
 
 
 @dataclass
@@ -91,12 +92,6 @@ class SplitSession:
         self.pool = NGramPool(speculation.pool_per_key)
         self._drafter = drafter or self._draft  # tests pass their own to steer verification
         self.draft_head = draft_head if speculation.mode in HEAD_MODES else None
-        self.controller.head_depth = speculation.head_depth
-        if self.draft_head is not None:  # what the head scored on held-out answers: the starting estimate
-            for depth in range(1, speculation.head_depth + 1):
-                accuracy = self.draft_head.accuracy_at(depth)
-                if accuracy is not None:
-                    self.controller.acceptance.set_prior(head_source(1), depth, accuracy)
         self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None
@@ -225,10 +220,10 @@ class SplitSession:
                 tree.add_path(continuation, POOL)
         if self.draft_head is not None and self._feature is not None and self.controller.wants_head():
             spec = self.speculation
-            for path, source in self.draft_head.propose(
-                self._feature, history[-1], spec.head_depth, spec.head_branches
+            for path, sources in self.draft_head.propose(
+                self._feature, history[-1], spec.head_depth, spec.head_nodes, spec.head_width
             ):
-                tree.add_path(path, source)
+                tree.add_path(path, sources)
         return tree
 
     async def _run_block(self, block: VerifyBlock, rows: list[int], kind: str, draft_ms: float = 0.0):

@@ -25,9 +25,24 @@ from safetensors.torch import load_file, save_file
 FORMAT = "splitchat-draft-head/1"
 
 
-def head_source(rank: int) -> str:
-    """Draft-tree source name of the chain that starts with the head's rank-th first token."""
-    return f"head{rank}"
+HEAD = "head@"
+CONFIDENCE_BINS = 10
+
+
+def head_source(confidence: float) -> str:
+    """Draft-tree source name of a head-drafted token, by the head's own probability for it (in tenths).
+
+    Acceptance is then measured per confidence bin: the head knows when it is sure, so a 0.9 token
+    deep in a chain is worth drafting and a 0.2 one next to the root may not be.
+    """
+    return f"{HEAD}{min(int(confidence * CONFIDENCE_BINS), CONFIDENCE_BINS - 1)}"
+
+
+def head_confidence(source: str) -> float | None:
+    """The middle of a head source's confidence bin; None for other sources."""
+    if not source.startswith(HEAD):
+        return None
+    return (int(source.removeprefix(HEAD)) + 0.5) / CONFIDENCE_BINS
 
 
 class DraftHead(torch.nn.Module):
@@ -100,23 +115,18 @@ def load_head(path: Path) -> tuple[DraftHead, HeadInfo]:
 
 
 class HeadDrafter:
-    """Proposes a small tree from the head: the top ``branches`` first tokens, each continued greedily.
+    """Drafts a tree with the head, growing it where the head is most confident (a beam over depths).
+
+    Each depth expands the ``width`` most probable paths so far by their ``width`` likeliest next tokens
+    in one batched call; the ``nodes`` most probable of everything drafted make the tree. Each token is
+    tagged with its own probability's bin, which is what its acceptance is measured by.
 
     Drafting is pure overhead on the workstation's critical path, so the drafter computes in whichever
     of float32 and bfloat16 is faster on this device (bfloat16 is ~3× faster on CPUs with AVX512-BF16,
     much slower on those without); it only proposes, so its precision never reaches the output.
     """
 
-    def __init__(
-        self,
-        head: DraftHead,
-        embed_weight: torch.Tensor,
-        lm_head_weight: torch.Tensor,
-        dtype=None,
-        held_out_accuracy: dict[str, float] | None = None,
-    ):
-        # depth -> how often the chain's token at that depth was right given the ones before (from training)
-        self.accuracy = {int(k.removeprefix("depth")): v for k, v in (held_out_accuracy or {}).items()}
+    def __init__(self, head: DraftHead, embed_weight: torch.Tensor, lm_head_weight: torch.Tensor, dtype=None):
         self.device = embed_weight.device
         self.vocab = head.vocab.to(self.device)
         self._head = copy.deepcopy(head)  # calibration converts it in place; the caller's stays as it was
@@ -124,11 +134,6 @@ class HeadDrafter:
         self._lm_rows = lm_head_weight[self.vocab]  # the restricted LM head
         self.dtype = dtype or self._fastest_dtype()
         self._use(self.dtype)
-
-    def accuracy_at(self, depth: int) -> float | None:
-        """Held-out accuracy at ``depth``, or at the deepest measured depth above it; None if unmeasured."""
-        known = [d for d in self.accuracy if d <= depth]
-        return self.accuracy[max(known)] if known else None
 
     def _use(self, dtype) -> None:
         self.head = self._head.to(device=self.device, dtype=dtype)
@@ -143,27 +148,41 @@ class HeadDrafter:
             for dtype in (torch.float32, torch.bfloat16):
                 self._use(dtype)
                 start = time.perf_counter()
-                self.propose(probe, 0, 3, 2)
+                self.propose(probe, 0, depth=3, nodes=12)
                 best[dtype] = min(best.get(dtype, float("inf")), time.perf_counter() - start)
         return min(best, key=best.get)
 
     @torch.inference_mode()
-    def propose(self, feature: torch.Tensor, root: int, depth: int, branches: int) -> list[tuple[list[int], str]]:
-        """Chains continuing ``root``, given the feature of the position that produced it."""
-        if depth < 1 or branches < 1:
+    def propose(
+        self, feature: torch.Tensor, root: int, depth: int, nodes: int, width: int = 4
+    ) -> list[tuple[list[int], list[str]]]:
+        """Paths continuing ``root`` (given the feature of the position that chose it), each with one
+        source per token, most probable first; parents come before their children."""
+        if depth < 1 or nodes < 1:
             return []
         dtype = self.lm_rows.dtype
-        f = self.head(feature.view(1, -1).to(dtype), self._embed[[root]].to(dtype))
-        first = (f @ self.lm_rows.T)[0].topk(min(branches, len(self.vocab))).indices
-        tokens = self.vocab[first]
-        paths = [[int(t)] for t in tokens]
-        f = f.expand(len(paths), -1)
-        for _ in range(depth - 1):  # every chain one token further, in one batched call
-            f = self.head(f, self._embed[tokens].to(dtype))
-            tokens = self.vocab[(f @ self.lm_rows.T).argmax(-1)]
-            for path, token in zip(paths, tokens.tolist(), strict=True):
-                path.append(token)
-        return [(path, head_source(rank)) for rank, path in enumerate(paths, start=1)]
+        features = feature.view(1, -1).to(dtype)
+        tokens = torch.tensor([root], device=self.device)
+        beam: list[tuple[list[int], list[float], float]] = [([], [], 1.0)]  # path, token probabilities, product
+        drafted: list[tuple[list[int], list[float], float]] = []
+        for _ in range(depth):
+            features = self.head(features, self._embed[tokens].to(dtype))
+            top = torch.softmax((features @ self.lm_rows.T).float(), -1).topk(min(width, len(self.vocab)))
+            grown = []
+            for b, (path, probs, product) in enumerate(beam):
+                for p, index in zip(top.values[b].tolist(), top.indices[b].tolist(), strict=True):
+                    grown.append((path + [int(self.vocab[index])], probs + [p], product * p, b))
+            grown.sort(key=lambda g: -g[2])
+            drafted.extend((path, probs, product) for path, probs, product, _ in grown)
+            grown = grown[:width]  # the beam: the likeliest paths go one token further
+            rows = torch.tensor([b for *_, b in grown], device=self.device)
+            features = features[rows]
+            tokens = torch.tensor([path[-1] for path, *_ in grown], device=self.device)
+            beam = [(path, probs, product) for path, probs, product, _ in grown]
+        # A path's product never exceeds its parent's, so the best ``nodes`` are closed under parents
+        # (ties broken towards shorter paths, which come first).
+        drafted.sort(key=lambda d: (-d[2], len(d[0])))
+        return [(path, [head_source(p) for p in probs]) for path, probs, _ in drafted[:nodes]]
 
 
 SHIPPED = Path(__file__).resolve().parents[2] / "resources" / "drafts"
@@ -197,7 +216,5 @@ def load_drafter(source, edge) -> HeadDrafter | None:
     path = find_head(model_fingerprint(source))
     if path is None:
         return None
-    head, info = load_head(path)
-    return HeadDrafter(
-        head, edge.embed_weight, edge.lm_head_weight, held_out_accuracy=info.training.get("held_out_accuracy")
-    )
+    head, _ = load_head(path)
+    return HeadDrafter(head, edge.embed_weight, edge.lm_head_weight)

@@ -31,7 +31,7 @@ Progress = Callable[[str, float], None]  # (what is happening, fraction done)
 @dataclass(frozen=True)
 class TrainConfig:
     new_tokens: int = 128  # tokens per answer
-    sampled_answers: int = 2  # sampled answers per prompt beside the greedy one
+    sampled_answers: int = 1  # sampled answers per prompt beside the greedy one (more prompts beat more samples)
     inner_size: int = 1024
     vocab_size: int = 8192  # the draft's vocabulary: the model's most frequent outputs
     epochs: int = 6
@@ -41,7 +41,7 @@ class TrainConfig:
     feature_loss: float = 0.1  # weight of matching the next feature, beside predicting the next token
     noise: float = 0.05
     held_out: float = 0.1  # share of answers kept out of training, for the reported accuracy
-    generate_batch: int = 16
+    generate_batch: int = 64  # on a CPU, larger batches answer ~1.5x faster than 16
     seed: int = 0
 
 
@@ -74,26 +74,33 @@ def answer_prompts(
     progress: Progress,
     cancel: CancelFlag | None = None,
 ) -> list[Answer]:
-    """The model's answers: greedy, then ``sampled_answers`` sampled passes, in padded batches."""
+    """The model's answers: greedy, then ``sampled_answers`` sampled passes, in padded batches.
+
+    Batches group prompts of similar length (less padding to compute); answers come back in prompt order.
+    """
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
     texts = [tokenizer.apply_chat_template(p, tokenize=False, add_generation_prompt=True) for p in prompts]
+    by_length = sorted(range(len(texts)), key=lambda i: len(tokenizer(texts[i])["input_ids"]))
     passes = [False] + [True] * config.sampled_answers
     total = len(passes) * len(texts)
     answers: list[Answer] = []
     tokenizer.padding_side = "left"
     torch.manual_seed(config.seed)
     for sampled in passes:
+        done: dict[int, Answer] = {}
         for start in range(0, len(texts), config.generate_batch):
             raise_if_cancelled(cancel)
-            encoded = tokenizer(texts[start : start + config.generate_batch], return_tensors="pt", padding=True)
+            batch = by_length[start : start + config.generate_batch]
+            encoded = tokenizer([texts[i] for i in batch], return_tensors="pt", padding=True)
             options = {"do_sample": True, "temperature": 0.8, "top_p": 0.95} if sampled else {"do_sample": False}
             with torch.inference_mode():
                 out = model.generate(**encoded, max_new_tokens=config.new_tokens, pad_token_id=pad, **options)
-            for row, mask in zip(out.tolist(), encoded["attention_mask"].tolist(), strict=True):
+            for i, row, mask in zip(batch, out.tolist(), encoded["attention_mask"].tolist(), strict=True):
                 prompt_len = sum(mask)
                 ids = row[len(mask) - prompt_len :]
-                answers.append(Answer(_cut_at_stop(ids, prompt_len, stop_ids), prompt_len, sampled))
-            progress("answering training prompts", len(answers) / total)
+                done[i] = Answer(_cut_at_stop(ids, prompt_len, stop_ids), prompt_len, sampled)
+            progress("answering training prompts", (len(answers) + len(done)) / total)
+        answers.extend(done[i] for i in range(len(texts)))
     return answers
 
 

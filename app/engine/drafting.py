@@ -57,10 +57,14 @@ class DraftTree:
     def __len__(self) -> int:
         return len(self.tokens)
 
-    def add_path(self, path: Sequence[int], source: str) -> None:
-        """Merge a continuation of the root into the trie; shared prefixes share nodes."""
+    def add_path(self, path: Sequence[int], source: str | Sequence[str]) -> None:
+        """Merge a continuation of the root into the trie; shared prefixes share nodes.
+
+        ``source`` names who proposed the path, or each of its tokens (the head tags every token).
+        """
         node = 0
-        for token in path:
+        sources = [source] * len(path) if isinstance(source, str) else list(source)
+        for token, source in zip(path, sources, strict=True):
             child = self.children[node].get(token)
             if child is None:
                 child = len(self.tokens)

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from app.engine.bench import PROMPT_FILE as BENCH_PROMPTS
-from app.engine.control import Controller
+from app.engine.control import AcceptanceModel, Controller
 from app.engine.decoding import Speculation, SplitSession
 from app.engine.draft_head import (
     DraftHead,
@@ -18,6 +18,7 @@ from app.engine.draft_head import (
     HeadInfo,
     cached_head_path,
     find_head,
+    head_confidence,
     head_source,
     load_head,
     save_head,
@@ -38,6 +39,7 @@ from app.engine.layers import LayerStack
 from app.engine.middle import LocalMiddle
 from app.engine.models import resolve_model
 from app.engine.split import SplitSpec
+from app.engine.verification import Verdict
 from tests.helpers import assert_greedy_matches, build_successor_model, reference_greedy
 
 CONFIG = TrainConfig(inner_size=128, vocab_size=320, epochs=12, unroll=2, batch_size=64, learning_rate=3e-3)
@@ -91,23 +93,39 @@ def test_chain_accuracy_counts_answer_positions_only_and_skips_sampled_answers(t
     assert chain_accuracy(head, sampled, embed, lm_head) == {f"depth{d}": 0.0 for d in range(1, 5)}
 
 
-def test_the_drafter_proposes_ranked_chains_from_its_vocabulary(trained):
+def test_the_drafter_grows_a_tree_of_its_likeliest_paths_from_its_vocabulary(trained):
     _, model, head, _, held, _ = trained
     embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
     drafter = HeadDrafter(head, embed, lm_head, dtype=torch.float32)
     answer = held[0]
     t = answer.prompt_len - 1  # the prompt's last position chose the answer's first token
-    paths = drafter.propose(answer.features[t], answer.ids[t + 1], depth=4, branches=3)
-    assert [source for _, source in paths] == [head_source(1), head_source(2), head_source(3)]
-    assert all(len(path) == 4 for path, _ in paths)
-    assert len({path[0] for path, _ in paths}) == 3  # distinct first tokens: three branches, not one
+    proposals = drafter.propose(answer.features[t], answer.ids[t + 1], depth=4, nodes=10, width=3)
+    paths = [tuple(path) for path, _ in proposals]
+    assert len(paths) == 10 and len(set(paths)) == 10
+    assert all(path[:-1] in paths for path in paths if len(path) > 1)  # closed under parents: a tree
+    assert all(paths.index(path[:-1]) < paths.index(path) for path in paths if len(path) > 1)
+    assert max(map(len, paths)) > 1 and len({p for p in paths if len(p) == 1}) <= 3  # the beam's width
     vocab = set(head.vocab.tolist())
-    assert all(token in vocab for path, _ in paths for token in path)
-    with torch.inference_mode():
+    assert all(token in vocab for path in paths for token in path)
+    with torch.inference_mode():  # the first path is the head's own best guess, with its probability's bin
         feature = head(answer.features[t : t + 1], embed[[answer.ids[t + 1]]])
-        best = int(head.vocab[(feature @ lm_head[head.vocab].T).argmax()])
-    assert paths[0][0][0] == best
+        probs = torch.softmax(feature @ lm_head[head.vocab].T, -1)[0]
+    assert proposals[0] == ([int(head.vocab[probs.argmax()])], [head_source(float(probs.max()))])
+    assert all(len(sources) == len(path) for path, sources in proposals)
     assert HeadDrafter(head, embed, lm_head).dtype in (torch.float32, torch.bfloat16)  # calibrated
+
+
+def test_head_tokens_are_rated_by_their_confidence_bin():
+    assert head_source(0.0) == "head@0" and head_source(0.95) == "head@9" and head_source(1.0) == "head@9"
+    assert head_confidence("head@9") == pytest.approx(0.95) and head_confidence("lookup2") is None
+    model = AcceptanceModel()
+    assert model.rate(head_source(0.95), 1) > model.rate(head_source(0.5), 1) > model.rate(head_source(0.1), 1)
+    tree = DraftTree.rooted_at(1)
+    tree.add_path([2, 3], [head_source(0.9), head_source(0.9)])
+    before = model.rate(head_source(0.9), 1)
+    model.observe(tree, Verdict(accepted=[0], bonus=7))  # the model disagreed at once
+    assert model.rate(head_source(0.9), 1) < before
+    assert model.rate(head_source(0.9), 1) == model.rate(head_source(0.9), 5)  # one rate per bin, any depth
 
 
 def test_a_saved_head_round_trips_and_is_found_only_for_its_own_weights(trained, tmp_path, monkeypatch):
@@ -151,20 +169,30 @@ def test_speculation_with_the_head_is_token_identical_and_commits_several_tokens
         assert generation.stats.tokens_per_round_trip > 1.5
 
 
-def test_auto_stops_drafting_with_an_unprofitable_head_and_retries_later():
+def _head_step(controller: Controller, accepted_head_tokens: int, draft_ms: float) -> None:
+    """One measured step whose tree held a 3-token chain that only the head proposed."""
+    assert controller.wants_head()
+    tree = DraftTree.rooted_at(1)
+    tree.add_path([2, 3, 4], [head_source(0.9)] * 3)
+    verdict = Verdict(accepted=list(range(accepted_head_tokens + 1)), bonus=9)
+    controller.observe_step(4, 40.0, 0.0, tree, verdict, draft_ms)
+
+
+def test_auto_drafts_with_the_head_while_it_saves_more_than_it_costs_and_retries_later():
     controller = Controller("auto")
     controller.rtt_ms = 0.0
-    assert controller.wants_head()  # nothing measured yet: try it
-    controller.head_ms = 1000.0  # drafting costs far more than a step could gain
-    decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY)]
-    assert decisions == [False] * (Controller.HEAD_RETRY - 1) + [True]
-    controller.head_ms = 0.01
-    controller.compute.observe(1, 40.0)  # cheap drafting, blocks no dearer than a row: worth it
-    controller.compute.observe(8, 40.0)
-    assert controller.head_value_ms() > 0 and controller.wants_head()
-    for depth in range(1, 6):  # a head that is never right is not worth even cheap drafting
-        controller.acceptance._counts[(head_source(1), depth)] = [0.0, 50.0]
-    assert controller.head_value_ms() <= 0
+    controller.compute.observe(1, 40.0)
+    _head_step(controller, accepted_head_tokens=2, draft_ms=5.0)  # nothing measured yet: it tries the head
+    assert controller.head_tokens == 2 and controller.head_rows == 3
+    assert controller.head_value_ms() > controller.head_ms and controller.wants_head()
+    steps = 0
+    while controller.wants_head():  # then the head stops being right: auto soon stops drafting with it
+        controller._head_drafting = False
+        _head_step(controller, accepted_head_tokens=0, draft_ms=5.0)
+        steps += 1
+    assert 0 < steps < 20 and controller.head_value_ms() < controller.head_ms
+    decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY - 1)]  # one skip already
+    assert decisions == [False] * (Controller.HEAD_RETRY - 2) + [True]
     assert Controller("learned").wants_head() and not Controller("lookahead").wants_head()
 
 
@@ -174,34 +202,19 @@ def test_training_prompts_are_not_bench_prompts():
     assert len(training) >= 300 and not training & bench
 
 
-def test_the_heads_held_out_accuracy_is_autos_starting_estimate_and_a_retry_verifies_its_chain(trained):
-    folder, model, head, _, _, _ = trained
-    source = resolve_model(str(folder))
-    edge = LocalEdge(source, SplitSpec(2, 2))
-    drafter = HeadDrafter(
-        head, edge.embed_weight, edge.lm_head_weight, held_out_accuracy={"depth1": 0.8, "depth2": 0.6}
-    )
-    middle = LocalMiddle(LayerStack.from_source(source, 2, source.num_layers - 2))
-    session = SplitSession(edge, middle, (), Speculation(mode="auto", head_depth=3), draft_head=drafter)
-    rates = [session.controller.acceptance.rate(head_source(1), d) for d in (1, 2, 3)]
-    assert rates == pytest.approx([0.8, 0.6, 0.6])  # depth 3 unmeasured: the deepest measured one
-    controller = session.controller
-    for depth in (1, 2, 3):  # estimates so low the head's chain would never be kept
-        controller.acceptance._counts[(head_source(1), depth)] = [0.0, 50.0]
-    controller.rtt_ms, controller.head_ms = 0.0, 5.0
+def test_a_retry_verifies_the_heads_likeliest_path_even_when_its_estimates_are_low():
+    controller = Controller("auto")
+    controller.rtt_ms = 0.0
     controller.compute.observe(1, 40.0)
+    for source in (head_source(0.9), head_source(0.3)):  # estimates so low no head node would be kept
+        controller.acceptance._counts[(source, 0)] = [0.0, 50.0]
     tree = DraftTree.rooted_at(1)
-    tree.add_path([2, 3, 4], head_source(1))
+    tree.add_path([2, 3, 4], [head_source(0.9)] * 3)
+    tree.add_path([5, 6], [head_source(0.3)] * 2)
+    _head_step(controller, accepted_head_tokens=0, draft_ms=5.0)
     assert len(controller.plan(tree).tree) == 1  # sequential
     decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY)]
     assert decisions[-1] and not any(decisions[:-1])
     explored = controller.plan(tree)
-    assert explored.tree.tokens == [1, 2, 3, 4]  # the retry verifies the chain, so its estimates can move
+    assert explored.tree.tokens == [1, 2, 3, 4]  # the retry verifies its likeliest path, so estimates can move
     assert len(controller.plan(tree).tree) == 1  # once
-
-
-def test_a_prefill_informs_the_rtt_but_not_the_decode_block_cost():
-    controller = Controller("auto")
-    controller.observe_prefill(400, compute_ms=900.0, network_ms=30.0)
-    assert controller.rtt_ms == 30.0
-    assert controller.compute.predict(6) == Controller().compute.predict(6)

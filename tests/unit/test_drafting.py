@@ -90,16 +90,18 @@ def test_single_node_block_needs_no_ancestry():
 
 def test_a_node_proposed_by_several_sources_credits_all_of_them():
     from app.engine.control import AcceptanceModel
+    from app.engine.draft_head import head_source
     from app.engine.verification import Verdict
 
+    sure, unsure = head_source(0.55), head_source(0.25)
     tree = DraftTree.rooted_at(1)
     tree.add_path([2, 3], "lookup1")
-    tree.add_path([2, 4], "head1")  # agrees on the first token only
-    assert tree.votes[1] == ["lookup1", "head1"] and tree.sources[1] == "lookup1"
-    assert tree.pruned([0, 1]).votes[1] == ["lookup1", "head1"]
+    tree.add_path([2, 4], [sure, unsure])  # agrees on the first token only; one source per token
+    assert tree.votes[1] == ["lookup1", sure] and tree.sources[1] == "lookup1"
+    assert tree.votes[3] == [unsure] and tree.pruned([0, 1]).votes[1] == ["lookup1", sure]
     model = AcceptanceModel()
-    before = model.rate("head1", 1), model.rate("lookup1", 1)
+    before = model.rate(sure, 1), model.rate("lookup1", 1), model.rate(unsure, 2)
     model.observe(tree, Verdict(accepted=[0, 1], bonus=9))  # node 1 accepted, neither child of it
-    assert model.rate("head1", 1) > before[0] and model.rate("lookup1", 1) > before[1]
-    assert model.rate("head1", 2) < model.PRIORS["head1"][0] / sum(model.PRIORS["head1"])
-    assert model.node_rate(tree, 1) == max(model.rate("head1", 1), model.rate("lookup1", 1))
+    assert model.rate(sure, 1) > before[0] and model.rate("lookup1", 1) > before[1]
+    assert model.rate(unsure, 2) < before[2]
+    assert model.node_rate(tree, 1) == max(model.rate(sure, 1), model.rate("lookup1", 1))
