@@ -172,7 +172,7 @@ class Controller:
 
     MARGIN = 1.03  # auto speculates only when it expects to beat sequential by this much
     MIN_COMPUTE_MS = 0.05
-    HEAD_RETRY = 16  # auto drafts with an unprofitable head again after this many steps without
+    HEAD_RETRY = 8  # auto drafts with an unprofitable head again after this many steps without
 
     def __init__(self, mode: str = "auto", max_nodes: int = 48, window_size: int = 0, window_share: float = 0.2):
         if mode not in MODES:
@@ -191,6 +191,7 @@ class Controller:
         self._block_rows: float | None = None  # block size of those steps
         self._head_drafting = False  # this step's tree includes the head's drafts
         self._explore_head = False
+        self._retrying = False  # this step's head drafts are a retry
         self._head_skipped = 0
 
     def observe_prefill(self, tokens: int, compute_ms: float, network_ms: float) -> None:
@@ -214,10 +215,15 @@ class Controller:
             self._head_drafting = False
             only_head = {n for n in range(1, len(tree)) if _by_head(tree, n, only=True)}
             gained = sum(1 for n in verdict.accepted if n in only_head)
+            # A retry measures the text as it is now: it replaces what was learned on earlier text
+            # (averaged in, one retry barely moved a value learned on a pasted document, and the
+            # head stayed off for most of the next, creative reply).
+            fresh = self._retrying
+            self._retrying = False
             self.head_ms = _running(self.head_ms, draft_ms)
-            self.head_tokens = _running(self.head_tokens, gained)
-            self.head_rows = _running(self.head_rows, len(only_head))
-            self._block_rows = _running(self._block_rows, block_size)
+            self.head_tokens = _running(None if fresh else self.head_tokens, gained)
+            self.head_rows = _running(None if fresh else self.head_rows, len(only_head))
+            self._block_rows = _running(None if fresh else self._block_rows, block_size)
 
     def head_value_ms(self) -> float:
         """What drafting with the head has been saving per step: the tokens only it proposed that were
@@ -243,10 +249,14 @@ class Controller:
                 self._head_skipped = 0
             elif self._head_skipped >= self.HEAD_RETRY:  # re-measure now and then: the text may have changed
                 self._head_skipped = 0
-                self._explore_head = True  # and verify its likeliest path whatever the estimates say
+                self._explore_head = self._retrying = True  # and verify its likeliest path whatever the estimates say
                 wanted = True
         self._head_drafting = wanted
         return wanted
+
+    def new_reply(self) -> None:
+        """A new reply is new text: an unprofitable head gets its retry on the first step."""
+        self._head_skipped = max(self._head_skipped, self.HEAD_RETRY - 1)
 
     def _observe_rtt(self, network_ms: float) -> None:
         self.rtt_ms = network_ms if self.rtt_ms is None else 0.8 * self.rtt_ms + 0.2 * network_ms

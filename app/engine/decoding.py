@@ -118,6 +118,7 @@ class SplitSession:
         picker = TokenPicker(sampling)
         stats = GenerationStats()
         generation = Generation(tokens=[], stats=stats, stop_reason="max_new_tokens")
+        self.controller.new_reply()
 
         while True:
             reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run

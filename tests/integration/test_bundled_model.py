@@ -48,7 +48,8 @@ async def open_session(source, split: SplitSpec, worker, wire_dtype="float32") -
     return SplitSession(LocalEdge(source, split), middle, stop_token_ids(source, source.tokenizer()))
 
 
-@pytest.mark.parametrize("k", [1, 2, 4])
+# k = 2 over a real worker is the equivalence corpus's sequential run (test_speculative_bundled.py).
+@pytest.mark.parametrize("k", [1, 4])
 def test_greedy_is_token_identical_to_unsplit_generate(bundled, workers, k):
     source, model, tokenizer = bundled
     split = SplitSpec(k, k)

@@ -169,9 +169,10 @@ def test_speculation_with_the_head_is_token_identical_and_commits_several_tokens
         assert generation.stats.tokens_per_round_trip > 1.5
 
 
-def _head_step(controller: Controller, accepted_head_tokens: int, draft_ms: float) -> None:
+def _head_step(controller: Controller, accepted_head_tokens: int, draft_ms: float, ask: bool = True) -> None:
     """One measured step whose tree held a 3-token chain that only the head proposed."""
-    assert controller.wants_head()
+    if ask:
+        assert controller.wants_head()
     tree = DraftTree.rooted_at(1)
     tree.add_path([2, 3, 4], [head_source(0.9)] * 3)
     verdict = Verdict(accepted=list(range(accepted_head_tokens + 1)), bonus=9)
@@ -193,6 +194,14 @@ def test_auto_drafts_with_the_head_while_it_saves_more_than_it_costs_and_retries
     assert 0 < steps < 20 and controller.head_value_ms() < controller.head_ms
     decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY - 1)]  # one skip already
     assert decisions == [False] * (Controller.HEAD_RETRY - 2) + [True]
+    _head_step(controller, accepted_head_tokens=3, draft_ms=5.0, ask=False)  # the retry finds a head worth it
+    assert controller.head_tokens == 3  # a fresh measurement of the text as it is now, not averaged in
+    assert controller.wants_head()
+    while controller.wants_head():
+        controller._head_drafting = False
+        _head_step(controller, accepted_head_tokens=0, draft_ms=5.0)
+    controller.new_reply()  # new text: the head gets its retry at once
+    assert controller.wants_head() and controller._explore_head
     assert Controller("learned").wants_head() and not Controller("lookahead").wants_head()
 
 
