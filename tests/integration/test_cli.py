@@ -103,7 +103,8 @@ def test_train_draft_writes_a_head_for_the_models_weights_and_refuses_to_overwri
         json.dumps({"prompts": [{"content": "Name three colours."}, {"content": "Write a haiku about tea."}]})
     )
     out = tmp_path / "head.safetensors"
-    args = ("train-draft", "--prompts", str(prompts), "--epochs", "1", "--new-tokens", "8", "--out", str(out))
+    args = ("train-draft", "--prompts", str(prompts), "--epochs", "1", "--new-tokens", "8", "--sampled-answers", "2")
+    args = (*args, "--out", str(out))
     result = splitchat(*args)
     assert result.returncode == 0, result.stderr
     head, info = load_head(out)
