@@ -77,7 +77,7 @@ class BlockCost:
 
     def observe(self, block_size: int, ms: float) -> None:
         if block_size == 1:
-            self._single = ms if self._single is None else (1 - _SMOOTH) * self._single + _SMOOTH * ms
+            self._single = _running(self._single, ms)
             return
         if self._blocks is None:
             self._blocks = LinearCost(prior_a=ms - self._prior_slope * block_size, prior_b=self._prior_slope)
@@ -259,7 +259,7 @@ class Controller:
         self._head_skipped = max(self._head_skipped, self.HEAD_RETRY - 1)
 
     def _observe_rtt(self, network_ms: float) -> None:
-        self.rtt_ms = network_ms if self.rtt_ms is None else 0.8 * self.rtt_ms + 0.2 * network_ms
+        self.rtt_ms = _running(self.rtt_ms, network_ms)
 
     def step_ms(self, block_size: int) -> float:
         # A line fitted through few points can dip to zero or below for small blocks: a step is never free.

@@ -168,10 +168,11 @@ class HeadDrafter:
         for _ in range(depth):
             features = self.head(features, self._embed[tokens].to(dtype))
             top = torch.softmax((features @ self.lm_rows.T).float(), -1).topk(min(width, len(self.vocab)))
+            next_tokens, next_probs = self.vocab[top.indices].tolist(), top.values.tolist()  # one copy a depth
             grown = []
             for b, (path, probs, product) in enumerate(beam):
-                for p, index in zip(top.values[b].tolist(), top.indices[b].tolist(), strict=True):
-                    grown.append((path + [int(self.vocab[index])], probs + [p], product * p, b))
+                for token, p in zip(next_tokens[b], next_probs[b], strict=True):
+                    grown.append((path + [token], probs + [p], product * p, b))
             grown.sort(key=lambda g: -g[2])
             drafted.extend((path, probs, product) for path, probs, product, _ in grown)
             grown = grown[:width]  # the beam: the likeliest paths go one token further
