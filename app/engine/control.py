@@ -25,6 +25,11 @@ def _by_head(tree: DraftTree, node: int, only: bool = False) -> bool:
     return all(drafted) if only else any(drafted)
 
 
+def _only_pool(tree: DraftTree, node: int) -> bool:
+    """Whether only n-grams harvested by the Jacobi window proposed ``node``."""
+    return tree.votes[node] == [POOL]
+
+
 def _running(mean: float | None, sample: float) -> float:
     return sample if mean is None else (1 - _SMOOTH) * mean + _SMOOTH * sample
 
@@ -64,16 +69,20 @@ class BlockCost:
 
     A single row is its own regime — matrix-vector products and no mask — and on a CPU the first extra
     row costs far more than the tenth, so one line through all sizes misjudges small trees. Single rows
-    get their own running mean; blocks of two or more get a + b·q.
+    get their own running mean; blocks of two or more get a + b·q, corrected by what each size has
+    measured: matrix kernels work in tiles, so cost climbs in steps, not along a line (on the bench
+    CPU 2- and 3-row blocks cost more than 5- or 6-row ones).
     """
 
     BLOCK_PREMIUM = 1.5  # prior: a small block costs half again a single row, until measured
+    SIZE_WEIGHT = 3.0  # a size's own measurements outweigh the line once it has this many
 
     def __init__(self, prior_single_ms: float = 30.0, prior_ms_per_row: float = 1.0):
         self._single: float | None = None
         self._prior_single = prior_single_ms
         self._prior_slope = prior_ms_per_row
         self._blocks: LinearCost | None = None
+        self._sizes: dict[int, tuple[float, float]] = {}  # block size -> (running mean ms, samples, capped)
 
     def observe(self, block_size: int, ms: float) -> None:
         if block_size == 1:
@@ -82,6 +91,8 @@ class BlockCost:
         if self._blocks is None:
             self._blocks = LinearCost(prior_a=ms - self._prior_slope * block_size, prior_b=self._prior_slope)
         self._blocks.observe(block_size, ms)
+        mean, samples = self._sizes.get(block_size, (None, 0.0))
+        self._sizes[block_size] = (_running(mean, ms), min(samples + 1, 2 * self.SIZE_WEIGHT))
 
     def predict(self, block_size: int) -> float:
         single = self._single
@@ -92,7 +103,11 @@ class BlockCost:
         if self._blocks is None:
             base = self._prior_single if single is None else single
             return base * self.BLOCK_PREMIUM + self._prior_slope * block_size
-        return max(self._blocks.predict(block_size), single or 0.0)
+        line = max(self._blocks.predict(block_size), single or 0.0)
+        if block_size not in self._sizes:
+            return line
+        mean, samples = self._sizes[block_size]
+        return (samples * mean + self.SIZE_WEIGHT * line) / (samples + self.SIZE_WEIGHT)
 
 
 class AcceptanceModel:
@@ -173,14 +188,17 @@ class Controller:
     MARGIN = 1.03  # auto speculates only when it expects to beat sequential by this much
     MIN_COMPUTE_MS = 0.05
     HEAD_RETRY = 8  # auto drafts with an unprofitable head again after this many steps without
+    WINDOW_RETRY = 16  # auto runs an unprofitable Jacobi window again after this many steps without,
+    WINDOW_TRIAL = 4  # for this many steps (its first harvest comes from guesses, not trajectories),
+    WINDOW_RETRY_MAX = 256  # and waits twice as long after each trial that finds it unprofitable
+    WINDOW_PRIOR = 0.3  # accepted tokens a step only its n-grams propose, until measured
 
-    def __init__(self, mode: str = "auto", max_nodes: int = 48, window_size: int = 0, window_share: float = 0.2):
+    def __init__(self, mode: str = "auto", max_nodes: int = 48, window_size: int = 0):
         if mode not in MODES:
             raise ValueError(f"decoding mode must be one of {', '.join(MODES)}")
         self.mode = mode
         self.max_nodes = max_nodes
         self.window_size = window_size
-        self.window_share = window_share  # auto keeps the window while it costs at most this share of a step
         self.compute = BlockCost()
         self.acceptance = AcceptanceModel()
         self.rtt_ms: float | None = None
@@ -193,6 +211,14 @@ class Controller:
         self._explore_head = False
         self._retrying = False  # this step's head drafts are a retry
         self._head_skipped = 0
+        # What the Jacobi window earns: accepted tokens only its harvested n-grams proposed, per step,
+        # measured while it runs (its rows' cost comes from the block-cost line).
+        self.window_tokens = self.WINDOW_PRIOR
+        self._window_warm = False  # the window ran last step too, so the pool holds a fresh harvest
+        self._window_trial = 0  # steps left in a re-measuring run of the window
+        self._window_fresh = True  # the next measurement replaces the current value (at first, the prior)
+        self._window_skipped = 0
+        self._window_wait = self.WINDOW_RETRY
 
     def observe_prefill(self, tokens: int, compute_ms: float, network_ms: float) -> None:
         # Only the RTT: a prefill's hundreds of rows would drag the decode-block line's intercept far
@@ -211,6 +237,12 @@ class Controller:
         self._observe_rtt(network_ms)
         self.compute.observe(block_size, compute_ms)
         self.acceptance.observe(tree, verdict)
+        window_ran = block_size > len(tree)
+        if window_ran and self._window_warm:
+            gained = sum(1 for n in verdict.accepted if _only_pool(tree, n))
+            self.window_tokens = _running(None if self._window_fresh else self.window_tokens, gained)
+            self._window_fresh = False
+        self._window_warm = window_ran
         if self._head_drafting:
             self._head_drafting = False
             only_head = {n for n in range(1, len(tree)) if _by_head(tree, n, only=True)}
@@ -291,11 +323,35 @@ class Controller:
             chain = [n for n in self._head_path(tree) if n not in kept]
             kept, best_k = kept + chain, best_k + len(chain)
             tokens += sum(reach[n] for n in chain)
-        if window:  # the window pays off in later steps; keep it while it is cheap next to the step
-            base = 1 + best_k
-            extra = self.step_ms(base + self.window_size) - self.step_ms(base)
-            window = extra <= self.window_share * self.step_ms(base)
+        if window:
+            window = self.wants_window(1 + best_k)
         return self._plan(tree.pruned([0, *kept]), window, tokens)
+
+    def window_value_ms(self, block_size: int) -> float:
+        """What running the Jacobi window beside a ``block_size`` block saves per step: the accepted
+        tokens only its n-grams proposed, each worth a sequential step, less what its rows add."""
+        added = self.step_ms(block_size + self.window_size) - self.step_ms(block_size)
+        return self.window_tokens * self.step_ms(1) - added
+
+    def wants_window(self, block_size: int) -> bool:
+        """Whether ``auto`` runs the window this step: while what it saves exceeds what its rows cost
+        (measured: beside the learned head it rarely pays), and in a short trial every
+        ``WINDOW_RETRY`` steps or more when it does not, since the text may have become repetitive."""
+        if self._window_trial > 0:
+            self._window_trial -= 1
+            return True
+        if self.window_value_ms(block_size) > 0:
+            self._window_skipped = 0
+            self._window_wait = self.WINDOW_RETRY
+            return True
+        self._window_skipped += 1
+        if self._window_skipped >= self._window_wait:
+            self._window_skipped = 0
+            self._window_wait = min(2 * self._window_wait, self.WINDOW_RETRY_MAX)
+            self._window_trial = self.WINDOW_TRIAL - 1
+            self._window_fresh = True
+            return True
+        return False
 
     def _plan(self, tree: DraftTree, window: bool, tokens: float) -> Plan:
         size = len(tree) + (self.window_size if window else 0)

@@ -88,11 +88,17 @@ class DraftTree:
         return chain
 
     def pruned(self, keep: Sequence[int]) -> DraftTree:
-        """The sub-tree of the given nodes (each node's parent must be kept too), renumbered in order."""
-        keep = sorted(set(keep) | {0})
+        """The sub-tree of the given nodes, renumbered in the order given after the root.
+
+        Each node's parent must come before it (or be the root). The controller lists nodes likeliest
+        first, so the pruned tree's first nodes are the ones verification most likely reads.
+        """
+        keep = list(dict.fromkeys([0, *keep]))
         index = {old: new for new, old in enumerate(keep)}
         tree = DraftTree.rooted_at(self.tokens[0])
         for old in keep[1:]:
+            if self.parents[old] not in index or index[self.parents[old]] >= index[old]:
+                raise ValueError(f"node {old} is kept before its parent, or without it")
             parent = index[self.parents[old]]
             tree.tokens.append(self.tokens[old])
             tree.parents.append(parent)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import torch
 
 from app.engine.layers import LayerStack, family_class
@@ -49,9 +51,24 @@ class LazyLogits:
             self._rows[row] = self._project(self.features[row : row + 1])[0]
         return self._rows[row]
 
+    def prefetch(self, rows: Sequence[int]) -> None:
+        """Project ``rows`` in one matrix product, ahead of reading them.
+
+        The LM head is memory-bound: one row reads the whole matrix, and on the bench CPU a product of
+        4 to 16 rows costs about what 2 single rows do (3, 7 and 11 rows take a slower kernel, so the
+        batch is padded to a multiple of 4).
+        """
+        wanted = [row for row in dict.fromkeys(rows) if row not in self._rows]
+        if not wanted:
+            return
+        padded = wanted + wanted[-1:] * (-len(wanted) % 4)
+        for row, logits in zip(wanted, self._project(self.features[padded]), strict=False):
+            self._rows[row] = logits
+
     def rows(self, start: int, stop: int) -> torch.Tensor:
-        """Rows [start, stop) in one matrix product (the window's last level is read whole)."""
-        return self._project(self.features[start:stop])
+        """Rows [start, stop) as one matrix (the window's last level is read whole)."""
+        self.prefetch(range(start, stop))
+        return torch.stack([self._rows[row] for row in range(start, stop)])
 
     @property
     def computed(self) -> int:

@@ -53,13 +53,60 @@ def test_no_rtt_expensive_blocks_and_rejected_drafts_mean_sequential():
     assert plan.sequential and plan.block_size == 1 and not plan.window
 
 
-def test_window_rides_along_only_while_cheap_next_to_the_step():
+def _window_step(controller: Controller, tree: DraftTree, accepted: list[int]) -> None:
+    controller.observe_step(len(tree) + controller.window_size, 50.0, 80.0, tree, Verdict(accepted, bonus=0))
+
+
+def test_the_window_runs_while_its_ngrams_earn_more_than_its_rows_cost():
     cheap = Controller("auto", window_size=15)
     _train(cheap, rtt=150.0, base=40.0, per_token=0.3, accept_all=True)
-    assert cheap.plan(_chain(4)).window
+    assert cheap.plan(_chain(4)).window  # its prior share of accepted tokens is worth far more than 15 rows
     dear = Controller("auto", window_size=15)
     _train(dear, rtt=0.0, base=20.0, per_token=3.0, accept_all=True)
     assert not dear.plan(_chain(4)).window
+
+    earning = Controller("auto", window_size=15)
+    _train(earning, rtt=150.0, base=40.0, per_token=0.3, accept_all=True)
+    pooled = _chain(3, source="pool")
+    for _ in range(6):  # it ran twice in a row before: what the pool proposes now is its harvest
+        _window_step(earning, pooled, [0, 1, 2, 3])
+    assert earning.window_tokens > 2.5 and earning.plan(_chain(4)).window
+
+
+def test_a_window_that_earns_nothing_is_dropped_and_retried_ever_more_rarely():
+    controller = Controller("auto", window_size=15)
+    _train(controller, rtt=80.0, base=40.0, per_token=1.0, accept_all=True)
+    tree = _chain(3)  # what it accepts came from context lookup, not from the window's n-grams
+    for _ in range(3):
+        _window_step(controller, tree, [0, 1, 2, 3])
+    assert controller.window_tokens == 0.0
+
+    def runs(steps: int) -> list[int]:
+        return [step for step in range(steps) if controller.plan(_chain(3)).window]
+
+    retry, trial = Controller.WINDOW_RETRY, Controller.WINDOW_TRIAL
+    assert runs(retry - 1 + trial) == list(range(retry - 1, retry - 1 + trial))  # a trial, unobserved here
+    assert runs(2 * retry - 1 + trial) == list(range(2 * retry - 1, 2 * retry - 1 + trial))  # waits twice as long
+
+
+def test_measured_block_sizes_correct_the_line():
+    controller = Controller("auto")
+    controller.rtt_ms = 0.0
+    for _ in range(6):  # as on the bench CPU: 2 rows cost more than 6
+        controller.compute.observe(1, 30.0)
+        controller.compute.observe(2, 45.0)
+        controller.compute.observe(6, 38.0)
+        controller.compute.observe(16, 50.0)
+    assert controller.compute.predict(2) > controller.compute.predict(6)
+    assert controller.compute.predict(2) == pytest.approx(45.0, abs=3.0)
+    sure = DraftTree.rooted_at(0)
+    sure.add_path([1], "lookup4")
+    for _ in range(30):
+        controller.acceptance.observe(sure, Verdict([0, 1], bonus=0))
+    tree = _chain(5, source="lookup1")
+    tree.add_path([1], "lookup4")  # a likely first token, then four doubtful ones
+    plan = controller.plan(tree)
+    assert plan.block_size == 6  # filling the block to a size that measured cheaper than two rows
 
 
 def test_fixed_modes_ignore_costs():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from app.engine.blocks import build_block
@@ -47,6 +48,12 @@ def test_tree_merges_shared_prefixes_and_prunes_to_a_valid_subtree():
     pruned = tree.pruned([1, 4, 5])
     assert pruned.tokens == [10, 11, 14, 15] and pruned.parents == [-1, 0, 1, 0]
     assert pruned.children[1] == {14: 2}
+    likeliest_first = tree.pruned([5, 1, 4, 2])  # the order given is kept: verification reads these first
+    assert likeliest_first.tokens == [10, 15, 11, 14, 12] and likeliest_first.parents == [-1, 0, 0, 2, 2]
+    with pytest.raises(ValueError, match="before its parent"):
+        tree.pruned([2, 1])
+    with pytest.raises(ValueError, match="without it"):
+        tree.pruned([4])
 
 
 def test_block_ancestry_gives_each_tree_node_its_path_and_each_window_cell_a_chain():

@@ -103,3 +103,17 @@ def test_split_spec_parses(text, expected):
 def test_split_spec_refuses_bad_splits(text):
     with pytest.raises(ValueError):
         SplitSpec.parse(text).check(6)
+
+
+def test_prefetched_logit_rows_equal_rows_projected_one_by_one(tiny_models):
+    folder, _ = tiny_models["llama"]
+    session = in_process_session(folder, SplitSpec(2, 2))
+    features = torch.randn(9, session.edge.hidden_size)
+    singly = session.edge.lazy_logits(features)
+    expected = torch.stack([singly[row] for row in range(9)])
+    batched = session.edge.lazy_logits(features)
+    batched.prefetch([4, 0, 2, 4, 7, 1])  # five distinct rows: padded to eight in the product, kept as five
+    assert batched.computed == 5
+    torch.testing.assert_close(torch.stack([batched[row] for row in range(9)]), expected, atol=1e-5, rtol=1e-5)
+    assert batched.computed == 9
+    torch.testing.assert_close(session.edge.lazy_logits(features).rows(3, 6), expected[3:6], atol=1e-5, rtol=1e-5)
