@@ -192,6 +192,7 @@ class Controller:
     WINDOW_TRIAL = 4  # for this many steps (its first harvest comes from guesses, not trajectories),
     WINDOW_RETRY_MAX = 256  # and waits twice as long after each trial that finds it unprofitable
     WINDOW_PRIOR = 0.3  # accepted tokens a step only its n-grams propose, until measured
+    CALIBRATION_RANGE = (0.5, 1.5)
 
     def __init__(self, mode: str = "auto", max_nodes: int = 48, window_size: int = 0):
         if mode not in MODES:
@@ -219,6 +220,9 @@ class Controller:
         self._window_fresh = True  # the next measurement replaces the current value (at first, the prior)
         self._window_skipped = 0
         self._window_wait = self.WINDOW_RETRY
+        # Drafted tokens the acceptance estimates expected per speculative step, and what was accepted.
+        self._expected_drafts: float | None = None
+        self._accepted_drafts: float | None = None
 
     def observe_prefill(self, tokens: int, compute_ms: float, network_ms: float) -> None:
         # Only the RTT: a prefill's hundreds of rows would drag the decode-block line's intercept far
@@ -236,6 +240,10 @@ class Controller:
     ):
         self._observe_rtt(network_ms)
         self.compute.observe(block_size, compute_ms)
+        if len(tree) > 1:  # before the estimates learn from this step
+            _, reach = self._ranked_nodes(tree)
+            self._expected_drafts = _running(self._expected_drafts, sum(reach.values()) - 1.0)
+            self._accepted_drafts = _running(self._accepted_drafts, len(verdict.accepted) - 1)
         self.acceptance.observe(tree, verdict)
         window_ran = block_size > len(tree)
         if window_ran and self._window_warm:
@@ -312,8 +320,9 @@ class Controller:
         best_k, tokens = 0, 1.0
         best_rate = self.MARGIN / self.step_ms(1)  # sequential, with the margin speculation must beat
         cumulative = 1.0
+        calibration = self.calibration()
         for k in range(1, min(self.max_nodes, len(order)) + 1):
-            cumulative += reach[order[k - 1]]
+            cumulative += calibration * reach[order[k - 1]]
             rate = cumulative / self.step_ms(1 + k)
             if rate > best_rate:
                 best_k, best_rate, tokens = k, rate, cumulative
@@ -352,6 +361,18 @@ class Controller:
             self._window_fresh = True
             return True
         return False
+
+    def calibration(self) -> float:
+        """Accepted drafts per step over what the acceptance estimates expected, on recent steps.
+
+        The estimates are per source and fade slowly, so right after a change of text they can be off
+        for every node at once (after pasted documents, auto expected ~15 % more from chat replies than
+        it got, and speculated where sequential was faster); this scales them back until they agree.
+        """
+        if self._expected_drafts is None or self._accepted_drafts is None or self._expected_drafts < 0.05:
+            return 1.0
+        ratio = self._accepted_drafts / self._expected_drafts
+        return min(self.CALIBRATION_RANGE[1], max(self.CALIBRATION_RANGE[0], ratio))
 
     def _plan(self, tree: DraftTree, window: bool, tokens: float) -> Plan:
         size = len(tree) + (self.window_size if window else 0)

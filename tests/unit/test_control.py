@@ -143,3 +143,19 @@ def test_a_fitted_line_below_zero_never_makes_a_step_free():
     tree = DraftTree.rooted_at(1)
     tree.add_path([2, 3], "lookup4")
     assert controller.plan(tree).expected_ms > 0
+
+
+def test_calibration_scales_estimates_to_what_recent_steps_accepted():
+    controller = Controller("auto")
+    assert controller.calibration() == 1.0
+    doubtful = _chain(4, source="lookup1")  # the prior expects ~0.25 of its first node
+    for _ in range(10):  # yet every drafted token is accepted
+        controller.observe_step(5, 50.0, 80.0, doubtful, Verdict([0, 1, 2, 3, 4], bonus=0))
+    assert controller.calibration() == Controller.CALIBRATION_RANGE[1]
+    for _ in range(30):  # then none is, although the counts now trust lookup1
+        controller.observe_step(5, 50.0, 80.0, doubtful, Verdict([0], bonus=0))
+    assert controller.calibration() == Controller.CALIBRATION_RANGE[0]
+    likely = _chain(4, source="lookup4")  # still at its prior: 0.6 a node
+    _, reach = controller._ranked_nodes(likely)
+    plan = controller.plan(likely)
+    assert len(plan.tree) == 5 and plan.expected_tokens == pytest.approx(1 + 0.5 * (sum(reach.values()) - 1))
