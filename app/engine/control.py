@@ -82,7 +82,7 @@ class BlockCost:
         self._prior_single = prior_single_ms
         self._prior_slope = prior_ms_per_row
         self._blocks: LinearCost | None = None
-        self._sizes: dict[int, tuple[float, float]] = {}  # block size -> (running mean ms, samples, capped)
+        self._sizes: dict[int, tuple[float, float]] = {}  # block size -> (running mean ms, samples seen)
 
     def observe(self, block_size: int, ms: float) -> None:
         if block_size == 1:
@@ -240,7 +240,7 @@ class Controller:
     ):
         self._observe_rtt(network_ms)
         self.compute.observe(block_size, compute_ms)
-        if len(tree) > 1:  # before the estimates learn from this step
+        if self.mode == "auto" and len(tree) > 1:  # before the estimates learn from this step
             _, reach = self._ranked_nodes(tree)
             self._expected_drafts = _running(self._expected_drafts, sum(reach.values()) - 1.0)
             self._accepted_drafts = _running(self._accepted_drafts, len(verdict.accepted) - 1)
@@ -331,7 +331,7 @@ class Controller:
             self._explore_head = False
             chain = [n for n in self._head_path(tree) if n not in kept]
             kept, best_k = kept + chain, best_k + len(chain)
-            tokens += sum(reach[n] for n in chain)
+            tokens += sum(calibration * reach[n] for n in chain)
         if window:
             window = self.wants_window(1 + best_k)
         return self._plan(tree.pruned([0, *kept]), window, tokens)
