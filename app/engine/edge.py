@@ -31,10 +31,11 @@ def final_norm(config, tensors: dict[str, torch.Tensor]) -> torch.nn.Module:
 
 
 class LazyLogits:
-    """Rows of logits computed when first read.
+    """Rows of logits computed when first read, or ahead of it in one product (``prefetch``).
 
-    Verification reads only the nodes it walks — the accepted path and the node where it stops — so a
-    48-node tree costs a few LM-head rows (the costliest local matrix) instead of 48.
+    Verification reads only the nodes it walks — the accepted path and the node where it stops. The
+    session prefetches a tree's likeliest 16 nodes together; any other row it walks costs its own
+    product, so a 48-node tree never pays for 48 LM-head rows (the costliest local matrix).
     """
 
     def __init__(self, features: torch.Tensor, project):
