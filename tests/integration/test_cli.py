@@ -1,14 +1,17 @@
-"""The `splitchat` commands as a person runs them: export-worker, worker-token, bench."""
+"""The `splitchat` commands as a person runs them: export-worker, worker-token, bench, and the thread policy
+of the commands that wait on a worker."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
 import pytest
 from safetensors import safe_open
 
+from app.cli import thread_wait_policy
 from app.remote_worker.tokens import TokenFile
 
 
@@ -133,3 +136,36 @@ def test_bench_load_reports_throughput_latency_and_worker_memory(tiny_models, tm
         memory = row["worker_memory_mib"]
         assert memory["rss"] > 50 and memory["peak"] >= memory["rss"]
     assert "3 sessions:" in result.stdout
+
+
+# Runs main() in a fresh interpreter and prints the wait policy torch was loaded under.
+_POLICY_PROBE = """
+import os, sys
+from app.cli import main
+assert "torch" not in sys.modules, "importing the CLI loaded torch before its thread policy was chosen"
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+assert "torch" in sys.modules
+print(os.environ.get("OMP_WAIT_POLICY"))
+"""
+
+
+@pytest.mark.parametrize(("args", "policy"), [(["ask", "--help"], "PASSIVE"), (["bench", "--help"], "None")])
+def test_commands_that_wait_on_a_worker_load_torch_with_sleeping_idle_threads(args, policy):
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    result = subprocess.run(
+        [sys.executable, "-c", _POLICY_PROBE, *args], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == policy
+
+
+def test_thread_wait_policy_covers_the_desktop_app_and_leaves_a_users_choice():
+    assert thread_wait_policy([], {}) == "PASSIVE"  # the desktop app
+    assert thread_wait_policy(["--self-test"], {}) == "PASSIVE"
+    assert thread_wait_policy(["ask", "--mode", "auto"], {}) == "PASSIVE"
+    assert thread_wait_policy(["ask"], {"OMP_WAIT_POLICY": "ACTIVE"}) is None
+    assert thread_wait_policy(["privacy", "--split", "2"], {}) is None
+    assert thread_wait_policy(["train-draft"], {}) is None
