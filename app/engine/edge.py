@@ -55,9 +55,9 @@ class LazyLogits:
     def prefetch(self, rows: Sequence[int]) -> None:
         """Project ``rows`` in one matrix product, ahead of reading them.
 
-        The LM head is memory-bound: one row reads the whole matrix, and on the bench CPU a product of
-        4 to 16 rows costs about what 2 single rows do (3, 7 and 11 rows take a slower kernel, so the
-        batch is padded to a multiple of 4).
+        One row reads the whole matrix, and on the bench CPU a product of 4 to 16 rows costs about what
+        2 single rows do (3, 7 and 11 rows take a slower kernel, so the batch is padded to a multiple
+        of 4).
         """
         wanted = [row for row in dict.fromkeys(rows) if row not in self._rows]
         if not wanted:
