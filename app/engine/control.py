@@ -92,6 +92,8 @@ class BlockCost:
             self._blocks = LinearCost(prior_a=ms - self._prior_slope * block_size, prior_b=self._prior_slope)
         self._blocks.observe(block_size, ms)
         mean, samples = self._sizes.get(block_size, (None, 0.0))
+        # Samples are capped so the line keeps a third of the weight: a size measured long ago still
+        # moves with the line when the machine's speed drifts.
         self._sizes[block_size] = (_running(mean, ms), min(samples + 1, 2 * self.SIZE_WEIGHT))
 
     def predict(self, block_size: int) -> float:
