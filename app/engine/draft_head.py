@@ -22,6 +22,8 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
+from app.engine.kernels import linear_of, pack_linears
+
 FORMAT = "splitchat-draft-head/1"
 
 
@@ -136,8 +138,11 @@ class HeadDrafter:
         self._use(self.dtype)
 
     def _use(self, dtype) -> None:
-        self.head = self._head.to(device=self.device, dtype=dtype)
+        # A copy per dtype: prepacking replaces the copy's layers, and the next probe starts from the original.
+        self.head = copy.deepcopy(self._head).to(device=self.device, dtype=dtype)
+        pack_linears(self.head)
         self.lm_rows = self._lm_rows.to(dtype).contiguous()
+        self._lm_project = linear_of(self.lm_rows)
 
     def _fastest_dtype(self):
         if self.device.type != "cpu":
@@ -167,7 +172,7 @@ class HeadDrafter:
         drafted: list[tuple[list[int], list[float], float]] = []
         for _ in range(depth):
             features = self.head(features, self._embed[tokens].to(dtype))
-            top = torch.softmax((features @ self.lm_rows.T).float(), -1).topk(min(width, len(self.vocab)))
+            top = torch.softmax(self._lm_project(features).float(), -1).topk(min(width, len(self.vocab)))
             next_tokens, next_probs = self.vocab[top.indices].tolist(), top.values.tolist()  # one copy a depth
             grown = []
             for b, (path, probs, product) in enumerate(beam):

@@ -25,6 +25,7 @@ WORKER_MODULES = (
     "log_redaction.py",
     "engine/__init__.py",
     "engine/devices.py",
+    "engine/kernels.py",
     "engine/kv_cache.py",
     "engine/layers.py",
     "engine/masks.py",
