@@ -10,6 +10,8 @@ import os
 import sys
 from pathlib import Path
 
+from app.thread_policy import apply_thread_wait_policy
+
 EXAMPLE_PROMPT = "In two sentences, why should a clinic keep patient notes on its own computers?"
 TOKEN_ENV = "SPLITCHAT_TOKEN"
 
@@ -315,31 +317,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Commands whose process spends most of each decode step waiting for the worker's answer.
-WAITING_COMMANDS = (None, "ask")  # None: no subcommand, the desktop app
-
-
-def thread_wait_policy(argv: list[str], environ) -> str | None:
-    """The OpenMP wait policy to set for a command line, or None to leave the library default.
-
-    Every decode step waits a round trip on the worker, and OpenMP's default keeps a process's idle
-    threads spinning after each parallel region (briefly with GNU OpenMP, 200 ms with Intel's, which
-    torch uses on Windows). Spinning burns the cores an embedded worker on the same machine needs: on the
-    2-core bench machine a sequential step over loopback took 46-48 ms with the workstation spinning and
-    43 ms with it sleeping. Compute-only commands (bench, privacy, train-draft) keep the default, which is
-    ~5 % faster in one process. A policy the user set wins.
-    """
-    command = next((arg for arg in argv if not arg.startswith("-")), None)
-    if command not in WAITING_COMMANDS or "OMP_WAIT_POLICY" in environ:
-        return None
-    return "PASSIVE"
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    policy = thread_wait_policy(argv, os.environ)
-    if policy and "torch" not in sys.modules:  # OpenMP reads it once, when torch loads it
-        os.environ["OMP_WAIT_POLICY"] = policy
+    if "torch" not in sys.modules:  # OpenMP reads the policy once, when torch loads it
+        apply_thread_wait_policy(argv, os.environ)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.self_test:

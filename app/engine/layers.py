@@ -12,7 +12,7 @@ import importlib
 import torch
 from torch import nn
 
-from app.engine.kernels import pack_linears
+from app.engine.kernels import own_memory, pack_linears
 from app.engine.kv_cache import StackCache
 from app.engine.masks import block_mask
 from app.engine.models import ModelSource, check_family, layer_prefix, layer_tensor_names
@@ -67,7 +67,8 @@ class LayerStack(nn.Module):
             layer.load_state_dict(state, strict=True, assign=True)
             layer.self_attn.layer_idx = local  # the cache is this stack's own
             layer = layer.to(device=device, dtype=dtype)
-            pack_linears(layer)  # decode's few-row products are 2x faster on prepacked CPU weights
+            if pack_linears(layer):  # decode's few-row products are 2x faster on prepacked CPU weights
+                own_memory(layer)
             layers.append(layer)
         self.layers = nn.ModuleList(layers)
         self.rotary = family_class(config, "rotary")(self.config).to(device)

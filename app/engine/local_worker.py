@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 from app.protocol import DEFAULT_MAX_FRAME
 from app.remote_worker.__main__ import READY_PREFIX
 from app.remote_worker.tokens import issue_token
+from app.thread_policy import worker_environment
 
 
 class LocalWorkerError(RuntimeError):
@@ -83,6 +85,7 @@ class LocalWorker:
             stderr=self._log,
             stdin=subprocess.PIPE,
             text=True,
+            env=worker_environment(os.environ),  # computes while this process waits: its own thread policy
             cwd=None if frozen else str(Path(__file__).resolve().parents[2]),
         )
         self._lines: queue.Queue[str | None] = queue.Queue()

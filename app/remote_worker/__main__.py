@@ -46,16 +46,17 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
 def run_worker(args: argparse.Namespace) -> int:
     """Load the shard, listen, and serve until interrupted."""
     from app.engine.devices import resolve_device, resolve_dtype
-    from app.remote_worker.server import WorkerServer
+    from app.remote_worker.server import WorkerServer, compute_thread
     from app.remote_worker.shard import ShardError, load_shard
     from app.remote_worker.tokens import TokenFile
     from app.tls import server_context
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    compute = compute_thread()  # torch runs on this thread only, loading included (see compute_thread)
     try:
         device = resolve_device(args.device)
         dtype = resolve_dtype(args.dtype, device)
-        shard = load_shard(args.shard, device=str(device), dtype=dtype)
+        shard = compute.submit(load_shard, args.shard, device=str(device), dtype=dtype).result()
         tokens = TokenFile(args.token_file)
         if bool(args.tls_cert) != bool(args.tls_key):
             raise ValueError("--tls-cert and --tls-key go together")
@@ -73,6 +74,7 @@ def run_worker(args: argparse.Namespace) -> int:
         max_block=args.max_block,
         kv_budget_mb=args.max_kv_mb,
         kv_budget_per_token_mb=args.max_kv_mb_per_token,
+        compute=compute,
     )
     if args.exit_with_parent:
         threading.Thread(target=_exit_when_stdin_closes, daemon=True).start()

@@ -7,12 +7,13 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from safetensors import safe_open
 
-from app.cli import thread_wait_policy
 from app.remote_worker.tokens import TokenFile
+from app.thread_policy import POLICY_MARK, apply_thread_wait_policy, thread_wait_policy, worker_environment
 
 
 def splitchat(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
@@ -169,3 +170,27 @@ def test_thread_wait_policy_covers_the_desktop_app_and_leaves_a_users_choice():
     assert thread_wait_policy(["ask"], {"OMP_WAIT_POLICY": "ACTIVE"}) is None
     assert thread_wait_policy(["privacy", "--split", "2"], {}) is None
     assert thread_wait_policy(["train-draft"], {}) is None
+
+
+def test_the_policy_splitchat_sets_is_marked_and_not_handed_to_a_worker():
+    environ = {"PATH": "/bin"}
+    apply_thread_wait_policy(["ask"], environ)
+    assert environ == {"PATH": "/bin", "OMP_WAIT_POLICY": "PASSIVE", POLICY_MARK: "1"}
+    assert worker_environment(environ) == {"PATH": "/bin"}
+    users = {"OMP_WAIT_POLICY": "PASSIVE"}
+    apply_thread_wait_policy(["ask"], users)
+    assert users == {"OMP_WAIT_POLICY": "PASSIVE"}  # the user's own: left, and passed on
+    assert worker_environment(users) == users
+    bench = {}
+    apply_thread_wait_policy(["bench"], bench)
+    assert bench == {}
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the worker's environment from /proc")
+def test_an_embedded_worker_started_by_the_app_computes_with_the_default_policy(tiny_split, start_worker, monkeypatch):
+    monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
+    monkeypatch.setenv(POLICY_MARK, "1")
+    worker = start_worker(tiny_split[2])
+    environ = Path(f"/proc/{worker._process.pid}/environ").read_bytes().split(b"\0")
+    assert not any(entry.startswith((b"OMP_WAIT_POLICY=", POLICY_MARK.encode())) for entry in environ)
+    assert worker.alive()
