@@ -4,7 +4,7 @@ A decode step multiplies one row, or a block of a few, by every weight matrix of
 torch sends those products to MKL, whose kernels for a few rows are far from what the memory allows:
 on the bench machine (AMD EPYC, Zen 5) one row through 26 layers' up and down projections takes
 10.4 ms and a 14-row block 16.9 ms, while the same products on weights reordered once for oneDNN take
-4.9 and 6.2 ms, and one row of the 49k-row LM head 2.2 ms instead of 6.9 (the memory bound). Prepacking
+4.9 and 6.2 ms, and one row of the 49k-row LM head 1.4 ms instead of 7.0 (the memory bound). Prepacking
 is a one-time copy at load; the dense weight is dropped where nothing else reads it.
 
 It is used for float32 and bfloat16 on the CPU when a numerical self-check passes, and can be turned
@@ -109,8 +109,4 @@ def linear_of(weight: torch.Tensor):
     """``x -> x Wᵀ`` on the fastest kernel for this weight (prepacked where possible)."""
     if can_pack(weight):
         return PackedLinear(weight)
-    return functools.partial(_dense_linear, weight=weight)
-
-
-def _dense_linear(x: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
-    return nn.functional.linear(x, weight)
+    return functools.partial(nn.functional.linear, weight=weight)

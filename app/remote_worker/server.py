@@ -174,11 +174,11 @@ class WorkerServer:
         self.sessions.make_room(session, self._final_length(session.cache.length, request))
         decoded = time.perf_counter()
         loop = asyncio.get_running_loop()
-        output, compute_ms = await loop.run_in_executor(self._compute, self._run, session.cache, request, hidden)
-        encode_start = time.perf_counter()
-        # Encoded on the compute thread too: converting a long prefill reply would run parallel work here.
-        payload = await loop.run_in_executor(self._compute, tensor_to_bytes, output[0], reply_dtype)
-        serialize_ms = (decoded - started + time.perf_counter() - encode_start) * 1000
+        # Encoded on the compute thread in the same hop: converting a long prefill reply runs parallel work.
+        output, compute_ms, payload, encode_ms = await loop.run_in_executor(
+            self._compute, self._run_and_encode, session.cache, request, hidden, reply_dtype
+        )
+        serialize_ms = (decoded - started) * 1000 + encode_ms
         header = {
             "type": "result",
             "seq": frame.header.get("seq"),
@@ -198,6 +198,13 @@ class WorkerServer:
         if request.crop is not None:
             length = min(length, request.crop)
         return length + request.shape[0]
+
+    def _run_and_encode(self, cache, request: ForwardRequest, hidden: torch.Tensor, reply_dtype: str):
+        """``_run``, then the reply's bytes; returns (output, compute ms, payload, encode ms)."""
+        output, compute_ms = self._run(cache, request, hidden)
+        encode_start = time.perf_counter()
+        payload = tensor_to_bytes(output[0], reply_dtype)
+        return output, compute_ms, payload, (time.perf_counter() - encode_start) * 1000
 
     def _run(self, cache, request: ForwardRequest, hidden: torch.Tensor):
         """Apply the request's cache edits, then the layers; runs on the compute thread."""
