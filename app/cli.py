@@ -293,6 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--max-new-tokens", type=int, default=64)
     bench.add_argument("--prompts", type=int, default=0, help="use the first N prompts of each category (0 = all)")
     bench.add_argument("--budget", type=int, default=48, help="most drafted tokens per round trip")
+    bench.add_argument("--head-depth", type=int, default=6, help="how far ahead the learned head drafts")
+    bench.add_argument("--head-nodes", type=int, default=20, help="the learned head's drafted tokens per step at most")
     bench.add_argument("--no-peer", action="store_true", help="skip transformers' prompt-lookup comparison")
     bench.add_argument("--report", type=Path, help="only re-summarise and re-plot the runs of an earlier --json")
     bench.add_argument("--load", help="instead: N concurrent sessions against one worker, e.g. 1,4,16")

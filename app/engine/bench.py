@@ -77,6 +77,8 @@ class BenchConfig:
     wire_dtype: str | None = None
     max_frame: int = 1 << 20
     budget: int = 48
+    head_depth: int = 6
+    head_nodes: int = 20
     peer: bool = True
 
 
@@ -176,6 +178,8 @@ def run_bench(config: BenchConfig, log=print) -> dict:
         "jitter_ms": config.jitter_ms,
         "bandwidth_mbps": config.bandwidth_mbps,
         "budget": config.budget,
+        "head_depth": config.head_depth,
+        "head_nodes": config.head_nodes,
         "machine": {
             "platform": platform.platform(),
             "python": sys.version.split()[0],
@@ -195,7 +199,12 @@ async def _run_interleaved(
     """Every prompt runs in every mode back to back, so slow drift of the machine favours no mode."""
     speculations, controllers = {}, {}
     for mode in modes:
-        speculations[mode] = Speculation(mode="sequential" if mode == "local" else mode, max_nodes=config.budget)
+        speculations[mode] = Speculation(
+            mode="sequential" if mode == "local" else mode,
+            max_nodes=config.budget,
+            head_depth=config.head_depth,
+            head_nodes=config.head_nodes,
+        )
         warm = await make_middle()
         # One controller per link and mode, as in the app: the warm-up teaches it this link's costs.
         session = SplitSession(edge, warm, (), speculations[mode], draft_head=drafter)
@@ -221,6 +230,8 @@ def _run_record(mode: str, rtt: float, prompt: BenchPrompt, ids: list[int], gene
     step = stats.mean_step_ms()
     limit = 1000 * stats.tokens_per_round_trip / (rtt + step["local_compute"] + step["remote_compute"])
     accepted = Counter(s.tokens_out for s in stats.decode_steps)
+    decoded = sum(s.tokens_out for s in stats.decode_steps)
+    network_ms = sum(s.network_ms for s in stats.decode_steps)
     run = {
         "mode": mode,
         "rtt_ms": rtt,
@@ -239,6 +250,8 @@ def _run_record(mode: str, rtt: float, prompt: BenchPrompt, ids: list[int], gene
         "accepted_per_step": {str(k): accepted[k] for k in sorted(accepted)},
         "break_even_mean": round(sum(p.break_even for p in generation.plans) / max(1, len(generation.plans)), 4),
         "limit_tok_per_s": round(limit, 3),
+        # Decoding as fast as the link alone allows these tokens per round trip: computing for free.
+        "network_bound_tok_per_s": round(1000 * decoded / network_ms, 3) if network_ms > 0 else None,
         "fraction_of_limit": round(stats.decode_tok_per_s / limit, 4) if mode in ("local", "sequential") else 1.0,
     }
     log(
@@ -287,6 +300,8 @@ def run_bench_command(args: argparse.Namespace) -> int:
     rtts = [float(r) for r in args.rtt_ms.split(",") if r.strip()]
     if any(r < 0 for r in rtts):
         raise ValueError("RTTs must be >= 0")
+    if min(args.budget, args.head_depth, args.head_nodes) < 1:
+        raise ValueError("--budget, --head-depth and --head-nodes must be >= 1")
     config = BenchConfig(
         spec=args.model,
         split=SplitSpec.parse(args.split),
@@ -301,6 +316,8 @@ def run_bench_command(args: argparse.Namespace) -> int:
         wire_dtype=args.wire_dtype,
         max_frame=args.max_frame,
         budget=args.budget,
+        head_depth=args.head_depth,
+        head_nodes=args.head_nodes,
         peer=not args.no_peer,
     )
     started = time.perf_counter()
@@ -339,6 +356,8 @@ def print_summary(result: dict) -> None:
             extras += f", {row['speedup_vs_sequential']:.2f}x sequential (min {row['min_speedup_vs_sequential']:.2f})"
         if "fraction_of_local" in row:
             extras += f", {row['fraction_of_local']:.2f} of local"
+        if "network_bound_fraction_of_local" in row:
+            extras += f" (with free compute {row['network_bound_fraction_of_local']:.2f})"
         print(
             f"{row['mode']:>10} rtt {row['rtt_ms']:5.0f} ms: {row['tok_per_s']:6.2f} tok/s, "
             f"{row['tokens_per_round_trip']:.2f} tok/trip{extras}; step {step['total']:.1f} ms "

@@ -23,6 +23,10 @@ def add_ratios(runs: list[dict]) -> None:
             run["speedup_vs_sequential"] = round(run["tok_per_s"] / sequential["tok_per_s"], 4)
         if run["prompt_id"] in local and run["mode"] != "local":
             run["fraction_of_local"] = round(run["tok_per_s"] / local[run["prompt_id"]]["tok_per_s"], 4)
+            # Decoding against decoding: the bound has no prefill in it.
+            if run.get("network_bound_tok_per_s"):
+                bound = run["network_bound_tok_per_s"] / local[run["prompt_id"]]["decode_tok_per_s"]
+                run["network_bound_fraction_of_local"] = round(bound, 4)
 
 
 def summarise(runs: list[dict]) -> list[dict]:
@@ -53,7 +57,12 @@ def summarise(runs: list[dict]) -> list[dict]:
             else 0.0,
             "fraction_of_limit": round(sum(r["fraction_of_limit"] for r in group) / n, 4),
         }
-        for ratio in ("speedup_vs_sequential", "fraction_of_local"):
+        bounded = [r for r in group if r.get("network_bound_tok_per_s")]
+        if mode != "local" and bounded:  # all decoded tokens over all the time spent on the link
+            decoded = [sum(int(k) * v for k, v in r["accepted_per_step"].items()) for r in bounded]
+            link_s = sum(n / r["network_bound_tok_per_s"] for n, r in zip(decoded, bounded, strict=True))
+            row["network_bound_tok_per_s"] = round(sum(decoded) / link_s, 3)
+        for ratio in ("speedup_vs_sequential", "fraction_of_local", "network_bound_fraction_of_local"):
             values = [r[ratio] for r in group if ratio in r]
             if values:
                 row[ratio] = round(_geomean(values), 4)

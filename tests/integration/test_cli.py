@@ -89,6 +89,17 @@ def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections
     assert sequential[40.0]["step_ms"]["network"] >= 40.0 > sequential[0.0]["step_ms"]["network"]
     assert {r["category"] for r in report["summary"]} >= {"overall", "chat"}
     assert all("speedup_vs_sequential" in r for r in runs if r["mode"] == "auto")
+    local = {r["prompt_id"]: r for r in runs if r["mode"] == "local"}
+    for run in runs:  # the link alone bounds a split run's decoding; computing only slows it further
+        if run["mode"] != "local":
+            steps, decoded = sum(run["accepted_per_step"].values()), run["new_tokens"] - 1
+            bound = run["network_bound_tok_per_s"]
+            assert bound == pytest.approx(1000 * decoded / (steps * run["step_ms"]["network"]), rel=1e-3)
+            assert run["decode_tok_per_s"] < bound
+            decode_fraction = run["decode_tok_per_s"] / local[run["prompt_id"]]["decode_tok_per_s"]
+            assert decode_fraction < run["network_bound_fraction_of_local"]
+    for row in report["summary"]:
+        assert ("network_bound_fraction_of_local" in row) == (row["mode"] != "local")
     fits = report["decomposition"]
     assert set(fits) == {"sequential", "learned", "auto"}
     assert set(fits["auto"]["projected_tok_per_s"]) == {"5", "20", "40", "80", "150"}
