@@ -94,7 +94,7 @@ def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections
         if run["mode"] != "local":
             steps, decoded = sum(run["accepted_per_step"].values()), run["new_tokens"] - 1
             bound = run["network_bound_tok_per_s"]
-            assert bound == pytest.approx(1000 * decoded / (steps * run["step_ms"]["network"]), rel=1e-3)
+            assert bound == pytest.approx(1000 * decoded / (steps * run["step_ms"]["network"]), rel=1e-2)  # ms rounded
             assert run["decode_tok_per_s"] < bound
             decode_fraction = run["decode_tok_per_s"] / local[run["prompt_id"]]["decode_tok_per_s"]
             assert decode_fraction < run["network_bound_fraction_of_local"]
