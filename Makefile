@@ -1,4 +1,5 @@
 # The README's two commands: `make run` (the desktop app) and `make test` (lint + the whole suite).
+# `make test-fast` is the unit tier for the edit-test loop (under a minute, no worker processes).
 # Both share `setup`, which builds .venv/ once; a second run installs nothing.
 
 PYTHON ?= python3
@@ -9,7 +10,7 @@ STAMP := $(VENV)/.splitchat-installed
 #   make setup TORCH_SPEC='torch>=2.4,<2.15'
 TORCH_SPEC ?= torch==2.13.0
 
-.PHONY: setup run ask test lint bench privacy screenshot installers installer-test clean
+.PHONY: setup run ask test test-fast lint bench privacy screenshot installers installer-test clean
 
 setup: $(STAMP)
 
@@ -29,6 +30,9 @@ ask: setup
 
 test: lint
 	$(BIN)/python -m pytest -q
+
+test-fast: setup
+	$(BIN)/python -m pytest -q tests/unit -m "not slow"
 
 lint: setup
 	$(BIN)/ruff check app tests

@@ -22,9 +22,9 @@ def _progress(message: str, fraction: float) -> None:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from app.engine.chat import SplitChat
-    from app.engine.decoding import Speculation
-    from app.engine.sampling import Sampling
-    from app.engine.split import SplitSpec
+    from app.engine.decode.sampling import Sampling
+    from app.engine.source.split import SplitSpec
+    from app.engine.speculation.modes import Speculation
 
     sampling = Sampling(temperature=args.temperature, top_p=args.top_p, seed=args.seed)
     messages = ([{"role": "system", "content": args.system}] if args.system else []) + [
@@ -65,7 +65,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             "round_trips": stats.round_trips,
             "tokens_per_round_trip": round(stats.tokens_per_round_trip, 3),
             "tok_per_s": round(stats.tok_per_s, 2),
-            "step_ms": {k: round(v, 3) for k, v in stats.mean_step_ms().items()},
+            "step_ms": stats.mean_step_ms().rounded(),
             "mode": args.mode,
             # The live break-even: tokens per step the last plan had to average to beat sequential.
             "break_even": round(reply.generation.plans[-1].break_even, 3) if reply.generation.plans else 1.0,
@@ -90,13 +90,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_export_worker(args: argparse.Namespace) -> int:
-    from app.engine.export import export_worker_shard
-    from app.engine.models import resolve_model
-    from app.engine.split import SplitSpec
+    from app.engine.link.export import export_worker_shard
+    from app.engine.source.specs import resolve_model
+    from app.engine.source.split import SplitSpec
 
     source = resolve_model(args.model, _progress)
     if args.bundle:
-        from app.engine.worker_bundle import export_worker_bundle as export
+        from app.engine.link.worker_bundle import export_worker_bundle as export
     else:
         export = export_worker_shard
     manifest = export(source, SplitSpec.parse(args.split), args.out, args.dtype, _progress)
@@ -111,10 +111,10 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     from transformers import AutoModelForCausalLM
 
     from app.engine.chat import stop_token_ids
-    from app.engine.draft_head import cached_head_path, save_head
-    from app.engine.draft_training import TrainConfig, load_training_prompts, train_draft_head
-    from app.engine.fingerprints import model_fingerprint
-    from app.engine.models import resolve_model
+    from app.engine.source.fingerprints import model_fingerprint
+    from app.engine.source.specs import resolve_model
+    from app.engine.speculation.head_file import cached_head_path, save_head
+    from app.engine.speculation.training import TrainConfig, load_training_prompts, train_draft_head
 
     source = resolve_model(args.model, _progress)
     out = args.out or cached_head_path(model_fingerprint(source))
@@ -155,7 +155,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from app.engine.bench import run_bench_command
+    from app.bench.command import run_bench_command
 
     return run_bench_command(args)
 
@@ -163,10 +163,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_privacy(args: argparse.Namespace) -> int:
     import threading
 
-    from app.engine.jobs import Cancelled
-    from app.engine.models import resolve_model
-    from app.engine.privacy import PrivacySettings, run
-    from app.engine.privacy_plot import plot_report
+    from app.engine.source.specs import resolve_model
+    from app.jobs import Cancelled
+    from app.privacy.evaluation import run
+    from app.privacy.plot import plot_report
+    from app.privacy.settings import PrivacySettings
 
     depths = tuple(int(d) for d in args.depths.split(","))
     settings = PrivacySettings(
@@ -185,24 +186,25 @@ def cmd_privacy(args: argparse.Namespace) -> int:
         print("splitchat: privacy evaluation cancelled; nothing was cached", file=sys.stderr)
         return 130
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(report, indent=1))
+    args.json.write_text(report.to_json(indent=1))
     if args.plot:
         plot_report(report, args.plot)
     print(f"{'depth':>5} {'direction':<12} {'attacker':<19} {'top-1':>7} {'95% CI':>15} {'top-5':>7}")
-    for row in report["results"]:
-        low, high = row["ci95"]
+    for row in report.results:
+        low, high = row.ci95
         print(
-            f"{row['depth']:>5} {row['direction']:<12} {row['attacker']:<19} {100 * row['top1']:6.1f}% "
-            f"[{100 * low:5.1f}, {100 * high:5.1f}] {100 * row['top5']:6.1f}%"
+            f"{row.depth:>5} {row.direction:<12} {row.attacker:<19} {100 * row.top1:6.1f}% "
+            f"[{100 * low:5.1f}, {100 * high:5.1f}] {100 * row.top5:6.1f}%"
         )
-    print(f"{report['corpus']['test_pairs']} test tokens; report written to {args.json}", file=sys.stderr)
+    print(f"{report.corpus.test_pairs} test tokens; report written to {args.json}", file=sys.stderr)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from app.engine.models import BUNDLED_SPEC
-    from app.protocol import DEFAULT_MAX_FRAME
+    from app.engine.source.specs import BUNDLED_SPEC
+    from app.engine.speculation.modes import MODE_NAMES
     from app.remote_worker.__main__ import add_worker_arguments
+    from app.wire.frames import DEFAULT_MAX_FRAME
 
     parser = argparse.ArgumentParser(prog="splitchat", description="Private chat with a split language model.")
     parser.add_argument(
@@ -239,7 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument(
         "--mode",
         default="auto",
-        choices=("auto", "learned", "lookahead", "lookup", "sequential"),
+        choices=MODE_NAMES,
         help="decoding mode: auto chooses the speculation budget each step from live measurements",
     )
     ask.add_argument("--budget", type=int, default=48, help="most drafted tokens verified per round trip")
@@ -338,9 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a person reads this: say what failed, not a traceback
-        from app.engine.models import ModelError
-        from app.engine.privacy_corpus import CorpusError
-        from app.engine.transport import WorkerError
+        from app.engine.link.transport import WorkerError
+        from app.model.config import ModelError
+        from app.privacy.corpus import CorpusError
 
         if isinstance(exc, (ModelError, WorkerError, CorpusError, ValueError, FileExistsError, OSError)):
             print(f"splitchat: {exc}", file=sys.stderr)

@@ -19,12 +19,10 @@ def thread_wait_policy(argv: list[str], environ) -> str | None:
 
     Every decode step waits a round trip on the worker, and OpenMP's default keeps a process's idle
     threads spinning after each parallel region (briefly with GNU OpenMP, 200 ms with Intel's, which
-    torch uses on Windows). Spinning burns the cores an embedded worker on the same machine needs: on the
-    2-core bench machine sequential decoding over loopback ran at 27.2 tok/s with the workstation
-    spinning and 35.4 with it sleeping (6 prompts × 64 tokens; the worker keeps the default,
-    ``worker_environment``). Compute-only commands (bench, privacy, train-draft) keep the default:
-    sleeping threads wait to be woken for every matrix product, and 26 layers of one row then took
-    25 ms instead of 15.5 in one process. A policy the user set wins.
+    torch uses on Windows). Spinning burns the cores an embedded worker on the same machine needs, so
+    the commands that wait sleep instead (the worker keeps the default, ``worker_environment``).
+    Compute-only commands (bench, privacy, train-draft) keep the default: sleeping threads wait to be
+    woken for every matrix product. A policy the user set wins. docs/BENCH.md has the figures.
     """
     command = next((arg for arg in argv if not arg.startswith("-")), None)
     if command not in WAITING_COMMANDS or "OMP_WAIT_POLICY" in environ:
@@ -43,9 +41,8 @@ def apply_thread_wait_policy(argv: list[str], environ) -> None:
 def worker_environment(environ) -> dict[str, str]:
     """A worker process's environment: this one's, less a sleeping-threads policy splitchat set for itself.
 
-    The worker computes while the app waits; with PASSIVE inherited its threads slept between every
-    parallel region, and the embedded worker's 26 middle layers took 26.7 ms a sequential step over
-    loopback on the bench machine instead of 16.8. A policy the user set is passed on unchanged.
+    The worker computes while the app waits; with PASSIVE inherited its threads would sleep between every
+    parallel region of every step. A policy the user set is passed on unchanged.
     """
     env = dict(environ)
     if env.pop(POLICY_MARK, None) is not None:

@@ -59,11 +59,11 @@ def main(out: Path) -> int:
             (picture if picture is not None and not picture.isNull() else window.grab()).save(str(out))
             grabbed.set()
 
-    window.signals.text.connect(grab_when_mid_answer)
+    window.chat_pane.signals.text.connect(grab_when_mid_answer)
 
     async def run() -> None:
         await window.ensure_engine()
-        await window.send_prompt(QUESTION)
+        await window.chat_pane.send_prompt(QUESTION)
         window.close()
 
     qasync.run(run())

@@ -29,7 +29,7 @@ def bundled():
     """The bundled SmolLM2: its resolved source, the unsplit transformers model and the tokenizer."""
     from transformers import AutoModelForCausalLM
 
-    from app.engine.models import resolve_model
+    from app.engine.source.specs import resolve_model
 
     source = resolve_model()
     model = AutoModelForCausalLM.from_pretrained(source.folder, dtype=torch.float32).eval()
@@ -39,7 +39,7 @@ def bundled():
 @pytest.fixture(scope="session")
 def workers():
     """Start real worker processes on loopback on demand; all are stopped at the end of the session."""
-    from app.engine.local_worker import LocalWorker
+    from app.engine.link.local_worker import LocalWorker
 
     started: dict[Path, LocalWorker] = {}
 

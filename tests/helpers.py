@@ -107,29 +107,19 @@ def chi_square_goodness_of_fit(counts: torch.Tensor, probs: torch.Tensor, min_ex
     return statistic, len(observed_cells) - 1
 
 
-async def open_split_session(source, split, endpoint: str, token: str, mode: str = "auto", **connect_options):
+async def open_split_session(source, split, endpoint: str, token: str, mode: str = "auto", cert_sha256=None):
     """A SplitSession over a real worker that recovers lost sessions itself; returns (session, notices)."""
-    from app.engine.decoding import Speculation, SplitSession
-    from app.engine.edge import LocalEdge
-    from app.engine.export import expected_fingerprint
-    from app.engine.transport import RemoteMiddle, connect_with_retries
+    from app.engine.decode.edge import LocalEdge
+    from app.engine.decode.session import SplitSession
+    from app.engine.link.transport import connect_with_retries
+    from app.engine.link.worker_link import WorkerLink
+    from app.engine.speculation.modes import Speculation
 
-    fingerprint = expected_fingerprint(source, split)
-
-    def connect():
-        return RemoteMiddle.connect(
-            endpoint,
-            token,
-            expected_fingerprint=fingerprint,
-            expected_layers=split.middle(source.num_layers),
-            wire_dtype="float32",
-            **connect_options,
-        )
-
-    session = SplitSession(LocalEdge(source, split), await connect(), speculation=Speculation(mode=mode))
+    link = WorkerLink.remote(source, split, endpoint, token, "float32", cert_sha256=cert_sha256)
+    session = SplitSession(LocalEdge(source, split), await link.connect(), speculation=Speculation(mode=mode))
     notices: list[str] = []
     session.notice = notices.append
-    session.reconnect = lambda: connect_with_retries(connect, 30.0, notices.append)
+    session.reconnect = lambda: connect_with_retries(link.connect, 30.0, notices.append)
     return session, notices
 
 

@@ -21,8 +21,10 @@ from pathlib import Path
 
 from platformdirs import site_config_dir, user_config_dir, user_data_dir
 
+from app.engine.speculation.modes import MODE_NAMES
+
 APP = "splitchat"
-MODES = ("auto", "learned", "lookahead", "lookup", "sequential")
+MODES = MODE_NAMES
 DEVICES = ("auto", "cpu", "cuda")
 EMBEDDED = ""  # the active profile name meaning "the bundled model on a local worker"
 

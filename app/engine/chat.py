@@ -1,24 +1,26 @@
-"""One facade over the engine for chat front ends: model, local edge, worker connection, session."""
+"""A chat over the split model: the model, the local edge, the worker link, the session and the chat template."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.engine.control import Plan
-from app.engine.decoding import HEAD_MODES, Generation, Speculation, SplitSession
-from app.engine.devices import resolve_device, resolve_dtype, wire_dtype_for
-from app.engine.draft_head import load_drafter
-from app.engine.edge import LocalEdge
-from app.engine.export import embedded_shard, expected_fingerprint
-from app.engine.local_worker import LocalWorker
-from app.engine.metrics import StepTiming
-from app.engine.models import BUNDLED_SPEC, ModelSource, Progress, resolve_model
-from app.engine.sampling import Sampling
-from app.engine.split import SplitSpec
-from app.engine.transport import RemoteMiddle, connect_with_retries
-from app.protocol import DEFAULT_MAX_FRAME
+from app.engine.decode.edge import LocalEdge
+from app.engine.decode.metrics import StepTiming
+from app.engine.decode.sampling import Sampling
+from app.engine.decode.session import Generation, SplitSession
+from app.engine.link.local_worker import LocalWorker
+from app.engine.link.middle import LocalMiddle
+from app.engine.link.transport import RemoteMiddle, connect_with_retries
+from app.engine.link.worker_link import WorkerLink
+from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
+from app.engine.source.split import SplitSpec
+from app.engine.speculation.controller import Plan
+from app.engine.speculation.head_file import load_drafter
+from app.engine.speculation.modes import Mode, Speculation
+from app.jobs import Progress
+from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
+from app.wire.frames import DEFAULT_MAX_FRAME
 
 RECONNECT_WINDOW_S = 60.0  # how long a lost worker is retried before the error reaches the user
 
@@ -39,15 +41,11 @@ class SplitChat:
         edge: LocalEdge,
         tokenizer,
         session: SplitSession,
-        local_worker: LocalWorker | None,
-        endpoint: str,
-        connect: Callable[[], Awaitable[RemoteMiddle]] | None = None,
+        link: WorkerLink,
     ):
         self.source, self.split, self.edge, self.tokenizer = source, split, edge, tokenizer
         self.session = session
-        self.local_worker = local_worker
-        self.endpoint = endpoint
-        self._connect = connect
+        self.link = link
         self._history: list[int] = []  # exact ids of the last prompt and the reply generated to it
 
     @classmethod
@@ -70,45 +68,38 @@ class SplitChat:
         torch_device = resolve_device(device)
         torch_dtype = resolve_dtype(dtype, torch_device)
         wire = wire_dtype or wire_dtype_for(torch_dtype)
-        local_worker = None
         if endpoint is None:
             if progress:
                 progress("Starting the local worker", 0.3)
-            # Launched first: the worker loads its half while this process loads the edge.
-            local_worker = LocalWorker(embedded_shard(source, split, progress), max_frame=max_frame)
-            local_worker.launch()
-        elif not token:
-            raise ValueError("a worker endpoint needs a bearer token (set SPLITCHAT_TOKEN)")
+            link = WorkerLink.embedded(source, split, wire, max_frame, progress)
+        else:
+            link = WorkerLink.remote(source, split, endpoint, token, wire, max_frame, cert_sha256)
         try:
             if progress:
                 progress("Loading the local layers", 0.5)
             edge = LocalEdge(source, split, torch_device, torch_dtype)
             tokenizer = source.tokenizer()
-            if local_worker:
-                endpoint, token = local_worker.wait_ready()
-            fingerprint = expected_fingerprint(source, split)
-
-            def connect() -> Awaitable[RemoteMiddle]:
-                return RemoteMiddle.connect(
-                    endpoint,
-                    token,
-                    expected_fingerprint=fingerprint,
-                    expected_layers=split.middle(source.num_layers),
-                    wire_dtype=wire,
-                    max_frame=max_frame,
-                    cert_sha256=cert_sha256,
-                )
-
-            middle = await connect()
+            link.wait_ready()
+            middle = await link.connect()
         except BaseException:
-            if local_worker:
-                local_worker.stop()
+            link.close()
             raise
-        drafter = load_drafter(source, edge) if speculation.mode in HEAD_MODES else None
-        session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation, draft_head=drafter)
-        chat = cls(source, split, edge, tokenizer, session, local_worker, endpoint, connect)
+        head = None
+        if speculation.mode.drafts_with_head:
+            head = load_drafter(source, edge.embed_weight, edge.lm_head_weight)
+        session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation, draft_head=head)
+        chat = cls(source, split, edge, tokenizer, session, link)
         session.reconnect = chat.reconnect
         return chat
+
+    @property
+    def local_worker(self) -> LocalWorker | None:
+        """The embedded worker process, when this chat started one."""
+        return self.link.local_worker
+
+    @property
+    def endpoint(self) -> str | None:
+        return self.link.endpoint
 
     async def reconnect(self) -> RemoteMiddle:
         """A new worker session after the old one expired or its link dropped, retrying with backoff.
@@ -116,15 +107,8 @@ class SplitChat:
         The embedded worker is restarted (same port, same token) if it died. Gives up, raising the last
         error, once ``RECONNECT_WINDOW_S`` has passed without a connection.
         """
-        if self._connect is None:
-            raise RuntimeError("this chat was not opened with a connection it can repeat")
         await self.session.middle.close()
-
-        async def restart_local_worker() -> None:
-            if self.local_worker is not None and not self.local_worker.alive():
-                await asyncio.to_thread(self.local_worker.start)
-
-        return await connect_with_retries(self._connect, RECONNECT_WINDOW_S, self.session.notice, restart_local_worker)
+        return await connect_with_retries(self.link.connect, RECONNECT_WINDOW_S, self.session.notice, self.link.revive)
 
     def prompt_ids(self, messages: list[dict]) -> list[int]:
         """The conversation formatted with the model's chat template, ready for the assistant's turn.
@@ -133,12 +117,15 @@ class SplitChat:
         re-tokenizing a reply's text can split it differently ("K|y|re" vs "K|yre"), which would force
         the worker to recompute the whole reply instead of only the new turn.
         """
-        text = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        text = self._render(messages)
         if self._history:
             known = self.tokenizer.decode(self._history, skip_special_tokens=False)
             if text.startswith(known):
                 return self._history + self._encode(text[len(known) :])
         return self._encode(text)
+
+    def _render(self, messages: list[dict]) -> str:
+        return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
 
     def _encode(self, text: str) -> list[int]:
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"]) if text else []
@@ -168,6 +155,16 @@ class SplitChat:
         self._history = prompt + generation.tokens
         return ChatReply(self.decode(generation.tokens), generation)
 
+    async def whole_model_tokens(self, messages: list[dict], max_new_tokens: int) -> list[int]:
+        """The greedy answer to ``messages`` with every layer in this process (no worker, no wire)."""
+        session = SplitSession(
+            LocalEdge(self.source, self.split),
+            LocalMiddle.of(self.source, self.split),
+            self.session.stop_ids,
+            Speculation(mode=Mode.SEQUENTIAL),
+        )
+        return (await session.generate(self._encode(self._render(messages)), max_new_tokens)).tokens
+
     def decode(self, tokens: list[int]) -> str:
         return self.tokenizer.decode(tokens, skip_special_tokens=True)
 
@@ -175,8 +172,7 @@ class SplitChat:
         try:
             await self.session.close()
         finally:
-            if self.local_worker:
-                self.local_worker.stop()
+            self.link.close()
 
 
 def stop_token_ids(source: ModelSource, tokenizer) -> list[int]:

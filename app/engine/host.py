@@ -1,9 +1,12 @@
-"""The chat engine on its own thread and asyncio loop, for front ends that must never block.
+"""The engine's one facade for front ends: a chat, the worker checks, privacy and bundle jobs, on one thread.
 
 Every model computation — loading, the local layers, drafting, verification — and the worker's
-WebSocket run on the host's thread. A front end awaits the host's coroutines from its own loop (the
-desktop app's Qt loop through qasync); callbacks arrive on the host's thread, so a front end hands
-them to its own thread (Qt's queued signals do exactly that).
+WebSocket run on the host's thread and its asyncio loop. A front end awaits the host's coroutines from
+its own loop (the desktop app's Qt loop through qasync); callbacks arrive on the host's thread, so a
+front end hands them to its own thread (Qt's queued signals do exactly that). Long one-off jobs (the
+privacy evaluation, exporting a worker bundle) run on worker threads with progress and a cancel flag.
+
+A front end imports from the engine this module only: the names below are everything it may use.
 """
 
 from __future__ import annotations
@@ -12,16 +15,45 @@ import asyncio
 import threading
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from app.engine.chat import ChatReply, SplitChat
-from app.engine.control import Plan
-from app.engine.decoding import Speculation
-from app.engine.metrics import StepTiming
-from app.engine.models import BUNDLED_SPEC, Progress
-from app.engine.sampling import Sampling
-from app.engine.split import SplitSpec
-from app.engine.transport import probe_worker
+from app.engine.decode.metrics import StepTiming
+from app.engine.decode.sampling import Sampling
+from app.engine.link.transport import WorkerError, WorkerProbe, probe_worker
+from app.engine.link.worker_bundle import export_worker_bundle
+from app.engine.source.fingerprints import model_fingerprint
+from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
+from app.engine.source.split import SplitSpec
+from app.engine.speculation.controller import Plan
+from app.engine.speculation.modes import Speculation
+from app.jobs import CancelFlag, Cancelled, Progress
+from app.model.config import ModelError
+from app.privacy.corpus import CorpusError
+from app.privacy.evaluation import latest_report
+from app.privacy.evaluation import run as evaluate_privacy
+from app.privacy.report import PrivacyReport
+from app.privacy.settings import PrivacySettings
+from app.wire.shard_format import Manifest
+
+__all__ = [
+    "Cancelled",
+    "ChatInfo",
+    "ChatReply",
+    "CorpusError",
+    "EngineConfig",
+    "EngineHost",
+    "Manifest",
+    "ModelError",
+    "ModelPrivacy",
+    "PrivacyReport",
+    "PrivacySettings",
+    "Sampling",
+    "StepUpdate",
+    "WorkerError",
+    "WorkerProbe",
+]
 
 T = TypeVar("T")
 
@@ -38,6 +70,35 @@ class EngineConfig:
     device: str = "auto"
     mode: str = "auto"
     budget: int = 48
+
+
+@dataclass(frozen=True)
+class ChatInfo:
+    """What a front end shows about the open chat."""
+
+    model: str
+    split: str
+    num_layers: int
+    local_layers: int  # layers computed on this computer, both ends together
+    embedded: bool  # the worker is the bundled loopback process
+    endpoint: str | None
+    public_checkpoint: bool
+
+
+@dataclass(frozen=True)
+class StepUpdate:
+    """One round trip as it finished: where its time went, and the break-even its plan had to beat."""
+
+    timing: StepTiming
+    break_even: float | None  # None for a prefill
+
+
+@dataclass(frozen=True)
+class ModelPrivacy:
+    """The newest measured report for a model (None until measured), and whether its weights are public."""
+
+    report: PrivacyReport | None
+    public_checkpoint: bool
 
 
 class EngineHost:
@@ -58,9 +119,26 @@ class EngineHost:
         """Run ``coroutine`` on the engine thread; await its result from any other loop."""
         return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coroutine, self._loop))
 
-    async def open(self, config: EngineConfig, progress: Progress | None = None) -> SplitChat:
-        """The chat for ``config``, opening it (and closing a different one) when needed."""
+    # -- the chat ---------------------------------------------------------------------------------
+    async def open(self, config: EngineConfig, progress: Progress | None = None) -> ChatInfo:
+        """Open the chat for ``config`` (closing a different one) unless it is open already."""
         return await self.call(self._open(config, progress))
+
+    @property
+    def info(self) -> ChatInfo | None:
+        """The open chat, or None."""
+        chat = self.chat
+        if chat is None:
+            return None
+        return ChatInfo(
+            model=chat.source.spec,
+            split=str(chat.split),
+            num_layers=chat.source.num_layers,
+            local_layers=chat.split.k_in + chat.split.k_out,
+            embedded=chat.link.embedded_worker,
+            endpoint=chat.endpoint,
+            public_checkpoint=chat.source.public_checkpoint,
+        )
 
     async def reply(
         self,
@@ -68,20 +146,57 @@ class EngineHost:
         max_new_tokens: int,
         sampling: Sampling,
         on_text: Callable[[str], None] | None = None,
-        on_step: Callable[[StepTiming, Plan | None], None] | None = None,
+        on_step: Callable[[StepUpdate], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         on_notice: Callable[[str], None] | None = None,
     ) -> ChatReply:
+        """The assistant's next message for ``messages``; ``on_text`` receives the text as it grows."""
         return await self.call(
             self._reply(messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice)
         )
 
-    async def probe(self, endpoint: str, token: str, cert_sha256: str | None = None) -> dict:
-        """Handshake, worker fingerprint and RTT of an endpoint, for "Test connection"."""
-        return await self.call(probe_worker(endpoint, token, cert_sha256=cert_sha256))
+    def worker_alive(self) -> bool:
+        """False when the embedded worker process of the open chat has died (a remote one is not watched)."""
+        chat = self.chat
+        return chat is None or chat.link.worker_alive()
+
+    async def whole_model_tokens(self, messages: list[dict], max_new_tokens: int) -> list[int]:
+        """The open chat's greedy answer to ``messages`` computed with every layer here: the self-test's
+        reference for what came through the worker."""
+        if self.chat is None:
+            raise RuntimeError("no chat is open")
+        return await self.call(self.chat.whole_model_tokens(messages, max_new_tokens))
 
     async def close_chat(self) -> None:
         await self.call(self._close_chat())
+
+    # -- the worker and the jobs around it ---------------------------------------------------------
+    async def probe(self, endpoint: str, token: str, cert_sha256: str | None = None) -> WorkerProbe:
+        """Handshake, worker fingerprint and RTT of an endpoint, for "Test connection"."""
+        return await self.call(probe_worker(endpoint, token, cert_sha256=cert_sha256))
+
+    async def privacy(self, model: str) -> ModelPrivacy:
+        """The cached privacy evaluation of ``model``'s weights (never a guess: None until measured)."""
+        source = await self._source(model)
+        fingerprint = await asyncio.to_thread(model_fingerprint, source)
+        report = await asyncio.to_thread(latest_report, fingerprint)
+        return ModelPrivacy(report, source.public_checkpoint)
+
+    async def evaluate_privacy(
+        self, model: str, settings: PrivacySettings, progress: Progress | None, cancel: CancelFlag
+    ) -> ModelPrivacy:
+        """Measure (or read from the cache) how much the hidden states of ``model`` give away; raises
+        ``Cancelled`` when ``cancel`` is set, keeping nothing."""
+        source = await self._source(model)
+        report = await asyncio.to_thread(evaluate_privacy, source, settings, progress, cancel)
+        return ModelPrivacy(report, source.public_checkpoint)
+
+    async def export_worker_bundle(
+        self, model: str, split: str, folder: Path, progress: Progress | None = None
+    ) -> Manifest:
+        """Write the worker bundle for ``model`` cut at ``split`` into the empty ``folder``."""
+        source = await self._source(model)
+        return await asyncio.to_thread(export_worker_bundle, source, SplitSpec.parse(split), folder, None, progress)
 
     def shutdown(self, timeout: float = 15.0) -> None:
         """Close the chat (stopping the local worker) and end the thread; safe to call twice."""
@@ -93,30 +208,43 @@ class EngineHost:
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout)
 
-    async def _open(self, config: EngineConfig, progress: Progress | None) -> SplitChat:
-        if self.chat is not None and self.config == config:
-            return self.chat
-        await self._close_chat()
-        self.chat = await SplitChat.open(
-            config.model,
-            SplitSpec.parse(config.split),
-            config.endpoint,
-            config.token,
-            device=config.device,
-            speculation=Speculation(mode=config.mode, max_nodes=config.budget),
-            progress=progress,
-            cert_sha256=config.cert_sha256,
-        )
-        self.config = config
-        return self.chat
+    # -- on the engine thread ------------------------------------------------------------------------
+    async def _open(self, config: EngineConfig, progress: Progress | None) -> ChatInfo:
+        if self.chat is None or self.config != config:
+            await self._close_chat()
+            self.chat = await SplitChat.open(
+                config.model,
+                SplitSpec.parse(config.split),
+                config.endpoint,
+                config.token,
+                device=config.device,
+                speculation=Speculation(mode=config.mode, max_nodes=config.budget),
+                progress=progress,
+                cert_sha256=config.cert_sha256,
+            )
+            self.config = config
+        return self.info
 
     async def _reply(self, messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice):
         if self.chat is None:
             raise RuntimeError("no chat is open")
+
+        def step_done(timing: StepTiming, plan: Plan | None) -> None:
+            on_step(StepUpdate(timing, plan.break_even if plan is not None else None))
+
         # A lost session or link mid-answer is recovered inside the session (reconnect, re-prefill).
-        return await self.chat.reply(messages, max_new_tokens, sampling, on_text, should_stop, on_step, on_notice)
+        return await self.chat.reply(
+            messages, max_new_tokens, sampling, on_text, should_stop, step_done if on_step else None, on_notice
+        )
 
     async def _close_chat(self) -> None:
         chat, self.chat, self.config = self.chat, None, None
         if chat is not None:
             await chat.close()
+
+    async def _source(self, model: str) -> ModelSource:
+        """The open chat's model when it is ``model``, otherwise ``model`` resolved afresh (off the loop)."""
+        chat = self.chat
+        if chat is not None and chat.source.spec == model:
+            return chat.source
+        return await asyncio.to_thread(resolve_model, model)

@@ -10,7 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
-from app.protocol import DEFAULT_MAX_FRAME
+from app.wire.frames import DEFAULT_MAX_FRAME
 
 READY_PREFIX = "splitchat-worker listening on "
 
@@ -45,11 +45,11 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_worker(args: argparse.Namespace) -> int:
     """Load the shard, listen, and serve until interrupted."""
-    from app.engine.devices import resolve_device, resolve_dtype
+    from app.model.devices import resolve_device, resolve_dtype
     from app.remote_worker.server import WorkerServer, compute_thread
     from app.remote_worker.shard import ShardError, load_shard
     from app.remote_worker.tokens import TokenFile
-    from app.tls import server_context
+    from app.wire.tls import server_context
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     compute = compute_thread()  # torch runs on this thread only, loading included (see compute_thread)

@@ -13,32 +13,32 @@ import torch
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from app.engine.models import max_context
-from app.log_redaction import redacting_logger
-from app.protocol import (
-    ErrorCode,
-    ForwardRequest,
-    Frame,
-    Hello,
-    ProtocolError,
-    decode_frame,
-    encode_frame,
-    error_header,
-    tensor_from_bytes,
-    tensor_to_bytes,
-)
+from app.model.config import kv_bytes_per_position, max_context
 from app.remote_worker.sessions import SessionTable
 from app.remote_worker.shard import Shard
 from app.remote_worker.tokens import TokenFile
+from app.wire.frames import (
+    ErrorCode,
+    Frame,
+    ProtocolError,
+    decode_frame,
+    encode_frame,
+    tensor_from_bytes,
+    tensor_to_bytes,
+)
+from app.wire.log_redaction import redacting_logger
+from app.wire.messages import (
+    REPLY_DTYPES,
+    Closed,
+    CloseRequest,
+    ErrorReply,
+    ForwardRequest,
+    ForwardResult,
+    Hello,
+    Opened,
+)
 
 log = logging.getLogger("splitchat.worker")
-
-
-def kv_bytes_per_position(config, layers: int, dtype: torch.dtype) -> int:
-    """Key + value bytes one cached position costs across a stack's layers."""
-    heads = getattr(config, "num_key_value_heads", None) or config.num_attention_heads
-    head_dim = getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
-    return 2 * layers * heads * head_dim * torch.finfo(dtype).bits // 8
 
 
 def compute_thread() -> ThreadPoolExecutor:
@@ -46,8 +46,7 @@ def compute_thread() -> ThreadPoolExecutor:
 
     OpenMP gives every thread that starts parallel work its own team of threads. With two teams in a
     process libgomp counts more threads than cores and stops spinning between parallel regions, so every
-    matrix product waits for its threads to wake: on the bench machine the 26 middle layers took 26.6 ms
-    a row with the shard loaded on the main thread and served from this one, 15.5 ms all on one thread.
+    matrix product waits for its threads to wake (docs/BENCH.md has what that cost).
     """
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="splitchat-compute")
 
@@ -148,17 +147,16 @@ class WorkerServer:
             if frame.type == "forward":
                 return await self._forward(frame, owner, started)
             if frame.type == "open":
-                session = self.sessions.open(owner)
-                return encode_frame({"type": "opened", "seq": seq, "session": session.id})
+                return encode_frame(Opened(seq, self.sessions.open(owner).id).to_header())
             if frame.type == "close":
-                self.sessions.close(str(frame.header.get("session")), owner)
-                return encode_frame({"type": "closed", "seq": seq})
+                self.sessions.close(CloseRequest.from_header(frame.header).session, owner)
+                return encode_frame(Closed(seq).to_header())
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown message type {frame.type!r}")
         except ProtocolError as exc:
-            return encode_frame(error_header(exc.code, exc.message, seq))
+            return encode_frame(ErrorReply.of(exc, seq).to_header())
         except Exception as exc:  # a bug must cost one reply, never the worker
             log.exception("internal error while serving a request")
-            return encode_frame(error_header(ErrorCode.INTERNAL, f"{type(exc).__name__}: {exc}", seq))
+            return encode_frame(ErrorReply(ErrorCode.INTERNAL.value, f"{type(exc).__name__}: {exc}", seq).to_header())
 
     async def _forward(self, frame: Frame, owner: str, started: float) -> bytes:
         request = ForwardRequest.from_header(frame.header, self.max_block)
@@ -169,35 +167,24 @@ class WorkerServer:
             )
         hidden = tensor_from_bytes(frame.payload, request.dtype, request.shape)
         reply_dtype = request.reply_dtype or request.dtype
-        if reply_dtype not in ("float32", "float16", "bfloat16"):
+        if reply_dtype not in REPLY_DTYPES:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown reply dtype {reply_dtype!r}")
-        self.sessions.make_room(session, self._final_length(session.cache.length, request))
+        self.sessions.make_room(session, request.edit.length_after(session.cache.length) + request.shape[0])
         decoded = time.perf_counter()
         loop = asyncio.get_running_loop()
         # Encoded on the compute thread in the same hop: converting a long prefill reply runs parallel work.
         output, compute_ms, payload, encode_ms = await loop.run_in_executor(
             self._compute, self._run_and_encode, session.cache, request, hidden, reply_dtype
         )
-        serialize_ms = (decoded - started) * 1000 + encode_ms
-        header = {
-            "type": "result",
-            "seq": frame.header.get("seq"),
-            "shape": list(output.shape[1:]),
-            "dtype": reply_dtype,
-            "compute_ms": round(compute_ms, 3),
-            "serialize_ms": round(serialize_ms, 3),
-            "cache_len": session.cache.length,
-        }
-        return encode_frame(header, payload)
-
-    @staticmethod
-    def _final_length(length: int, request: ForwardRequest) -> int:
-        """Cache length after the request's keep, crop and block (what memory must allow for)."""
-        if request.keep_start is not None:
-            length = min(length, request.keep_start + len(request.keep_indices))
-        if request.crop is not None:
-            length = min(length, request.crop)
-        return length + request.shape[0]
+        result = ForwardResult(
+            seq=frame.header.get("seq"),
+            shape=list(output.shape[1:]),
+            dtype=reply_dtype,
+            compute_ms=compute_ms,
+            serialize_ms=(decoded - started) * 1000 + encode_ms,
+            cache_len=session.cache.length,
+        )
+        return encode_frame(result.to_header(), payload)
 
     def _run_and_encode(self, cache, request: ForwardRequest, hidden: torch.Tensor, reply_dtype: str):
         """``_run``, then the reply's bytes; returns (output, compute ms, payload, encode ms)."""
@@ -207,17 +194,12 @@ class WorkerServer:
         return output, compute_ms, payload, (time.perf_counter() - encode_start) * 1000
 
     def _run(self, cache, request: ForwardRequest, hidden: torch.Tensor):
-        """Apply the request's cache edits, then the layers; runs on the compute thread."""
+        """Apply the request's cache edit, then the layers; runs on the compute thread."""
         start = time.perf_counter()
-        if request.keep_start is not None:  # commit the previous block's accepted path first
-            try:
-                cache.keep(request.keep_start, request.keep_indices)
-            except ValueError as exc:
-                raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
-        if request.crop is not None:
-            if request.crop > cache.length:
-                raise ProtocolError(ErrorCode.BAD_REQUEST, f"crop {request.crop} beyond cache length {cache.length}")
-            cache.crop(request.crop)
+        try:
+            request.edit.apply(cache)
+        except ValueError as exc:
+            raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
         block = request.shape[0]
         if cache.length + block > self.hello.max_context or max(request.positions) >= self.hello.max_context:
             raise ProtocolError(ErrorCode.CONTEXT_TOO_LONG, f"context would exceed {self.hello.max_context} positions")

@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.engine.kv_cache import StackCache
-from app.protocol import ErrorCode, ProtocolError
+from app.model.kv_cache import StackCache
+from app.wire.frames import ErrorCode, ProtocolError
 
 
 @dataclass

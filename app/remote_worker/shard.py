@@ -10,9 +10,9 @@ from pathlib import Path
 import torch
 from safetensors import safe_open
 
-from app.engine.layers import LayerStack
-from app.protocol import WIRE_DTYPES
-from app.shard_format import ADMIN_README, CONFIG, MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
+from app.model.layers import LayerStack
+from app.wire.frames import WIRE_DTYPES
+from app.wire.shard_format import ADMIN_README, CONFIG, MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
 
 _LAYER_TENSOR = re.compile(r"^model\.layers\.(\d+)\.")
 _ALLOWED_FILES = {MANIFEST, WEIGHTS, CONFIG, ADMIN_README}

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from app.data.credentials import CredentialError
 from app.data.settings import SettingsError
-from app.engine.models import ModelError
-from app.engine.privacy_corpus import CorpusError
-from app.engine.transport import WorkerError
+from app.engine.host import CorpusError, ModelError, WorkerError
 
 WORKER_ADVICE = {
     "unreachable": (

@@ -13,6 +13,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
+from app.engine.host import StepUpdate
+
 HISTORY = 300  # steps kept on screen
 PARTS = (  # (StepTiming field, label, colour), stacked bottom to top
     ("network_ms", "network", (70, 130, 180)),
@@ -71,11 +73,10 @@ class MetricsDock(QDockWidget):
         plot.setMouseEnabled(x=False, y=False)
         return plot
 
-    def record(self, event: tuple) -> None:
-        """Called once per round trip with (StepTiming, Plan | None), on the UI thread: keep it cheap."""
-        step, plan = event
-        self.steps.append(step)
-        self.break_even.append(plan.break_even if plan is not None else np.nan)
+    def record(self, update: StepUpdate) -> None:
+        """Called once per round trip, on the UI thread: keep it cheap."""
+        self.steps.append(update.timing)
+        self.break_even.append(np.nan if update.break_even is None else update.break_even)
         self._count += 1
 
     def redraw(self) -> None:

@@ -7,6 +7,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
+from app.engine.host import PrivacyReport
+
 SERIES = (  # (direction, attacker, label, colour, line style)
     ("to_worker", "public_head_search", "sent · public weights (head search)", (128, 0, 128), Qt.SolidLine),
     ("to_worker", "learned_mlp", "sent · learned MLP", (214, 39, 40), Qt.SolidLine),
@@ -25,7 +27,7 @@ class PrivacyView(QWidget):
 
     def __init__(self):
         super().__init__()
-        self.report: dict | None = None
+        self.report: PrivacyReport | None = None
         layout = QVBoxLayout(self)
         self.statement = QLabel(NO_ESTIMATE)
         self.statement.setWordWrap(True)
@@ -56,7 +58,7 @@ class PrivacyView(QWidget):
         layout.addLayout(buttons)
         self.plot.setVisible(False)
 
-    def show_report(self, report: dict | None, depth: int, public_checkpoint: bool) -> None:
+    def show_report(self, report: PrivacyReport | None, depth: int, public_checkpoint: bool) -> None:
         """Draw ``report`` (or say there is none) with the current split depth marked."""
         self.report = report
         self.plot.clear()
@@ -79,22 +81,19 @@ class PrivacyView(QWidget):
             return
         self.plot.setVisible(True)
         for direction, attacker, label, colour, style in SERIES:
-            rows = sorted(
-                (r for r in report["results"] if r["direction"] == direction and r["attacker"] == attacker),
-                key=lambda r: r["depth"],
-            )
+            rows = report.series(direction, attacker)
             if not rows:
                 continue
-            x = np.array([r["depth"] for r in rows], dtype=float)
-            y = np.array([100 * r["top1"] for r in rows])
-            low = y - np.array([100 * r["ci95"][0] for r in rows])
-            high = np.array([100 * r["ci95"][1] for r in rows]) - y
+            x = np.array([r.depth for r in rows], dtype=float)
+            y = np.array([100 * r.top1 for r in rows])
+            low = y - np.array([100 * r.ci95[0] for r in rows])
+            high = np.array([100 * r.ci95[1] for r in rows]) - y
             pen = pg.mkPen(colour, width=2, style=style)
             self.plot.plot(x, y, pen=pen, symbol="o", symbolBrush=colour, name=label)
             self.plot.addItem(pg.ErrorBarItem(x=x, y=y, top=high, bottom=low, beam=0.2, pen=pg.mkPen(colour)))
-        baseline = 100 * report["baseline"]["most_frequent"]["top1"]
+        baseline = 100 * report.baseline["most_frequent"].top1
         line = self.plot.plot(
-            [min(r["depth"] for r in report["results"]), max(r["depth"] for r in report["results"])],
+            [min(report.depths), max(report.depths)],
             [baseline, baseline],
             pen=pg.mkPen((90, 90, 90), width=1, style=Qt.DashLine),
             name="baseline: most frequent token",
@@ -103,35 +102,23 @@ class PrivacyView(QWidget):
         self.statement.setText(self.describe(report, depth))
 
     @staticmethod
-    def describe(report: dict, depth: int) -> str:
+    def describe(report: PrivacyReport, depth: int) -> str:
         """One plain sentence per direction for the current depth, from measured rows only."""
-
-        def row(direction: str, attacker: str) -> dict | None:
-            return next(
-                (
-                    r
-                    for r in report["results"]
-                    if r["depth"] == depth and r["direction"] == direction and r["attacker"] == attacker
-                ),
-                None,
-            )
-
-        sent = row("to_worker", "public_head_search") or row("to_worker", "learned_mlp")
-        learned = row("to_worker", "learned_mlp")
+        exposure = report.exposure(depth)
+        sent = exposure.sent
         if sent is None:
-            measured = sorted({r["depth"] for r in report["results"]})
-            return f"Depth {depth} was not measured (measured: {', '.join(map(str, measured))})."
+            return f"Depth {depth} was not measured (measured: {', '.join(map(str, report.depths))})."
         parts = [
-            f"At depth {depth}, an attacker holding the public weights recovers {100 * sent['top1']:.0f}% of the "
-            f"tokens sent to the worker (95% CI {100 * sent['ci95'][0]:.0f}–{100 * sent['ci95'][1]:.0f}%)"
+            f"At depth {depth}, an attacker holding the public weights recovers {100 * sent.top1:.0f}% of the "
+            f"tokens sent to the worker (95% CI {100 * sent.ci95[0]:.0f}–{100 * sent.ci95[1]:.0f}%)"
         ]
-        if learned is not None:
-            parts.append(f"one trained on collected activations recovers {100 * learned['top1']:.0f}%")
-        baseline = 100 * report["baseline"]["most_frequent"]["top1"]
+        if exposure.sent_learned is not None:
+            parts.append(f"one trained on collected activations recovers {100 * exposure.sent_learned.top1:.0f}%")
+        baseline = 100 * report.baseline["most_frequent"].top1
         return (
             "; ".join(parts)
             + f". Guessing the most frequent token scores {baseline:.0f}%. Measured on "
-            + (f"{report['corpus']['test_pairs']} test tokens of {report['corpus']['description']}.")
+            + f"{report.corpus.test_pairs} test tokens of {report.corpus.description}."
         )
 
     def set_running(self, running: bool) -> None:

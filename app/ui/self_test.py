@@ -41,14 +41,13 @@ def run_self_test() -> int:
 
     async def run() -> None:
         try:
-            chat = await window.ensure_engine()
-            prompt_ids = chat.prompt_ids([{"role": "user", "content": PROMPT}])
-            answer = await window.send_prompt(PROMPT)
+            await window.ensure_engine()
+            answer = await window.chat_pane.send_prompt(PROMPT)
             if answer is None:
-                outcome["error"] = window.error.text()
+                outcome["error"] = window.chat_pane.error.text()
                 return
-            outcome["split"] = window.last_reply.generation.tokens
-            outcome["whole"] = await host.call(_whole_model_tokens(chat, prompt_ids))
+            outcome["split"] = window.chat_pane.last_reply.generation.tokens
+            outcome["whole"] = await host.whole_model_tokens([{"role": "user", "content": PROMPT}], NEW_TOKENS)
             outcome["text"] = answer
         except Exception as exc:  # reported, never a traceback for IT to decode
             outcome["error"] = f"{type(exc).__name__}: {exc}"
@@ -72,17 +71,3 @@ def run_self_test() -> int:
         f"the whole model ({outcome['text']!r})"
     )
     return 0
-
-
-async def _whole_model_tokens(chat, prompt_ids: list[int]) -> list[int]:
-    """The same greedy continuation with every layer in this process (no worker, no wire)."""
-    from app.engine.decoding import Speculation, SplitSession
-    from app.engine.edge import LocalEdge
-    from app.engine.layers import LayerStack
-    from app.engine.middle import LocalMiddle
-
-    first, last = chat.split.middle(chat.source.num_layers)
-    edge = LocalEdge(chat.source, chat.split)
-    middle = LocalMiddle(LayerStack.from_source(chat.source, first, last))
-    session = SplitSession(edge, middle, chat.session.stop_ids, Speculation(mode="sequential"))
-    return (await session.generate(prompt_ids, NEW_TOKENS)).tokens

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from app.data import credentials
 from app.data.settings import DEVICES, EMBEDDED, MODES, AppSettings, ProviderProfile, SettingsError
+from app.engine.host import PrivacyReport, WorkerProbe
 from app.ui.messages import explain
 
 EMBEDDED_LABEL = "Embedded (this computer only)"
@@ -44,8 +45,8 @@ class SettingsDialog(QDialog):
         self,
         settings: AppSettings,
         num_layers: int,
-        privacy_report: dict | None,
-        probe: Callable[[str, str, str | None], Awaitable[dict]],
+        privacy_report: PrivacyReport | None,
+        probe: Callable[[str, str, str | None], Awaitable[WorkerProbe]],
         parent: QWidget | None = None,
         local_ms_per_layer: float | None = None,
     ):
@@ -200,10 +201,9 @@ class SettingsDialog(QDialog):
             what, todo = explain(exc)
             self.test_result.setText(f"✗ {what} {todo}")
         else:
-            first, last = info["layers"]
             self.test_result.setText(
-                f"✓ Connected. Worker serves layers {first}–{last - 1} (fingerprint {info['fingerprint'][:23]}…); "
-                f"round trip {info['rtt_ms']:.1f} ms."
+                f"✓ Connected. Worker serves layers {info.first_layer}–{info.last_layer - 1} "
+                f"(fingerprint {info.fingerprint[:23]}…); round trip {info.rtt_ms:.1f} ms."
             )
         finally:
             self.test_button.setEnabled(True)
@@ -249,12 +249,10 @@ class SettingsDialog(QDialog):
     def _privacy_cell(self, depth: int) -> str:
         if self.report is None:
             return "not measured yet (run the privacy evaluation)"
-        rows = {(r["direction"], r["attacker"]): r for r in self.report["results"] if r["depth"] == depth}
-        sent = rows.get(("to_worker", "public_head_search")) or rows.get(("to_worker", "learned_mlp"))
-        back = rows.get(("from_worker", "public_tail")) or rows.get(("from_worker", "learned_mlp"))
-        if sent is None or back is None:
+        exposure = self.report.exposure(depth)
+        if exposure.sent is None or exposure.returned is None:
             return "not measured at this depth"
-        return f"{100 * sent['top1']:.0f}% / {100 * back['top1']:.0f}% (top-1, public weights)"
+        return f"{100 * exposure.sent.top1:.0f}% / {100 * exposure.returned.top1:.0f}% (top-1, public weights)"
 
     # -- decoding and sampling --------------------------------------------------------------------
     def _decoding_group(self) -> QGroupBox:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.split import SplitSpec
+from app.engine.source.split import SplitSpec
 
 TINY_SPLIT = SplitSpec(1, 1)
 
@@ -12,8 +12,8 @@ TINY_SPLIT = SplitSpec(1, 1)
 @pytest.fixture(scope="session")
 def tiny_split(tiny_models, tmp_path_factory):
     """(source, transformers model, shard folder) for the tiny Llama cut at (1, 1)."""
-    from app.engine.export import export_worker_shard
-    from app.engine.models import resolve_model
+    from app.engine.link.export import export_worker_shard
+    from app.engine.source.specs import resolve_model
 
     folder, model = tiny_models["llama"]
     source = resolve_model(str(folder))
@@ -25,7 +25,7 @@ def tiny_split(tiny_models, tmp_path_factory):
 @pytest.fixture
 def start_worker():
     """Start workers for one test (options as LocalWorker's); all are stopped when it ends."""
-    from app.engine.local_worker import LocalWorker
+    from app.engine.link.local_worker import LocalWorker
 
     started = []
 

@@ -12,12 +12,12 @@ import pytest
 from safetensors import safe_open
 
 from app.engine.chat import SplitChat, stop_token_ids
-from app.engine.decoding import SplitSession
-from app.engine.edge import LocalEdge
-from app.engine.export import embedded_shard, expected_fingerprint
-from app.engine.split import SplitSpec
-from app.engine.transport import RemoteMiddle
-from app.shard_format import WEIGHTS
+from app.engine.decode.edge import LocalEdge
+from app.engine.decode.session import SplitSession
+from app.engine.link.export import embedded_shard, expected_fingerprint
+from app.engine.link.transport import RemoteMiddle
+from app.engine.source.split import SplitSpec
+from app.wire.shard_format import WEIGHTS
 from tests.helpers import assert_greedy_matches, reference_greedy
 
 pytestmark = pytest.mark.bundled

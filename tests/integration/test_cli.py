@@ -109,9 +109,9 @@ def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections
 
 @pytest.mark.bundled
 def test_train_draft_writes_a_head_for_the_models_weights_and_refuses_to_overwrite(tmp_path):
-    from app.engine.draft_head import load_head
-    from app.engine.fingerprints import model_fingerprint
-    from app.engine.models import resolve_model
+    from app.engine.source.fingerprints import model_fingerprint
+    from app.engine.source.specs import resolve_model
+    from app.engine.speculation.head_file import load_head
 
     prompts = tmp_path / "prompts.json"
     prompts.write_text(
@@ -202,6 +202,6 @@ def test_an_embedded_worker_started_by_the_app_computes_with_the_default_policy(
     monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
     monkeypatch.setenv(POLICY_MARK, "1")
     worker = start_worker(tiny_split[2])
-    environ = Path(f"/proc/{worker._process.pid}/environ").read_bytes().split(b"\0")
+    environ = Path(f"/proc/{worker.pid}/environ").read_bytes().split(b"\0")
     assert not any(entry.startswith((b"OMP_WAIT_POLICY=", POLICY_MARK.encode())) for entry in environ)
     assert worker.alive()

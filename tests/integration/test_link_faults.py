@@ -13,10 +13,10 @@ import threading
 
 import pytest
 
-from app.engine.latency_proxy import LatencyProxy, LinkProfile
-from app.engine.local_worker import LocalWorker
-from app.engine.transport import RemoteMiddle, WorkerError, connect_with_retries
-from app.tls import file_certificate_sha256
+from app.bench.latency_proxy import LatencyProxy, LinkProfile
+from app.engine.link.local_worker import LocalWorker
+from app.engine.link.transport import RemoteMiddle, WorkerError, connect_with_retries
+from app.wire.tls import file_certificate_sha256
 from tests.helpers import open_split_session, reference_greedy
 from tests.integration.conftest import TINY_SPLIT as SPLIT
 

@@ -9,10 +9,10 @@ import threading
 
 import pytest
 
-from app.engine.fingerprints import model_fingerprint
-from app.engine.jobs import Cancelled
-from app.engine.privacy import PrivacySettings, latest_report, report_path, run
-from app.engine.privacy_corpus import bundled_corpus
+from app.engine.source.fingerprints import model_fingerprint
+from app.jobs import Cancelled
+from app.privacy.corpus import bundled_corpus
+from app.privacy.evaluation import PrivacySettings, latest_report, report_path, run
 
 pytestmark = pytest.mark.bundled
 
@@ -53,7 +53,7 @@ def test_privacy_command_writes_report_and_plot_and_caches_them(admin_folder, tm
     again = splitchat(*args)
     assert again.returncode == 0, again.stderr
     assert json.loads(out.read_text())["created"] == report["created"]  # served from the cache
-    assert latest_report(report["model_fingerprint"])["created"] == report["created"]
+    assert latest_report(report["model_fingerprint"]).created == report["created"]
 
 
 def test_cancelled_evaluation_caches_nothing(admin_folder, bundled):

@@ -13,15 +13,15 @@ from safetensors import safe_open
 from safetensors.torch import save_file
 from websockets.asyncio.client import connect
 
-from app.engine.decoding import SplitSession
-from app.engine.edge import LocalEdge
-from app.engine.export import expected_fingerprint, export_worker_shard
-from app.engine.models import resolve_model
-from app.engine.split import SplitSpec
-from app.engine.transport import RemoteMiddle, WorkerError
-from app.protocol import decode_frame, encode_frame, tensor_to_bytes
+from app.engine.decode.edge import LocalEdge
+from app.engine.decode.session import SplitSession
+from app.engine.link.export import expected_fingerprint, export_worker_shard
+from app.engine.link.transport import RemoteMiddle, WorkerError
+from app.engine.source.specs import resolve_model
+from app.engine.source.split import SplitSpec
 from app.remote_worker.tokens import issue_token
-from app.shard_format import MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
+from app.wire.frames import decode_frame, encode_frame, tensor_to_bytes
+from app.wire.shard_format import MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
 from tests.helpers import assert_greedy_matches, reference_greedy
 
 SPLIT = SplitSpec(2, 2)
@@ -250,7 +250,7 @@ def test_worker_refuses_a_folder_that_is_not_a_shard(tiny_models, tmp_path):
 
 @pytest.mark.parametrize("wire_dtype, tolerance", [("float16", 2e-2), ("bfloat16", 1e-1)])
 def test_half_precision_wire_carries_the_middle_output(tiny_worker, wire_dtype, tolerance):
-    from app.engine.layers import LayerStack
+    from app.model.layers import LayerStack
 
     source, worker, _ = tiny_worker
     local = LayerStack.from_source(source, 2, 4)
@@ -281,7 +281,7 @@ def test_embedded_worker_exits_when_its_parent_dies(tiny_worker):
             "-c",
             (
                 "import sys, time\n"
-                "from app.engine.local_worker import LocalWorker\n"
+                "from app.engine.link.local_worker import LocalWorker\n"
                 f"worker = LocalWorker({str(shard)!r})\n"
                 "print(worker.start()[0], flush=True)\n"
                 "time.sleep(600)\n"

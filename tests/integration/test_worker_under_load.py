@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
-from app.engine.load_bench import process_memory_mib
-from app.engine.transport import WorkerError
-from app.protocol import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, ErrorCode, decode_frame, encode_frame
+from app.bench.load import process_memory_mib
+from app.engine.link.transport import WorkerError
+from app.wire.frames import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, ErrorCode, decode_frame, encode_frame
 from tests.helpers import open_split_session, reference_greedy
 from tests.integration.conftest import TINY_SPLIT as SPLIT
 
@@ -136,7 +136,7 @@ def test_fuzzed_frames_get_typed_errors_and_a_good_session_finishes_alongside(ti
         return ws
 
     link = {"ws": dial()}
-    rss_before = process_memory_mib(worker._process.pid)["rss"]
+    rss_before = process_memory_mib(worker.pid)["rss"]
     alongside = threading.Thread(target=well_behaved)
     alongside.start()
     seen: dict[str, int] = {}
@@ -166,6 +166,6 @@ def test_fuzzed_frames_get_typed_errors_and_a_good_session_finishes_alongside(ti
     print("replies to fuzzed frames:", seen)
     assert worker.alive()
     assert outcome["tokens"] == reference_greedy(model, good_prompt, 48)
-    assert process_memory_mib(worker._process.pid)["rss"] - rss_before < 150  # no allocation followed a declared size
+    assert process_memory_mib(worker.pid)["rss"] - rss_before < 150  # no allocation followed a declared size
     assert {"malformed", "frame_too_large"} <= set(seen)
     assert "internal" not in seen, seen  # every refusal is a typed one, not a caught crash

@@ -53,33 +53,34 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
             with sqlite3.connect(tmp_path / "conversations.sqlite3") as db:
                 on_disk.extend(db.execute("SELECT role, content, complete FROM messages ORDER BY id").fetchall())
 
-    window.signals.text.connect(watch)
-    qtbot.keyClicks(window.input, PROMPT)
-    qtbot.mouseClick(window.send_button, Qt.MouseButton.LeftButton)
-    assert window.generating and not window.send_button.isEnabled() and window.stop_button.isEnabled()
-    answer = await window.current_task
+    window.chat_pane.signals.text.connect(watch)
+    qtbot.keyClicks(window.chat_pane.input, PROMPT)
+    qtbot.mouseClick(window.chat_pane.send_button, Qt.MouseButton.LeftButton)
+    pane = window.chat_pane
+    assert pane.generating and not pane.send_button.isEnabled() and pane.stop_button.isEnabled()
+    answer = await pane.current_task
 
     expected = ask(PROMPT, SHORT)["text"]
     assert answer == expected
-    assert window.chat_view.bubbles[-1].text == expected
+    assert pane.chat_view.bubbles[-1].text == expected
     assert len(streamed) > 3 and streamed[-1] == expected  # it streamed, token by token
-    messages = window.store.messages(window.conversation_id)
+    messages = window.store.messages(pane.conversation_id)
     rows = [(m.role, m.content, m.complete) for m in messages]
     assert rows == [("user", PROMPT, True), ("assistant", expected, True)]
-    assert window.store.get(window.conversation_id).title == PROMPT
-    assert window.regenerate_button.isEnabled()
+    assert window.store.get(pane.conversation_id).title == PROMPT
+    assert pane.regenerate_button.isEnabled()
     assert on_disk[0] == ("user", PROMPT, 1)
     assert on_disk[1][0] == "assistant" and on_disk[1][2] == 0 and expected.startswith(on_disk[1][1])
 
     # The plots were fed the engine's own per-step figures, not a separate computation.
-    steps = window.last_reply.generation.stats.steps
+    steps = pane.last_reply.generation.stats.steps
     assert list(window.metrics.steps) == steps and all(a is b for a, b in zip(window.metrics.steps, steps, strict=True))
     window.metrics.redraw()
     x, y = window.metrics.throughput_curve.getData()
     assert len(y) == len(steps) and y[-1] == pytest.approx(1000 * steps[-1].tokens_out / steps[-1].total_ms)
     assert list(window.metrics.per_trip_bars.opts["height"]) == [s.tokens_out for s in steps]
 
-    window.chat_view.bubbles[-1].copy_button.click()
+    pane.chat_view.bubbles[-1].copy_button.click()
     assert QApplication.clipboard().text() == expected
 
     # The depth table prices each depth with this computer's measured cost per local layer.
@@ -89,12 +90,12 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
     dialog.close()
 
     # Regenerate replaces the answer (greedy: the same one), leaving one assistant message.
-    again = await window.regenerate()
+    again = await pane.regenerate()
     assert again == expected
-    assert [m.role for m in window.store.messages(window.conversation_id)] == ["user", "assistant"]
+    assert [m.role for m in window.store.messages(pane.conversation_id)] == ["user", "assistant"]
 
     out = tmp_path / "chat.md"
-    window.export_conversation(out)
+    pane.export_conversation(out)
     text = out.read_text(encoding="utf-8")
     assert f"## You\n\n{PROMPT}" in text and expected.strip() in text
 
@@ -109,13 +110,13 @@ async def test_ui_thread_stays_responsive_while_tokens_are_computed(qtbot, engin
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
     timer.start(10)
     callback_threads = set()
-    window.signals.step.connect(lambda *_: callback_threads.add(threading.current_thread().name))
+    window.chat_pane.signals.step.connect(lambda *_: callback_threads.add(threading.current_thread().name))
     engine_threads = set()
     window.host.chat.session.edge.head.register_forward_pre_hook(
         lambda *_: engine_threads.add(threading.current_thread().name)
     )
     started = time.perf_counter()
-    await window.send_prompt(f"{note}\n\nSummarise the note in one sentence.")
+    await window.chat_pane.send_prompt(f"{note}\n\nSummarise the note in one sentence.")
     elapsed = time.perf_counter() - started
     timer.stop()
     gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
@@ -129,22 +130,23 @@ async def test_stop_keeps_what_was_produced(qtbot, engine_host, tmp_path):
     window = make_window(qtbot, engine_host, tmp_path)
     window.settings = AppSettings(max_new_tokens=400)
     await window.ensure_engine()
-    window.signals.text.connect(lambda _, text: window.stop() if len(text) > 20 else None)
-    answer = await window.send_prompt("Write a long story about a lighthouse keeper.")
+    pane = window.chat_pane
+    pane.signals.text.connect(lambda _, text: pane.stop() if len(text) > 20 else None)
+    answer = await pane.send_prompt("Write a long story about a lighthouse keeper.")
     assert answer and len(answer) > 20
-    bubble = window.chat_view.bubbles[-1]
+    bubble = pane.chat_view.bubbles[-1]
     assert bubble.text == answer and bubble.state.text() == "(stopped)"
-    stored = window.store.messages(window.conversation_id)[-1]
+    stored = window.store.messages(pane.conversation_id)[-1]
     assert (stored.role, stored.content, stored.complete) == ("assistant", answer, False)
-    assert window.send_button.isEnabled() and not window.stop_button.isEnabled()
-    assert len(window.last_reply.generation.tokens) < 400
+    assert pane.send_button.isEnabled() and not pane.stop_button.isEnabled()
+    assert len(pane.last_reply.generation.tokens) < 400
     window.store.close()
 
     # Reopening the app shows the conversation, the partial answer marked as stopped.
     reopened = make_window(qtbot, engine_host, tmp_path)
     reopened.conversations.list.setCurrentRow(0)
-    assert reopened.chat_view.bubbles[-1].text == answer
-    assert reopened.chat_view.bubbles[-1].state.text() == "(stopped)"
+    assert reopened.chat_pane.chat_view.bubbles[-1].text == answer
+    assert reopened.chat_pane.chat_view.bubbles[-1].state.text() == "(stopped)"
 
 
 def test_markdown_and_code_blocks_render_and_raw_html_stays_text(qtbot):
@@ -162,9 +164,9 @@ def test_markdown_and_code_blocks_render_and_raw_html_stays_text(qtbot):
 async def test_conversations_survive_a_restart_and_can_be_searched(qtbot, engine_host, tmp_path):
     window = make_window(qtbot, engine_host, tmp_path)
     await window.ensure_engine()
-    first = await window.send_prompt("Name a colour.")
+    first = await window.chat_pane.send_prompt("Name a colour.")
     window.new_conversation()
-    await window.send_prompt("Name a fruit.")
+    await window.chat_pane.send_prompt("Name a fruit.")
     assert window.conversations.list.count() == 2
     window.store.close()
 
@@ -172,11 +174,12 @@ async def test_conversations_survive_a_restart_and_can_be_searched(qtbot, engine
     panel = reopened.conversations
     assert [panel.list.item(i).text() for i in range(panel.list.count())] == ["Name a fruit.", "Name a colour."]
     panel.list.setCurrentRow(1)
-    assert [b.text for b in reopened.chat_view.bubbles] == ["Name a colour.", first]
+    assert [b.text for b in reopened.chat_pane.chat_view.bubbles] == ["Name a colour.", first]
     panel.search.setText("fruit")
     assert panel.list.count() == 1
     panel.search.setText("")
-    panel.rename(reopened.conversation_id, "Colours")
-    assert reopened.store.get(reopened.conversation_id).title == "Colours"
-    panel.delete(reopened.conversation_id)
+    conversation = reopened.chat_pane.conversation_id
+    panel.rename(conversation, "Colours")
+    assert reopened.store.get(conversation).title == "Colours"
+    panel.delete(conversation)
     assert panel.list.count() == 1

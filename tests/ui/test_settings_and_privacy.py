@@ -11,10 +11,10 @@ import pytest
 from app.data import credentials
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile, config_dir, data_dir, load_settings
-from app.engine.export import embedded_shard
-from app.engine.privacy import PrivacySettings
-from app.engine.privacy_corpus import bundled_corpus
-from app.engine.split import SplitSpec
+from app.engine.link.export import embedded_shard
+from app.engine.source.split import SplitSpec
+from app.privacy.corpus import bundled_corpus
+from app.privacy.evaluation import PrivacySettings
 from app.ui.main_window import MainWindow
 from app.ui.privacy_view import NO_ESTIMATE
 from app.ui.settings_dialog import SettingsDialog
@@ -32,7 +32,7 @@ def make_window(qtbot, host, tmp_path, settings: AppSettings) -> MainWindow:
 @pytest.fixture(scope="module")
 def worker(workers, tmp_path_factory):
     """A second real worker process serving the bundled split 2, with its own token."""
-    from app.engine.models import resolve_model
+    from app.engine.source.specs import resolve_model
 
     return workers(embedded_shard(resolve_model(), SplitSpec(2, 2)))
 
@@ -104,25 +104,26 @@ async def test_remote_provider_answers_like_the_embedded_one_and_errors_are_plai
     )
     credentials.set_token("gpu-box", "wrong-token")
     window = make_window(qtbot, engine_host, tmp_path, remote)
-    assert "“gpu-box” at ws://127.0.0.1" in window.banner.text()
-    assert await window.send_prompt(prompt) is None
-    assert window.error.isVisible() and "refused the access token" in window.error.text()
+    pane = window.chat_pane
+    assert "“gpu-box” at ws://127.0.0.1" in pane.banner.text()
+    assert await pane.send_prompt(prompt) is None
+    assert pane.error.isVisible() and "refused the access token" in pane.error.text()
     # The conversation is intact: the question is kept, no empty answer was stored.
-    assert [m.role for m in window.store.messages(window.conversation_id)] == ["user"]
+    assert [m.role for m in window.store.messages(pane.conversation_id)] == ["user"]
 
     credentials.set_token("gpu-box", worker.token)
     window.new_conversation()
-    remote_answer = await window.send_prompt(prompt)  # the failed load is retried with the new token
-    assert remote_answer and not window.error.isVisible()
+    remote_answer = await pane.send_prompt(prompt)  # the failed load is retried with the new token
+    assert remote_answer and not pane.error.isVisible()
 
     embedded = make_window(qtbot, engine_host, tmp_path / "e", AppSettings(max_new_tokens=12))
-    assert await embedded.send_prompt(prompt) == remote_answer
+    assert await embedded.chat_pane.send_prompt(prompt) == remote_answer
 
     unreachable = AppSettings(profiles=(ProviderProfile("gone", "ws://127.0.0.1:9"),), active_profile="gone")
     credentials.set_token("gone", "x")
     lost = make_window(qtbot, engine_host, tmp_path / "u", unreachable)
-    assert await lost.send_prompt(prompt) is None
-    assert "cannot be reached" in lost.error.text()
+    assert await lost.chat_pane.send_prompt(prompt) is None
+    assert "cannot be reached" in lost.chat_pane.error.text()
 
 
 async def test_privacy_view_shows_no_number_until_measured_then_the_measurement(qtbot, engine_host, tmp_path):
@@ -131,7 +132,8 @@ async def test_privacy_view_shows_no_number_until_measured_then_the_measurement(
     folder.mkdir()
     for document in bundled_corpus().documents[10:16]:
         (folder / f"{document.name}.txt").write_text(document.text, encoding="utf-8")
-    window.privacy_settings = PrivacySettings(
+    privacy = window.privacy
+    privacy.evaluation_settings = PrivacySettings(
         depths=(1, 2),
         corpus=str(folder),
         max_train_pairs=600,
@@ -141,29 +143,29 @@ async def test_privacy_view_shows_no_number_until_measured_then_the_measurement(
         attackers=("learned_mlp", "public_tail", "most_frequent", "unigram_prior"),
         seed=7,
     )
-    from app.engine.fingerprints import model_fingerprint
-    from app.engine.privacy import report_path
+    from app.engine.source.fingerprints import model_fingerprint
+    from app.engine.source.specs import resolve_model
+    from app.privacy.evaluation import report_path
 
-    source = await window._source()
-    report_path(model_fingerprint(source), window.privacy_settings).unlink(missing_ok=True)
-    window.privacy.show_report(None, 1, True)
-    assert window.privacy.statement.text() == NO_ESTIMATE and window.privacy.plot.isHidden()
-    assert "published checkpoint" in window.privacy.checkpoint.text()
+    report_path(model_fingerprint(resolve_model()), privacy.evaluation_settings).unlink(missing_ok=True)
+    view = privacy.view
+    view.show_report(None, 1, True)
+    assert view.statement.text() == NO_ESTIMATE and view.plot.isHidden()
+    assert "published checkpoint" in view.checkpoint.text()
 
     # Cancel pressed while it runs: nothing is kept, and the view still shows no number.
-    window.privacy.set_progress = lambda message, fraction: window.privacy_cancel.set()
-    assert await window.run_privacy() is None
-    assert "cancelled" in window.status.text() and window.privacy.statement.text() == NO_ESTIMATE
-    del window.privacy.set_progress
+    view.set_progress = lambda message, fraction: privacy.cancel()
+    assert await privacy.run() is None
+    assert "cancelled" in window.status.text() and view.statement.text() == NO_ESTIMATE
+    del view.set_progress
 
-    report = await window.run_privacy()
-    assert report is not None and window.privacy.report is report
-    assert not window.privacy.plot.isHidden()
-    text = window.privacy.statement.text()
-    rows = {(r["depth"], r["direction"], r["attacker"]): r for r in report["results"]}
-    learned = rows[(1, "to_worker", "learned_mlp")]
-    assert text.startswith("At depth 1") and f"{100 * learned['top1']:.0f}%" in text
-    assert window.privacy.depth_line.value() == 1
+    report = await privacy.run()
+    assert report is not None and view.report is report
+    assert not view.plot.isHidden()
+    text = view.statement.text()
+    learned = report.recovery(1, "to_worker", "learned_mlp")
+    assert text.startswith("At depth 1") and f"{100 * learned.top1:.0f}%" in text
+    assert view.depth_line.value() == 1
 
 
 async def test_wrong_weights_missing_model_and_expired_sessions_read_plainly(
@@ -176,17 +178,18 @@ async def test_wrong_weights_missing_model_and_expired_sessions_read_plainly(
         profiles=(ProviderProfile("gpu-box", worker.endpoint),), active_profile="gpu-box", split="4"
     )
     window = make_window(qtbot, engine_host, tmp_path / "a", other_split)
-    assert await window.send_prompt(prompt) is None
-    assert "different model weights" in window.error.text() and "Export worker bundle" in window.error.text()
+    assert await window.chat_pane.send_prompt(prompt) is None
+    error = window.chat_pane.error.text()
+    assert "different model weights" in error and "Export worker bundle" in error
 
     missing = make_window(qtbot, engine_host, tmp_path / "b", AppSettings(model=str(tmp_path / "no-such-model")))
-    assert await missing.send_prompt(prompt) is None
-    assert missing.error.text().startswith("The model cannot be loaded")
-    assert [m.role for m in missing.store.messages(missing.conversation_id)] == ["user"]
+    assert await missing.chat_pane.send_prompt(prompt) is None
+    assert missing.chat_pane.error.text().startswith("The model cannot be loaded")
+    assert [m.role for m in missing.store.messages(missing.chat_pane.conversation_id)] == ["user"]
 
     # A worker that forgets idle sessions after a second: the app re-sends the conversation silently.
-    from app.engine.export import export_worker_shard
-    from app.engine.models import resolve_model
+    from app.engine.link.export import export_worker_shard
+    from app.engine.source.specs import resolve_model
 
     shard = tmp_path / "ttl-shard"
     export_worker_shard(resolve_model(), SplitSpec(2, 2), shard)
@@ -196,14 +199,14 @@ async def test_wrong_weights_missing_model_and_expired_sessions_read_plainly(
         profiles=(ProviderProfile("forgetful", forgetful.endpoint),), active_profile="forgetful", max_new_tokens=12
     )
     chat = make_window(qtbot, engine_host, tmp_path / "c", settings)
-    first = await chat.send_prompt(prompt)
+    first = await chat.chat_pane.send_prompt(prompt)
     notices = []
-    chat.signals.notice.connect(notices.append)
+    chat.chat_pane.signals.notice.connect(notices.append)
     await asyncio.sleep(2.5)  # the worker's sweeper drops the idle session
-    second = await chat.send_prompt("And another one?")
-    assert second and not chat.error.isVisible()
+    second = await chat.chat_pane.send_prompt("And another one?")
+    assert second and not chat.chat_pane.error.isVisible()
     assert notices and notices[-1].startswith("Reconnected") and chat.status.text().startswith("Done")
-    assert [m.role for m in chat.store.messages(chat.conversation_id)] == ["user", "assistant"] * 2
+    assert [m.role for m in chat.store.messages(chat.chat_pane.conversation_id)] == ["user", "assistant"] * 2
     assert first
 
 
@@ -213,10 +216,10 @@ async def test_closing_the_window_stops_the_embedded_worker_and_bundles_export(q
     window = MainWindow(EngineHost(), ConversationStore(tmp_path / "c.sqlite3"), AppSettings())
     qtbot.addWidget(window)
     window.show()
-    chat = await window.ensure_engine()
-    process = chat.local_worker
-    assert process.alive()
-    manifest = await window.export_worker_bundle(tmp_path / "bundle")
+    info = await window.ensure_engine()
+    process = window.host.chat.local_worker
+    assert info.embedded and process.alive()
+    manifest = await window.bundle_export.export(tmp_path / "bundle")
     assert (manifest.first_layer, manifest.last_layer) == (2, 28)
     assert "Worker bundle written" in window.status.text()
     window.close()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.control import AcceptanceModel, Controller, LinearCost
-from app.engine.drafting import DraftTree
-from app.engine.verification import Verdict
+from app.engine.speculation.acceptance import AcceptanceModel, Calibration
+from app.engine.speculation.controller import Controller
+from app.engine.speculation.cost import LinearCost
+from app.engine.speculation.gates import WindowGate
+from app.engine.speculation.tree import DraftTree, Verdict
 
 
 def test_linear_cost_recovers_intercept_and_slope():
@@ -43,7 +45,7 @@ def test_high_rtt_and_good_drafts_mean_a_big_tree():
     plan = controller.plan(_chain(12))
     assert len(plan.tree) == 13 and not plan.sequential
     assert plan.expected_tokens > 3
-    assert plan.break_even == pytest.approx(controller.step_ms(13) / controller.step_ms(1))
+    assert plan.break_even == pytest.approx(controller.cost.step_ms(13) / controller.cost.step_ms(1))
 
 
 def test_no_rtt_expensive_blocks_and_rejected_drafts_mean_sequential():
@@ -54,7 +56,7 @@ def test_no_rtt_expensive_blocks_and_rejected_drafts_mean_sequential():
 
 
 def _window_step(controller: Controller, tree: DraftTree, accepted: list[int]) -> None:
-    controller.observe_step(len(tree) + controller.window_size, 50.0, 80.0, tree, Verdict(accepted, bonus=0))
+    controller.observe_step(len(tree) + controller.window.size, 50.0, 80.0, tree, Verdict(accepted, bonus=0))
 
 
 def test_the_window_runs_while_its_ngrams_earn_more_than_its_rows_cost():
@@ -70,7 +72,7 @@ def test_the_window_runs_while_its_ngrams_earn_more_than_its_rows_cost():
     pooled = _chain(3, source="pool")
     for _ in range(6):  # it ran twice in a row before: what the pool proposes now is its harvest
         _window_step(earning, pooled, [0, 1, 2, 3])
-    assert earning.window_tokens > 2.5 and earning.plan(_chain(4)).window
+    assert earning.window.tokens > 2.5 and earning.plan(_chain(4)).window
 
 
 def test_a_window_that_earns_nothing_is_dropped_and_retried_ever_more_rarely():
@@ -79,26 +81,26 @@ def test_a_window_that_earns_nothing_is_dropped_and_retried_ever_more_rarely():
     tree = _chain(3)  # what it accepts came from context lookup, not from the window's n-grams
     for _ in range(3):
         _window_step(controller, tree, [0, 1, 2, 3])
-    assert controller.window_tokens == 0.0
+    assert controller.window.tokens == 0.0
 
     def runs(steps: int) -> list[int]:
         return [step for step in range(steps) if controller.plan(_chain(3)).window]
 
-    retry, trial = Controller.WINDOW_RETRY, Controller.WINDOW_TRIAL
+    retry, trial = WindowGate.RETRY, WindowGate.TRIAL
     assert runs(retry - 1 + trial) == list(range(retry - 1, retry - 1 + trial))  # a trial, unobserved here
     assert runs(2 * retry - 1 + trial) == list(range(2 * retry - 1, 2 * retry - 1 + trial))  # waits twice as long
 
 
 def test_measured_block_sizes_correct_the_line():
     controller = Controller("auto")
-    controller.rtt_ms = 0.0
+    controller.cost.rtt_ms = 0.0
     for _ in range(6):  # as on the bench CPU: 2 rows cost more than 6
-        controller.compute.observe(1, 30.0)
-        controller.compute.observe(2, 45.0)
-        controller.compute.observe(6, 38.0)
-        controller.compute.observe(16, 50.0)
-    assert controller.compute.predict(2) > controller.compute.predict(6)
-    assert controller.compute.predict(2) == pytest.approx(45.0, abs=3.0)
+        controller.cost.compute.observe(1, 30.0)
+        controller.cost.compute.observe(2, 45.0)
+        controller.cost.compute.observe(6, 38.0)
+        controller.cost.compute.observe(16, 50.0)
+    assert controller.cost.compute.predict(2) > controller.cost.compute.predict(6)
+    assert controller.cost.compute.predict(2) == pytest.approx(45.0, abs=3.0)
     sure = DraftTree.rooted_at(0)
     sure.add_path([1], "lookup4")
     for _ in range(30):
@@ -135,11 +137,11 @@ def test_unknown_mode_is_refused():
 
 def test_a_fitted_line_below_zero_never_makes_a_step_free():
     controller = Controller("auto")
-    controller.rtt_ms = 0.0
+    controller.cost.rtt_ms = 0.0
     for q, ms in ((40, 2.0), (48, 20.0)):  # steep slope through two sizes: the intercept is far below zero
-        controller.compute.observe(q, ms)
-    assert controller.compute.predict(2) <= 0  # what the fit alone says
-    assert controller.step_ms(1) > 0 and controller.step_ms(2) > 0
+        controller.cost.compute.observe(q, ms)
+    assert controller.cost.compute.predict(2) <= 0  # what the fit alone says
+    assert controller.cost.step_ms(1) > 0 and controller.cost.step_ms(2) > 0
     tree = DraftTree.rooted_at(1)
     tree.add_path([2, 3], "lookup4")
     assert controller.plan(tree).expected_ms > 0
@@ -147,15 +149,15 @@ def test_a_fitted_line_below_zero_never_makes_a_step_free():
 
 def test_calibration_scales_estimates_to_what_recent_steps_accepted():
     controller = Controller("auto")
-    assert controller.calibration() == 1.0
+    assert controller.calibration.factor() == 1.0
     doubtful = _chain(4, source="lookup1")  # the prior expects ~0.25 of its first node
     for _ in range(10):  # yet every drafted token is accepted
         controller.observe_step(5, 50.0, 80.0, doubtful, Verdict([0, 1, 2, 3, 4], bonus=0))
-    assert controller.calibration() == Controller.CALIBRATION_RANGE[1]
+    assert controller.calibration.factor() == Calibration.RANGE[1]
     for _ in range(30):  # then none is, although the counts now trust lookup1
         controller.observe_step(5, 50.0, 80.0, doubtful, Verdict([0], bonus=0))
-    assert controller.calibration() == Controller.CALIBRATION_RANGE[0]
+    assert controller.calibration.factor() == Calibration.RANGE[0]
     likely = _chain(4, source="lookup4")  # still at its prior: 0.6 a node
-    _, reach = controller._ranked_nodes(likely)
+    _, reach = controller.pruner.ranked(likely)
     plan = controller.plan(likely)
     assert len(plan.tree) == 5 and plan.expected_tokens == pytest.approx(1 + 0.5 * (sum(reach.values()) - 1))

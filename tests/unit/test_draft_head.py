@@ -9,22 +9,19 @@ import json
 import pytest
 import torch
 
-from app.engine.bench import PROMPT_FILE as BENCH_PROMPTS
-from app.engine.control import AcceptanceModel, Controller
-from app.engine.decoding import Speculation, SplitSession
-from app.engine.draft_head import (
-    DraftHead,
-    HeadDrafter,
-    HeadInfo,
-    cached_head_path,
-    find_head,
-    head_confidence,
-    head_source,
-    load_head,
-    save_head,
-)
-from app.engine.draft_training import (
-    PROMPT_FILE,
+from app.engine.decode.edge import LocalEdge
+from app.engine.decode.session import SplitSession
+from app.engine.link.middle import LocalMiddle
+from app.engine.source.specs import resolve_model
+from app.engine.source.split import SplitSpec
+from app.engine.speculation.acceptance import AcceptanceModel
+from app.engine.speculation.controller import Controller
+from app.engine.speculation.gates import HeadGate
+from app.engine.speculation.head import DraftHead, HeadDrafter
+from app.engine.speculation.head_file import HeadInfo, cached_head_path, find_head, load_head, save_head
+from app.engine.speculation.modes import Speculation
+from app.engine.speculation.sources import head_confidence, head_source
+from app.engine.speculation.training import (
     Answer,
     TrainConfig,
     chain_accuracy,
@@ -33,13 +30,9 @@ from app.engine.draft_training import (
     teacher_pass,
     train_head,
 )
-from app.engine.drafting import DraftTree
-from app.engine.edge import LocalEdge
-from app.engine.layers import LayerStack
-from app.engine.middle import LocalMiddle
-from app.engine.models import resolve_model
-from app.engine.split import SplitSpec
-from app.engine.verification import Verdict
+from app.engine.speculation.tree import DraftTree, Verdict
+from app.model.layers import LayerStack
+from app.resources import BENCH_PROMPTS, DRAFT_PROMPTS
 from tests.helpers import assert_greedy_matches, build_successor_model, reference_greedy
 
 CONFIG = TrainConfig(inner_size=128, vocab_size=320, epochs=12, unroll=2, batch_size=64, learning_rate=3e-3)
@@ -172,7 +165,7 @@ def test_speculation_with_the_head_is_token_identical_and_commits_several_tokens
 def _head_step(controller: Controller, accepted_head_tokens: int, draft_ms: float, ask: bool = True) -> None:
     """One measured step whose tree held a 3-token chain that only the head proposed."""
     if ask:
-        assert controller.wants_head()
+        assert controller.decide_head()
     tree = DraftTree.rooted_at(1)
     tree.add_path([2, 3, 4], [head_source(0.9)] * 3)
     verdict = Verdict(accepted=list(range(accepted_head_tokens + 1)), bonus=9)
@@ -181,40 +174,40 @@ def _head_step(controller: Controller, accepted_head_tokens: int, draft_ms: floa
 
 def test_auto_drafts_with_the_head_while_it_saves_more_than_it_costs_and_retries_later():
     controller = Controller("auto")
-    controller.rtt_ms = 0.0
-    controller.compute.observe(1, 40.0)
+    controller.cost.rtt_ms = 0.0
+    controller.cost.compute.observe(1, 40.0)
+    head = controller.head
     _head_step(controller, accepted_head_tokens=2, draft_ms=5.0)  # nothing measured yet: it tries the head
-    assert controller.head_tokens == 2 and controller.head_rows == 3
-    assert controller.head_value_ms() > controller.head_ms and controller.wants_head()
+    assert head.tokens == 2 and head.rows == 3
+    assert head.value_ms() > head.draft_ms and head.profitable()
     steps = 0
-    while controller.wants_head():  # then the head stops being right: auto soon stops drafting with it
-        controller._head_drafting = False
+    while head.profitable():  # then the head stops being right: auto soon stops drafting with it
         _head_step(controller, accepted_head_tokens=0, draft_ms=5.0)
         steps += 1
-    assert 0 < steps < 20 and controller.head_value_ms() < controller.head_ms
-    decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY - 1)]  # one skip already
-    assert decisions == [False] * (Controller.HEAD_RETRY - 2) + [True]
+    assert 0 < steps < 20 and head.value_ms() < head.draft_ms
+    assert not head.profitable() and not head.profitable()  # asking twice changes nothing
+    decisions = [controller.decide_head() for _ in range(HeadGate.RETRY)]
+    assert decisions == [False] * (HeadGate.RETRY - 1) + [True]
     _head_step(controller, accepted_head_tokens=3, draft_ms=5.0, ask=False)  # the retry finds a head worth it
-    assert controller.head_tokens == 3  # a fresh measurement of the text as it is now, not averaged in
-    assert controller.wants_head()
-    while controller.wants_head():
-        controller._head_drafting = False
+    assert head.tokens == 3  # a fresh measurement of the text as it is now, not averaged in
+    assert head.profitable()
+    while head.profitable():
         _head_step(controller, accepted_head_tokens=0, draft_ms=5.0)
     controller.new_reply()  # new text: the head gets its retry at once
-    assert controller.wants_head() and controller._explore_head
-    assert Controller("learned").wants_head() and not Controller("lookahead").wants_head()
+    assert controller.decide_head() and head.explore
+    assert Controller("learned").decide_head() and not Controller("lookahead").decide_head()
 
 
 def test_training_prompts_are_not_bench_prompts():
-    training = {p["content"] for p in json.loads(PROMPT_FILE.read_text())["prompts"]}
+    training = {p["content"] for p in json.loads(DRAFT_PROMPTS.read_text())["prompts"]}
     bench = {m["content"] for p in json.loads(BENCH_PROMPTS.read_text())["prompts"] for m in p["messages"]}
     assert len(training) >= 300 and not training & bench
 
 
 def test_a_retry_verifies_the_heads_likeliest_path_even_when_its_estimates_are_low():
     controller = Controller("auto")
-    controller.rtt_ms = 0.0
-    controller.compute.observe(1, 40.0)
+    controller.cost.rtt_ms = 0.0
+    controller.cost.compute.observe(1, 40.0)
     for source in (head_source(0.9), head_source(0.3)):  # estimates so low no head node would be kept
         controller.acceptance._counts[(source, 0)] = [0.0, 50.0]
     tree = DraftTree.rooted_at(1)
@@ -222,7 +215,7 @@ def test_a_retry_verifies_the_heads_likeliest_path_even_when_its_estimates_are_l
     tree.add_path([5, 6], [head_source(0.3)] * 2)
     _head_step(controller, accepted_head_tokens=0, draft_ms=5.0)
     assert len(controller.plan(tree).tree) == 1  # sequential
-    decisions = [controller.wants_head() for _ in range(Controller.HEAD_RETRY)]
+    decisions = [controller.decide_head() for _ in range(HeadGate.RETRY)]
     assert decisions[-1] and not any(decisions[:-1])
     explored = controller.plan(tree)
     assert explored.tree.tokens == [1, 2, 3, 4]  # the retry verifies its likeliest path, so estimates can move

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from app.engine.blocks import build_block
-from app.engine.drafting import ContextLookup, DraftTree, LookaheadWindow, NGramPool
+from app.engine.decode.blocks import build_block
+from app.engine.speculation.lookahead import LookaheadWindow, NGramPool
+from app.engine.speculation.lookup import ContextLookup
+from app.engine.speculation.tree import DraftTree
 
 
 def test_context_lookup_proposes_what_followed_earlier_occurrences_longest_match_first():
@@ -96,9 +98,9 @@ def test_single_node_block_needs_no_ancestry():
 
 
 def test_a_node_proposed_by_several_sources_credits_all_of_them():
-    from app.engine.control import AcceptanceModel
-    from app.engine.draft_head import head_source
-    from app.engine.verification import Verdict
+    from app.engine.speculation.acceptance import AcceptanceModel
+    from app.engine.speculation.sources import head_source
+    from app.engine.speculation.tree import Verdict
 
     sure, unsure = head_source(0.55), head_source(0.25)
     tree = DraftTree.rooted_at(1)

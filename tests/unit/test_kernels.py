@@ -6,12 +6,12 @@ import pytest
 import torch
 from torch import nn
 
-from app.engine import kernels
-from app.engine.edge import LocalEdge
-from app.engine.kernels import PackedLinear, linear_of, pack_linears, packing_available
-from app.engine.layers import LayerStack
-from app.engine.models import resolve_model
-from app.engine.split import SplitSpec
+from app.engine.decode.edge import LocalEdge
+from app.engine.source.specs import resolve_model
+from app.engine.source.split import SplitSpec
+from app.model import kernels
+from app.model.kernels import PackedLinear, linear_of, pack_linears, packing_available
+from app.model.layers import LayerStack
 
 needs_packing = pytest.mark.skipif(
     not packing_available(torch.float32), reason="this torch build cannot prepack linear weights"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from app.engine.latency_proxy import LatencyProxy, LinkProfile
+from app.bench.latency_proxy import LatencyProxy, LinkProfile
 
 
 async def _echo_server():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from app.log_redaction import redacting_logger
+from app.wire.log_redaction import redacting_logger
 
 
 def test_handshake_headers_are_logged_without_the_token(caplog):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from app.engine.kv_cache import StackCache
-from app.engine.layers import LayerStack
-from app.engine.masks import block_mask, causal_ancestry
-from app.engine.models import resolve_model
+from app.engine.source.specs import resolve_model
+from app.model.kv_cache import StackCache
+from app.model.layers import LayerStack
+from app.model.masks import block_mask, causal_ancestry
 
 
 def test_block_mask_shows_the_past_to_all_and_ancestry_inside_the_block():

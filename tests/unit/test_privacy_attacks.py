@@ -7,11 +7,10 @@ import threading
 import pytest
 import torch
 
-from app.engine.jobs import Cancelled
-from app.engine.models import resolve_model
-from app.engine.privacy import PrivacySettings, evaluate
-from app.engine.privacy_activations import WholeModel, boundaries_for, capture
-from app.engine.privacy_attacks import (
+from app.engine.source.specs import resolve_model
+from app.jobs import Cancelled
+from app.privacy.activations import WholeModel, boundaries_for, capture
+from app.privacy.attacks import (
     codebook,
     head_search,
     hits,
@@ -19,8 +18,10 @@ from app.engine.privacy_attacks import (
     most_frequent,
     nearest_rows,
 )
-from app.engine.privacy_corpus import TokenDocument, split_by_document
-from app.engine.privacy_stats import wilson_interval
+from app.privacy.corpus import TokenDocument, split_by_document
+from app.privacy.evaluation import PrivacySettings, evaluate
+from app.privacy.report import PrivacyReport
+from app.privacy.stats import wilson_interval
 
 
 def _model(tiny_models, identity_layers: int = 0) -> WholeModel:
@@ -135,10 +136,10 @@ def test_evaluation_report_rows_statistics_and_split(tiny_models):
     seen = []
     report = evaluate(model, split, settings, "twelve random documents", lambda m, f: seen.append(f))
     assert seen and seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
-    assert not set(report["corpus"]["train_documents"]) & set(report["corpus"]["test_documents"])
-    n_test = report["corpus"]["test_pairs"]
+    assert not set(report.corpus.train_documents) & set(report.corpus.test_documents)
+    n_test = report.corpus.test_pairs
     assert n_test == split.test_tokens - len(split.test) * ((90 + 511) // 512)
-    rows = report["results"]
+    rows = report.results
     expected = {
         (d, "to_worker", a)
         for d in (1, 2)
@@ -148,14 +149,16 @@ def test_evaluation_report_rows_statistics_and_split(tiny_models):
     expected |= {
         (d, w, b) for d in (1, 2) for w in ("to_worker", "from_worker") for b in ("most_frequent", "unigram_prior")
     }
-    assert {(r["depth"], r["direction"], r["attacker"]) for r in rows} == expected
+    assert {(r.depth, r.direction, r.attacker) for r in rows} == expected
     for row in rows:
-        assert row["n_test"] == n_test == len(row["outcomes_top1"]) == len(row["outcomes_top5"])
-        assert row["top1"] == pytest.approx(row["outcomes_top1"].count("1") / n_test)
-        assert row["top1"] <= row["top5"]
-        assert row["ci95"][0] <= row["top1"] <= row["ci95"][1]
+        assert row.n_test == n_test == len(row.outcomes_top1) == len(row.outcomes_top5)
+        assert row.top1 == pytest.approx(row.outcomes_top1.count("1") / n_test)
+        assert row.top1 <= row.top5
+        assert row.ci95[0] <= row.top1 <= row.ci95[1]
     # One McNemar test per (direction, non-baseline attacker) between depths 1 and 2.
-    assert len(report["comparisons"]) == 7
-    for test in report["comparisons"]:
-        assert test["depths"] == [1, 2] and 0.0 <= test["p_value"] <= 1.0
-    assert set(report["threat_models"]) >= {"learned_mlp", "public_tail", "most_frequent"}
+    assert len(report.comparisons) == 7
+    for test in report.comparisons:
+        assert test.depths == (1, 2) and 0.0 <= test.p_value <= 1.0
+    assert set(report.threat_models) >= {"learned_mlp", "public_tail", "most_frequent"}
+    # What is written is what is read back: the report survives its file format.
+    assert PrivacyReport.from_json(report.to_json()) == report

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.privacy_corpus import (
+from app.privacy.corpus import (
     CorpusError,
     TokenDocument,
     bundled_corpus,

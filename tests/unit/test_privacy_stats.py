@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from app.engine.privacy_stats import discordant, mcnemar_exact, wilson_interval
+from app.privacy.stats import discordant, mcnemar_exact, wilson_interval
 
 
 @pytest.mark.parametrize(

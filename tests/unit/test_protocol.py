@@ -7,11 +7,10 @@ import struct
 import pytest
 import torch
 
-from app.protocol import (
+from app.model.kv_cache import CacheEdit
+from app.wire.frames import (
     PROTOCOL_VERSION,
     ErrorCode,
-    ForwardRequest,
-    Hello,
     ProtocolError,
     decode_frame,
     encode_frame,
@@ -20,6 +19,7 @@ from app.protocol import (
     tensor_to_bytes,
     unpack_ancestry,
 )
+from app.wire.messages import ForwardRequest, Hello
 
 
 def test_frame_round_trips_header_and_payload():
@@ -72,21 +72,22 @@ def test_ancestry_bitmap_round_trips_and_needs_self_visibility():
 
 
 def test_forward_header_sends_a_contiguous_run_as_one_number():
-    request = ForwardRequest("s", [300, 8], "float16", list(range(1000, 1300)), crop=1000)
+    request = ForwardRequest("s", [300, 8], "float16", list(range(1000, 1300)), edit=CacheEdit(crop=1000))
     header = request.to_header(seq=1)
     assert header["pos"] == 1000
     parsed = ForwardRequest.from_header(decode_frame(encode_frame(header)).header)
-    assert parsed.positions == list(range(1000, 1300)) and parsed.crop == 1000
+    assert parsed.positions == list(range(1000, 1300)) and parsed.edit == CacheEdit(crop=1000)
 
 
 def test_forward_header_carries_tree_positions_ancestry_and_keep():
     ancestry = torch.tensor([[1, 0, 0], [1, 1, 0], [1, 0, 1]], dtype=torch.bool)
-    request = ForwardRequest("s", [3, 8], "float32", [7, 8, 8], ancestry=ancestry, keep_start=5, keep_indices=[0, 2])
+    edit = CacheEdit(keep_start=5, keep_indices=(0, 2))
+    request = ForwardRequest("s", [3, 8], "float32", [7, 8, 8], ancestry=ancestry, edit=edit)
     parsed = ForwardRequest.from_header(request.to_header(seq=2))
     assert parsed.positions == [7, 8, 8]
     assert request.to_header(seq=2)["pos_offsets"] == [0, 1, 1]
     assert torch.equal(parsed.ancestry, ancestry)
-    assert (parsed.keep_start, parsed.keep_indices) == (5, [0, 2])
+    assert parsed.edit == edit
 
 
 @pytest.mark.parametrize(
@@ -114,8 +115,9 @@ def test_hello_round_trips():
 
 def test_a_tree_frame_does_not_grow_with_the_committed_context():
     """Frame bytes at context 100 and 3,000 differ only by the digits of the numbers in the header."""
-    from app.engine.blocks import build_block
-    from app.engine.drafting import DraftTree, LookaheadWindow
+    from app.engine.decode.blocks import build_block
+    from app.engine.speculation.lookahead import LookaheadWindow
+    from app.engine.speculation.tree import DraftTree
 
     tree = DraftTree.rooted_at(5)
     tree.add_path([6, 7, 8], "lookup3")
@@ -132,9 +134,7 @@ def test_a_tree_frame_does_not_grow_with_the_committed_context():
             "float16",
             block.positions,
             block.ancestry,
-            crop=context,
-            keep_start=context - 4,
-            keep_indices=[0, 1, 2],
+            edit=CacheEdit(crop=context, keep_start=context - 4, keep_indices=(0, 1, 2)),
         )
         frames[context] = encode_frame(request.to_header(seq=7), tensor_to_bytes(hidden, "float16"))
     digits = lambda context: sum(len(str(n)) for n in (context, context, context - 4))  # noqa: E731 pos, crop, keep
@@ -146,7 +146,8 @@ def test_a_tree_frame_does_not_grow_with_the_committed_context():
 
 
 def test_absurd_declared_sizes_are_refused_before_anything_is_allocated():
-    from app.protocol import ErrorCode, ForwardRequest, ProtocolError, tensor_from_bytes
+    from app.wire.frames import ErrorCode, ProtocolError, tensor_from_bytes
+    from app.wire.messages import ForwardRequest
 
     header = {"type": "forward", "session": "s", "shape": [10**12, 576], "dtype": "float16", "pos": 0}
     with pytest.raises(ProtocolError) as caught:

@@ -7,9 +7,9 @@ import time
 import pytest
 import torch
 
-from app.engine.kv_cache import StackCache
-from app.protocol import ErrorCode, ProtocolError
+from app.model.kv_cache import StackCache
 from app.remote_worker.sessions import SessionTable
+from app.wire.frames import ErrorCode, ProtocolError
 
 
 def table(ttl_s: float = 60.0, max_sessions: int = 4) -> SessionTable:

@@ -8,15 +8,16 @@ import asyncio
 import pytest
 import torch
 
-import app.engine.verification as verification
-from app.engine.decoding import Speculation, SplitSession
-from app.engine.drafting import DraftTree
-from app.engine.edge import LocalEdge
-from app.engine.layers import LayerStack
-from app.engine.middle import LocalMiddle
-from app.engine.models import resolve_model
-from app.engine.sampling import Sampling, TokenPicker
-from app.engine.split import SplitSpec
+import app.engine.decode.verification as verification
+from app.engine.decode.edge import LocalEdge
+from app.engine.decode.sampling import Sampling, TokenPicker
+from app.engine.decode.session import SplitSession
+from app.engine.link.middle import LocalMiddle
+from app.engine.source.specs import resolve_model
+from app.engine.source.split import SplitSpec
+from app.engine.speculation.modes import Speculation
+from app.engine.speculation.tree import DraftTree
+from app.model.layers import LayerStack
 from tests.helpers import (
     assert_greedy_matches,
     build_tiny_model,
@@ -150,6 +151,7 @@ def test_a_wrong_acceptance_rule_is_caught(small_vocab_model, monkeypatch):
     assert statistic > 3 * chi_square_critical(dof), f"chi2 {statistic:.1f} on {dof} dof"
 
 
+@pytest.mark.slow  # 4,000 generations: a minute on two cores, so it is left out of the fast tier
 def test_speculative_sampling_end_to_end_matches_plain_sampling(small_vocab_model):
     folder, _ = small_vocab_model
 

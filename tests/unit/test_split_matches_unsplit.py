@@ -7,13 +7,14 @@ import asyncio
 import pytest
 import torch
 
-from app.engine.decoding import SplitSession
-from app.engine.edge import LocalEdge
-from app.engine.layers import LayerStack
-from app.engine.middle import LocalMiddle
-from app.engine.models import ModelError, load_config, resolve_model
-from app.engine.sampling import Sampling
-from app.engine.split import SplitSpec
+from app.engine.decode.edge import LocalEdge
+from app.engine.decode.sampling import Sampling
+from app.engine.decode.session import SplitSession
+from app.engine.link.middle import LocalMiddle
+from app.engine.source.specs import resolve_model
+from app.engine.source.split import SplitSpec
+from app.model.config import ModelError, load_config
+from app.model.layers import LayerStack
 from tests.helpers import assert_greedy_matches, build_tiny_model, reference_greedy
 
 PROMPTS = [[5, 7, 9, 11, 13, 200, 3], [1, 2, 3], list(range(40, 90)), [300]]

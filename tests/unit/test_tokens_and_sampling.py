@@ -7,7 +7,7 @@ import hashlib
 import pytest
 import torch
 
-from app.engine.sampling import Sampling, TokenPicker
+from app.engine.decode.sampling import Sampling, TokenPicker
 from app.remote_worker.tokens import TokenFile, issue_token
 
 

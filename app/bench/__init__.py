@@ -1,0 +1,1 @@
+"""``splitchat bench``: decoding over an emulated WAN, the load on one worker, and what they mean."""

@@ -1,0 +1,109 @@
+"""``splitchat bench`` from the command line: check the options, run, write and print what was measured."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from app.bench.load import run_load
+from app.bench.prompts import load_prompts
+from app.bench.report import add_ratios, decompose, plot_bench, summarise
+from app.bench.runs import BENCH_MODES, BenchConfig, run_bench
+from app.engine.source.split import SplitSpec
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """Re-derive summaries, the decomposition and the plot from the runs of an earlier bench JSON."""
+    result = json.loads(args.report.read_text())
+    add_ratios(result["runs"])
+    result["summary"] = summarise(result["runs"])
+    result["decomposition"] = decompose(result["runs"])
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    if args.plot:
+        plot_bench(result, args.plot)
+    print_summary(result)
+    return 0
+
+
+def run_bench_command(args: argparse.Namespace) -> int:
+    if args.report:
+        return report_command(args)
+    if args.load:
+        return load_command(args)
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    unknown = set(modes) - set(BENCH_MODES)
+    if unknown:
+        raise ValueError(f"unknown bench mode(s) {', '.join(sorted(unknown))}; choose from {', '.join(BENCH_MODES)}")
+    rtts = [float(r) for r in args.rtt_ms.split(",") if r.strip()]
+    if any(r < 0 for r in rtts):
+        raise ValueError("RTTs must be >= 0")
+    if min(args.budget, args.head_depth, args.head_nodes) < 1:
+        raise ValueError("--budget, --head-depth and --head-nodes must be >= 1")
+    config = BenchConfig(
+        spec=args.model,
+        split=SplitSpec.parse(args.split),
+        rtts_ms=rtts,
+        modes=modes,
+        max_new_tokens=args.max_new_tokens,
+        prompts=load_prompts(per_category=args.prompts),
+        jitter_ms=args.jitter_ms,
+        bandwidth_mbps=args.bandwidth_mbps,
+        device=args.device,
+        dtype=args.dtype,
+        wire_dtype=args.wire_dtype,
+        max_frame=args.max_frame,
+        budget=args.budget,
+        head_depth=args.head_depth,
+        head_nodes=args.head_nodes,
+        peer=not args.no_peer,
+    )
+    started = time.perf_counter()
+    result = run_bench(config, log=lambda line: print(line, file=sys.stderr, flush=True))
+    result["elapsed_s"] = round(time.perf_counter() - started, 1)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=2))
+    if args.plot:
+        args.plot.parent.mkdir(parents=True, exist_ok=True)
+        plot_bench(result, args.plot)
+    print_summary(result)
+    return 0
+
+
+def load_command(args: argparse.Namespace) -> int:
+    counts = [int(n) for n in args.load.split(",") if n.strip()]
+    if not counts or min(counts) < 1:
+        raise ValueError("--load takes session counts such as 1,4,16")
+    rows = run_load(args.model, SplitSpec.parse(args.split), counts, log=lambda line: print(line, flush=True))
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"model": args.model, "split": args.split, "load": rows}, indent=2))
+    return 0
+
+
+def print_summary(result: dict) -> None:
+    for row in result["summary"]:
+        if row["category"] != "overall":
+            continue
+        step = row["step_ms"]
+        extras = ""
+        if "speedup_vs_sequential" in row:
+            extras += f", {row['speedup_vs_sequential']:.2f}x sequential (min {row['min_speedup_vs_sequential']:.2f})"
+        if "fraction_of_local" in row:
+            extras += f", {row['fraction_of_local']:.2f} of local"
+        if "network_bound_fraction_of_local" in row:
+            extras += f" (with free compute {row['network_bound_fraction_of_local']:.2f})"
+        print(
+            f"{row['mode']:>10} rtt {row['rtt_ms']:5.0f} ms: {row['tok_per_s']:6.2f} tok/s, "
+            f"{row['tokens_per_round_trip']:.2f} tok/trip{extras}; step {step['total']:.1f} ms "
+            f"(net {step['network']:.1f}, local {step['local_compute']:.1f}, remote {step['remote_compute']:.1f}, "
+            f"ser {step['serialization']:.2f}; ser + framing {row['wire_overhead_share']:.2%})"
+        )
+    for mode, fit in result["decomposition"].items():
+        print(
+            f"{mode:>10} overhead f = {fit['overhead_ms']:.1f} ms (CV error {fit['cv_mean_abs_error']}); "
+            f"projected tok/s {fit['projected_tok_per_s']}"
+        )

@@ -1,0 +1,153 @@
+"""LocalEdge: everything the workstation keeps — embedding, head and tail layers, norm, LM head."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+
+from app.engine.source.specs import ModelSource
+from app.engine.source.split import SplitSpec
+from app.model.kernels import linear_of
+from app.model.layers import LayerStack, family_class
+from app.model.weights import layer_tensor_names
+
+EMBED = "model.embed_tokens.weight"
+NORM = "model.norm.weight"
+LM_HEAD = "lm_head.weight"
+
+
+def lm_head_weight(config, tensors: dict[str, torch.Tensor]) -> torch.Tensor:
+    """The LM head matrix, or the embedding where the model ties the two."""
+    if LM_HEAD in tensors:
+        return tensors[LM_HEAD]
+    if not getattr(config, "tie_word_embeddings", False):
+        raise ValueError("model has no lm_head.weight and does not tie it to the embedding")
+    return tensors[EMBED]
+
+
+def final_norm(config, tensors: dict[str, torch.Tensor]) -> torch.nn.Module:
+    norm = family_class(config, "norm")(config.hidden_size, eps=config.rms_norm_eps)
+    norm.load_state_dict({"weight": tensors[NORM]})
+    return norm.eval()
+
+
+class LazyLogits:
+    """Rows of logits computed when first read, or ahead of it in one product (``prefetch``).
+
+    Verification reads only the nodes it walks — the accepted path and the node where it stops. The
+    session prefetches a tree's likeliest 16 nodes together; any other row it walks costs its own
+    product, so a 48-node tree never pays for 48 LM-head rows (the costliest local matrix).
+    """
+
+    def __init__(self, features: torch.Tensor, project):
+        self.features, self._project = features, project
+        self._rows: dict[int, torch.Tensor] = {}
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+    def __getitem__(self, row: int) -> torch.Tensor:
+        if row < 0:
+            row += len(self.features)
+        if row not in self._rows:
+            self._rows[row] = self._project(self.features[row : row + 1])[0]
+        return self._rows[row]
+
+    def prefetch(self, rows: Sequence[int]) -> None:
+        """Project ``rows`` in one matrix product, ahead of reading them.
+
+        One row reads the whole matrix, so a product of several rows costs little more than one. Without
+        prepacked weights (``SPLITCHAT_KERNELS=plain``) MKL takes a slower kernel for some odd row counts,
+        so the batch is padded to a multiple of 4.
+        """
+        wanted = [row for row in dict.fromkeys(rows) if row not in self._rows]
+        if not wanted:
+            return
+        padded = wanted + wanted[-1:] * (-len(wanted) % 4)
+        for row, logits in zip(wanted, self._project(self.features[padded]), strict=False):
+            self._rows[row] = logits
+
+    def rows(self, start: int, stop: int) -> torch.Tensor:
+        """Rows [start, stop) as one matrix (the window's last level is read whole)."""
+        self.prefetch(range(start, stop))
+        return torch.stack([self._rows[row] for row in range(start, stop)])
+
+    @property
+    def computed(self) -> int:
+        return len(self._rows)
+
+
+class LocalEdge:
+    """The trusted ends of the split model: tokens -> hidden before the wire, hidden -> logits after."""
+
+    def __init__(self, source: ModelSource, split: SplitSpec, device="cpu", dtype=torch.float32):
+        config = source.config
+        n = config.num_hidden_layers
+        split.check(n)
+        self.config, self.split = config, split
+        self.device, self.dtype = torch.device(device), dtype
+        reader = source.weights()
+        head_names = layer_tensor_names(reader, 0, split.k_in)
+        tail_names = layer_tensor_names(reader, n - split.k_out, n)
+        extra = [EMBED, NORM] + ([LM_HEAD] if LM_HEAD in reader else [])
+        tensors = reader.load(head_names + tail_names + extra)
+        self.embed_weight = tensors[EMBED].to(device=device, dtype=dtype)
+        self.lm_head_weight = lm_head_weight(config, tensors).to(device=device, dtype=dtype)
+        # The costliest local matrix, prepacked where possible (a copy: the embedding and the drafter's
+        # restricted LM head still read the dense one).
+        self._lm_head = linear_of(self.lm_head_weight)
+        self.norm = final_norm(config, tensors).to(device=device, dtype=dtype)
+        self.head = LayerStack(config, 0, split.k_in, tensors, device, dtype)
+        self.tail = LayerStack(config, n - split.k_out, n, tensors, device, dtype)
+
+    @property
+    def hidden_size(self) -> int:
+        return self.config.hidden_size
+
+    @torch.inference_mode()
+    def run_head(self, token_ids: torch.Tensor, positions: torch.Tensor, ancestry=None) -> torch.Tensor:
+        """Embed a block of token ids [q] and run it through layers [0, k_in)."""
+        hidden = torch.nn.functional.embedding(token_ids.to(self.device).view(1, -1), self.embed_weight)
+        return self.head(hidden, positions, ancestry)
+
+    @torch.inference_mode()
+    def run_tail(
+        self, hidden: torch.Tensor, positions: torch.Tensor, ancestry=None, rows: list[int] | None = None
+    ) -> torch.Tensor:
+        """Run the worker's output through layers [N-k_out, N), the norm and the LM head.
+
+        Returns logits [len(rows), V] — the LM head is the costliest local matrix, so only the rows a
+        step reads are projected (all rows when ``rows`` is None).
+        """
+        return self.project(self.run_tail_features(hidden, positions, ancestry, rows))
+
+    @torch.inference_mode()
+    def run_tail_features(
+        self, hidden: torch.Tensor, positions: torch.Tensor, ancestry=None, rows: list[int] | None = None
+    ) -> torch.Tensor:
+        """The normed features [len(rows), H] the LM head reads; the caller projects the rows it needs."""
+        hidden = self.tail(hidden, positions, ancestry)
+        if rows is not None:
+            hidden = hidden[:, rows]
+        return self.norm(hidden)[0]
+
+    @torch.inference_mode()
+    def project(self, features: torch.Tensor) -> torch.Tensor:
+        """Logits [n, V] of normed features [n, H] (what ``run_tail_features`` returns)."""
+        return self._lm_head(features).float()
+
+    def lazy_logits(self, features: torch.Tensor) -> LazyLogits:
+        return LazyLogits(features, self.project)
+
+    def crop(self, length: int) -> None:
+        self.head.crop(length)
+        self.tail.crop(length)
+
+    def keep(self, start: int, indices: list[int]) -> None:
+        self.head.keep(start, indices)
+        self.tail.keep(start, indices)
+
+    def reset(self) -> None:
+        self.head.reset()
+        self.tail.reset()

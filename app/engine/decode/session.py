@@ -1,0 +1,301 @@
+"""The decode loop across the split: prefill what is new, then one verify block per round trip.
+
+Each step sends the last sampled token (the root) plus, when speculating, a tree of drafted
+continuations and the lookahead window; verification keeps the longest path the model agrees with, and
+the caches keep exactly that path. Sequential decoding is the same loop with a one-node tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+import torch
+
+from app.engine.decode.blocks import Block, VerifyBlock, build_block
+from app.engine.decode.edge import LazyLogits, LocalEdge
+from app.engine.decode.metrics import GenerationStats, StepClock, StepTiming
+from app.engine.decode.sampling import Sampling, TokenPicker
+from app.engine.decode.verification import verify
+from app.engine.link.middle import Middle
+from app.engine.speculation.controller import Controller, Plan
+from app.engine.speculation.drafter import Drafter
+from app.engine.speculation.head import HeadDrafter
+from app.engine.speculation.lookup import common_prefix
+from app.engine.speculation.modes import Mode, Speculation
+from app.engine.speculation.tree import DraftTree, Verdict
+from app.model.config import max_context
+from app.model.kv_cache import CacheEdit
+
+# Worker error codes after which a fresh session and a re-prefill carry on with nothing lost.
+RECOVERABLE = frozenset({"unknown_session", "connection_lost"})
+
+# LM-head rows projected together before verification walks the tree: one product of up to 16 rows costs
+# little more than one row, and verification reads 2-4 rows a step. Below 3 nodes, rows one by one are cheaper.
+PREFETCH_ROWS = 16
+PREFETCH_MIN = 3
+
+
+class ContextTooLong(ValueError):
+    """The conversation does not fit the model's context."""
+
+
+@dataclass
+class Generation:
+    tokens: list[int]
+    stats: GenerationStats
+    stop_reason: str  # "stop_token" | "max_new_tokens" | "cancelled"
+    plans: list[Plan] = field(default_factory=list)
+
+
+@dataclass
+class _BlockOutput:
+    """What the tail computed for the rows a step reads."""
+
+    features: torch.Tensor  # [rows, hidden]: the normed features the LM head reads
+    logits: LazyLogits  # their logits, projected when read
+
+
+class _Reply:
+    """The generation being written: tokens as they are emitted, step timings, and when it is over."""
+
+    def __init__(self, limit: int, stop_ids: set[int], on_token: Callable[[int], None] | None):
+        self.generation = Generation(tokens=[], stats=GenerationStats(), stop_reason="max_new_tokens")
+        self._limit, self._stop_ids, self._on_token = limit, stop_ids, on_token
+        self.finished = False
+
+    def emit(self, tokens: Sequence[int]) -> int:
+        """Emit tokens in order until the reply is over; returns how many were used."""
+        used = 0
+        for token in tokens:
+            used += 1
+            self.generation.tokens.append(token)
+            if self._on_token:
+                self._on_token(token)
+            if token in self._stop_ids:
+                self.generation.stop_reason = "stop_token"
+                self.finished = True
+            elif len(self.generation.tokens) >= self._limit:
+                self.finished = True
+            if self.finished:
+                break
+        return used
+
+
+class SplitSession:
+    """One conversation over the three stacks; ``processed`` is the source of truth for every cache."""
+
+    def __init__(
+        self,
+        edge: LocalEdge,
+        middle: Middle,
+        stop_ids: Sequence[int] = (),
+        speculation: Speculation = Speculation(mode=Mode.SEQUENTIAL),
+        drafter: Callable[[list[int]], DraftTree] | None = None,
+        controller: Controller | None = None,
+        reconnect: Callable[[], Awaitable[Middle]] | None = None,
+        draft_head: HeadDrafter | None = None,
+    ):
+        self.edge = edge
+        self.middle = middle
+        # Opens a fresh worker session (with its own retries); None: a lost session is an error.
+        self.reconnect = reconnect
+        self.notice: Callable[[str], None] | None = None  # "reconnecting…" for a status bar
+        self.stop_ids = set(stop_ids)
+        self.processed: list[int] = []  # tokens whose keys/values sit in all three caches
+        self.max_context = max_context(edge.config)
+        self.speculation = speculation
+        self.drafter = Drafter(speculation, draft_head)
+        self.window = self.drafter.window
+        # A controller may be shared by the sessions of one link: what it learned carries over.
+        self.controller = controller or Controller(
+            speculation.mode, speculation.max_nodes, window_size=self.window.size if self.window else 0
+        )
+        self._draft_tree = drafter or self._draft  # tests pass their own to steer verification
+        self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
+        # Block rows the worker must keep from the last block sent; rides in the next request's header.
+        self._pending_keep: tuple[int, list[int]] | None = None
+
+    async def generate(
+        self,
+        prompt_ids: Sequence[int],
+        max_new_tokens: int,
+        sampling: Sampling = Sampling(),
+        on_token: Callable[[int], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        on_step: Callable[[StepTiming, Plan | None], None] | None = None,
+    ) -> Generation:
+        """Continue the conversation ``prompt_ids`` (the whole of it) by up to ``max_new_tokens``.
+
+        Only the part after what the caches already hold is sent: turn 2 costs its new tokens.
+        """
+        prompt = list(prompt_ids)
+        if not prompt:
+            raise ValueError("the prompt is empty")
+        if len(prompt) >= self.max_context:
+            raise ContextTooLong(f"the conversation has {len(prompt)} tokens; this model holds {self.max_context}")
+        reply = _Reply(min(max_new_tokens, self.max_context - len(prompt)), self.stop_ids, on_token)
+        picker = TokenPicker(sampling)
+        self.controller.new_reply()
+
+        root, step = await self._prefill(prompt, picker)
+        self._record(reply, step, None, on_step)
+        reply.emit([root])
+        while not reply.finished:
+            if should_stop and should_stop():
+                reply.generation.stop_reason = "cancelled"
+                break
+            clock = StepClock("decode")
+            with clock.drafting():
+                plan, block = self._plan_block(root)
+            output = await self._run_or_recover(block, block.logit_rows, clock)
+            if output is None:
+                continue  # the session was replaced: draft the same step again on the fresh one
+            verdict, window_outputs = self._verify(plan, block, output, picker)
+            step = clock.stop(block.size, 0)
+            root, step.tokens_out = self._commit(block, verdict, output, window_outputs, reply)
+            self.controller.observe_step(
+                block.size, step.compute_ms, step.network_ms, plan.tree, verdict, step.draft_ms
+            )
+            self._record(reply, step, plan, on_step)
+        return reply.generation
+
+    # -- the named steps ----------------------------------------------------------------------------
+    async def _prefill(self, prompt: list[int], picker: TokenPicker) -> tuple[int, StepTiming]:
+        """Run what the caches lack of ``prompt`` (at least its last token); return the first new token."""
+        while True:
+            clock = StepClock("prefill")
+            reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run
+            block = Block.run(prompt[reuse:], reuse)
+            output = await self._run_or_recover(block, [block.size - 1], clock, refill=False)
+            if output is not None:
+                break
+        self.processed = prompt
+        self._feature = output.features[-1]
+        root = picker.pick(output.logits[-1])
+        step = clock.stop(block.size, tokens_out=1)
+        self.controller.observe_prefill(step.network_ms)
+        return root, step
+
+    def _plan_block(self, root: int) -> tuple[Plan, VerifyBlock]:
+        """Draft continuations of ``root``, let the controller prune them, and lay out the block."""
+        history = self.processed + [root]
+        plan = self.controller.plan(self._draft_tree(history))
+        window = self.window if plan.window else None
+        if window:
+            window.ensure_filled(history)
+        block = build_block(plan.tree, len(self.processed), window)
+        if max(block.positions) >= self.max_context or len(self.processed) + block.size > self.max_context:
+            # Near the end of the context a drafted block would not fit: finish one token at a time.
+            plan = self.controller.sequential_plan(root)
+            block = build_block(plan.tree, len(self.processed))
+        return plan, block
+
+    def _draft(self, history: list[int]) -> DraftTree:
+        """Every candidate continuation of the root, merged into one tree."""
+        with_head = self.drafter.head is not None and self._feature is not None and self.controller.decide_head()
+        return self.drafter.draft(history, self._feature, with_head)
+
+    async def _run_block(self, block: Block, rows: list[int], clock: StepClock) -> _BlockOutput:
+        """Run ``block`` through the head layers, the middle and the tail; the features and logits of ``rows``."""
+        positions = torch.tensor(block.positions)
+        # A cancelled step may have left the local stacks one block ahead: crop to what is committed.
+        self.edge.crop(block.start)
+        self.processed = self.processed[: block.start]
+        hidden = self.edge.run_head(torch.tensor(block.tokens), positions, block.ancestry)
+        keep_start, keep_rows = self._pending_keep or (None, ())
+        edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
+        reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit)
+        self._pending_keep = None
+        clock.middle_replied(reply)
+        features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows)
+        return _BlockOutput(features, self.edge.lazy_logits(features))
+
+    def _verify(
+        self, plan: Plan, block: VerifyBlock, output: _BlockOutput, picker: TokenPicker
+    ) -> tuple[Verdict, list[int]]:
+        """The longest drafted path the model agrees with, and the window's Jacobi outputs."""
+        tree, logits = plan.tree, output.logits
+        if len(tree) >= PREFETCH_MIN:  # the likeliest nodes come first in a planned tree
+            logits.prefetch([*range(min(len(tree), PREFETCH_ROWS)), *range(len(tree), len(logits))])
+        verdict = verify(tree, logits, picker)  # projects any other row it walks on its own
+        window_outputs = logits.rows(len(tree), len(logits)).argmax(-1).tolist() if block.window_rows else []
+        return verdict, window_outputs
+
+    def _commit(
+        self, block: VerifyBlock, verdict: Verdict, output: _BlockOutput, window_outputs: list[int], reply: _Reply
+    ) -> tuple[int, int]:
+        """Emit the accepted tokens and keep exactly their path in every cache; returns (next root, emitted)."""
+        emitted = verdict.emitted(block.tree)
+        used = reply.emit(emitted)
+        keep = verdict.accepted[:used]  # the root and the accepted drafts before the last emitted token
+        self.edge.keep(block.start, keep)
+        self._pending_keep = (block.start, keep)  # the worker keeps the same rows with the next request
+        self.processed += [block.tokens[row] for row in keep]
+        self._feature = output.features[keep[-1]]  # the last kept node's logits chose the next root
+        if block.window_rows:
+            self.window.advance(window_outputs, self.drafter.pool)
+        return emitted[used - 1], used
+
+    def _record(
+        self,
+        reply: _Reply,
+        step: StepTiming,
+        plan: Plan | None,
+        on_step: Callable[[StepTiming, Plan | None], None] | None,
+    ) -> None:
+        reply.generation.stats.steps.append(step)
+        if plan is not None:
+            reply.generation.plans.append(plan)
+        if on_step:
+            on_step(step, plan)
+
+    # -- faults -------------------------------------------------------------------------------------
+    async def _run_or_recover(
+        self, block: Block, rows: list[int], clock: StepClock, refill: bool = True
+    ) -> _BlockOutput | None:
+        """Run the block; after a lost session or link, move to a fresh session and return None.
+
+        With ``refill`` the committed tokens are re-sent first, so the caller can repeat its step.
+        """
+        try:
+            return await self._run_block(block, rows, clock)
+        except Exception as exc:
+            committed = list(self.processed)
+            await self._recover_or_raise(exc)
+            if refill:
+                await self._refill(committed)
+            return None
+
+    async def _recover_or_raise(self, error: Exception) -> None:
+        """After a lost session or link, move to a fresh session; re-raise anything else."""
+        if getattr(error, "code", None) not in RECOVERABLE or self.reconnect is None:
+            raise error
+        if self.notice:
+            self.notice(f"Worker session lost ({error.code}); reconnecting…")
+        self.replace_middle(await self.reconnect())
+        if self.notice:
+            self.notice("Reconnected; re-sent the conversation to a new worker session.")
+
+    async def _refill(self, committed: list[int]) -> None:
+        """Re-prefill what was committed before the loss, so every cache holds it again."""
+        while committed:
+            block = Block.run(committed, 0)
+            if await self._run_or_recover(block, [block.size - 1], StepClock("prefill"), refill=False):
+                break
+        self.processed = committed
+
+    def replace_middle(self, middle: Middle) -> None:
+        """Continue on a fresh worker session: nothing is cached there, so the next call re-prefills."""
+        self.middle = middle
+        self.processed = []
+        self._pending_keep = None
+        self.edge.crop(0)
+
+    @property
+    def pending_keep(self) -> tuple[int, list[int]] | None:
+        """The worker-side commit (start, block rows) that the next request will carry."""
+        return self._pending_keep
+
+    async def close(self) -> None:
+        await self.middle.close()

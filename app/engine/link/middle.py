@@ -1,0 +1,67 @@
+"""The middle of the model as the decode loop sees it: in this process, or across the wire."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+import torch
+
+from app.engine.source.split import SplitSpec
+from app.model.kv_cache import CacheEdit
+from app.model.layers import LayerStack
+from app.model.weights import WeightedModel
+
+
+@dataclass
+class MiddleReply:
+    """Hidden states back from the middle layers, with where the time went."""
+
+    hidden: torch.Tensor  # [1, q, hidden]
+    wall_ms: float  # the whole call as the client saw it
+    remote_compute_ms: float  # the middle layers' own time
+    serialization_ms: float  # encoding + decoding on both ends
+    frames: int = 1
+
+    @property
+    def network_ms(self) -> float:
+        return max(0.0, self.wall_ms - self.remote_compute_ms - self.serialization_ms)
+
+
+class Middle(Protocol):
+    async def forward(
+        self,
+        hidden: torch.Tensor,
+        positions: list[int],
+        ancestry: torch.Tensor | None = None,
+        edit: CacheEdit | None = None,
+    ) -> MiddleReply: ...
+
+    async def close(self) -> None: ...
+
+
+class LocalMiddle:
+    """The middle layers in this process: the unsplit ceiling, and the reference in unit tests."""
+
+    def __init__(self, stack: LayerStack):
+        self.stack = stack
+
+    @classmethod
+    def of(
+        cls, source: WeightedModel, split: SplitSpec, device: torch.device | str = "cpu", dtype=torch.float32
+    ) -> LocalMiddle:
+        """The middle layers of ``source`` for ``split``, read and run in this process."""
+        first, last = split.middle(source.config.num_hidden_layers)
+        return cls(LayerStack.from_source(source, first, last, device, dtype))
+
+    async def forward(self, hidden, positions, ancestry=None, edit=None) -> MiddleReply:
+        start = time.perf_counter()
+        if edit is not None:
+            edit.apply(self.stack.cache)
+        output = self.stack(hidden, torch.tensor(positions), ancestry)
+        elapsed = (time.perf_counter() - start) * 1000
+        return MiddleReply(output, wall_ms=elapsed, remote_compute_ms=elapsed, serialization_ms=0.0)
+
+    async def close(self) -> None:
+        self.stack.reset()

@@ -1,0 +1,320 @@
+"""The client side of the wire: connect, check the worker, and run blocks through its middle layers."""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import torch
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from app.engine.link.middle import MiddleReply
+from app.model.kv_cache import CacheEdit
+from app.wire.frames import (
+    DEFAULT_MAX_FRAME,
+    WIRE_DTYPES,
+    Frame,
+    ProtocolError,
+    decode_frame,
+    encode_frame,
+    tensor_from_bytes,
+    tensor_to_bytes,
+)
+from app.wire.log_redaction import redacting_logger
+from app.wire.messages import (
+    Closed,
+    CloseRequest,
+    ErrorReply,
+    ForwardRequest,
+    ForwardResult,
+    Hello,
+    Opened,
+    OpenRequest,
+    parse_reply,
+)
+from app.wire.tls import PinMismatch, check_pin, client_context, normalise_pin
+
+_HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
+R = TypeVar("R", Opened, Closed, ForwardResult)
+
+
+class WorkerError(Exception):
+    """The worker refused a request or could not be used; ``code`` says which way."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class _PinnedConnection(ClientConnection):
+    """Checks the pinned certificate after the TLS handshake, before the request carrying the token."""
+
+    pin: str = ""
+
+    async def handshake(self, *args, **kwargs) -> None:
+        check_pin(self.transport.get_extra_info("ssl_object"), self.pin)
+        await super().handshake(*args, **kwargs)
+
+
+class RemoteMiddle:
+    """One session on a worker: blocks of hidden states in, the middle layers' output back."""
+
+    def __init__(self, connection: ClientConnection, hello: Hello, session: str, wire_dtype: str):
+        self._ws = connection
+        self.hello = hello
+        self.session = session
+        self.wire_dtype = wire_dtype
+        self._seq = 0
+
+    @classmethod
+    async def connect(
+        cls,
+        endpoint: str,
+        token: str,
+        *,
+        expected_fingerprint: str | None = None,
+        expected_layers: tuple[int, int] | None = None,
+        wire_dtype: str = "float16",
+        max_frame: int = DEFAULT_MAX_FRAME,
+        open_timeout: float = 10.0,
+        cert_sha256: str | None = None,
+    ) -> RemoteMiddle:
+        """Connect, authenticate, check the worker's shard and open a session.
+
+        ``wss://`` endpoints are verified against the system's trust store, or, with ``cert_sha256``,
+        against that one pinned certificate (self-signed workers).
+        """
+        if wire_dtype not in WIRE_DTYPES:
+            raise ValueError(f"wire dtype must be one of {', '.join(WIRE_DTYPES)}")
+        secure = endpoint.startswith("wss://")
+        if cert_sha256 and not secure:
+            raise WorkerError("tls_required", "a certificate pin needs a wss:// endpoint")
+        tls: dict = {}
+        if secure:
+            tls["ssl"] = client_context(cert_sha256)
+            if cert_sha256:
+                normalise_pin(cert_sha256)
+                tls["create_connection"] = type("Pinned", (_PinnedConnection,), {"pin": cert_sha256})
+        try:
+            ws = await connect(
+                endpoint,
+                additional_headers={"Authorization": f"Bearer {token}"},
+                compression=None,
+                max_size=2 * max_frame + 65536,
+                open_timeout=open_timeout,
+                proxy=None,  # the worker is reached directly; system proxies would see our traffic
+                logger=redacting_logger("splitchat.websockets.client"),
+                **tls,
+            )
+        except InvalidStatus as exc:
+            status = exc.response.status_code
+            if status == 401:
+                raise WorkerError(
+                    "unauthorized", "the worker refused the token (401): check the bearer token"
+                ) from None
+            raise WorkerError("handshake", f"the worker answered HTTP {status}") from None
+        except PinMismatch as exc:
+            raise WorkerError(
+                "pin_mismatch", f"refused the worker at {endpoint}: {exc}. Nothing was sent to it."
+            ) from None
+        except ssl.SSLCertVerificationError as exc:
+            raise WorkerError(
+                "tls_unverified",
+                f"the worker's certificate could not be verified ({exc.verify_message}); for a self-signed "
+                "worker, pin its certificate's SHA-256 in the provider settings",
+            ) from None
+        except (TimeoutError, OSError, InvalidHandshake) as exc:
+            raise WorkerError("unreachable", f"cannot reach the worker at {endpoint}: {exc}") from None
+        try:
+            hello = Hello.from_header(decode_frame(await ws.recv()).header)
+            if expected_fingerprint is not None and hello.fingerprint != expected_fingerprint:
+                raise WorkerError(
+                    "fingerprint_mismatch",
+                    f"the worker serves weights {hello.fingerprint[:19]}…, expected {expected_fingerprint[:19]}…: "
+                    "re-export the worker bundle for this model and split",
+                )
+            if expected_layers is not None and (hello.first_layer, hello.last_layer) != tuple(expected_layers):
+                raise WorkerError(
+                    "layer_mismatch",
+                    f"the worker serves layers [{hello.first_layer}, {hello.last_layer}), "
+                    f"this split needs [{expected_layers[0]}, {expected_layers[1]})",
+                )
+            client = cls(ws, hello, session="", wire_dtype=wire_dtype)
+            client.hello = Hello(**{**hello.__dict__, "max_frame": min(hello.max_frame, max_frame)})
+            client.session = (await client._roundtrip(OpenRequest(), Opened)).session
+            return client
+        except BaseException:
+            await ws.close()
+            raise
+
+    async def forward(
+        self,
+        hidden: torch.Tensor,
+        positions: list[int],
+        ancestry: torch.Tensor | None = None,
+        edit: CacheEdit | None = None,
+    ) -> MiddleReply:
+        """Run a block through the worker; long blocks go as several frames, pipelined."""
+        started = time.perf_counter()
+        rows = hidden.shape[1]
+        row_bytes = self.hello.hidden_size * torch.finfo(WIRE_DTYPES[self.wire_dtype]).bits // 8
+        per_frame = max(1, (self.hello.max_frame - _HEADER_BUDGET - 8 * rows) // row_bytes)
+        per_frame = min(per_frame, self.hello.max_block)
+        if ancestry is not None and rows > per_frame:
+            raise ValueError(f"a {rows}-token tree block does not fit one frame of the worker's limits")
+        frames = []
+        for offset in range(0, rows, per_frame):
+            end = min(rows, offset + per_frame)
+            request = ForwardRequest(
+                session=self.session,
+                shape=[end - offset, self.hello.hidden_size],
+                dtype=self.wire_dtype,
+                positions=positions[offset:end],
+                ancestry=ancestry,
+                edit=(edit or CacheEdit()) if offset == 0 else CacheEdit(),  # the edit precedes the first chunk
+            )
+            self._seq += 1
+            frames.append(
+                encode_frame(request.to_header(self._seq), tensor_to_bytes(hidden[0, offset:end], self.wire_dtype))
+            )
+        first_seq = self._seq - len(frames) + 1
+        encode_ms = (time.perf_counter() - started) * 1000
+        replies = await self._exchange(frames)
+        decode_start = time.perf_counter()
+        outputs, remote_ms, worker_ser_ms = [], 0.0, 0.0
+        for index, frame in enumerate(replies):
+            result = self._expect(frame, first_seq + index, ForwardResult)
+            outputs.append(tensor_from_bytes(frame.payload, result.dtype, result.shape))
+            remote_ms += result.compute_ms
+            worker_ser_ms += result.serialize_ms
+        output = torch.cat(outputs).unsqueeze(0) if len(outputs) > 1 else outputs[0].unsqueeze(0)
+        now = time.perf_counter()
+        client_ser_ms = encode_ms + (now - decode_start) * 1000
+        return MiddleReply(
+            hidden=output,
+            wall_ms=(now - started) * 1000,
+            remote_compute_ms=remote_ms,
+            serialization_ms=client_ser_ms + worker_ser_ms,
+            frames=len(frames),
+        )
+
+    async def ping_ms(self) -> float:
+        """One WebSocket ping's round trip, in milliseconds: the network alone, no compute."""
+        waiter = await self._ws.ping()
+        return 1000 * await asyncio.wait_for(waiter, 10)
+
+    async def close(self) -> None:
+        """End the session and the connection; never raises."""
+        try:
+            if self.session:
+                await asyncio.wait_for(self._roundtrip(CloseRequest(self.session), Closed), 5)
+        except (TimeoutError, WorkerError, ConnectionClosed, OSError):
+            pass
+        finally:
+            await self._ws.close()
+
+    async def _roundtrip(self, request: OpenRequest | CloseRequest, expected: type[R]) -> R:
+        self._seq += 1
+        (frame,) = await self._exchange([encode_frame(request.to_header(self._seq))])
+        return self._expect(frame, self._seq, expected)
+
+    async def _exchange(self, frames: list[bytes]) -> list[Frame]:
+        """Send frames and collect as many replies, concurrently so neither side's buffers fill up."""
+
+        async def send_all() -> None:
+            for frame in frames:
+                await self._ws.send(frame)
+
+        async def receive_all() -> list[Frame]:
+            return [decode_frame(await self._ws.recv()) for _ in frames]
+
+        try:
+            _, replies = await asyncio.gather(send_all(), receive_all())
+        except ConnectionClosed as exc:
+            raise WorkerError("connection_lost", f"the connection to the worker closed: {exc}") from None
+        except ProtocolError as exc:
+            raise WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}") from None
+        return replies
+
+    @staticmethod
+    def _expect(frame: Frame, seq: int, expected: type[R]) -> R:
+        """The reply ``frame`` holds, if it answers request ``seq`` as ``expected``; WorkerError otherwise."""
+        try:
+            reply = parse_reply(frame)
+        except ProtocolError as exc:
+            raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
+        if isinstance(reply, ErrorReply):
+            raise WorkerError(reply.code, reply.message)
+        if reply.seq != seq or not isinstance(reply, expected):
+            raise WorkerError("out_of_order", f"expected reply {seq}, got {reply.seq} ({frame.type})")
+        return reply
+
+
+@dataclass(frozen=True)
+class WorkerProbe:
+    """What "Test connection" learns: the weights a worker serves, and the link's round trip."""
+
+    fingerprint: str
+    first_layer: int
+    last_layer: int  # exclusive
+    hidden_size: int
+    rtt_ms: float  # the median of a few WebSocket pings: the network alone
+    handshake_ms: float  # TCP, TLS, the token check, the hello and a session opened
+
+
+async def probe_worker(endpoint: str, token: str, pings: int = 3, cert_sha256: str | None = None) -> WorkerProbe:
+    """Connect as a client would and report what the worker serves and the link's round trip.
+
+    Raises WorkerError (unauthorized, unreachable, ...) exactly as a real connection would.
+    """
+    started = time.perf_counter()
+    middle = await RemoteMiddle.connect(endpoint, token, cert_sha256=cert_sha256)
+    handshake_ms = (time.perf_counter() - started) * 1000
+    try:
+        rtts = sorted([await middle.ping_ms() for _ in range(pings)])
+    finally:
+        await middle.close()
+    hello = middle.hello
+    return WorkerProbe(
+        fingerprint=hello.fingerprint,
+        first_layer=hello.first_layer,
+        last_layer=hello.last_layer,
+        hidden_size=hello.hidden_size,
+        rtt_ms=rtts[len(rtts) // 2],
+        handshake_ms=handshake_ms,
+    )
+
+
+RETRYABLE = frozenset({"unreachable", "connection_lost", "handshake"})
+
+
+async def connect_with_retries(
+    connect: Callable[[], Awaitable[RemoteMiddle]],
+    window_s: float = 60.0,
+    notice: Callable[[str], None] | None = None,
+    before_attempt: Callable[[], Awaitable[None]] | None = None,
+) -> RemoteMiddle:
+    """``connect()`` until it succeeds, backing off 0.25 s, 0.5 s, … 4 s between tries.
+
+    Only a worker that cannot be reached is retried; a refusal (401, wrong weights) is final. After
+    ``window_s`` the last error is raised.
+    """
+    deadline = time.monotonic() + window_s
+    delay = 0.25
+    while True:
+        try:
+            if before_attempt is not None:
+                await before_attempt()
+            return await connect()
+        except WorkerError as exc:
+            if exc.code not in RETRYABLE or time.monotonic() + delay > deadline:
+                raise
+            if notice:
+                notice(f"Worker unreachable; reconnecting in {delay:.2g} s…")
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 4.0)

@@ -1,0 +1,130 @@
+"""`splitchat export-worker --bundle`: a folder an admin copies to a GPU box and runs as it is.
+
+The folder holds the shard (middle layers only), the worker's own code — the few modules
+``python -m app.remote_worker`` imports, no UI, no embedding, no tokenizer — a minimal requirements
+file, a start script, a systemd unit and a Dockerfile.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import app
+from app.engine.link.export import export_worker_shard
+from app.engine.source.specs import ModelSource
+from app.engine.source.split import SplitSpec
+from app.jobs import Progress
+from app.wire.shard_format import Manifest
+
+# The worker imports nothing of ``app`` outside these packages (a test imports it in a process where
+# anything else fails), so the bundle ships exactly them.
+WORKER_PACKAGES = ("wire", "model", "remote_worker")
+
+
+def worker_modules() -> list[Path]:
+    """The worker's source files, relative to the ``app`` package: its root module and its packages."""
+    package = Path(app.__file__).parent
+    files = [Path("__init__.py")]
+    for name in WORKER_PACKAGES:
+        files += sorted(path.relative_to(package) for path in (package / name).rglob("*.py"))
+    return files
+
+
+REQUIREMENTS = """# The worker's own dependencies: no Qt, no tokenizer use, no UI.
+# On a CUDA box install torch first from https://download.pytorch.org/whl/<cuda-version>.
+torch>=2.4,<2.15
+transformers>=5.20,<5.40
+safetensors>=0.4
+websockets>=14,<18
+numpy>=1.26
+platformdirs>=4
+"""
+
+RUN_SCRIPT = """#!/usr/bin/env bash
+# Start the worker from this folder. Extra options pass through, e.g.
+#   ./run-worker.sh --port 8765 --tls-cert tls/worker.crt --tls-key tls/worker.key
+set -euo pipefail
+cd "$(dirname "$0")"
+exec "${PYTHON:-.venv/bin/python}" -m app.remote_worker --shard shard --host "${HOST:-0.0.0.0}" \\
+    --token-file tokens.txt "$@"
+"""
+
+SYSTEMD_UNIT = """[Unit]
+Description=splitchat worker (middle layers of {model}, layers {first}-{last_incl})
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+User=splitchat
+WorkingDirectory=/opt/splitchat-worker
+ExecStart=/opt/splitchat-worker/.venv/bin/python -m app.remote_worker --shard shard --host 0.0.0.0 --port 8765 \\
+    --token-file tokens.txt --tls-cert tls/worker.crt --tls-key tls/worker.key
+Restart=always
+RestartSec=2
+NoNewPrivileges=true
+ProtectSystem=strict
+ProtectHome=true
+PrivateTmp=true
+ReadOnlyPaths=/opt/splitchat-worker
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+DOCKERFILE = """# CPU image; for a GPU base on a CUDA runtime image and install torch from the CUDA index first.
+FROM python:3.11-slim
+WORKDIR /opt/splitchat-worker
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+COPY app app
+COPY shard shard
+USER nobody
+EXPOSE 8765
+# Mount the token file (and tls/) at run time; never bake them into the image:
+#   docker run -p 8765:8765 -v $PWD/tokens.txt:/opt/splitchat-worker/tokens.txt:ro \\
+#       -v $PWD/tls:/opt/splitchat-worker/tls:ro IMAGE --tls-cert tls/worker.crt --tls-key tls/worker.key
+ENTRYPOINT ["python", "-m", "app.remote_worker", "--shard", "shard", "--host", "0.0.0.0", "--port", "8765", \\
+    "--token-file", "tokens.txt"]
+"""
+
+README = """# splitchat worker bundle
+
+Layers {first}-{last_incl} of {model} ({num_layers} layers in all): the middle of the model and nothing
+else. The workstation keeps the embedding, the first and last layers, the norm, the LM head and the
+tokenizer; text and token ids never reach this machine.
+
+    python3 -m venv .venv && .venv/bin/pip install -r requirements.txt
+    .venv/bin/python -m app.remote_worker.tokens tokens.txt   # prints a token once; give it to the workstation admin
+    ./run-worker.sh --port 8765 --tls-cert tls/worker.crt --tls-key tls/worker.key
+
+`splitchat-worker.service` (systemd) and `Dockerfile` run the same command. Making the certificate,
+pinning it on the workstation and measuring the round trip: docs/DEPLOY.md in the splitchat repository.
+"""
+
+
+def export_worker_bundle(
+    source: ModelSource, split: SplitSpec, out: Path, dtype: str | None = None, progress: Progress | None = None
+) -> Manifest:
+    """Write the shard, the worker's code and its deployment files into the empty folder ``out``."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        raise FileExistsError(f"{out} is not empty; choose a new folder for the worker bundle")
+    manifest = export_worker_shard(source, split, out / "shard", dtype, progress)
+    package = Path(app.__file__).parent
+    for name in worker_modules():
+        (out / "app" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(package / name, out / "app" / name)
+    facts = dict(
+        model=source.spec if source.spec != str(source.folder) else source.folder.name,
+        first=manifest.first_layer,
+        last_incl=manifest.last_layer - 1,
+        num_layers=manifest.num_layers,
+    )
+    (out / "requirements.txt").write_text(REQUIREMENTS)
+    (out / "run-worker.sh").write_text(RUN_SCRIPT)
+    (out / "run-worker.sh").chmod(0o755)
+    (out / "splitchat-worker.service").write_text(SYSTEMD_UNIT.format(**facts))
+    (out / "Dockerfile").write_text(DOCKERFILE)
+    (out / "README.md").write_text(README.format(**facts))
+    return manifest

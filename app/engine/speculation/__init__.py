@@ -1,0 +1,1 @@
+"""What each round trip drafts: context lookup, the Jacobi window, the learned head, and the controller."""

@@ -1,0 +1,114 @@
+"""A learned draft head: the workstation's own guess at the next few tokens, from the model's last feature.
+
+n-grams (context lookup, Jacobi trajectories) only propose what already happened; on chat and creative
+text most tokens are new. The head is a small MLP that advances the model's final feature (the normed
+hidden state the LM head reads) one token at a time: f' = f + W2·silu(W1·[f, e(token)]). Its logits are
+the model's own LM head restricted to a frequent-token vocabulary (a full 49k-row projection per drafted
+token would cost more than the draft saves on a CPU).
+
+It runs on the workstation only — it needs the embedding and the LM head, which never leave — and it is
+only a proposer: verification keeps exactly what the full model would produce, so a poor head costs
+speed, never correctness. Trained per model by ``splitchat train-draft`` (``training.py``); its file:
+``head_file.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import torch
+
+from app.engine.speculation.sources import head_source
+from app.model.kernels import linear_of, pack_linears
+
+
+class DraftHead(torch.nn.Module):
+    """f_{t+1} = f_t + out(silu(fuse([f_t, e(x_{t+1})]))): one token forward in feature space."""
+
+    def __init__(self, hidden_size: int, inner_size: int, vocab: torch.Tensor):
+        super().__init__()
+        self.hidden_size, self.inner_size = hidden_size, inner_size
+        self.fuse = torch.nn.Linear(2 * hidden_size, inner_size)
+        self.out = torch.nn.Linear(inner_size, hidden_size)
+        torch.nn.init.zeros_(self.out.weight)  # starts as the identity: the LM head's own next-token guess
+        torch.nn.init.zeros_(self.out.bias)
+        self.register_buffer("vocab", vocab.long(), persistent=False)
+
+    def forward(self, feature: torch.Tensor, token_embedding: torch.Tensor) -> torch.Tensor:
+        return feature + self.out(torch.nn.functional.silu(self.fuse(torch.cat([feature, token_embedding], -1))))
+
+
+class HeadDrafter:
+    """Drafts a tree with the head, growing it where the head is most confident (a beam over depths).
+
+    Each depth expands the ``width`` most probable paths so far by their ``width`` likeliest next tokens
+    in one batched call; the ``nodes`` most probable of everything drafted make the tree. Each token is
+    tagged with its own probability's bin, which is what its acceptance is measured by.
+
+    Drafting is pure overhead on the workstation's critical path, so the drafter computes in whichever
+    of float32 and bfloat16 is faster on this device (bfloat16 is much faster on CPUs with AVX512-BF16,
+    much slower on those without); it only proposes, so its precision never reaches the output.
+    """
+
+    def __init__(self, head: DraftHead, embed_weight: torch.Tensor, lm_head_weight: torch.Tensor, dtype=None):
+        self.device = embed_weight.device
+        self.vocab = head.vocab.to(self.device)
+        self._head = copy.deepcopy(head)  # calibration converts it in place; the caller's stays as it was
+        self._embed = embed_weight
+        self._lm_rows = lm_head_weight[self.vocab]  # the restricted LM head
+        self.dtype = dtype or self._fastest_dtype()
+        self._use(self.dtype)
+
+    def _use(self, dtype) -> None:
+        # A copy per dtype: prepacking replaces the copy's layers, and the next probe starts from the original.
+        self.head = copy.deepcopy(self._head).to(device=self.device, dtype=dtype)
+        pack_linears(self.head)
+        self.lm_rows = self._lm_rows.to(dtype).contiguous()
+        self._lm_project = linear_of(self.lm_rows)
+
+    def _fastest_dtype(self):
+        if self.device.type != "cpu":
+            return self._embed.dtype
+        probe = torch.zeros(self._embed.shape[1])
+        best: dict[torch.dtype, float] = {}
+        for _ in range(4):  # interleaved, best of four: a busy machine must not decide for one dtype
+            for dtype in (torch.float32, torch.bfloat16):
+                self._use(dtype)
+                start = time.perf_counter()
+                self.propose(probe, 0, depth=3, nodes=12)
+                best[dtype] = min(best.get(dtype, float("inf")), time.perf_counter() - start)
+        return min(best, key=best.get)
+
+    @torch.inference_mode()
+    def propose(
+        self, feature: torch.Tensor, root: int, depth: int, nodes: int, width: int = 4
+    ) -> list[tuple[list[int], list[str]]]:
+        """Paths continuing ``root`` (given the feature of the position that chose it), each with one
+        source per token, most probable first; parents come before their children."""
+        if depth < 1 or nodes < 1:
+            return []
+        dtype = self.lm_rows.dtype
+        features = feature.view(1, -1).to(dtype)
+        tokens = torch.tensor([root], device=self.device)
+        beam: list[tuple[list[int], list[float], float]] = [([], [], 1.0)]  # path, token probabilities, product
+        drafted: list[tuple[list[int], list[float], float]] = []
+        for _ in range(depth):
+            features = self.head(features, self._embed[tokens].to(dtype))
+            top = torch.softmax(self._lm_project(features).float(), -1).topk(min(width, len(self.vocab)))
+            next_tokens, next_probs = self.vocab[top.indices].tolist(), top.values.tolist()  # one copy a depth
+            grown = []
+            for b, (path, probs, product) in enumerate(beam):
+                for token, p in zip(next_tokens[b], next_probs[b], strict=True):
+                    grown.append((path + [token], probs + [p], product * p, b))
+            grown.sort(key=lambda g: -g[2])
+            drafted.extend((path, probs, product) for path, probs, product, _ in grown)
+            grown = grown[:width]  # the beam: the likeliest paths go one token further
+            rows = torch.tensor([b for *_, b in grown], device=self.device)
+            features = features[rows]
+            tokens = torch.tensor([path[-1] for path, *_ in grown], device=self.device)
+            beam = [(path, probs, product) for path, probs, product, _ in grown]
+        # A path's product never exceeds its parent's, so the best ``nodes`` are closed under parents
+        # (ties broken towards shorter paths, which come first).
+        drafted.sort(key=lambda d: (-d[2], len(d[0])))
+        return [(path, [head_source(p) for p in probs]) for path, probs, _ in drafted[:nodes]]

@@ -1,0 +1,273 @@
+"""Train a model's draft head: the model answers a prompt set, and the head learns to follow its features.
+
+Self-distillation, run where the whole model is (the admin's machine, where the worker's shard is cut):
+1. the model answers every training prompt greedily and once more sampled (T = 0.8, top-p 0.95);
+2. one forward pass over each answer gives the final feature h_t and the model's own argmax a_t at
+   every position — the argmax, not the text, is what greedy verification accepts;
+3. the head learns (h_t, x_{t+1}) → h_{t+1} and a_{t+1}, unrolled ``unroll`` steps on its own predicted
+   features (with input noise) so a chain of drafts does not drift off the features it was trained on.
+Prompts are held out by whole answers, and the held-out figures go into the file's metadata.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import torch
+
+from app.engine.speculation.head import DraftHead
+from app.engine.speculation.head_file import HeadInfo
+from app.jobs import CancelFlag, Progress, raise_if_cancelled
+from app.resources import DRAFT_PROMPTS
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    new_tokens: int = 128  # tokens per answer
+    sampled_answers: int = 1  # sampled answers per prompt beside the greedy one (more prompts beat more samples)
+    inner_size: int = 1024
+    vocab_size: int = 8192  # the draft's vocabulary: the model's most frequent outputs
+    epochs: int = 6
+    unroll: int = 4  # steps trained on the head's own features; with 2, depths 3-4 drifted to ~0.25
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    feature_loss: float = 0.1  # weight of matching the next feature, beside predicting the next token
+    noise: float = 0.05
+    held_out: float = 0.1  # share of answers kept out of training, for the reported accuracy
+    generate_batch: int = 64  # on a CPU, larger batches answer faster
+    seed: int = 0
+
+
+@dataclass
+class Answer:
+    """One prompt and the model's answer, as ids; the features come from the teacher pass."""
+
+    ids: list[int]
+    prompt_len: int
+    sampled: bool = False
+    features: torch.Tensor | None = None  # [n, H]: final normed hidden state per position
+    argmax: torch.Tensor | None = None  # [n]: the model's greedy choice after each position
+
+
+def load_training_prompts(path: Path = DRAFT_PROMPTS) -> list[list[dict]]:
+    """Each prompt as a one-message conversation."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    prompts = [[{"role": "user", "content": p["content"]}] for p in data["prompts"]]
+    if not prompts:
+        raise ValueError(f"{path} holds no prompts")
+    return prompts
+
+
+def answer_prompts(
+    model,
+    tokenizer,
+    prompts: Sequence[list[dict]],
+    config: TrainConfig,
+    stop_ids: set[int],
+    progress: Progress,
+    cancel: CancelFlag | None = None,
+) -> list[Answer]:
+    """The model's answers: greedy, then ``sampled_answers`` sampled passes, in padded batches.
+
+    Batches group prompts of similar length (less padding to compute); answers come back in prompt order.
+    """
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    texts = [tokenizer.apply_chat_template(p, tokenize=False, add_generation_prompt=True) for p in prompts]
+    by_length = sorted(range(len(texts)), key=lambda i: len(tokenizer(texts[i])["input_ids"]))
+    passes = [False] + [True] * config.sampled_answers
+    total = len(passes) * len(texts)
+    answers: list[Answer] = []
+    tokenizer.padding_side = "left"
+    torch.manual_seed(config.seed)
+    for sampled in passes:
+        done: dict[int, Answer] = {}
+        for start in range(0, len(texts), config.generate_batch):
+            raise_if_cancelled(cancel)
+            batch = by_length[start : start + config.generate_batch]
+            encoded = tokenizer([texts[i] for i in batch], return_tensors="pt", padding=True)
+            options = {"do_sample": True, "temperature": 0.8, "top_p": 0.95} if sampled else {"do_sample": False}
+            with torch.inference_mode():
+                out = model.generate(**encoded, max_new_tokens=config.new_tokens, pad_token_id=pad, **options)
+            for i, row, mask in zip(batch, out.tolist(), encoded["attention_mask"].tolist(), strict=True):
+                prompt_len = sum(mask)
+                ids = row[len(mask) - prompt_len :]
+                done[i] = Answer(_cut_at_stop(ids, prompt_len, stop_ids), prompt_len, sampled)
+            progress("answering training prompts", (len(answers) + len(done)) / total)
+        answers.extend(done[i] for i in range(len(texts)))
+    return answers
+
+
+def _cut_at_stop(ids: list[int], prompt_len: int, stop_ids: set[int]) -> list[int]:
+    for i in range(prompt_len, len(ids)):
+        if ids[i] in stop_ids:
+            return ids[: i + 1]
+    return ids
+
+
+@torch.inference_mode()
+def teacher_pass(model, answers: list[Answer], progress: Progress, cancel: CancelFlag | None = None) -> None:
+    """Fill each answer's features and argmax from one forward pass of the whole model."""
+    for i, answer in enumerate(answers):
+        raise_if_cancelled(cancel)
+        out = model(torch.tensor([answer.ids]), output_hidden_states=True)
+        answer.features = out.hidden_states[-1][0].float()  # transformers applies the final norm here
+        answer.argmax = out.logits[0].argmax(-1)
+        progress("reading the model's features", (i + 1) / len(answers))
+
+
+def draft_vocabulary(answers: Sequence[Answer], size: int) -> torch.Tensor:
+    counts = Counter()
+    for answer in answers:
+        counts.update(answer.argmax.tolist())
+    return torch.tensor(sorted(t for t, _ in counts.most_common(size)))
+
+
+@dataclass
+class Pairs:
+    """Training rows: a start feature, then ``unroll`` (input token, next feature, next argmax) steps."""
+
+    start: torch.Tensor  # [m, H]
+    tokens: torch.Tensor  # [m, S]
+    features: torch.Tensor  # [m, S, H]
+    targets: torch.Tensor  # [m, S]
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+def make_pairs(answers: Sequence[Answer], unroll: int) -> Pairs:
+    starts, tokens, features, targets = [], [], [], []
+    for a in answers:
+        m = len(a.ids) - unroll - 1  # start t needs x_{t+1..t+S} and h, argmax at t+1..t+S
+        if m <= 0:
+            continue
+        ids = torch.tensor(a.ids)
+        starts.append(a.features[:m])
+        tokens.append(torch.stack([ids[1 + s : m + 1 + s] for s in range(unroll)], 1))
+        features.append(torch.stack([a.features[1 + s : m + 1 + s] for s in range(unroll)], 1))
+        targets.append(torch.stack([a.argmax[1 + s : m + 1 + s] for s in range(unroll)], 1))
+    if not starts:
+        raise ValueError("the answers are too short to train on")
+    return Pairs(*(torch.cat(x) for x in (starts, tokens, features, targets)))
+
+
+def train_head(
+    pairs: Pairs,
+    embed: torch.Tensor,
+    lm_head: torch.Tensor,
+    vocab: torch.Tensor,
+    config: TrainConfig,
+    progress: Progress,
+    cancel: CancelFlag | None = None,
+) -> tuple[DraftHead, list[float]]:
+    """Fit a head on ``pairs``; returns it and the mean loss of each epoch."""
+    torch.manual_seed(config.seed)
+    head = DraftHead(embed.shape[1], config.inner_size, vocab)
+    index = torch.full((lm_head.shape[0],), -100, dtype=torch.long)  # model id -> draft-vocabulary row
+    index[vocab] = torch.arange(len(vocab))
+    rows = lm_head[vocab]
+    optimizer = torch.optim.AdamW(head.parameters(), lr=config.learning_rate)
+    batches = (len(pairs) + config.batch_size - 1) // config.batch_size
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, config.learning_rate, total_steps=config.epochs * batches)
+    losses = []
+    for epoch in range(config.epochs):
+        order = torch.randperm(len(pairs))
+        total = 0.0
+        for b in range(batches):
+            raise_if_cancelled(cancel)
+            batch = order[b * config.batch_size : (b + 1) * config.batch_size]
+            feature = pairs.start[batch] + config.noise * torch.randn(len(batch), embed.shape[1])
+            loss = torch.zeros(())
+            for s in range(config.unroll):  # later steps feed on the head's own features, as drafting does
+                feature = head(feature, embed[pairs.tokens[batch, s]])
+                logits = feature @ rows.T
+                step = torch.nn.functional.cross_entropy(logits, index[pairs.targets[batch, s]], ignore_index=-100)
+                step = step + config.feature_loss * torch.nn.functional.smooth_l1_loss(
+                    feature, pairs.features[batch, s]
+                )
+                loss = loss + step / (s + 1)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            total += float(loss.detach()) * len(batch)
+            if b % max(1, batches // 10) == 0 or b == batches - 1:
+                done = (epoch * batches + b + 1) / (config.epochs * batches)
+                progress(f"training the draft head (epoch {epoch + 1}/{config.epochs})", done)
+        losses.append(total / len(pairs))
+    return head.eval(), losses
+
+
+@torch.inference_mode()
+def chain_accuracy(head: DraftHead, answers: Sequence[Answer], embed, lm_head, depth: int = 4) -> dict:
+    """On greedy held-out answers: how often the d-th drafted token is right given the first d-1 were.
+
+    Counted from each answer position on (the root being the token the model just chose), as in drafting.
+    """
+    rows = lm_head[head.vocab]
+    hits, tries = [0] * depth, [0] * depth
+    for a in answers:
+        if a.sampled:
+            continue  # after a sampled token the model's argmax path and the text part ways
+        ids = torch.tensor(a.ids)
+        n = len(a.ids)
+        feature = a.features[: n - 1]
+        tokens = ids[1:n]
+        alive = torch.arange(n - 1) >= a.prompt_len - 1
+        for d in range(depth):
+            valid = torch.arange(n - 1) + d + 1 < n  # argmax at t+d+1 exists
+            feature = head(feature, embed[tokens])
+            guess = head.vocab[(feature @ rows.T).argmax(-1)]
+            target = torch.full_like(guess, -1)
+            target[valid] = a.argmax[(torch.arange(n - 1) + d + 1)[valid]]
+            tries[d] += int((alive & valid).sum())
+            correct = alive & valid & (guess == target)
+            hits[d] += int(correct.sum())
+            alive = correct
+            tokens = guess
+    return {f"depth{d + 1}": round(hits[d] / tries[d], 4) if tries[d] else 0.0 for d in range(depth)}
+
+
+def train_draft_head(
+    model,
+    tokenizer,
+    fingerprint: str,
+    config: TrainConfig,
+    stop_ids: set[int],
+    prompts: Sequence[list[dict]] | None = None,
+    progress: Progress = lambda *_: None,
+    cancel: CancelFlag | None = None,
+) -> tuple[DraftHead, HeadInfo]:
+    """The whole recipe on an in-memory transformers model; returns the head and what to store with it."""
+    started = time.perf_counter()
+    prompts = list(prompts if prompts is not None else load_training_prompts())
+    answers = answer_prompts(model, tokenizer, prompts, config, stop_ids, progress, cancel)
+    teacher_pass(model, answers, progress, cancel)
+    shuffled = list(range(len(answers)))
+    random.Random(config.seed).shuffle(shuffled)
+    n_held = max(1, int(len(answers) * config.held_out)) if len(answers) > 1 else 0
+    held = [answers[i] for i in shuffled[:n_held]]
+    train = [answers[i] for i in shuffled[n_held:]]
+    embed = model.get_input_embeddings().weight.detach().float()
+    lm_head = model.get_output_embeddings().weight.detach().float()
+    vocab = draft_vocabulary(train, config.vocab_size)
+    pairs = make_pairs(train, config.unroll)
+    head, losses = train_head(pairs, embed, lm_head, vocab, config, progress, cancel)
+    training = {
+        "config": asdict(config),
+        "prompts": len(prompts),
+        "answers": len(answers),
+        "train_positions": len(pairs),
+        "held_out_answers": len(held),
+        "epoch_losses": [round(x, 4) for x in losses],
+        "held_out_accuracy": chain_accuracy(head, held, embed, lm_head) if held else {},
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    info = HeadInfo(fingerprint, embed.shape[1], config.inner_size, len(vocab), training)
+    return head, info

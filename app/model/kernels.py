@@ -1,0 +1,110 @@
+"""Linear layers on weights prepacked for oneDNN, torch's other CPU matrix library.
+
+A decode step multiplies one row, or a block of a few, by every weight matrix of the model. On CPUs
+torch sends those products to MKL, whose kernels for a few rows can be far from what the memory allows;
+on weights reordered once for oneDNN the same products come close to it (docs/BENCH.md, "Measurements
+behind the code"). Prepacking is a one-time copy at load; the dense weight is dropped where nothing
+else reads it.
+
+It is used for float32 and bfloat16 on the CPU when a numerical self-check passes, and can be turned
+off with ``SPLITCHAT_KERNELS=plain`` (the bench's A/B, or a torch build whose private oneDNN ops differ).
+The results are float32 products like MKL's, summed in a different order: the differences are the
+rounding of the last bits, which the greedy equivalence tests hold to the same tie rule as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+import torch
+from torch import nn
+
+ENV = "SPLITCHAT_KERNELS"
+PACKED_DTYPES = (torch.float32, torch.bfloat16)
+# The reorder picks a blocked layout for the batch it is told to expect; 4 rows suits both the single
+# rows of sequential decoding and the 8-24-row speculative blocks (measured 1-32 rows, hints 1/4/16/64).
+BATCH_HINT = 4
+
+
+def _ops():
+    """oneDNN's prepacked-linear operators, or None where this torch build lacks them."""
+    mkldnn = getattr(torch.ops, "mkldnn", None)
+    try:
+        return mkldnn._reorder_linear_weight, mkldnn._linear_pointwise
+    except (AttributeError, RuntimeError):
+        return None
+
+
+@functools.cache
+def packing_available(dtype: torch.dtype) -> bool:
+    """Whether weights of ``dtype`` can be prepacked here, checked once against ``F.linear``."""
+    if os.environ.get(ENV, "").strip().lower() == "plain" or dtype not in PACKED_DTYPES:
+        return False
+    ops = _ops()
+    if ops is None or not torch.backends.mkldnn.is_available():
+        return False
+    reorder, linear = ops
+    generator = torch.Generator().manual_seed(0)
+    weight = torch.randn(48, 40, generator=generator).to(dtype)
+    bias = torch.randn(48, generator=generator).to(dtype)
+    x = torch.randn(1, 5, 40, generator=generator).to(dtype)
+    try:
+        with torch.inference_mode():
+            got = linear(x, reorder(weight, BATCH_HINT), bias, "none", [], "")
+    except RuntimeError:
+        return False
+    want = nn.functional.linear(x.float(), weight.float(), bias.float())
+    tolerance = 1e-4 if dtype == torch.float32 else 5e-2
+    return got.shape == want.shape and torch.allclose(got.float(), want, rtol=tolerance, atol=tolerance)
+
+
+class PackedLinear(nn.Module):
+    """``y = x Wᵀ + b`` with W held in oneDNN's blocked layout (inference only: no gradient)."""
+
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None = None):
+        super().__init__()
+        reorder, self._linear = _ops()
+        self.out_features, self.in_features = weight.shape
+        self.dtype = weight.dtype
+        self.packed = reorder(weight.detach().contiguous(), BATCH_HINT)
+        self.bias = None if bias is None else bias.detach().clone()  # its own memory, not a view of the file
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self._linear(x.to(self.dtype).contiguous(), self.packed, self.bias, "none", [], "")
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, dtype={self.dtype}"
+
+
+def can_pack(weight: torch.Tensor) -> bool:
+    return weight.device.type == "cpu" and weight.dim() == 2 and packing_available(weight.dtype)
+
+
+def pack_linears(module: nn.Module) -> int:
+    """Replace every ``nn.Linear`` under ``module`` whose weight can be prepacked; returns how many."""
+    packed = 0
+    for name, child in list(module.named_children()):
+        if isinstance(child, nn.Linear) and can_pack(child.weight):
+            setattr(module, name, PackedLinear(child.weight, child.bias))
+            packed += 1
+        else:
+            packed += pack_linears(child)
+    return packed
+
+
+def own_memory(module: nn.Module) -> None:
+    """Copy the tensors left beside packed weights (norms, biases) out of the file they were loaded from.
+
+    Loaded tensors are views of one mapping of the whole weights file; a small norm weight would keep
+    all of it resident after the packed copies replaced the matrices.
+    """
+    for tensor in [*module.parameters(), *module.buffers()]:
+        tensor.data = tensor.data.clone()
+
+
+def linear_of(weight: torch.Tensor):
+    """``x -> x Wᵀ`` on the fastest kernel for this weight (prepacked where possible)."""
+    if can_pack(weight):
+        return PackedLinear(weight)
+    return functools.partial(nn.functional.linear, weight=weight)

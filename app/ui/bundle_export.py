@@ -1,0 +1,52 @@
+"""Export a worker bundle from the app: choose an empty folder, write it off the UI thread, say what was written."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from app.data.settings import AppSettings
+from app.engine.host import EngineHost, Manifest
+from app.ui.bridge import ThreadProgress
+from app.ui.messages import explain
+
+
+class WorkerBundleExport(QObject):
+    """The job behind *File → Export worker bundle…* and the settings panel's button."""
+
+    status = Signal(str)
+    progress = Signal(str, float)
+    running = Signal(bool)
+
+    def __init__(self, host: EngineHost, settings: Callable[[], AppSettings], parent: QWidget):
+        super().__init__(parent)
+        self.host, self._settings, self._parent = host, settings, parent
+
+    def choose_folder(self, split: str | None = None) -> None:
+        folder = QFileDialog.getExistingDirectory(self._parent, "Export the worker bundle into an empty folder")
+        if folder:
+            asyncio.ensure_future(self.export(Path(folder), split))
+
+    async def export(self, folder: Path, split: str | None = None) -> Manifest | None:
+        """Write the bundle for the current model at ``split`` (the settings' depth by default)."""
+        progress = ThreadProgress(self.progress.emit)
+        settings = self._settings()
+        self.running.emit(True)
+        try:
+            manifest = await self.host.export_worker_bundle(
+                settings.model, split or settings.split, folder, progress.emit
+            )
+        except Exception as exc:
+            self.status.emit(" ".join(explain(exc)))
+            return None
+        finally:
+            self.running.emit(False)
+        self.status.emit(
+            f"Worker bundle written to {folder}: layers {manifest.first_layer}–{manifest.last_layer - 1}, "
+            f"fingerprint {manifest.fingerprint[:23]}…"
+        )
+        return manifest

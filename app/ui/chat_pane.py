@@ -1,0 +1,262 @@
+"""The conversation being read and written: the banner, the messages, the input, Send/Stop/Regenerate/Export.
+
+Answers stream from the engine host; every message is written to the store as it grows, so a crash
+loses at most half a second of an answer and Stop keeps what was written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+
+from app.data.conversations import ConversationStore
+from app.data.settings import AppSettings
+from app.engine.host import ChatReply, EngineHost, Sampling
+from app.ui.bridge import EngineSignals
+from app.ui.chat_view import ChatView, MessageBubble
+from app.ui.messages import explain
+
+STORE_EVERY_S = 0.5  # a streaming answer is written to disk at least this often
+TITLE_CHARS = 48
+
+
+class ChatPane(QWidget):
+    """One conversation at a time, answered by the engine host."""
+
+    status = Signal(str)  # what just happened, for the status bar
+    conversation_created = Signal(int)  # a first message started a new conversation
+
+    def __init__(
+        self,
+        host: EngineHost,
+        store: ConversationStore,
+        settings: Callable[[], AppSettings],
+        ensure_engine: Callable[[], Awaitable[object]],
+    ):
+        super().__init__()
+        self.host, self.store = host, store
+        self._settings, self._ensure_engine = settings, ensure_engine
+        self.conversation_id: int | None = None
+        self.generation = 0  # numbers each answer so late signals of an old one are ignored
+        self.streaming: MessageBubble | None = None
+        self.streaming_row: int | None = None
+        self.last_store = 0.0
+        self.stop_flag = threading.Event()
+        self.current_task: asyncio.Task | None = None
+        self.last_reply: ChatReply | None = None  # the last finished answer
+        self.signals = EngineSignals()
+        self.signals.text.connect(self._on_text)
+        self._build()
+        self.update_banner()
+
+    def _build(self) -> None:
+        self.banner = QLabel()
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet("background: #e6f4ea; padding: 6px; border-radius: 4px;")
+        self.chat_view = ChatView()
+        self.error = QLabel("")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020;")
+        self.error.setVisible(False)
+        self.input = QPlainTextEdit()
+        self.input.setPlaceholderText("Type a message — Ctrl+Enter sends")
+        self.input.setMaximumHeight(110)
+        self.send_button = QPushButton("Send")
+        self.stop_button = QPushButton("Stop")
+        self.regenerate_button = QPushButton("Regenerate")
+        self.export_button = QPushButton("Export…")
+        self.send_button.clicked.connect(self.send_clicked)
+        self.stop_button.clicked.connect(self.stop)
+        self.regenerate_button.clicked.connect(self.regenerate_clicked)
+        self.export_button.clicked.connect(self.export_clicked)
+        QShortcut(QKeySequence("Ctrl+Return"), self.input, activated=self.send_clicked)
+        buttons = QHBoxLayout()
+        for button in (self.send_button, self.stop_button, self.regenerate_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.export_button)
+        column = QVBoxLayout(self)
+        column.addWidget(self.banner)
+        column.addWidget(self.chat_view, 1)
+        column.addWidget(self.error)
+        column.addWidget(self.input)
+        column.addLayout(buttons)
+        self._set_generating(False)
+
+    def update_banner(self) -> None:
+        settings = self._settings()
+        provider = settings.provider
+        where = (
+            "the embedded worker on this computer (nothing leaves it)"
+            if provider is None
+            else f"“{provider.name}” at {provider.endpoint}"
+        )
+        self.banner.setText(
+            "<b>Your words stay on this computer.</b> Only hidden states — numbers from the model's inner "
+            f"layers, never text or token ids — are sent, to {where}. Split depth {settings.split}: "
+            f"{settings.split} layers at each end run here."
+        )
+
+    # -- conversations ----------------------------------------------------------------------------
+    def new_conversation(self) -> None:
+        if self.generating:
+            return
+        self.conversation_id = None
+        self.chat_view.clear()
+        self.input.setFocus()
+
+    def open_conversation(self, conversation_id: int) -> None:
+        if self.generating or conversation_id == self.conversation_id:
+            return
+        self.conversation_id = conversation_id
+        self.chat_view.clear()
+        for message in self.store.messages(conversation_id):
+            self.chat_view.add(message.role, message.content, message.complete)
+        self._set_generating(False)
+
+    def export_conversation(self, path: Path) -> None:
+        if self.conversation_id is None:
+            raise ValueError("there is no conversation to export")
+        Path(path).write_text(self.store.export_markdown(self.conversation_id), encoding="utf-8")
+        self.status.emit(f"Exported to {path}")
+
+    def export_clicked(self) -> None:
+        if self.conversation_id is None:
+            return
+        title = self.store.get(self.conversation_id).title
+        path, _ = QFileDialog.getSaveFileName(self, "Export conversation", f"{title}.md", "Markdown (*.md)")
+        if path:
+            self.export_conversation(Path(path))
+
+    # -- answering --------------------------------------------------------------------------------
+    @property
+    def generating(self) -> bool:
+        return self.current_task is not None and not self.current_task.done()
+
+    def _set_generating(self, generating: bool) -> None:
+        self.send_button.setEnabled(not generating)
+        self.stop_button.setEnabled(generating)
+        has_answer = bool(self.chat_view.bubbles) and self.chat_view.bubbles[-1].role == "assistant"
+        self.regenerate_button.setEnabled(not generating and has_answer)
+
+    def send_clicked(self) -> None:
+        text = self.input.toPlainText().strip()
+        if not text or self.generating:
+            return
+        self.input.clear()
+        self.current_task = asyncio.ensure_future(self.send_prompt(text))
+        self._set_generating(True)
+
+    def regenerate_clicked(self) -> None:
+        if not self.generating:
+            self.current_task = asyncio.ensure_future(self.regenerate())
+            self._set_generating(True)
+
+    def stop(self) -> None:
+        self.stop_flag.set()
+        self.status.emit("Stopping…")
+
+    async def send_prompt(self, text: str) -> str | None:
+        """Store and show the user's message, then stream the answer; returns the answer's text."""
+        if self.conversation_id is None:
+            title = text.splitlines()[0][:TITLE_CHARS] or "New conversation"
+            self.conversation_id = self.store.create(title).id
+            self.conversation_created.emit(self.conversation_id)
+        self.store.add_message(self.conversation_id, "user", text)
+        self.chat_view.add("user", text)
+        return await self._answer()
+
+    async def regenerate(self) -> str | None:
+        """Replace the last answer with a new one."""
+        messages = self.store.messages(self.conversation_id) if self.conversation_id else []
+        if not messages or messages[-1].role != "assistant":
+            return None
+        self.store.delete_from(self.conversation_id, messages[-1].id)
+        self.chat_view.remove_last()
+        return await self._answer()
+
+    async def _answer(self) -> str | None:
+        self._set_generating(True)
+        self.error.setVisible(False)
+        self.stop_flag.clear()
+        self.generation += 1
+        conversation = self.conversation_id
+        history = [{"role": m.role, "content": m.content} for m in self.store.messages(conversation)]
+        bubble = self.streaming = self.chat_view.add("assistant", "")
+        bubble.set_streaming(True)
+        self.streaming_row = None
+        number = self.generation
+        settings = self._settings()
+        try:
+            await self._ensure_engine()
+            self.status.emit("Writing…")
+            reply = await self.host.reply(
+                history,
+                settings.max_new_tokens,
+                Sampling(temperature=settings.temperature, top_p=settings.top_p),
+                on_text=lambda text: self.signals.text.emit(number, text),
+                on_step=self.signals.step.emit,
+                should_stop=self.stop_flag.is_set,
+                on_notice=self.signals.notice.emit,
+            )
+        except Exception as exc:  # every failure becomes a message; the conversation stays as it was
+            self._finish(conversation, bubble.text, complete=False)
+            what, todo = explain(exc)
+            self.error.setText(f"{what} {todo}")
+            self.error.setVisible(True)
+            self.status.emit(what)
+            return None
+        self.last_reply = reply
+        stopped = reply.generation.stop_reason == "cancelled"
+        self._finish(conversation, reply.text, complete=not stopped)
+        stats = reply.generation.stats
+        self.status.emit(
+            f"{'Stopped' if stopped else 'Done'}: {len(reply.generation.tokens)} tokens, {stats.tok_per_s:.1f} tok/s, "
+            f"{stats.tokens_per_round_trip:.2f} tokens per round trip."
+        )
+        return reply.text
+
+    def _finish(self, conversation: int, text: str, complete: bool) -> None:
+        bubble, self.streaming = self.streaming, None
+        bubble.set_streaming(False)
+        if text:
+            bubble.set_text(text, complete)
+            self._store_answer(conversation, text, complete)
+        elif self.chat_view.bubbles and self.chat_view.bubbles[-1] is bubble:
+            self.chat_view.remove_last()  # nothing was produced: no empty answer left behind
+        self.streaming_row = None
+        self._set_generating(False)
+        # The task is still "running" while this runs; buttons follow once it returns.
+        QTimer.singleShot(0, lambda: self._set_generating(False))
+
+    def _on_text(self, number: int, text: str) -> None:
+        if number != self.generation or self.streaming is None:
+            return  # a late signal from an answer that already finished
+        self.streaming.set_text(text, True)
+        self.streaming.set_streaming(True)
+        self.chat_view.follow()
+        if time.monotonic() - self.last_store >= STORE_EVERY_S:
+            self._store_answer(self.conversation_id, text, complete=False)
+
+    def _store_answer(self, conversation: int, text: str, complete: bool) -> None:
+        if self.streaming_row is None:
+            self.streaming_row = self.store.add_message(conversation, "assistant", text, complete).id
+        else:
+            self.store.update_message(self.streaming_row, text, complete)
+        self.last_store = time.monotonic()
+
+    def local_ms_per_layer(self, local_layers: int) -> float | None:
+        """Measured local compute per decode step and per local layer, from the last answer (None before one)."""
+        if self.last_reply is None:
+            return None
+        steps = self.last_reply.generation.stats.decode_steps
+        if not steps:
+            return None
+        return sum(s.local_compute_ms for s in steps) / len(steps) / local_layers

@@ -1,0 +1,63 @@
+"""The design's boundaries, read from the code: the UI reaches the engine through its facade only and never
+imports torch; nothing below the UI imports Qt."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import app
+
+PACKAGE = Path(app.__file__).parent
+QT = ("PySide6", "qasync", "pyqtgraph")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at any depth (function-level imports included)."""
+    modules = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            modules.add(node.module)
+    return modules
+
+
+def files_under(*folders: str) -> list[Path]:
+    return [path for folder in folders for path in sorted((PACKAGE / folder).rglob("*.py"))]
+
+
+def test_the_ui_reaches_the_engine_through_the_host_only_and_never_imports_torch():
+    offending = {}
+    for path in files_under("ui"):
+        wrong = {
+            m
+            for m in imported_modules(path)
+            if (
+                m.startswith(("app.engine", "app.privacy", "app.bench", "app.model", "app.wire"))
+                and m != "app.engine.host"
+            )
+            or m.split(".")[0] in ("torch", "transformers")
+        }
+        if wrong:
+            offending[path.name] = sorted(wrong)
+    assert offending == {}
+
+
+def test_nothing_below_the_ui_imports_qt():
+    offending = {
+        str(path.relative_to(PACKAGE)): sorted(m for m in imported_modules(path) if m.split(".")[0] in QT)
+        for path in files_under("engine", "model", "wire", "remote_worker", "privacy", "bench", "data")
+    }
+    assert {name: qt for name, qt in offending.items() if qt} == {}
+
+
+def test_the_shared_packages_import_neither_half():
+    """``app.wire`` and ``app.model`` are what both halves run: they may not lean on the trusted engine."""
+    offending = {
+        str(path.relative_to(PACKAGE)): sorted(
+            m for m in imported_modules(path) if m.startswith("app.") and not m.startswith(("app.wire", "app.model"))
+        )
+        for path in files_under("wire", "model")
+    }
+    assert {name: bad for name, bad in offending.items() if bad} == {}
