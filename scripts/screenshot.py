@@ -34,7 +34,7 @@ def main(out: Path) -> int:
 
     from app.data.conversations import ConversationStore
     from app.data.settings import AppSettings
-    from app.engine.host import EngineHost
+    from app.host import EngineHost
     from app.ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(["splitchat"])

@@ -1,1 +1,1 @@
-"""The trusted half and everything model-side. Never imports Qt."""
+"""The trusted half: where the model comes from, the decode loop, speculation, the link to the worker. No Qt."""

@@ -13,7 +13,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from app.data.conversations import ConversationStore
     from app.data.settings import AppSettings, SettingsError, data_dir, load_settings
-    from app.engine.host import EngineHost
+    from app.host import EngineHost
     from app.ui.gc_guard import GuiThreadCollector
     from app.ui.main_window import MainWindow
 

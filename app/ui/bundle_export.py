@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from app.data.settings import AppSettings
-from app.engine.host import EngineHost, Manifest
+from app.host import EngineHost, Manifest
 from app.ui.bridge import ThreadProgress
 from app.ui.messages import explain
 

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, 
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
-from app.engine.host import ChatReply, EngineHost, Sampling
+from app.host import ChatReply, EngineHost, Sampling
 from app.ui.bridge import EngineSignals
 from app.ui.chat_view import ChatView, MessageBubble
 from app.ui.messages import explain

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QSplitter
 from app.data import credentials
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, save_settings
-from app.engine.host import ChatInfo, EngineConfig, EngineHost
+from app.host import ChatInfo, EngineConfig, EngineHost
 from app.ui.bridge import EngineSignals
 from app.ui.bundle_export import WorkerBundleExport
 from app.ui.chat_pane import ChatPane

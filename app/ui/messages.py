@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.data.credentials import CredentialError
 from app.data.settings import SettingsError
-from app.engine.host import CorpusError, ModelError, WorkerError
+from app.host import CorpusError, ModelError, WorkerError
 
 WORKER_ADVICE = {
     "unreachable": (

@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
-from app.engine.host import StepUpdate
+from app.host import StepUpdate
 
 HISTORY = 300  # steps kept on screen
 PARTS = (  # (StepTiming field, label, colour), stacked bottom to top

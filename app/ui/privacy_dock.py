@@ -10,7 +10,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDockWidget
 
 from app.data.settings import AppSettings
-from app.engine.host import Cancelled, EngineHost, PrivacyReport, PrivacySettings
+from app.host import Cancelled, EngineHost, PrivacyReport, PrivacySettings
 from app.ui.bridge import ThreadProgress
 from app.ui.messages import explain
 from app.ui.privacy_view import PrivacyView

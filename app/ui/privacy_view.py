@@ -7,7 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from app.engine.host import PrivacyReport
+from app.host import PrivacyReport
 
 SERIES = (  # (direction, attacker, label, colour, line style)
     ("to_worker", "public_head_search", "sent · public weights (head search)", (128, 0, 128), Qt.SolidLine),

@@ -29,7 +29,7 @@ def run_self_test() -> int:
 
     from app.data.conversations import ConversationStore
     from app.data.settings import AppSettings
-    from app.engine.host import EngineHost
+    from app.host import EngineHost
     from app.ui.gc_guard import GuiThreadCollector
     from app.ui.main_window import MainWindow
 

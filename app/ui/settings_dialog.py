@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from app.data import credentials
 from app.data.settings import DEVICES, EMBEDDED, MODES, AppSettings, ProviderProfile, SettingsError
-from app.engine.host import PrivacyReport, WorkerProbe
+from app.host import PrivacyReport, WorkerProbe
 from app.ui.messages import explain
 
 EMBEDDED_LABEL = "Embedded (this computer only)"

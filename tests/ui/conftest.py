@@ -28,7 +28,7 @@ def gui_thread_collector(qapp):
 @pytest.fixture(scope="session")
 def engine_host():
     """One engine host (its thread, the loaded model and the embedded worker) shared by the UI tests."""
-    from app.engine.host import EngineHost
+    from app.host import EngineHost
 
     host = EngineHost()
     yield host

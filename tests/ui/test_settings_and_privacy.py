@@ -211,7 +211,7 @@ async def test_wrong_weights_missing_model_and_expired_sessions_read_plainly(
 
 
 async def test_closing_the_window_stops_the_embedded_worker_and_bundles_export(qtbot, tmp_path):
-    from app.engine.host import EngineHost
+    from app.host import EngineHost
 
     window = MainWindow(EngineHost(), ConversationStore(tmp_path / "c.sqlite3"), AppSettings())
     qtbot.addWidget(window)

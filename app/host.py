@@ -1,4 +1,4 @@
-"""The engine's one facade for front ends: a chat, the worker checks, privacy and bundle jobs, on one thread.
+"""The one facade front ends use: a chat, the worker checks, the privacy and bundle jobs, on one thread.
 
 Every model computation — loading, the local layers, drafting, verification — and the worker's
 WebSocket run on the host's thread and its asyncio loop. A front end awaits the host's coroutines from
@@ -6,7 +6,8 @@ its own loop (the desktop app's Qt loop through qasync); callbacks arrive on the
 front end hands them to its own thread (Qt's queued signals do exactly that). Long one-off jobs (the
 privacy evaluation, exporting a worker bundle) run on worker threads with progress and a cancel flag.
 
-A front end imports from the engine this module only: the names below are everything it may use.
+A front end imports this module and nothing else of the trusted half: the names below are all it may use.
+It sits above the engine and the privacy evaluation, which never import it.
 """
 
 from __future__ import annotations
