@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A real-window screenshot of the desktop app mid-conversation, rendered by X (Xvfb), for the README.
-# Needs Debian's xvfb (apt-get install xvfb xauth libxcb-cursor0 libxkbcommon-x11-0 libegl1) and `make setup`.
+# Needs Debian's xvfb and the X libraries Qt loads (apt-get install xvfb xauth libxcb-cursor0 libxcb-icccm4
+# libxcb-keysyms1 libxkbcommon-x11-0 libegl1) and `make setup`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-docs/images/app.png}"

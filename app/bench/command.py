@@ -6,9 +6,11 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import asdict
 
 from app.bench.load import run_load
 from app.bench.prompts import load_prompts
+from app.bench.records import BenchResult
 from app.bench.report import add_ratios, decompose, plot_bench, summarise
 from app.bench.runs import BENCH_MODES, BenchConfig, run_bench
 from app.engine.source.split import SplitSpec
@@ -16,12 +18,12 @@ from app.engine.source.split import SplitSpec
 
 def report_command(args: argparse.Namespace) -> int:
     """Re-derive summaries, the decomposition and the plot from the runs of an earlier bench JSON."""
-    result = json.loads(args.report.read_text())
-    add_ratios(result["runs"])
-    result["summary"] = summarise(result["runs"])
-    result["decomposition"] = decompose(result["runs"])
+    result = BenchResult.from_json(args.report.read_text())
+    add_ratios(result.runs)
+    result.summary = summarise(result.runs)
+    result.decomposition = decompose(result.runs)
     if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
+        args.json.write_text(result.to_json())
     if args.plot:
         plot_bench(result, args.plot)
     print_summary(result)
@@ -62,10 +64,10 @@ def run_bench_command(args: argparse.Namespace) -> int:
     )
     started = time.perf_counter()
     result = run_bench(config, log=lambda line: print(line, file=sys.stderr, flush=True))
-    result["elapsed_s"] = round(time.perf_counter() - started, 1)
+    result.elapsed_s = round(time.perf_counter() - started, 1)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2))
+        args.json.write_text(result.to_json())
     if args.plot:
         args.plot.parent.mkdir(parents=True, exist_ok=True)
         plot_bench(result, args.plot)
@@ -80,30 +82,31 @@ def load_command(args: argparse.Namespace) -> int:
     rows = run_load(args.model, SplitSpec.parse(args.split), counts, log=lambda line: print(line, flush=True))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"model": args.model, "split": args.split, "load": rows}, indent=2))
+        load = {"model": args.model, "split": args.split, "load": [asdict(row) for row in rows]}
+        args.json.write_text(json.dumps(load, indent=2))
     return 0
 
 
-def print_summary(result: dict) -> None:
-    for row in result["summary"]:
-        if row["category"] != "overall":
+def print_summary(result: BenchResult) -> None:
+    for row in result.summary:
+        if row.category != "overall":
             continue
-        step = row["step_ms"]
+        step = row.step_ms
         extras = ""
-        if "speedup_vs_sequential" in row:
-            extras += f", {row['speedup_vs_sequential']:.2f}x sequential (min {row['min_speedup_vs_sequential']:.2f})"
-        if "fraction_of_local" in row:
-            extras += f", {row['fraction_of_local']:.2f} of local"
-        if "network_bound_fraction_of_local" in row:
-            extras += f" (with free compute {row['network_bound_fraction_of_local']:.2f})"
+        if row.speedup_vs_sequential is not None:
+            extras += f", {row.speedup_vs_sequential:.2f}x sequential (min {row.min_speedup_vs_sequential:.2f})"
+        if row.fraction_of_local is not None:
+            extras += f", {row.fraction_of_local:.2f} of local"
+        if row.network_bound_fraction_of_local is not None:
+            extras += f" (with free compute {row.network_bound_fraction_of_local:.2f})"
         print(
-            f"{row['mode']:>10} rtt {row['rtt_ms']:5.0f} ms: {row['tok_per_s']:6.2f} tok/s, "
-            f"{row['tokens_per_round_trip']:.2f} tok/trip{extras}; step {step['total']:.1f} ms "
+            f"{row.mode:>10} rtt {row.rtt_ms:5.0f} ms: {row.tok_per_s:6.2f} tok/s, "
+            f"{row.tokens_per_round_trip:.2f} tok/trip{extras}; step {step['total']:.1f} ms "
             f"(net {step['network']:.1f}, local {step['local_compute']:.1f}, remote {step['remote_compute']:.1f}, "
-            f"ser {step['serialization']:.2f}; ser + framing {row['wire_overhead_share']:.2%})"
+            f"ser {step['serialization']:.2f}; ser + framing {row.wire_overhead_share:.2%})"
         )
-    for mode, fit in result["decomposition"].items():
+    for mode, fit in result.decomposition.items():
         print(
-            f"{mode:>10} overhead f = {fit['overhead_ms']:.1f} ms (CV error {fit['cv_mean_abs_error']}); "
-            f"projected tok/s {fit['projected_tok_per_s']}"
+            f"{mode:>10} overhead f = {fit.overhead_ms:.1f} ms (CV error {fit.cv_mean_abs_error}); "
+            f"projected tok/s {fit.projected_tok_per_s}"
         )

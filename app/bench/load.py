@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -50,9 +51,22 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
 
 
+@dataclass(frozen=True)
+class LoadRow:
+    """What the worker sustained with ``sessions`` clients decoding at once."""
+
+    sessions: int
+    aggregate_tok_per_s: float
+    step_ms_p50: float
+    step_ms_p99: float
+    worker_memory_mib: dict[str, float]  # rss, peak (Linux; empty elsewhere)
+    prompt: int
+    steps_per_session: int
+
+
 def run_load(
     spec: str, split: SplitSpec, counts: list[int], prompt: int = 64, steps: int = 48, log=print
-) -> list[dict]:
+) -> list[LoadRow]:
     source = resolve_model(spec)
     link = WorkerLink.embedded(source, split, "float32", extra_args=("--max-sessions-per-token", str(max(counts))))
     rows = []
@@ -63,19 +77,19 @@ def run_load(
             results = asyncio.run(_gather(link, source.config.hidden_size, prompt, steps, count))
             elapsed = time.perf_counter() - started
             latencies = [ms for client in results for ms in client]
-            row = {
-                "sessions": count,
-                "aggregate_tok_per_s": round(count * steps / elapsed, 2),
-                "step_ms_p50": round(statistics.median(latencies), 2),
-                "step_ms_p99": round(percentile(latencies, 99), 2),
-                "worker_memory_mib": {k: round(v, 1) for k, v in process_memory_mib(link.local_worker.pid).items()},
-                "prompt": prompt,
-                "steps_per_session": steps,
-            }
+            row = LoadRow(
+                sessions=count,
+                aggregate_tok_per_s=round(count * steps / elapsed, 2),
+                step_ms_p50=round(statistics.median(latencies), 2),
+                step_ms_p99=round(percentile(latencies, 99), 2),
+                worker_memory_mib={k: round(v, 1) for k, v in process_memory_mib(link.local_worker.pid).items()},
+                prompt=prompt,
+                steps_per_session=steps,
+            )
             rows.append(row)
             log(
-                f"{count:>3} sessions: {row['aggregate_tok_per_s']:7.1f} tok/s in all, step p50 "
-                f"{row['step_ms_p50']:.1f} ms, p99 {row['step_ms_p99']:.1f} ms, worker {row['worker_memory_mib']}"
+                f"{count:>3} sessions: {row.aggregate_tok_per_s:7.1f} tok/s in all, step p50 "
+                f"{row.step_ms_p50:.1f} ms, p99 {row.step_ms_p99:.1f} ms, worker {row.worker_memory_mib}"
             )
     finally:
         link.close()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import torch
 
+from app.bench.records import PeerResult
 
-def pld_tokens_per_forward(model, prompt_ids: list[int], max_new_tokens: int, lookup_tokens: int = 10) -> dict:
+
+def pld_tokens_per_forward(model, prompt_ids: list[int], max_new_tokens: int, lookup_tokens: int = 10) -> PeerResult:
     """Greedy ``generate(prompt_lookup_num_tokens=…)``: new tokens per forward pass (prefill included)."""
     calls = 0
 
@@ -28,4 +30,4 @@ def pld_tokens_per_forward(model, prompt_ids: list[int], max_new_tokens: int, lo
     finally:
         handle.remove()
     new_tokens = out.shape[1] - len(prompt_ids)
-    return {"new_tokens": new_tokens, "forwards": calls, "tokens_per_forward": round(new_tokens / calls, 4)}
+    return PeerResult(new_tokens, calls, round(new_tokens / calls, 4))

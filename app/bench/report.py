@@ -5,7 +5,11 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from app.bench.records import LOCAL, BenchResult, BenchRun, ModeFit, RttPoint, SummaryRow
+from app.engine.speculation.modes import Mode
+
 PROJECTION_RTTS = (5.0, 20.0, 40.0, 80.0, 150.0)
+RATIOS = ("speedup_vs_sequential", "fraction_of_local", "network_bound_fraction_of_local")
 
 
 def _geomean(values: list[float]) -> float:
@@ -13,165 +17,152 @@ def _geomean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else 0.0
 
 
-def add_ratios(runs: list[dict]) -> None:
+def add_ratios(runs: list[BenchRun]) -> None:
     """Each run's speed against sequential and against local, for the same prompt (same bench run)."""
-    by_key = {(r["mode"], r["rtt_ms"], r["prompt_id"]): r for r in runs}
-    local = {r["prompt_id"]: r for r in runs if r["mode"] == "local"}
+    by_key = {(r.mode, r.rtt_ms, r.prompt_id): r for r in runs}
+    local = {r.prompt_id: r for r in runs if r.mode == LOCAL}
     for run in runs:
-        sequential = by_key.get(("sequential", run["rtt_ms"], run["prompt_id"]))
-        if sequential and run["mode"] not in ("local",):
-            run["speedup_vs_sequential"] = round(run["tok_per_s"] / sequential["tok_per_s"], 4)
-        if run["prompt_id"] in local and run["mode"] != "local":
-            run["fraction_of_local"] = round(run["tok_per_s"] / local[run["prompt_id"]]["tok_per_s"], 4)
+        sequential = by_key.get((Mode.SEQUENTIAL, run.rtt_ms, run.prompt_id))
+        if sequential and run.mode != LOCAL:
+            run.speedup_vs_sequential = round(run.tok_per_s / sequential.tok_per_s, 4)
+        if run.prompt_id in local and run.mode != LOCAL:
+            run.fraction_of_local = round(run.tok_per_s / local[run.prompt_id].tok_per_s, 4)
             # Decoding against decoding: the bound has no prefill in it.
-            if run.get("network_bound_tok_per_s"):
-                bound = run["network_bound_tok_per_s"] / local[run["prompt_id"]]["decode_tok_per_s"]
-                run["network_bound_fraction_of_local"] = round(bound, 4)
+            if run.network_bound_tok_per_s:
+                bound = run.network_bound_tok_per_s / local[run.prompt_id].decode_tok_per_s
+                run.network_bound_fraction_of_local = round(bound, 4)
 
 
-def summarise(runs: list[dict]) -> list[dict]:
+def summarise(runs: list[BenchRun]) -> list[SummaryRow]:
     """One row per (mode, RTT, category) and per (mode, RTT) overall."""
-    groups: dict[tuple[str, float, str], list[dict]] = {}
+    groups: dict[tuple[str, float, str], list[BenchRun]] = {}
     for run in runs:
-        for category in (run["category"], "overall"):
-            groups.setdefault((run["mode"], run["rtt_ms"], category), []).append(run)
+        for category in (run.category, "overall"):
+            groups.setdefault((run.mode, run.rtt_ms, category), []).append(run)
     rows = []
     for (mode, rtt, category), group in groups.items():
         n = len(group)
-        step = {k: round(sum(r["step_ms"][k] for r in group) / n, 3) for k in group[0]["step_ms"]}
-        row = {
-            "mode": mode,
-            "rtt_ms": rtt,
-            "category": category,
-            "prompts": n,
-            "tokens_per_round_trip": round(
-                sum(r["new_tokens"] for r in group) / sum(r["round_trips"] for r in group), 4
-            ),
-            # Throughput over the group: all tokens over all time, as a person would see it.
-            "tok_per_s": round(1000 * sum(r["new_tokens"] for r in group) / sum(r["total_ms"] for r in group), 3),
-            "decode_tok_per_s": round(sum(r["decode_tok_per_s"] for r in group) / n, 3),
-            "step_ms": step,
-            "serialization_share": round(step["serialization"] / step["total"], 4) if step["total"] else 0.0,
-            "wire_overhead_share": round((step["serialization"] + max(0.0, step["network"] - rtt)) / step["total"], 4)
-            if step["total"] and mode != "local"
+        step = {k: round(sum(r.step_ms[k] for r in group) / n, 3) for k in group[0].step_ms}
+        row = SummaryRow(
+            mode=mode,
+            rtt_ms=rtt,
+            category=category,
+            prompts=n,
+            tokens_per_round_trip=round(sum(r.new_tokens for r in group) / sum(r.round_trips for r in group), 4),
+            tok_per_s=round(1000 * sum(r.new_tokens for r in group) / sum(r.total_ms for r in group), 3),
+            decode_tok_per_s=round(sum(r.decode_tok_per_s for r in group) / n, 3),
+            step_ms=step,
+            serialization_share=round(step["serialization"] / step["total"], 4) if step["total"] else 0.0,
+            wire_overhead_share=round((step["serialization"] + max(0.0, step["network"] - rtt)) / step["total"], 4)
+            if step["total"] and mode != LOCAL
             else 0.0,
-            "fraction_of_limit": round(sum(r["fraction_of_limit"] for r in group) / n, 4),
-        }
-        bounded = [r for r in group if r.get("network_bound_tok_per_s")]
-        if mode != "local" and bounded:  # all decoded tokens over all the time spent on the link
-            decoded = [sum(int(k) * v for k, v in r["accepted_per_step"].items()) for r in bounded]
-            link_s = sum(n / r["network_bound_tok_per_s"] for n, r in zip(decoded, bounded, strict=True))
-            row["network_bound_tok_per_s"] = round(sum(decoded) / link_s, 3)
-        for ratio in ("speedup_vs_sequential", "fraction_of_local", "network_bound_fraction_of_local"):
-            values = [r[ratio] for r in group if ratio in r]
+            fraction_of_limit=round(sum(r.fraction_of_limit for r in group) / n, 4),
+        )
+        bounded = [r for r in group if r.network_bound_tok_per_s]
+        if mode != LOCAL and bounded:  # all decoded tokens over all the time spent on the link
+            link_s = sum(r.decoded_tokens / r.network_bound_tok_per_s for r in bounded)
+            row.network_bound_tok_per_s = round(sum(r.decoded_tokens for r in bounded) / link_s, 3)
+        for ratio in RATIOS:
+            values = [getattr(r, ratio) for r in group if getattr(r, ratio) is not None]
             if values:
-                row[ratio] = round(_geomean(values), 4)
-                row[f"min_{ratio}"] = round(min(values), 4)
-        peers = [r for r in group if "peer_pld_forwards" in r]
+                setattr(row, ratio, round(_geomean(values), 4))
+                setattr(row, f"min_{ratio}", round(min(values), 4))
+        peers = [r for r in group if r.peer_pld_forwards is not None]
         if peers:  # aggregated like ours: all tokens over all forward passes
-            tokens = sum(r["peer_pld_new_tokens"] for r in peers)
-            row["peer_pld_tokens_per_forward"] = round(tokens / sum(r["peer_pld_forwards"] for r in peers), 4)
+            tokens = sum(r.peer_pld_new_tokens for r in peers)
+            row.peer_pld_tokens_per_forward = round(tokens / sum(r.peer_pld_forwards for r in peers), 4)
         rows.append(row)
-    return sorted(rows, key=lambda r: (r["mode"], r["rtt_ms"], r["category"] != "overall", r["category"]))
+    return sorted(rows, key=lambda r: (r.mode, r.rtt_ms, r.category != "overall", r.category))
 
 
-def decompose(runs: list[dict]) -> dict:
+def decompose(runs: list[BenchRun]) -> dict[str, ModeFit]:
     """Per mode: step time = RTT + f, f fitted to the runs; leave-one-RTT-out error; projections.
 
     Each RTT contributes its aggregate (all tokens, all time, all round trips over the prompt set). Each
     mode is projected with its own fitted overhead and its own tokens per round trip, never with another
     mode's overhead.
     """
-    modes = sorted({r["mode"] for r in runs if r["mode"] != "local"})
+    modes = sorted({r.mode for r in runs if r.mode != LOCAL})
     report = {}
     for mode in modes:
-        points = _aggregate_by_rtt([r for r in runs if r["mode"] == mode])
+        points = _aggregate_by_rtt([r for r in runs if r.mode == mode])
         overhead = _fit_overhead(points)
         errors = []
         for held_out in points if len(points) > 1 else []:
             fit = _fit_overhead([p for p in points if p is not held_out])
-            predicted = 1000 * held_out["tokens_per_round_trip"] / (held_out["rtt_ms"] + fit)
-            errors.append(abs(predicted - held_out["tok_per_s"]) / held_out["tok_per_s"])
+            predicted = 1000 * held_out.tokens_per_round_trip / (held_out.rtt_ms + fit)
+            errors.append(abs(predicted - held_out.tok_per_s) / held_out.tok_per_s)
         projections = {}
         for rtt in PROJECTION_RTTS:
-            nearest = min(points, key=lambda p: abs(p["rtt_ms"] - rtt))
-            projections[str(int(rtt))] = round(1000 * nearest["tokens_per_round_trip"] / (rtt + overhead), 3)
-        report[mode] = {
-            "overhead_ms": round(overhead, 3),
-            "cv_mean_abs_error": round(sum(errors) / len(errors), 4) if errors else None,
-            "measured": [{k: round(v, 3) for k, v in p.items()} for p in points],
-            "projected_tok_per_s": projections,
-        }
+            nearest = min(points, key=lambda p: abs(p.rtt_ms - rtt))
+            projections[str(int(rtt))] = round(1000 * nearest.tokens_per_round_trip / (rtt + overhead), 3)
+        report[mode] = ModeFit(
+            overhead_ms=round(overhead, 3),
+            cv_mean_abs_error=round(sum(errors) / len(errors), 4) if errors else None,
+            measured=[
+                RttPoint(*(round(v, 3) for v in (p.rtt_ms, p.tokens_per_round_trip, p.step_ms, p.tok_per_s)))
+                for p in points
+            ],  # fmt: skip
+            projected_tok_per_s=projections,
+        )
     return report
 
 
-def _aggregate_by_rtt(runs: list[dict]) -> list[dict]:
+def _aggregate_by_rtt(runs: list[BenchRun]) -> list[RttPoint]:
     points = []
-    for rtt in sorted({r["rtt_ms"] for r in runs}):
-        group = [r for r in runs if r["rtt_ms"] == rtt]
-        tokens = sum(r["new_tokens"] for r in group)
-        trips = sum(r["round_trips"] for r in group)
-        elapsed = sum(r["total_ms"] for r in group)
-        points.append(
-            {
-                "rtt_ms": rtt,
-                "tokens_per_round_trip": tokens / trips,
-                "step_ms": elapsed / trips,
-                "tok_per_s": 1000 * tokens / elapsed,
-            }
-        )
+    for rtt in sorted({r.rtt_ms for r in runs}):
+        group = [r for r in runs if r.rtt_ms == rtt]
+        tokens = sum(r.new_tokens for r in group)
+        trips = sum(r.round_trips for r in group)
+        elapsed = sum(r.total_ms for r in group)
+        points.append(RttPoint(rtt, tokens / trips, elapsed / trips, 1000 * tokens / elapsed))
     return points
 
 
-def _fit_overhead(points: list[dict]) -> float:
+def _fit_overhead(points: list[RttPoint]) -> float:
     """Least-squares f in step_ms = RTT + f (slope one: the RTT is paid once per round trip)."""
-    return sum(p["step_ms"] - p["rtt_ms"] for p in points) / len(points)
+    return sum(p.step_ms - p.rtt_ms for p in points) / len(points)
 
 
-def plot_bench(result: dict, path: Path) -> None:
+def plot_bench(result: BenchResult, path: Path) -> None:
     """Measured tok/s against RTT with each mode's projection; tokens per round trip by category."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    overall = [r for r in result["summary"] if r["category"] == "overall"]
-    modes = sorted({r["mode"] for r in overall})
+    overall = [r for r in result.summary if r.category == "overall"]
+    modes = sorted({r.mode for r in overall})
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 4.6))
     colours = {}
     for mode in modes:
-        rows = sorted((r for r in overall if r["mode"] == mode), key=lambda r: r["rtt_ms"])
-        if mode == "local":
-            left.axhline(rows[0]["tok_per_s"], color="grey", linestyle="--", label="local (unsplit, no network)")
+        rows = sorted((r for r in overall if r.mode == mode), key=lambda r: r.rtt_ms)
+        if mode == LOCAL:
+            left.axhline(rows[0].tok_per_s, color="grey", linestyle="--", label="local (unsplit, no network)")
             continue
-        (line,) = left.plot([r["rtt_ms"] for r in rows], [r["tok_per_s"] for r in rows], "o", label=f"{mode} measured")
+        (line,) = left.plot([r.rtt_ms for r in rows], [r.tok_per_s for r in rows], "o", label=f"{mode} measured")
         colours[mode] = line.get_color()
-        fit = result["decomposition"].get(mode)
+        fit = result.decomposition.get(mode)
         if fit:
             xs = [0.0, *PROJECTION_RTTS]
-            ys = [1000 * rows[0]["tokens_per_round_trip"] / (xs[0] + fit["overhead_ms"])] + list(
-                fit["projected_tok_per_s"].values()
+            ys = [1000 * rows[0].tokens_per_round_trip / (xs[0] + fit.overhead_ms)] + list(
+                fit.projected_tok_per_s.values()
             )
-            left.plot(
-                xs, ys, "--", color=line.get_color(), alpha=0.7, label=f"{mode} RTT + {fit['overhead_ms']:.0f} ms"
-            )
+            left.plot(xs, ys, "--", color=line.get_color(), alpha=0.7, label=f"{mode} RTT + {fit.overhead_ms:.0f} ms")
     left.set_xlabel("RTT (ms)")
     left.set_ylabel("tok/s")
-    left.set_title(f"{result['model']}, split {result['split']}: measured and projected")
+    left.set_title(f"{result.model}, split {result.split}: measured and projected")
     left.legend(fontsize=7)
 
-    top_rtt = max(r["rtt_ms"] for r in overall)
-    categories = sorted({r["category"] for r in result["summary"]} - {"overall"}) + ["overall"]
-    spec_modes = [m for m in modes if m != "local"]
+    top_rtt = max(r.rtt_ms for r in overall)
+    categories = sorted({r.category for r in result.summary} - {"overall"}) + ["overall"]
+    spec_modes = [m for m in modes if m != LOCAL]
     width = 0.8 / max(1, len(spec_modes))
     for index, mode in enumerate(spec_modes):
         values = []
         for category in categories:
-            row = next(
-                (r for r in result["summary"] if (r["mode"], r["rtt_ms"], r["category"]) == (mode, top_rtt, category)),
-                None,
-            )
-            values.append(row["tokens_per_round_trip"] if row else 0.0)
+            row = next((r for r in result.summary if (r.mode, r.rtt_ms, r.category) == (mode, top_rtt, category)), None)
+            values.append(row.tokens_per_round_trip if row else 0.0)
         middle.bar(
             [c + index * width for c in range(len(categories))], values, width, label=mode, color=colours.get(mode)
         )
@@ -180,11 +171,11 @@ def plot_bench(result: dict, path: Path) -> None:
     middle.set_title("tokens per round trip by category")
     middle.legend(fontsize=7)
 
-    rows = sorted((r for r in overall if r["mode"] != "local" and r["rtt_ms"] == top_rtt), key=lambda r: r["mode"])
+    rows = sorted((r for r in overall if r.mode != LOCAL and r.rtt_ms == top_rtt), key=lambda r: r.mode)
     bottom = [0.0] * len(rows)
     for part in ("network", "local_compute", "remote_compute", "serialization"):
-        values = [r["step_ms"][part] for r in rows]
-        right.bar([r["mode"] for r in rows], values, bottom=bottom, label=part.replace("_", " "))
+        values = [r.step_ms[part] for r in rows]
+        right.bar([r.mode for r in rows], values, bottom=bottom, label=part.replace("_", " "))
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     right.set_ylabel(f"mean decode step at RTT {top_rtt:.0f} ms (ms)")
     right.set_title("where a step's time goes")

@@ -20,6 +20,7 @@ import torch
 from app.bench.latency_proxy import LinkProfile, ProxyThread
 from app.bench.peer import pld_tokens_per_forward
 from app.bench.prompts import WARMUP, BenchPrompt
+from app.bench.records import LOCAL, BenchResult, BenchRun, PeerResult
 from app.bench.report import add_ratios, decompose, summarise
 from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import Generation, SplitSession
@@ -32,7 +33,6 @@ from app.engine.speculation.head_file import load_drafter
 from app.engine.speculation.modes import MODE_NAMES, Mode, Speculation
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 
-LOCAL = "local"  # the unsplit model in this process: not a decoding mode, the ceiling they are measured against
 BENCH_MODES = (LOCAL, *MODE_NAMES)
 Log = Callable[[str], None]
 
@@ -57,8 +57,8 @@ class BenchConfig:
     peer: bool = True
 
 
-def run_bench(config: BenchConfig, log: Log = print) -> dict:
-    """Run every mode × RTT × prompt; return ``{"runs": [...], "summary": [...], "decomposition": ...}``."""
+def run_bench(config: BenchConfig, log: Log = print) -> BenchResult:
+    """Run every mode × RTT × prompt; the runs, their summaries and the RTT decomposition."""
     source = resolve_model(config.spec)
     device = resolve_device(config.device)
     dtype = resolve_dtype(config.dtype, device)
@@ -76,7 +76,7 @@ def run_bench(config: BenchConfig, log: Log = print) -> dict:
 
     prompts = [(p, chat_ids(p.messages)) for p in config.prompts]
     warmup = chat_ids(WARMUP)
-    runs: list[dict] = []
+    runs: list[BenchRun] = []
     if LOCAL in config.modes:
         middle = LocalMiddle.of(source, config.split, device, dtype)
         runs += asyncio.run(
@@ -104,34 +104,34 @@ def run_bench(config: BenchConfig, log: Log = print) -> dict:
             link.close()
     peers = _peer_pld(source, prompts, config, log) if config.peer else {}
     for run in runs:
-        if run["prompt_id"] in peers:
-            run["peer_pld_tokens_per_forward"] = peers[run["prompt_id"]]["tokens_per_forward"]
-            run["peer_pld_forwards"] = peers[run["prompt_id"]]["forwards"]
-            run["peer_pld_new_tokens"] = peers[run["prompt_id"]]["new_tokens"]
+        peer = peers.get(run.prompt_id)
+        if peer is not None:
+            run.peer_pld_tokens_per_forward = peer.tokens_per_forward
+            run.peer_pld_forwards, run.peer_pld_new_tokens = peer.forwards, peer.new_tokens
     add_ratios(runs)
-    return {
-        "runs": runs,
-        "summary": summarise(runs),
-        "decomposition": decompose(runs),
-        "peer_pld": peers,
-        "model": source.spec,
-        "split": str(config.split),
-        "max_new_tokens": config.max_new_tokens,
-        "device": str(device),
-        "dtype": str(dtype).removeprefix("torch."),
-        "wire_dtype": wire,
-        "jitter_ms": config.jitter_ms,
-        "bandwidth_mbps": config.bandwidth_mbps,
-        "budget": config.budget,
-        "head_depth": config.head_depth,
-        "head_nodes": config.head_nodes,
-        "machine": {
+    return BenchResult(
+        runs=runs,
+        summary=summarise(runs),
+        decomposition=decompose(runs),
+        peer_pld=peers,
+        model=source.spec,
+        split=str(config.split),
+        max_new_tokens=config.max_new_tokens,
+        device=str(device),
+        dtype=str(dtype).removeprefix("torch."),
+        wire_dtype=wire,
+        jitter_ms=config.jitter_ms,
+        bandwidth_mbps=config.bandwidth_mbps,
+        budget=config.budget,
+        head_depth=config.head_depth,
+        head_nodes=config.head_nodes,
+        machine={
             "platform": platform.platform(),
             "python": sys.version.split()[0],
             "torch": torch.__version__,
             "threads": torch.get_num_threads(),
         },
-    }
+    )
 
 
 async def _same(middle):
@@ -148,7 +148,7 @@ async def _run_interleaved(
     log: Log,
     warmup_ids: list[int],
     drafter: HeadDrafter | None,
-) -> list[dict]:
+) -> list[BenchRun]:
     """Every prompt runs in every mode back to back, so slow drift of the machine favours no mode."""
     speculations, controllers = {}, {}
     for mode in modes:
@@ -178,50 +178,53 @@ async def _run_interleaved(
     return runs
 
 
-def _run_record(mode: str, rtt: float, prompt: BenchPrompt, ids: list[int], generation: Generation, log: Log) -> dict:
+def _run_record(
+    mode: str, rtt: float, prompt: BenchPrompt, ids: list[int], generation: Generation, log: Log
+) -> BenchRun:
     stats = generation.stats
     step = stats.mean_step_ms()
     limit = 1000 * stats.tokens_per_round_trip / (rtt + step.local_compute + step.remote_compute)
     accepted = Counter(s.tokens_out for s in stats.decode_steps)
     decoded = sum(s.tokens_out for s in stats.decode_steps)
     network_ms = sum(s.network_ms for s in stats.decode_steps)
-    run = {
-        "mode": mode,
-        "rtt_ms": rtt,
-        "prompt_id": prompt.id,
-        "category": prompt.category,
-        "prompt_tokens": len(ids),
-        "new_tokens": stats.new_tokens,
-        "round_trips": stats.round_trips,
-        "tokens_per_round_trip": round(stats.tokens_per_round_trip, 4),
-        "tok_per_s": round(stats.tok_per_s, 3),
-        "decode_tok_per_s": round(stats.decode_tok_per_s, 3),
-        "total_ms": round(stats.total_ms, 3),
-        "prefill_ms": round(stats.steps[0].total_ms, 3),
-        "step_ms": step.rounded(),
-        "mean_block_size": round(sum(s.tokens_in for s in stats.decode_steps) / max(1, len(stats.decode_steps)), 2),
-        "accepted_per_step": {str(k): accepted[k] for k in sorted(accepted)},
-        "break_even_mean": round(sum(p.break_even for p in generation.plans) / max(1, len(generation.plans)), 4),
-        "limit_tok_per_s": round(limit, 3),
-        # Decoding as fast as the link alone allows these tokens per round trip: computing for free.
-        "network_bound_tok_per_s": round(1000 * decoded / network_ms, 3) if network_ms > 0 else None,
-        "fraction_of_limit": round(stats.decode_tok_per_s / limit, 4) if mode in (LOCAL, Mode.SEQUENTIAL) else 1.0,
-    }
+    run = BenchRun(
+        mode=mode,
+        rtt_ms=rtt,
+        prompt_id=prompt.id,
+        category=prompt.category,
+        prompt_tokens=len(ids),
+        new_tokens=stats.new_tokens,
+        round_trips=stats.round_trips,
+        tokens_per_round_trip=round(stats.tokens_per_round_trip, 4),
+        tok_per_s=round(stats.tok_per_s, 3),
+        decode_tok_per_s=round(stats.decode_tok_per_s, 3),
+        total_ms=round(stats.total_ms, 3),
+        prefill_ms=round(stats.steps[0].total_ms, 3),
+        step_ms=step.rounded(),
+        mean_block_size=round(sum(s.tokens_in for s in stats.decode_steps) / max(1, len(stats.decode_steps)), 2),
+        accepted_per_step={str(k): accepted[k] for k in sorted(accepted)},
+        break_even_mean=round(sum(p.break_even for p in generation.plans) / max(1, len(generation.plans)), 4),
+        limit_tok_per_s=round(limit, 3),
+        fraction_of_limit=round(stats.decode_tok_per_s / limit, 4) if mode in (LOCAL, Mode.SEQUENTIAL) else 1.0,
+        network_bound_tok_per_s=round(1000 * decoded / network_ms, 3) if network_ms > 0 else None,
+    )
     log(
-        f"{mode:>10} rtt {rtt:5.0f} ms {prompt.id:>20}: {run['tok_per_s']:6.2f} tok/s, "
-        f"{run['tokens_per_round_trip']:.2f} tok/trip, block {run['mean_block_size']:.1f}, "
+        f"{mode:>10} rtt {rtt:5.0f} ms {prompt.id:>20}: {run.tok_per_s:6.2f} tok/s, "
+        f"{run.tokens_per_round_trip:.2f} tok/trip, block {run.mean_block_size:.1f}, "
         f"step {step.total:.1f} ms = net {step.network:.1f} + local {step.local_compute:.1f} "
         f"+ remote {step.remote_compute:.1f} + ser {step.serialization:.2f}"
     )
     return run
 
 
-def _peer_pld(source: ModelSource, prompts: list[tuple[BenchPrompt, list[int]]], config: BenchConfig, log: Log) -> dict:
+def _peer_pld(
+    source: ModelSource, prompts: list[tuple[BenchPrompt, list[int]]], config: BenchConfig, log: Log
+) -> dict[str, PeerResult]:
     from transformers import AutoModelForCausalLM
 
     model = AutoModelForCausalLM.from_pretrained(source.folder, dtype=torch.float32).eval()
     peers = {}
     for prompt, ids in prompts:
         peers[prompt.id] = pld_tokens_per_forward(model, ids, config.max_new_tokens)
-        log(f"{'peer pld':>10} {prompt.id:>29}: {peers[prompt.id]['tokens_per_forward']:.2f} tok/forward")
+        log(f"{'peer pld':>10} {prompt.id:>29}: {peers[prompt.id].tokens_per_forward:.2f} tok/forward")
     return peers

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from app.engine.source.specs import resolve_model
-from app.model.kv_cache import StackCache
+from app.model.kv_cache import CacheEdit, StackCache
 from app.model.layers import LayerStack
 from app.model.masks import block_mask, causal_ancestry
 
@@ -82,3 +82,34 @@ def test_cache_grows_past_its_first_capacity_and_refuses_bad_edits():
         cache.crop(500)
     with pytest.raises(ValueError):
         cache.keep(90, [7])
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        CacheEdit(),
+        CacheEdit(crop=5),
+        CacheEdit(keep_start=6, keep_indices=(0, 2, 3)),
+        CacheEdit(crop=7, keep_start=6, keep_indices=(0, 2, 3)),  # keep first, so the crop cuts the kept path
+        CacheEdit(crop=4, keep_start=6, keep_indices=(1,)),
+    ],
+)
+def test_a_cache_edit_keeps_then_crops_and_predicts_the_length_it_leaves(edit):
+    cache = StackCache(1)
+    cache.update(torch.arange(10.0).view(1, 1, 10, 1), -torch.arange(10.0).view(1, 1, 10, 1), 0)
+    predicted = edit.length_after(cache.length)
+    edit.apply(cache)
+    assert cache.length == predicted
+    kept = list(range(6)) + [6 + i for i in edit.keep_indices] if edit.keep_start is not None else list(range(10))
+    expected = kept[: edit.crop] if edit.crop is not None else kept
+    keys, _ = cache.snapshot()[0]
+    assert keys.flatten().tolist() == [float(i) for i in expected]
+
+
+def test_a_cache_edit_beyond_what_the_cache_holds_is_refused():
+    cache = StackCache(1)
+    cache.update(torch.zeros(1, 1, 3, 1), torch.zeros(1, 1, 3, 1), 0)
+    with pytest.raises(ValueError):
+        CacheEdit(crop=4).apply(cache)
+    with pytest.raises(ValueError):
+        CacheEdit(keep_start=1, keep_indices=(5,)).apply(cache)

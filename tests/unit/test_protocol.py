@@ -19,7 +19,7 @@ from app.wire.frames import (
     tensor_to_bytes,
     unpack_ancestry,
 )
-from app.wire.messages import ForwardRequest, Hello
+from app.wire.messages import Closed, ErrorReply, ForwardRequest, ForwardResult, Hello, Opened, parse_reply
 
 
 def test_frame_round_trips_header_and_payload():
@@ -159,3 +159,30 @@ def test_absurd_declared_sizes_are_refused_before_anything_is_allocated():
     with pytest.raises(ProtocolError) as dtype:
         ForwardRequest.from_header({**header, "shape": [1, 576], "dtype": ["float16"]})
     assert dtype.value.code == ErrorCode.MALFORMED
+
+
+def test_every_reply_round_trips_as_its_typed_message():
+    replies = [
+        Opened(seq=1, session="ab" * 16),
+        Closed(seq=2),
+        ForwardResult(seq=3, shape=[4, 576], dtype="float16", compute_ms=12.5, serialize_ms=0.25, cache_len=40),
+        ErrorReply(ErrorCode.UNKNOWN_SESSION.value, "no such session", seq=4),
+    ]
+    for reply in replies:
+        assert parse_reply(decode_frame(encode_frame(reply.to_header()))) == reply
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"type": "result", "seq": 1, "shape": [4], "dtype": "float16"},
+        {"type": "result", "seq": 1, "shape": [4, 8], "dtype": "int8"},
+        {"type": "result", "seq": 1, "shape": [4, 8], "dtype": "float16", "compute_ms": "fast"},
+        {"type": "opened", "seq": 1},
+        {"type": "hello-again", "seq": 1},
+    ],
+)
+def test_a_reply_that_is_not_one_of_the_protocols_is_malformed(header):
+    with pytest.raises(ProtocolError) as caught:
+        parse_reply(decode_frame(encode_frame(header)))
+    assert caught.value.code == ErrorCode.MALFORMED

@@ -186,3 +186,17 @@ def test_speculation_near_the_end_of_the_context_finishes_one_token_at_a_time(ti
     generation = asyncio.run(session(folder, "lookahead").generate(prompt, 40))
     assert len(generation.tokens) == 12  # every position up to the context's end, none beyond
     assert_greedy_matches(model, prompt, generation.tokens, reference_greedy(model, prompt, 12))
+
+
+def test_every_step_accounts_for_all_of_its_time(tiny_models):
+    folder, _ = tiny_models["llama"]
+    generation = asyncio.run(session(folder, "lookahead").generate(REPETITIVE, 20))
+    prefill, *decode = generation.stats.steps
+    assert prefill.kind == "prefill" and prefill.draft_ms == 0 and prefill.tokens_out == 1
+    assert decode and all(step.kind == "decode" for step in decode)
+    for step in generation.stats.steps:
+        parts = step.local_compute_ms + step.remote_compute_ms + step.serialization_ms + step.network_ms
+        assert parts == pytest.approx(step.total_ms, rel=1e-9)
+        assert 0 <= step.draft_ms <= step.local_compute_ms
+        assert step.compute_ms == pytest.approx(step.total_ms - step.draft_ms - step.network_ms, rel=1e-9)
+    assert sum(step.tokens_out for step in generation.stats.steps) == len(generation.tokens) == 20

@@ -54,8 +54,8 @@ class StepClock:
     def middle_replied(self, reply: MiddleReply) -> None:
         self._reply = reply
 
-    def stop(self, tokens_in: int, tokens_out: int) -> StepTiming:
-        """The step's timing, measured up to now."""
+    def stop(self, tokens_in: int, tokens_out: int = 0) -> StepTiming:
+        """The step's timing, measured up to now (``tokens_out`` may be filled in once committed)."""
         if self._reply is None:
             raise RuntimeError("a step's timing needs the middle's reply")
         total_ms = (time.perf_counter() - self._started) * 1000

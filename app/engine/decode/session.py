@@ -146,13 +146,12 @@ class SplitSession:
                 reply.generation.stop_reason = "cancelled"
                 break
             clock = StepClock("decode")
-            with clock.drafting():
-                plan, block = self._plan_block(root)
+            plan, block = self._plan_block(root, clock)
             output = await self._run_or_recover(block, block.logit_rows, clock)
             if output is None:
                 continue  # the session was replaced: draft the same step again on the fresh one
             verdict, window_outputs = self._verify(plan, block, output, picker)
-            step = clock.stop(block.size, 0)
+            step = clock.stop(block.size)  # the step ends with verification, as in the prefill
             root, step.tokens_out = self._commit(block, verdict, output, window_outputs, reply)
             self.controller.observe_step(
                 block.size, step.compute_ms, step.network_ms, plan.tree, verdict, step.draft_ms
@@ -177,10 +176,11 @@ class SplitSession:
         self.controller.observe_prefill(step.network_ms)
         return root, step
 
-    def _plan_block(self, root: int) -> tuple[Plan, VerifyBlock]:
+    def _plan_block(self, root: int, clock: StepClock) -> tuple[Plan, VerifyBlock]:
         """Draft continuations of ``root``, let the controller prune them, and lay out the block."""
         history = self.processed + [root]
-        plan = self.controller.plan(self._draft_tree(history))
+        with clock.drafting():  # what the head gate weighs against what the head's tokens save
+            plan = self.controller.plan(self._draft_tree(history))
         window = self.window if plan.window else None
         if window:
             window.ensure_filled(history)
