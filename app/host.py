@@ -1,10 +1,11 @@
-"""The one facade front ends use: a chat, the worker checks, the privacy and bundle jobs, on one thread.
+"""The one facade front ends use: a chat on the engine's own thread, the worker checks, privacy and bundle jobs.
 
-Every model computation — loading, the local layers, drafting, verification — and the worker's
-WebSocket run on the host's thread and its asyncio loop. A front end awaits the host's coroutines from
-its own loop (the desktop app's Qt loop through qasync); callbacks arrive on the host's thread, so a
-front end hands them to its own thread (Qt's queued signals do exactly that). Long one-off jobs (the
-privacy evaluation, exporting a worker bundle) run on worker threads with progress and a cancel flag.
+The chat's every model computation — loading, the local layers, drafting, verification — and the
+worker's WebSocket run on the host's thread and its asyncio loop. A front end awaits the host's
+coroutines from its own loop (the desktop app's Qt loop through qasync); callbacks arrive on the host's
+thread, so a front end hands them to its own thread (Qt's queued signals do exactly that). Long one-off
+jobs (the privacy evaluation, exporting a worker bundle, hashing weights) run on worker threads started
+from the caller's loop, with progress and a cancel flag.
 
 A front end imports this module and nothing else of the trusted half: the names below are all it may use.
 It sits above the engine and the privacy evaluation, which never import it.
@@ -33,7 +34,7 @@ from app.jobs import CancelFlag, Cancelled, Progress
 from app.model.config import ModelError
 from app.privacy.corpus import CorpusError
 from app.privacy.evaluation import latest_report
-from app.privacy.evaluation import run as evaluate_privacy
+from app.privacy.evaluation import run as run_privacy_evaluation
 from app.privacy.report import PrivacyReport
 from app.privacy.settings import PrivacySettings
 from app.wire.shard_format import Manifest
@@ -189,7 +190,7 @@ class EngineHost:
         """Measure (or read from the cache) how much the hidden states of ``model`` give away; raises
         ``Cancelled`` when ``cancel`` is set, keeping nothing."""
         source = await self._source(model)
-        report = await asyncio.to_thread(evaluate_privacy, source, settings, progress, cancel)
+        report = await asyncio.to_thread(run_privacy_evaluation, source, settings, progress, cancel)
         return ModelPrivacy(report, source.public_checkpoint)
 
     async def export_worker_bundle(

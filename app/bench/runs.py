@@ -29,7 +29,7 @@ from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import ModelSource, resolve_model
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.head import HeadDrafter
-from app.engine.speculation.head_file import load_drafter
+from app.engine.speculation.head_file import load_head_drafter
 from app.engine.speculation.modes import MODE_NAMES, Mode, Speculation
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 
@@ -64,8 +64,8 @@ def run_bench(config: BenchConfig, log: Log = print) -> BenchResult:
     dtype = resolve_dtype(config.dtype, device)
     wire = config.wire_dtype or wire_dtype_for(dtype)
     edge = LocalEdge(source, config.split, device, dtype)
-    drafter = load_drafter(source, edge.embed_weight, edge.lm_head_weight)
-    if drafter is None and Mode.LEARNED in config.modes:
+    head = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight)
+    if head is None and Mode.LEARNED in config.modes:
         log("mode learned skipped: no draft head for this model (splitchat train-draft makes one)")
         config = replace(config, modes=[m for m in config.modes if m != Mode.LEARNED])
     tokenizer = source.tokenizer()
@@ -98,7 +98,7 @@ def run_bench(config: BenchConfig, log: Log = print) -> BenchResult:
                         return link.connect(via=f"ws://127.0.0.1:{proxy_port}")
 
                     runs += asyncio.run(
-                        _run_interleaved(edge, connect, prompts, remote_modes, rtt, config, log, warmup, drafter)
+                        _run_interleaved(edge, connect, prompts, remote_modes, rtt, config, log, warmup, head)
                     )
         finally:
             link.close()
@@ -147,7 +147,7 @@ async def _run_interleaved(
     config: BenchConfig,
     log: Log,
     warmup_ids: list[int],
-    drafter: HeadDrafter | None,
+    head: HeadDrafter | None,
 ) -> list[BenchRun]:
     """Every prompt runs in every mode back to back, so slow drift of the machine favours no mode."""
     speculations, controllers = {}, {}
@@ -160,7 +160,7 @@ async def _run_interleaved(
         )
         warm = await make_middle()
         # One controller per link and mode, as in the app: the warm-up teaches it this link's costs.
-        session = SplitSession(edge, warm, (), speculations[mode], draft_head=drafter)
+        session = SplitSession(edge, warm, (), speculations[mode], draft_head=head)
         controllers[mode] = session.controller
         await session.generate(warmup_ids, 16)
         await warm.close()
@@ -169,9 +169,7 @@ async def _run_interleaved(
         for mode in modes:
             middle = await make_middle()
             # No stop tokens: every run makes max_new_tokens.
-            session = SplitSession(
-                edge, middle, (), speculations[mode], controller=controllers[mode], draft_head=drafter
-            )
+            session = SplitSession(edge, middle, (), speculations[mode], controller=controllers[mode], draft_head=head)
             generation = await session.generate(ids, config.max_new_tokens)
             await middle.close()
             runs.append(_run_record(mode, rtt, prompt, ids, generation, log))

@@ -16,7 +16,7 @@ from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
-from app.engine.speculation.head_file import load_drafter
+from app.engine.speculation.head_file import load_head_drafter
 from app.engine.speculation.modes import Mode, Speculation
 from app.jobs import Progress
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
@@ -86,7 +86,7 @@ class SplitChat:
             raise
         head = None
         if speculation.mode.drafts_with_head:
-            head = load_drafter(source, edge.embed_weight, edge.lm_head_weight)
+            head = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight)
         session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation, draft_head=head)
         chat = cls(source, split, edge, tokenizer, session, link)
         session.reconnect = chat.reconnect

@@ -15,6 +15,7 @@ from app.engine.decode.edge import EMBED, final_norm, lm_head_weight
 from app.jobs import CancelFlag, Progress, raise_if_cancelled
 from app.model.layers import LayerStack
 from app.privacy.corpus import TokenDocument
+from app.privacy.report import FROM_WORKER, TO_WORKER
 
 TOP = 5
 
@@ -74,8 +75,8 @@ def boundaries_for(depths: list[int], num_layers: int) -> dict[tuple[int, str], 
                 f"split depth {depth} leaves no middle layers in a {num_layers}-layer model: "
                 f"choose 1..{(num_layers - 1) // 2}"
             )
-        out[(depth, "to_worker")] = depth
-        out[(depth, "from_worker")] = num_layers - depth
+        out[(depth, TO_WORKER)] = depth
+        out[(depth, FROM_WORKER)] = num_layers - depth
     return out
 
 

@@ -39,6 +39,8 @@ from app.privacy.corpus import (
 )
 from app.privacy.report import (
     BASELINES,
+    FROM_WORKER,
+    TO_WORKER,
     CorpusFacts,
     DepthComparison,
     PrivacyReport,
@@ -53,8 +55,8 @@ from app.privacy.threats import THREAT_MODELS
 # Which attackers apply to which direction (the head search needs the tokens' own layers; the tail
 # attack reads the model's output, which only the returned state feeds).
 ATTACKERS = {
-    "to_worker": ("learned_mlp", "public_embedding", "public_codebook", "public_head_search"),
-    "from_worker": ("learned_mlp", "public_embedding", "public_tail"),
+    TO_WORKER: ("learned_mlp", "public_embedding", "public_codebook", "public_head_search"),
+    FROM_WORKER: ("learned_mlp", "public_embedding", "public_tail"),
 }
 
 

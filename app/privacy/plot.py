@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.privacy.report import PrivacyReport
+from app.privacy.report import DIRECTIONS, FROM_WORKER, TO_WORKER, PrivacyReport
 
 STYLE = {
     "learned_mlp": ("learned MLP (collected pairs)", "tab:red", "o"),
@@ -13,7 +13,7 @@ STYLE = {
     "public_tail": ("public weights: tail + LM head", "tab:purple", "s"),
     "public_embedding": ("public weights: embedding projection", "tab:gray", "v"),
 }
-TITLES = {"to_worker": "What the worker receives", "from_worker": "What the worker returns"}
+TITLES = {TO_WORKER: "What the worker receives", FROM_WORKER: "What the worker returns"}
 
 
 def plot_report(report: PrivacyReport, out: Path) -> None:
@@ -23,7 +23,7 @@ def plot_report(report: PrivacyReport, out: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    for ax, direction in zip(axes, ("to_worker", "from_worker"), strict=True):
+    for ax, direction in zip(axes, DIRECTIONS, strict=True):
         for attacker, (label, color, marker) in STYLE.items():
             mine = report.series(direction, attacker)
             if not mine:

@@ -98,6 +98,8 @@ class MainWindow(QMainWindow):
         self.status.setText(message)
 
     def new_conversation(self) -> None:
+        if self.chat_pane.generating:
+            return
         self.chat_pane.new_conversation()
         self.conversations.list.clearSelection()
 

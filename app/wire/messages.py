@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 import torch
 
 from app.model.kv_cache import CacheEdit
-from app.wire.frames import ErrorCode, Frame, ProtocolError, pack_ancestry, unpack_ancestry
+from app.wire.frames import WIRE_DTYPES, ErrorCode, Frame, ProtocolError, pack_ancestry, unpack_ancestry
 
-REPLY_DTYPES = ("float32", "float16", "bfloat16")
+REPLY_DTYPES = tuple(WIRE_DTYPES)
 
 
 @dataclass(frozen=True)

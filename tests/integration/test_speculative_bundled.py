@@ -14,7 +14,7 @@ from app.engine.link.export import embedded_shard, expected_fingerprint
 from app.engine.link.middle import LocalMiddle
 from app.engine.link.transport import RemoteMiddle
 from app.engine.source.split import SplitSpec
-from app.engine.speculation.head_file import load_drafter
+from app.engine.speculation.head_file import load_head_drafter
 from app.engine.speculation.modes import Speculation
 from app.model.layers import LayerStack
 from tests.helpers import assert_greedy_matches, reference_greedy
@@ -71,7 +71,7 @@ def test_every_mode_is_token_identical_on_the_equivalence_corpus(bundled, worker
     stops = stop_token_ids(source, tokenizer)
 
     edge = LocalEdge(source, split)
-    drafter = load_drafter(source, edge.embed_weight, edge.lm_head_weight)
+    drafter = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight)
     assert drafter is not None, "the bundled model ships with a trained draft head"
 
     async def run(mode: str) -> dict[str, list[int]]:

@@ -69,3 +69,22 @@ def test_the_shared_packages_import_neither_half():
         for path in files_under("wire", "model")
     }
     assert {name: bad for name, bad in offending.items() if bad} == {}
+
+
+def test_the_untrusted_worker_imports_only_the_shared_packages():
+    """The fast reading of what ``tests/integration/test_worker_boundary.py`` proves by running the worker."""
+    offending = {
+        str(path.relative_to(PACKAGE)): sorted(
+            m
+            for m in imported_modules(path)
+            if m.startswith("app.") and not m.startswith(("app.wire", "app.model", "app.remote_worker"))
+        )
+        for path in files_under("remote_worker")
+    }
+    assert {name: bad for name, bad in offending.items() if bad} == {}
+
+
+def test_the_mode_list_the_settings_share_with_the_engine_loads_no_model_code():
+    """``app.data.settings`` validates modes against ``app.engine.speculation.modes``: it must stay that light."""
+    modes = PACKAGE / "engine" / "speculation" / "modes.py"
+    assert {m.split(".")[0] for m in imported_modules(modes)} <= {"__future__", "dataclasses", "enum"}

@@ -179,12 +179,12 @@ def test_auto_drafts_with_the_head_while_it_saves_more_than_it_costs_and_retries
     head = controller.head
     _head_step(controller, accepted_head_tokens=2, draft_ms=5.0)  # nothing measured yet: it tries the head
     assert head.tokens == 2 and head.rows == 3
-    assert head.value_ms() > head.draft_ms and head.profitable()
+    assert head.value_ms() > head.drafting_ms and head.profitable()
     steps = 0
     while head.profitable():  # then the head stops being right: auto soon stops drafting with it
         _head_step(controller, accepted_head_tokens=0, draft_ms=5.0)
         steps += 1
-    assert 0 < steps < 20 and head.value_ms() < head.draft_ms
+    assert 0 < steps < 20 and head.value_ms() < head.drafting_ms
     assert not head.profitable() and not head.profitable()  # asking twice changes nothing
     decisions = [controller.decide_head() for _ in range(HeadGate.RETRY)]
     assert decisions == [False] * (HeadGate.RETRY - 1) + [True]

@@ -30,10 +30,10 @@ MODES = ["lookup", "lookahead", "auto"]
 REPETITIVE = [7, 8, 9, 10, 11, 7, 8, 9, 10, 11, 7, 8, 9, 10, 11, 7, 8]
 
 
-def session(folder, mode: str, split=SplitSpec(2, 2), drafter=None) -> SplitSession:
+def session(folder, mode: str, split=SplitSpec(2, 2), draft_tree=None) -> SplitSession:
     source = resolve_model(str(folder))
     middle = LayerStack.from_source(source, *split.middle(source.num_layers))
-    return SplitSession(LocalEdge(source, split), LocalMiddle(middle), (), Speculation(mode=mode), drafter)
+    return SplitSession(LocalEdge(source, split), LocalMiddle(middle), (), Speculation(mode=mode), draft_tree)
 
 
 @pytest.mark.parametrize("family", ["llama", "qwen2"])
@@ -64,7 +64,7 @@ def test_rejected_speculation_leaves_every_cache_as_if_only_accepted_tokens_were
         wrong_guesses["n"] += 1
         return tree
 
-    speculative = session(folder, "lookahead", drafter=drafter)
+    speculative = session(folder, "lookahead", draft_tree=drafter)
     generation = asyncio.run(speculative.generate(REPETITIVE, 30))
     rejected = sum(len(p.tree) - 1 for p in generation.plans) - sum(s.tokens_out - 1 for s in generation.stats.steps)
     assert rejected > 0 and wrong_guesses["n"] > 0
@@ -163,7 +163,7 @@ def test_speculative_sampling_end_to_end_matches_plain_sampling(small_vocab_mode
 
     def second_tokens(mode: str, seed: int) -> torch.Tensor:
         counts = torch.zeros(16)
-        runner = session(folder, mode, drafter=drafter if mode != "sequential" else None)
+        runner = session(folder, mode, draft_tree=drafter if mode != "sequential" else None)
         for draw in range(2000):
             sampling = Sampling(temperature=1.0, seed=seed * 100_000 + draw)
             tokens = asyncio.run(runner.generate([1, 5, 9, 4], 2, sampling)).tokens
@@ -192,11 +192,12 @@ def test_every_step_accounts_for_all_of_its_time(tiny_models):
     folder, _ = tiny_models["llama"]
     generation = asyncio.run(session(folder, "lookahead").generate(REPETITIVE, 20))
     prefill, *decode = generation.stats.steps
-    assert prefill.kind == "prefill" and prefill.draft_ms == 0 and prefill.tokens_out == 1
+    assert prefill.kind == "prefill" and prefill.draft_ms == prefill.layout_ms == 0 and prefill.tokens_out == 1
     assert decode and all(step.kind == "decode" for step in decode)
     for step in generation.stats.steps:
         parts = step.local_compute_ms + step.remote_compute_ms + step.serialization_ms + step.network_ms
         assert parts == pytest.approx(step.total_ms, rel=1e-9)
-        assert 0 <= step.draft_ms <= step.local_compute_ms
-        assert step.compute_ms == pytest.approx(step.total_ms - step.draft_ms - step.network_ms, rel=1e-9)
+        assert 0 <= step.draft_ms + step.layout_ms <= step.local_compute_ms
+        running = step.total_ms - step.draft_ms - step.layout_ms - step.network_ms
+        assert step.compute_ms == pytest.approx(running, rel=1e-9)
     assert sum(step.tokens_out for step in generation.stats.steps) == len(generation.tokens) == 20

@@ -29,7 +29,7 @@ class Block:
         return len(self.tokens)
 
     @classmethod
-    def run(cls, tokens: list[int], start: int) -> Block:
+    def consecutive(cls, tokens: list[int], start: int) -> Block:
         """Consecutive tokens after ``start`` committed ones: a prefill, or a re-prefill after recovery."""
         return cls(list(tokens), list(range(start, start + len(tokens))), None, start)
 

@@ -24,12 +24,13 @@ class StepTiming:
     total_ms: float
     frames: int = 1
     draft_ms: float = 0.0  # drafting and planning, already inside local_compute_ms and total_ms
+    layout_ms: float = 0.0  # laying out the block (positions, ancestry), already inside local_compute_ms
 
     @property
     def compute_ms(self) -> float:
-        """What the block itself cost to compute (local + remote + serialization), drafting aside: the
-        figure the controller fits against block size."""
-        return self.local_compute_ms - self.draft_ms + self.remote_compute_ms + self.serialization_ms
+        """What running the block cost (local + remote + serialization), drafting and laying it out aside:
+        the figure the controller fits against block size."""
+        return self.local_compute_ms - self.draft_ms - self.layout_ms + self.remote_compute_ms + self.serialization_ms
 
 
 class StepClock:
@@ -39,17 +40,28 @@ class StepClock:
     def __init__(self, kind: str):
         self.kind = kind  # "prefill" | "decode"
         self._started = time.perf_counter()
-        self._draft_ms = 0.0
+        self._spans = {"draft": 0.0, "layout": 0.0}
         self._reply: MiddleReply | None = None
 
     @contextmanager
     def drafting(self) -> Iterator[None]:
         """Drafting and planning: local time, also reported on its own."""
+        with self._span("draft"):
+            yield
+
+    @contextmanager
+    def laying_out(self) -> Iterator[None]:
+        """Laying the plan out as a block: local time, also reported on its own."""
+        with self._span("layout"):
+            yield
+
+    @contextmanager
+    def _span(self, name: str) -> Iterator[None]:
         start = time.perf_counter()
         try:
             yield
         finally:
-            self._draft_ms += (time.perf_counter() - start) * 1000
+            self._spans[name] += (time.perf_counter() - start) * 1000
 
     def middle_replied(self, reply: MiddleReply) -> None:
         self._reply = reply
@@ -70,7 +82,8 @@ class StepClock:
             network_ms=reply.network_ms,
             total_ms=total_ms,
             frames=reply.frames,
-            draft_ms=self._draft_ms,
+            draft_ms=self._spans["draft"],
+            layout_ms=self._spans["layout"],
         )
 
 

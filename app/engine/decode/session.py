@@ -91,7 +91,7 @@ class SplitSession:
         middle: Middle,
         stop_ids: Sequence[int] = (),
         speculation: Speculation = Speculation(mode=Mode.SEQUENTIAL),
-        drafter: Callable[[list[int]], DraftTree] | None = None,
+        draft_tree: Callable[[list[int]], DraftTree] | None = None,
         controller: Controller | None = None,
         reconnect: Callable[[], Awaitable[Middle]] | None = None,
         draft_head: HeadDrafter | None = None,
@@ -111,7 +111,7 @@ class SplitSession:
         self.controller = controller or Controller(
             speculation.mode, speculation.max_nodes, window_size=self.window.size if self.window else 0
         )
-        self._draft_tree = drafter or self._draft  # tests pass their own to steer verification
+        self._draft_tree = draft_tree or self._draft  # tests pass their own to steer verification
         self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None
@@ -165,7 +165,7 @@ class SplitSession:
         while True:
             clock = StepClock("prefill")
             reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run
-            block = Block.run(prompt[reuse:], reuse)
+            block = Block.consecutive(prompt[reuse:], reuse)
             output = await self._run_or_recover(block, [block.size - 1], clock, refill=False)
             if output is not None:
                 break
@@ -181,14 +181,15 @@ class SplitSession:
         history = self.processed + [root]
         with clock.drafting():  # what the head gate weighs against what the head's tokens save
             plan = self.controller.plan(self._draft_tree(history))
-        window = self.window if plan.window else None
-        if window:
-            window.ensure_filled(history)
-        block = build_block(plan.tree, len(self.processed), window)
-        if max(block.positions) >= self.max_context or len(self.processed) + block.size > self.max_context:
-            # Near the end of the context a drafted block would not fit: finish one token at a time.
-            plan = self.controller.sequential_plan(root)
-            block = build_block(plan.tree, len(self.processed))
+        with clock.laying_out():
+            window = self.window if plan.window else None
+            if window:
+                window.ensure_filled(history)
+            block = build_block(plan.tree, len(self.processed), window)
+            if max(block.positions) >= self.max_context or len(self.processed) + block.size > self.max_context:
+                # Near the end of the context a drafted block would not fit: finish one token at a time.
+                plan = self.controller.sequential_plan(root)
+                block = build_block(plan.tree, len(self.processed))
         return plan, block
 
     def _draft(self, history: list[int]) -> DraftTree:
@@ -280,7 +281,7 @@ class SplitSession:
     async def _refill(self, committed: list[int]) -> None:
         """Re-prefill what was committed before the loss, so every cache holds it again."""
         while committed:
-            block = Block.run(committed, 0)
+            block = Block.consecutive(committed, 0)
             if await self._run_or_recover(block, [block.size - 1], StepClock("prefill"), refill=False):
                 break
         self.processed = committed

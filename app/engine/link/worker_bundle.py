@@ -38,7 +38,6 @@ transformers>=5.20,<5.40
 safetensors>=0.4
 websockets>=14,<18
 numpy>=1.26
-platformdirs>=4
 """
 
 RUN_SCRIPT = """#!/usr/bin/env bash

@@ -66,11 +66,11 @@ class WorkerLink:
 
         It loads its half while this process loads the edge.
         """
-        worker = LocalWorker(
-            embedded_shard(source, split, progress), device, dtype, max_frame=max_frame, extra_args=extra_args
-        )
-        worker.launch()
-        return cls._serving(source, split, wire_dtype, max_frame, endpoint=None, token=None, local_worker=worker)
+        shard = embedded_shard(source, split, progress)  # fingerprinted: the link below costs no more hashing
+        link = cls._serving(source, split, wire_dtype, max_frame, endpoint=None, token=None)
+        link.local_worker = LocalWorker(shard, device, dtype, max_frame=max_frame, extra_args=extra_args)
+        link.local_worker.launch()
+        return link
 
     @classmethod
     def _serving(cls, source: ModelSource, split: SplitSpec, wire_dtype: str, max_frame: int, **where) -> WorkerLink:

@@ -24,7 +24,7 @@ class HeadGate:
     def __init__(self, cost: StepCost):
         self._cost = cost
         # Measured on the steps that drafted with the head:
-        self.draft_ms: float | None = None  # drafting time
+        self.drafting_ms: float | None = None  # the steps' drafting and planning time
         self.tokens: float | None = None  # accepted tokens that only the head proposed
         self.rows: float | None = None  # block rows that only the head proposed
         self._block_rows: float | None = None  # block size of those steps
@@ -44,11 +44,11 @@ class HeadGate:
 
     def profitable(self) -> bool:
         """Whether the head has been saving more than drafting costs (true until measured)."""
-        return self.draft_ms is None or self.value_ms() > self.draft_ms
+        return self.drafting_ms is None or self.value_ms() > self.drafting_ms
 
     def decide(self) -> bool:
         """Whether auto drafts with the head this step; counts a skip, or starts a retry after ``RETRY``."""
-        if self.draft_ms is None:
+        if self.drafting_ms is None:
             return self.begin(True)
         self._skipped += 1
         wanted = self.profitable()
@@ -78,7 +78,7 @@ class HeadGate:
         # A retry measures the text as it is now: averaged in, one retry barely moved a value learned on
         # a pasted document, and the head stayed off for most of the creative reply that followed.
         fresh, self._retrying = self._retrying, False
-        self.draft_ms = running(self.draft_ms, draft_ms)
+        self.drafting_ms = running(self.drafting_ms, draft_ms)
         self.tokens = running(None if fresh else self.tokens, gained)
         self.rows = running(None if fresh else self.rows, len(only_head))
         self._block_rows = running(None if fresh else self._block_rows, block_size)

@@ -97,7 +97,9 @@ def find_head(fingerprint: str) -> Path | None:
     return None
 
 
-def load_drafter(source: ModelSource, embed_weight: torch.Tensor, lm_head_weight: torch.Tensor) -> HeadDrafter | None:
+def load_head_drafter(
+    source: ModelSource, embed_weight: torch.Tensor, lm_head_weight: torch.Tensor
+) -> HeadDrafter | None:
     """The learned drafter for ``source`` beside its embedding and LM head (on their device), or None when
     no head was trained for these weights."""
     path = find_head(model_fingerprint(source))
