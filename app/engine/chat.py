@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.engine.decode.edge import LocalEdge
 from app.engine.decode.metrics import StepTiming
@@ -18,6 +18,7 @@ from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.head_file import load_head_drafter
 from app.engine.speculation.modes import Mode, Speculation
+from app.identifiers.pseudonyms import Pseudonymiser
 from app.jobs import Progress
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 from app.wire.frames import DEFAULT_MAX_FRAME
@@ -27,8 +28,11 @@ RECONNECT_WINDOW_S = 60.0  # how long a lost worker is retried before the error 
 
 @dataclass
 class ChatReply:
-    text: str
+    text: str  # what the user reads (re-identified when the conversation was pseudonymised)
     generation: Generation
+    model_prompt: str = ""  # the last message exactly as the model read it
+    model_text: str = ""  # the answer exactly as the model wrote it (its stand-ins in place)
+    identifiers: dict[str, int] = field(default_factory=dict)  # identifiers replaced in the last message, by type
 
 
 class SplitChat:
@@ -139,21 +143,41 @@ class SplitChat:
         should_stop: Callable[[], bool] | None = None,
         on_step: Callable[[StepTiming, Plan | None], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
+        pseudonymiser: Pseudonymiser | None = None,
     ) -> ChatReply:
-        """Generate the assistant's next message; ``on_text`` receives the text as it grows."""
+        """Generate the assistant's next message; ``on_text`` receives the text as it grows.
+
+        With a ``pseudonymiser`` the model reads the conversation with its identifiers replaced, and what
+        it writes is re-identified before ``on_text`` and the reply see it: the originals never reach the
+        model, its stand-ins never reach the user.
+        """
         generated: list[int] = []
+        model_messages = pseudonymiser.conversation(messages) if pseudonymiser else messages
+        shown = pseudonymiser.stream() if pseudonymiser else None
 
         def on_token(token: int) -> None:
             generated.append(token)
             if on_text:
-                on_text(self.decode(generated))
+                written = self.decode(generated)
+                on_text(shown.update(written) if shown else written)
 
-        prompt = self.prompt_ids(messages)
+        prompt = self.prompt_ids(model_messages)
         self.session.notice = on_notice
         self._history = []  # until this reply completes, the next prompt is tokenized afresh
         generation = await self.session.generate(prompt, max_new_tokens, sampling, on_token, should_stop, on_step)
         self._history = prompt + generation.tokens
-        return ChatReply(self.decode(generation.tokens), generation)
+        written = self.decode(generation.tokens)
+        if not pseudonymiser:
+            return ChatReply(written, generation, model_prompt=messages[-1]["content"])
+        text = shown.finish(written)
+        pseudonymiser.remember_answer(text, written)
+        return ChatReply(
+            text,
+            generation,
+            model_prompt=model_messages[-1]["content"],
+            model_text=written,
+            identifiers=pseudonymiser.counts(messages[-1]["content"]),
+        )
 
     async def whole_model_tokens(self, messages: list[dict], max_new_tokens: int) -> list[int]:
         """The greedy answer to ``messages`` with every layer in this process (no worker, no wire)."""

@@ -1,0 +1,271 @@
+"""Replace a conversation's identifiers before the model reads it, and put them back in what it writes.
+
+A ``Pseudonyms`` object is one conversation's mapping: each distinct identifier has one stand-in for the
+whole conversation, every turn and every document pasted later included, so the model can still reason
+about "the patient" and "the landlord". It lives on the workstation only — kept with the conversation in
+its SQLite row, never logged (``__repr__`` names no identifier).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from app.identifiers.detect import IdentifierDetector, default_detector
+from app.identifiers.entities import Entity, EntityType
+from app.identifiers.rules import DATE_PATTERN
+from app.identifiers.surrogates import SurrogateMaker, parse_date
+
+T = EntityType
+_WORD_KINDS = (T.PERSON, T.ORGANIZATION, T.ADDRESS)  # stand-ins built word by word
+FORMAT = "splitchat-pseudonyms/1"
+# Common English words that are also first names: never a stand-in, or re-identification would rewrite
+# ordinary prose ("will", "grace", "may").
+_ORDINARY = frozenset(
+    "will may june april august grace hope faith joy rose mark bill jack summer autumn dawn eve ivy lily daisy "
+    "sky river reed wood young long short brown green white black gray grey page hunter mason rich major price "
+    "ward bell king hall wells wall street lane stone bishop cook miles banks sharp love".split()
+)
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """One identifier and the stand-in the model reads instead."""
+
+    type: EntityType
+    original: str
+    surrogate: str
+
+
+@dataclass(frozen=True)
+class Pseudonymised:
+    """What the model reads, and what was replaced where (offsets into the original text)."""
+
+    text: str
+    replaced: tuple[tuple[Entity, str], ...]  # (the identifier in the original, its stand-in)
+
+    def counts(self) -> dict[str, int]:
+        """Replaced identifiers by type."""
+        out: dict[str, int] = {}
+        for entity, _ in self.replaced:
+            out[entity.type.value] = out.get(entity.type.value, 0) + 1
+        return out
+
+
+@dataclass
+class Pseudonyms:
+    """One conversation's identifiers and their stand-ins."""
+
+    seed: int = field(default_factory=lambda: secrets.randbelow(2**31))
+    date_offset_days: int = 0
+    replacements: list[Replacement] = field(default_factory=list)
+    words: dict[str, str] = field(default_factory=dict)  # name word (lower case) -> stand-in word
+    # What the model wrote, keyed by what was shown (re-identified): the exact text to give it back next turn.
+    written: dict[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:  # never an identifier in a log line or a traceback
+        return f"Pseudonyms({len(self.replacements)} identifiers)"
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "seed": self.seed,
+                "date_offset_days": self.date_offset_days,
+                "replacements": [[r.type.value, r.original, r.surrogate] for r in self.replacements],
+                "words": self.words,
+                "written": self.written,
+            },
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Pseudonyms:
+        data = json.loads(text)
+        if data.get("format") != FORMAT:
+            raise ValueError("not a pseudonym mapping this version reads")
+        return cls(
+            seed=data["seed"],
+            date_offset_days=data["date_offset_days"],
+            replacements=[Replacement(EntityType(t), o, s) for t, o, s in data["replacements"]],
+            words=dict(data["words"]),
+            written=dict(data.get("written", {})),
+        )
+
+
+class Pseudonymiser:
+    """Pseudonymises a conversation's texts and re-identifies what the model writes back."""
+
+    def __init__(self, pseudonyms: Pseudonyms | None = None, detector: IdentifierDetector | None = None):
+        self.pseudonyms = pseudonyms or Pseudonyms()
+        self.detector = detector or default_detector()
+        self._seen_text: list[str] = []
+        self._done: dict[str, Pseudonymised] = {}
+        self._taken_words = {
+            word.lower() for r in self.pseudonyms.replacements for word in re.findall(r"[^\W\d_]+", r.original)
+        }
+        self._maker = SurrogateMaker(self.pseudonyms.seed, self._taken, self.pseudonyms.date_offset_days or None)
+        self.pseudonyms.date_offset_days = self._maker.date_offset_days
+        self._maker.words.update(self.pseudonyms.words)
+        self._by_original = {(r.type, r.original): r for r in self.pseudonyms.replacements}
+
+    # -- text for the model --------------------------------------------------------------------------
+    def pseudonymise(self, text: str) -> Pseudonymised:
+        """``text`` with every identifier replaced by its stand-in (new identifiers get new stand-ins)."""
+        self._seen_text.append(text)
+        known = [(r.original, r.type) for r in self.pseudonyms.replacements]
+        entities = self.detector.detect(text, known)
+        originals = [e.text_in(text) for e in entities]
+        for entity, original in zip(entities, originals, strict=True):  # every original is taken first
+            if entity.type in _WORD_KINDS:
+                for word in re.findall(r"[^\W\d_]+", original):
+                    self._taken_words.add(word.lower())
+        out, cursor, replaced = [], 0, []
+        for entity, original in zip(entities, originals, strict=True):
+            surrogate = self._surrogate(entity.type, original)
+            out += [text[cursor : entity.start], surrogate]
+            cursor = entity.end
+            replaced.append((entity, surrogate))
+        out.append(text[cursor:])
+        self.pseudonyms.words = dict(self._maker.words)
+        return Pseudonymised("".join(out), tuple(replaced))
+
+    def conversation(self, messages: Iterable[dict]) -> list[dict]:
+        """The messages as the model reads them; earlier answers as the model wrote them."""
+        out = []
+        for message in messages:
+            content = message["content"]
+            if message["role"] == "assistant" and content in self.pseudonyms.written:
+                read = self.pseudonyms.written[content]
+            else:
+                read = self._read(content).text
+            out.append({**message, "content": read})
+        return out
+
+    def counts(self, text: str) -> dict[str, int]:
+        """The identifiers replaced in ``text``, by type."""
+        return self._read(text).counts()
+
+    def _read(self, text: str) -> Pseudonymised:
+        """``pseudonymise``, once per distinct text: a conversation is read again at every turn."""
+        if text not in self._done:
+            self._done[text] = self.pseudonymise(text)
+        return self._done[text]
+
+    def remember_answer(self, shown: str, written: str) -> None:
+        """The model wrote ``written``; the user saw (and the history keeps) ``shown``."""
+        self.pseudonyms.written[shown] = written
+
+    # -- text for the user ---------------------------------------------------------------------------
+    def reidentify(self, text: str) -> str:
+        """What the model wrote, with every stand-in it names put back as the original."""
+        keys = self._reverse()
+        if keys:
+            pattern = re.compile(
+                r"(?<![\w])(" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)) + r")(?![\w])",
+                re.IGNORECASE,
+            )
+            text = pattern.sub(lambda m: _case_like(m.group(0), keys[m.group(0).lower()]), text)
+        return self._reidentify_dates(text)
+
+    def stream(self) -> StreamingReidentifier:
+        return StreamingReidentifier(self)
+
+    # -- inside --------------------------------------------------------------------------------------
+    def _taken(self, candidate: str) -> bool:
+        """A stand-in may be neither an original of this conversation nor a word its texts already use."""
+        lower = candidate.lower()
+        if any(lower == r.original.lower() for r in self.pseudonyms.replacements):
+            return True
+        if re.fullmatch(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*", candidate) and (
+            lower in _ORDINARY or lower in self._taken_words
+        ):
+            return True  # a name word: not an everyday word, not any original's word
+        return any(re.search(rf"(?<!\w){re.escape(candidate)}(?!\w)", seen, re.IGNORECASE) for seen in self._seen_text)
+
+    def _surrogate(self, kind: EntityType, original: str) -> str:
+        found = self._by_original.get((kind, original))
+        if found is None:
+            replacement = Replacement(kind, original, self._maker.make(kind, original))
+            self.pseudonyms.replacements.append(replacement)
+            self._by_original[(kind, original)] = found = replacement
+        return found.surrogate
+
+    def _reverse(self) -> dict[str, str]:
+        """Every stand-in (lower case) -> its original: whole identifiers, and each name word on its own."""
+        reverse: dict[str, str] = {}
+        for r in self.pseudonyms.replacements:
+            if r.type in _WORD_KINDS:
+                for word in re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", r.original):
+                    stand_in = self._maker.words.get(word.lower())
+                    if stand_in and len(stand_in) > 1 and not (word.isupper() and stand_in.lower() in reverse):
+                        reverse[stand_in.lower()] = word
+        for r in self.pseudonyms.replacements:
+            reverse[r.surrogate.lower()] = r.original
+        return reverse
+
+    def _reidentify_dates(self, text: str) -> str:
+        """A stand-in date written in another format than it was read is still shifted back."""
+        originals = {
+            parsed[0] for r in self.pseudonyms.replacements if r.type is T.DATE and (parsed := parse_date(r.original))
+        }
+        if not originals:
+            return text
+        offset = timedelta(days=self.pseudonyms.date_offset_days)
+
+        def back(match: re.Match) -> str:
+            parsed = parse_date(match.group(0))
+            if parsed is None or parsed[0] - offset not in originals:
+                return match.group(0)
+            return parsed[1](parsed[0] - offset)
+
+        return DATE_PATTERN.sub(back, text)
+
+
+class StreamingReidentifier:
+    """Re-identifies a growing answer without ever showing part of a stand-in: a tail that could still
+    become one (a name's first letters, half a date) waits for the next tokens."""
+
+    def __init__(self, pseudonymiser: Pseudonymiser):
+        self._pseudonymiser = pseudonymiser
+
+    def update(self, written_so_far: str) -> str:
+        """The text safe to show for what the model has written so far."""
+        return self._pseudonymiser.reidentify(written_so_far[: _settled(written_so_far, self._keys())])
+
+    def finish(self, written: str) -> str:
+        return self._pseudonymiser.reidentify(written)
+
+    def _keys(self) -> list[str]:
+        return list(self._pseudonymiser._reverse())
+
+
+_DATE_START = re.compile(
+    r"(?:\d{1,4}(?:[/.\-]\d{0,2}(?:[/.\-]\d{0,4})?)?"
+    r"|\d{1,2}(?:st|nd|rd|th)?(?: of)?(?:[ \-][A-Za-z]{0,9}\.?(?:[ \-,]+\d{0,4})?)?"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,6}\.?(?: \d{0,2}(?:st|nd|rd|th)?,?(?: \d{0,4})?)?)",
+    re.IGNORECASE,
+)
+
+
+def _settled(text: str, keys: list[str]) -> int:
+    """How much of ``text`` cannot change as more is written: all but a tail that may still grow into a
+    stand-in or a date, or a word not yet ended."""
+    lower = text.lower()
+    for start in range(max(0, len(text) - 48), len(text)):
+        if start and text[start - 1].isalnum():
+            continue  # only from a word's first letter
+        tail = lower[start:]
+        if any(key.startswith(tail) and key != tail for key in keys) or _DATE_START.fullmatch(tail):
+            return start
+    last_space = max(text.rfind(" "), text.rfind("\n"))
+    return last_space + 1 if last_space >= 0 and text[-1].isalnum() else len(text)
+
+
+def _case_like(seen: str, original: str) -> str:
+    """The original in capitals where the model wrote the stand-in in capitals; otherwise as it was written."""
+    return original.upper() if seen.isupper() and len(seen) > 1 else original

@@ -1,0 +1,186 @@
+"""Identifier patterns the NLP model and Presidio's recognisers do not cover, or not well enough.
+
+Presidio brings validated recognisers (phone numbers through libphonenumber, IBAN, US SSN, UK NHS
+numbers with their check digit, URLs) and spaCy's named-entity model brings people and organisations.
+What they lack, for clinical and legal text, is written here: record and member numbers and case
+references after the words that introduce them, account numbers and sort codes, ages over 89, street
+addresses, UK postcodes and US ZIP codes in an address, dates in every common format, people named
+with a title or as SURNAME, First, and companies, hospitals and practices by their suffixes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.identifiers.entities import EntityType
+
+T = EntityType
+# A capitalised word: letters, with apostrophes and hyphens inside ("O'Neill", "Smith-Jones", "Noël").
+_CAPITAL_NAME = r"[A-ZÀ-ÖØ-ÞŁŚŻŹĆŠŽ](?:[^\W\d_]|['’\-](?=[^\W\d_]))*"
+_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|du|le|la|ter|ten|bin|al|el|ap)"
+# A capitalised name of up to four words, with lower-case particles inside ("van den Heuvel").
+_PERSON_NAME = rf"{_CAPITAL_NAME}(?:[ -](?:{_PARTICLE} )*{_CAPITAL_NAME}){{0,3}}"
+_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Judge|Justice)\.?"
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+)
+_STREET_SUFFIX = (
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Close|Drive|Dr|Way|Court|Ct|Place|Pl|Crescent|Cres|Boulevard|"
+    r"Blvd|Terrace|Gardens|Grove|Square|Sq|Row|Walk|Path|Parade|Mews|Hill|Park|Rise|View|Green|Loop|Shoals)"
+)
+_COMPANY_SUFFIX = (
+    r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|Inc|Incorporated|Corp|Corporation|plc|PLC|GmbH|KG|AG|S\.A\.|SA|SAS|"
+    r"S\.p\.A\.|BV|B\.V\.|NV|Co|Company|Group|Holdings|Partners|Partnership|Associates|Trust|Foundation)\.?"
+)
+_INSTITUTION_SUFFIX = (
+    r"(?:General Hospital|Hospital|Royal Infirmary|Infirmary|Medical Centre|Medical Center|Health Centre|"
+    r"Surgery|Family Practice|Practice|Clinic|Hospice|NHS Foundation Trust|NHS Trust)"
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A pattern whose group ``value`` (or whole match) is an identifier of ``type``, if ``accept`` agrees."""
+
+    type: EntityType
+    pattern: re.Pattern
+    accept: Callable[[str], bool] | None = None
+
+    def find(self, text: str) -> list[tuple[int, int]]:
+        spans = []
+        for match in self.pattern.finditer(text):
+            group = "value" if "value" in self.pattern.groupindex else 0
+            start, end = match.span(group)
+            if end > start and (self.accept is None or self.accept(text[start:end])):
+                spans.append((start, end))
+        return spans
+
+
+def _rule(kind: EntityType, pattern: str, flags: int = 0, accept: Callable[[str], bool] | None = None) -> Rule:
+    return Rule(kind, re.compile(pattern, flags), accept)
+
+
+def _phone_length(surface: str) -> bool:
+    """Telephone numbers have 7 to 15 digits; a year or a dose does not."""
+    return 7 <= sum(c.isdigit() for c in surface) <= 15
+
+
+RULES: tuple[Rule, ...] = (
+    # Ages over 89 are identifying (HIPAA); younger ones are not.
+    _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)[- ](?:years?|yrs?)(?:[- ]old)?)\b", re.I),
+    _rule(T.AGE, r"\b(?:aged?|age:?)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
+    # Dates: numeric with / . -, ISO, day month year, month day year.
+    _rule(T.DATE, r"\b\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})\b"),
+    _rule(T.DATE, r"\b\d{4}-\d{2}-\d{2}\b"),
+    _rule(T.DATE, rf"\b\d{{1,2}}(?:st|nd|rd|th)?(?: of)?[ \-]{_MONTH}[ \-,]*\d{{2,4}}\b", re.I),
+    _rule(T.DATE, rf"\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}\b", re.I),
+    # Record, hospital, member, insurance and policy numbers, named by the words before them.
+    _rule(
+        T.RECORD_NUMBER,
+        r"\b(?:MRN|hospital (?:no\.?|number)|patient (?:id|no\.?|number)|NHI|member(?:ship)?(?: id| no\.?| number)?|"
+        r"insurance(?: member)?(?: id| no\.?| number)?|policy(?: no\.?| number)?|identification number|ID)"
+        r"[\s:#.]*(?:is\s+|on file\s+)?(?P<value>[A-Z]{0,4}-?\d[\dA-Z\-]{3,}\d)\b",
+        re.I,
+    ),
+    # Court, tribunal and claim references.
+    _rule(
+        T.CASE_NUMBER,
+        r"\b(?:case|claim|docket|index|file|matter|appeal)(?: no\.?| number| ref(?:erence)?)?[\s:#.]*"
+        r"(?:(?:\w+\s+){0,4}?is\s+)?(?P<value>[A-Z]{0,4}[\-]?\d[\dA-Z:/\-]{3,}[\dA-Z])\b",
+        re.I,
+    ),
+    _rule(
+        T.CASE_NUMBER,
+        r"\b(?:our |your )?ref(?:erence)?\.?[\s:#]*(?P<value>[A-Z]{0,4}[\-]?\d[\dA-Z:/\-]{3,}[\dA-Z])\b",
+        re.I,
+    ),
+    _rule(T.CASE_NUMBER, r"\b\d:\d{2}-(?:cv|cr|mc|bk)-\d{3,6}(?:-[A-Z]{2,4})?\b", re.I),
+    _rule(T.CASE_NUMBER, r"\bCLM-\d{6,}\b"),
+    # Any other code of capitals and digits with a run of at least four digits: a record, claim or
+    # reference number whatever word introduces it.
+    _rule(T.RECORD_NUMBER, r"\b(?=[A-Z\d\-/]*[A-Z])(?=[A-Z\d\-/]*\d{4})[A-Z\d][A-Z\d\-/]{4,}[A-Z\d]\b"),
+    # Bank accounts and sort codes.
+    _rule(T.ACCOUNT, r"\baccount(?: number| no\.?)?[\s:#]*(?P<value>\d{6,12})\b", re.I),
+    _rule(T.ACCOUNT, r"\bsort[ -]code[\s:#]*(?P<value>\d{2}-\d{2}-\d{2})\b", re.I),
+    _rule(T.ACCOUNT, r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b"),
+    # National identifiers.
+    _rule(T.NATIONAL_ID, r"\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b"),
+    _rule(T.NATIONAL_ID, r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"),
+    # Contact details.
+    _rule(T.EMAIL, r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b"),
+    _rule(T.URL, r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:!?]"),
+    _rule(
+        T.PHONE,
+        r"(?<![\w/.-])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{2,5}\)|\d{2,5})(?:[ .\-]?\d{2,4}){1,3}(?:x\d{1,5})?(?![\w/])",
+        accept=_phone_length,
+    ),
+    # Street addresses, then postcodes.
+    _rule(
+        T.ADDRESS,
+        rf"\b(?:(?:Flat|Apt|Apartment|Unit|Suite) \d+[A-Z]?,? )?\d{{1,5}}[A-Z]?,? (?:(?:{_PARTICLE}|'t) )*"
+        rf"(?:{_CAPITAL_NAME} (?:(?:{_PARTICLE}|'t) )*){{1,4}}{_STREET_SUFFIX}\b\.?",
+    ),
+    _rule(T.POSTCODE, r"\b(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b"),
+    # People: with a title, as SURNAME, First, or as an initial and a surname.
+    _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. )?(?:{_PARTICLE} )*{_PERSON_NAME}"),
+    _rule(T.PERSON, rf"(?<!\w)[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}, {_CAPITAL_NAME}(?!\w)"),
+    _rule(T.PERSON, rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} )*{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?"),
+    # People named by the role a letter, a filing or a statement gives them.
+    _rule(
+        T.PERSON,
+        rf"(?P<value>{_PERSON_NAME}),? \(?(?:Counsel|Plaintiff|Defendant|Claimant|Respondent|Applicant|Director|"
+        rf"Partner|Solicitor|Attorney|Barrister|Witness|Landlord|Tenant|Executor|daughter|son|wife|husband|"
+        rf"partner|mother|father|sister|brother|carer)\b",
+    ),
+    _rule(T.PERSON, rf"(?:\bI, |\bSTATEMENT OF |\bstatement of |\breport for |\bREPORT FOR )(?P<value>{_PERSON_NAME})"),
+    _rule(
+        T.PERSON,
+        rf"\b(?i:daughter|son|wife|husband|partner|carer|mother|father|sister|brother|witness|counsel)[:,]? "
+        rf"(?P<value>{_PERSON_NAME})",
+    ),
+    # A name followed by its own e-mail address, and a letter's or e-mail's bare salutation line.
+    _rule(T.PERSON, rf"(?P<value>{_PERSON_NAME}) (?:at |<|\()[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),
+    _rule(T.PERSON, rf"(?:^|\n\n)(?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?),[ \t]*\n"),
+    # Organisations by their suffixes.
+    _rule(
+        T.ORGANIZATION,
+        rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*"
+        rf"(?:(?:St\.? )?{_CAPITAL_NAME}(?:'s)?,? (?:(?:&|and) )?(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
+        rf"{_COMPANY_SUFFIX}(?![\w])",
+    ),
+    _rule(
+        T.ORGANIZATION,
+        rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?(?:{_CAPITAL_NAME}(?:'s)? (?:(?:{_PARTICLE}|'t) )*){{1,3}}"
+        rf"{_INSTITUTION_SUFFIX}\b",
+    ),
+)
+
+# Every date the rules find, as one pattern (re-identification reads dates back in any of these formats).
+DATE_PATTERN = re.compile("|".join(f"(?:{rule.pattern.pattern})" for rule in RULES if rule.type is T.DATE), re.I)
+
+# Words that open a line naming a person: what follows them on the line is a name.
+NAME_LABELS = re.compile(
+    rf"(?:^|\n)[ \t]*(?:Dear|Patient|Name|Re|To|From|Signed(?: by)?|Witness|Tenant|Landlord|Lessee|Lessor|"
+    rf"Pharmacist|Consultant|Referrer|GP|Cc|Attn\.?|attn\.?|Carer|Next of kin)[:\s]+(?:{_TITLE} )?"
+    rf"(?P<value>{_PERSON_NAME})"
+)
+# In a line that holds a street address, a city before a postcode and a five-digit ZIP are address parts.
+ZIP_AFTER_STREET = re.compile(
+    rf"(?:,? (?:{_CAPITAL_NAME}[ \-]?){{1,4}})?(?:,? [A-Z]{{2}})?,? (?P<value>\d{{5}}(?:-\d{{4}})?)\b(?![ \-]?\d)"
+)
+CITY_AFTER_STREET = re.compile(
+    rf",? (?P<value>(?:{_CAPITAL_NAME}[ \-]?(?:{_PARTICLE} )*){{1,5}}?)(?=[,.;)]|\s+\d{{5}}|\s+[A-Z]{{1,2}}\d|\s*$|\n)"
+)
+
+# What looks like a name or an organisation but is the text's medicine or law.
+EPONYM = re.compile(
+    r"\b[A-Z][a-z]+(?:'s|s')? (?:disease|syndrome|palsy|lymphoma|thyroiditis|oesophagus|esophagus|score|scale|"
+    r"catheter|sign|test|manoeuvre|maneuver|criteria)\b"
+)
+STATUTE = re.compile(
+    r"\b(?:the )?(?:[A-Z][a-z]+ ){1,6}(?:Act|Rules|Regulations|Code|Directive)(?: (?:of )?\d{4})?\b|"
+    r"\b(?:GDPR|HIPAA|Federal Rules of Civil Procedure)\b"
+)

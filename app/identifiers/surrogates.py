@@ -1,0 +1,267 @@
+"""Realistic stand-ins for identifiers: a name for a name, a date shifted by one offset, a number of the
+same format — so the model still reads a letter about a person, with the intervals between dates intact.
+
+A ``SurrogateMaker`` serves one conversation: it draws from its own seeded generator, shifts every date by
+the same number of days, maps each name word to one other name word (so "Camille Collin", "Ms Collin"
+and "COLLIN, Camille" stay one person), and never hands out a value that is an original in the same
+conversation or already stands for another one.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from datetime import date, timedelta
+
+from app.identifiers.entities import EntityType
+
+T = EntityType
+_TITLES = frozenset("mr mrs ms miss mx dr prof professor sir dame judge justice".split())
+_PARTICLES = frozenset("van von der den de del della di da du le la ter ten bin al el ap 't".split())
+_PUBLIC_MAIL = frozenset(
+    "gmail.com googlemail.com outlook.com hotmail.com hotmail.co.uk live.com yahoo.com yahoo.co.uk icloud.com "
+    "proton.me protonmail.com btinternet.com aol.com mail.com nhs.net example.com example.net example.org".split()
+)
+_COMPANY_WORDS = frozenset(
+    "ltd limited llp llc inc incorporated corp corporation plc gmbh kg ag sa sas bv nv co company group holdings "
+    "partners partnership associates trust foundation hospital general royal infirmary medical centre center "
+    "health surgery family practice clinic hospice nhs estates lettings builders logistics property software "
+    "consulting foods capital technologies and & st of the".split()
+)
+_STREET_WORDS = frozenset(
+    "street st road rd avenue ave lane ln close drive dr way court ct place pl crescent cres boulevard blvd terrace "
+    "gardens grove square sq row walk path parade mews hill park rise view green loop shoals flat apt apartment unit "
+    "suite".split()
+)
+_MONTHS = ("January February March April May June July August September October November December").split()
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+class SurrogateMaker:
+    """Stand-ins for one conversation's identifiers; ``taken`` holds every original it must never produce."""
+
+    def __init__(self, seed: int, taken: Callable[[str], bool], date_offset_days: int | None = None):
+        from faker import Faker
+
+        self._rng = random.Random(seed)
+        self._fake = Faker(["en_GB", "en_US"])
+        self._fake.seed_instance(seed)
+        self._taken = taken
+        self.date_offset_days = date_offset_days or self._rng.choice([-1, 1]) * self._rng.randrange(30, 400)
+        self.words: dict[str, str] = {}  # an original name word (lower case) -> its stand-in (as written)
+        self._used: set[str] = set()
+
+    # -- the public entry point ----------------------------------------------------------------------
+    def make(self, kind: EntityType, original: str) -> str:
+        """A stand-in for ``original``: same kind, same shape, never an original nor another's stand-in."""
+        maker = {
+            T.PERSON: self._person,
+            T.ORGANIZATION: self._organization,
+            T.ADDRESS: self._address,
+            T.DATE: self._date,
+            T.AGE: self._age,
+            T.EMAIL: self._email,
+            T.URL: self._url,
+        }.get(kind, self._same_format)
+        if kind in (T.PERSON, T.ORGANIZATION, T.ADDRESS):
+            return maker(original)  # built word by word: each word's stand-in is already unique and free
+        for attempt in range(50):
+            candidate = self._date(original, attempt) if kind is T.DATE else maker(original)
+            if candidate != original and not self._taken(candidate) and candidate.lower() not in self._used:
+                self._used.add(candidate.lower())
+                return candidate
+        raise RuntimeError(f"no stand-in found for a {kind.value}")
+
+    # -- names ---------------------------------------------------------------------------------------
+    def word(self, original: str, kind: str) -> str:
+        """The stand-in of one name word, the same every time it is asked for (in ``original``'s case)."""
+        key = original.lower()
+        if key not in self.words:
+            for _ in range(50):
+                candidate = {
+                    "first": self._fake.first_name,
+                    "last": self._fake.last_name,
+                    "org": self._fake.last_name,
+                    "place": self._fake.city,
+                }[kind]()
+                if (
+                    candidate.lower() != key
+                    and not self._taken(candidate)
+                    and candidate.lower() not in {v.lower() for v in self.words.values()}
+                ):
+                    break
+            self.words[key] = candidate
+        return _same_case(original, self.words[key])
+
+    def _person(self, original: str) -> str:
+        words = _WORD.findall(original)
+        names = [w for w in words if w.lower() not in _TITLES | _PARTICLES]
+        out, cursor = [], 0
+        for match in _WORD.finditer(original):
+            word = match.group(0)
+            out.append(original[cursor : match.start()])
+            cursor = match.end()
+            lower = word.lower()
+            if lower in _TITLES or lower in _PARTICLES:
+                out.append(word)
+            elif len(word) == 1:  # an initial: the initial of the stand-in of a name starting with it
+                out.append(self._initial(word))
+            else:  # "SURNAME, First" names the surname first; otherwise it comes last
+                surname = word == (names[0] if "," in original else names[-1])
+                out.append(self.word(word, "last" if surname else "first"))
+        out.append(original[cursor:])
+        return "".join(out)
+
+    def _initial(self, letter: str) -> str:
+        for original, stand_in in self.words.items():
+            if original[:1] == letter.lower():
+                return stand_in[:1].upper()
+        return self.word(f"{letter}.", "first")[:1].upper()
+
+    def _organization(self, original: str) -> str:
+        return self._replace_words(original, _COMPANY_WORDS, "org")
+
+    def _address(self, original: str) -> str:
+        if not re.search(r"\d", original) and not any(w.lower() in _STREET_WORDS for w in _WORD.findall(original)):
+            return self.word(original, "place")  # a town or a city
+        numbers = re.sub(r"\d+", lambda m: str(self._rng.randrange(1, 10 ** len(m.group(0)))), original)
+        return self._replace_words(numbers, _STREET_WORDS, "last")
+
+    def _replace_words(self, text: str, kept: frozenset[str], kind: str) -> str:
+        return _WORD.sub(
+            lambda m: m.group(0) if m.group(0).lower() in kept | _PARTICLES else self.word(m.group(0), kind), text
+        )
+
+    # -- dates and ages ------------------------------------------------------------------------------
+    def _date(self, original: str, attempt: int = 0) -> str:
+        """Shifted by the conversation's offset; a day or two more when that lands on a date already in use."""
+        parsed = parse_date(original)
+        if parsed is None:
+            return self._same_format(original)
+        day, render = parsed
+        nudge = (attempt + 1) // 2 * (1 if attempt % 2 else -1)
+        return render(day + timedelta(days=self.date_offset_days + nudge))
+
+    def _age(self, original: str) -> str:
+        return re.sub(r"\d+", lambda m: str(90 + (int(m.group(0)) - 90 + self._rng.randrange(1, 12)) % 15), original)
+
+    # -- contact details and numbers -----------------------------------------------------------------
+    def _email(self, original: str) -> str:
+        user, _, domain = original.partition("@")
+        user = _WORD.sub(lambda m: self.words.get(m.group(0).lower(), self._letters(m.group(0))).lower(), user)
+        user = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), user)
+        if domain.lower() not in _PUBLIC_MAIL:
+            domain = re.sub(r"^[^.]+", lambda m: self._letters(m.group(0)).lower(), domain)
+        return f"{user}@{domain}"
+
+    def _url(self, original: str) -> str:
+        scheme, rest = re.match(r"((?:https?://)?(?:www\.)?)(.*)", original).groups()
+        host, slash, path = rest.partition("/")
+        labels = host.split(".")
+        kept = 2 if len(labels) > 2 and len(labels[-2]) <= 3 else 1  # the suffix: .com, .co.uk
+        labels = [
+            re.sub(r"[^\W\d_]+", lambda m: self._letters(m.group(0)).lower(), label) for label in labels[:-kept]
+        ] + labels[-kept:]
+        path = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), path)
+        return f"{scheme}{'.'.join(labels)}{slash}{path}"
+
+    def _same_format(self, original: str) -> str:
+        """Every digit and letter replaced by a random one of its kind; punctuation, spacing and case kept."""
+        return "".join(
+            str(self._rng.randrange(10))
+            if c.isdigit()
+            else (_random_letter(self._rng).upper() if c.isupper() else _random_letter(self._rng))
+            if c.isalpha()
+            else c
+            for c in original
+        )
+
+    def _letters(self, word: str) -> str:
+        return "".join(_random_letter(self._rng) for _ in word) or word
+
+
+def _random_letter(rng: random.Random) -> str:
+    return rng.choice("abcdefghijklmnopqrstuvwxyz")
+
+
+def _same_case(model: str, word: str) -> str:
+    if model.isupper() and len(model) > 1:
+        return word.upper()
+    if model.islower():
+        return word.lower()
+    return word
+
+
+# -- dates: parse a date in one of the common formats, and render another in exactly that format -------
+def parse_date(text: str) -> tuple[date, Callable[[date], str]] | None:
+    """The date ``text`` names and a function that writes any date the same way; None if not a date."""
+    text = text.strip()
+    numeric = re.fullmatch(r"(\d{1,4})([/.\-])(\d{1,2})\2(\d{2,4})", text)
+    if numeric:
+        first, sep, second, third = numeric.groups()
+        if len(first) == 4:
+            order = "ymd"
+        elif int(first) > 12:
+            order = "dmy"
+        elif int(second) > 12:
+            order = "mdy"
+        else:
+            order = "dmy"  # ambiguous: day first, as in the UK and most of the world
+        fields = dict(zip(order, (first, second, third), strict=True))
+        year = int(fields["y"]) + (0 if len(fields["y"]) == 4 else 2000 if int(fields["y"]) < 50 else 1900)
+        try:
+            parsed = date(year, int(fields["m"]), int(fields["d"]))
+        except ValueError:
+            return None
+
+        def render(d: date) -> str:
+            values = {"y": d.year % 100 if len(fields["y"]) == 2 else d.year, "m": d.month, "d": d.day}
+            return sep.join(str(values[key]).zfill(len(fields[key])) for key in order)
+
+        return parsed, render
+    named = re.fullmatch(
+        r"(?:(\d{1,2})(st|nd|rd|th)?(?: of)?([ \-]))?([A-Za-z]+)(\.)?([ \-,]+)"
+        r"(?:(\d{1,2})(st|nd|rd|th)?(,? ))?(\d{2,4})",
+        text,
+    )
+    if named:
+        day_first, suffix1, sep1, month_name, dot, sep2, day_after, suffix2, sep3, year_text = named.groups()
+        month = _month_number(month_name)
+        day_text = day_first or day_after
+        if month is None or day_text is None:
+            return None
+        year = int(year_text) + (
+            2000 if len(year_text) == 2 and int(year_text) < 50 else 1900 if len(year_text) == 2 else 0
+        )
+        try:
+            parsed = date(year, month, int(day_text))
+        except ValueError:
+            return None
+        abbreviated = len(month_name) <= 4 and month_name.lower() not in ("june", "july", "may")
+        upper, lower = month_name.isupper(), month_name.islower()
+
+        def render(d: date) -> str:
+            name = _MONTHS[d.month - 1][:3] if abbreviated else _MONTHS[d.month - 1]
+            name = name.upper() if upper else name.lower() if lower else name
+            year_out = f"{d.year % 100:02d}" if len(year_text) == 2 else str(d.year)
+            day_out = str(d.day).zfill(len(day_text)) if day_text.startswith("0") else str(d.day)
+            ordinal = _ordinal(d.day) if (suffix1 or suffix2) else ""
+            if day_first:
+                return f"{day_out}{ordinal}{' of' if ' of' in text else ''}{sep1}{name}{dot or ''}{sep2}{year_out}"
+            return f"{name}{dot or ''}{sep2}{day_out}{ordinal}{sep3}{year_out}"
+
+        return parsed, render
+    return None
+
+
+def _month_number(name: str) -> int | None:
+    key = name.lower()[:3]
+    for index, month in enumerate(_MONTHS, start=1):
+        if month.lower()[:3] == key:
+            return index
+    return None
+
+
+def _ordinal(day: int) -> str:
+    return "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
