@@ -189,8 +189,34 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_bench_command(args)
 
 
+def cmd_identifier_privacy(args: argparse.Namespace) -> int:
+    """``privacy --identifiers``: detection scores, the attackers on what crosses the wire, the cost."""
+    from app.engine.source.specs import resolve_model
+    from app.privacy.activations import WholeModel
+    from app.privacy.identifier_evaluation import IdentifierSettings, evaluate_identifiers, summary_lines
+
+    settings = IdentifierSettings(
+        depth=args.identifier_depth,
+        attack_documents=args.identifier_documents,
+        train_documents=args.identifier_documents,
+        mlp_width=args.mlp_width,
+        mlp_epochs=args.mlp_epochs,
+        seed=args.seed,
+    )
+    source = resolve_model(args.model, _progress)
+    report = evaluate_identifiers(WholeModel.from_source(source), source.tokenizer(), settings, _progress)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(report.to_json())
+    print("\n".join(summary_lines(report)))
+    print(f"report written to {args.json}", file=sys.stderr)
+    return 0
+
+
 def cmd_privacy(args: argparse.Namespace) -> int:
     import threading
+
+    if args.identifiers:
+        return cmd_identifier_privacy(args)
 
     from app.engine.source.specs import resolve_model
     from app.jobs import Cancelled
@@ -362,6 +388,16 @@ def build_parser() -> argparse.ArgumentParser:
     privacy.add_argument("--mlp-width", type=int, default=2048)
     privacy.add_argument("--seed", type=int, default=0)
     privacy.add_argument("--refresh", action="store_true", help="recompute even when a cached report exists")
+    privacy.add_argument(
+        "--identifiers",
+        action="store_true",
+        help="instead: detection scores on the identifier evaluation set, and what the attackers recover of "
+        "identifiers with pseudonymisation off and on",
+    )
+    privacy.add_argument(
+        "--identifier-documents", type=int, default=90, help="held-out documents attacked (and dev ones trained on)"
+    )
+    privacy.add_argument("--identifier-depth", type=int, default=2, help="the split depth attacked with --identifiers")
     privacy.set_defaults(func=cmd_privacy)
     return parser
 
