@@ -152,14 +152,17 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
 
 
 def cmd_pseudonymise(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if str(args.file) == "-" else Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"splitchat pseudonymise: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
     from app.identifiers.pseudonyms import Pseudonymiser
 
-    text = sys.stdin.read() if str(args.file) == "-" else Path(args.file).read_text(encoding="utf-8")
     result = Pseudonymiser().pseudonymise(text)
-    if not args.json:
-        print(result.text, end="" if result.text.endswith("\n") else "\n")
-        return 0
     print(result.text, end="" if result.text.endswith("\n") else "\n")
+    if not args.json:
+        return 0
     entities = [
         {"type": entity.type.value, "start": entity.start, "end": entity.end, "surrogate": surrogate}
         for entity, surrogate in result.replaced

@@ -30,6 +30,8 @@ from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.modes import Speculation
+from app.identifiers.detect import default_detector
+from app.identifiers.pseudonyms import ModelText, Pseudonymiser, Pseudonyms
 from app.jobs import CancelFlag, Cancelled, Progress
 from app.model.config import ModelError
 from app.privacy.corpus import CorpusError
@@ -49,8 +51,10 @@ __all__ = [
     "Manifest",
     "ModelError",
     "ModelPrivacy",
+    "ModelText",
     "PrivacyReport",
     "PrivacySettings",
+    "Pseudonyms",
     "Sampling",
     "StepUpdate",
     "WorkerError",
@@ -112,6 +116,8 @@ class EngineHost:
         self._thread.start()
         self.chat: SplitChat | None = None
         self.config: EngineConfig | None = None
+        # The pseudonymiser of the conversation answered last: it remembers what it has read already.
+        self._pseudonymiser: Pseudonymiser | None = None
 
     @property
     def thread(self) -> threading.Thread:
@@ -151,11 +157,23 @@ class EngineHost:
         on_step: Callable[[StepUpdate], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         on_notice: Callable[[str], None] | None = None,
+        pseudonyms: Pseudonyms | None = None,
     ) -> ChatReply:
-        """The assistant's next message for ``messages``; ``on_text`` receives the text as it grows."""
+        """The assistant's next message for ``messages``; ``on_text`` receives the text as it grows.
+
+        With ``pseudonyms`` (the conversation's mapping, grown in place) the model reads the conversation
+        with its identifiers replaced and ``on_text`` and the reply get the answer re-identified."""
         return await self.call(
-            self._reply(messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice)
+            self._reply(messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms)
         )
+
+    async def prepare_pseudonymisation(self) -> None:
+        """Load the identifier detector (seconds, once per process) before the first message needs it."""
+        await self.call(asyncio.to_thread(default_detector().warm))
+
+    async def model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
+        """``messages`` as the model read and wrote them under ``pseudonyms``, stand-ins located."""
+        return await self.call(self._model_texts(messages, pseudonyms))
 
     def worker_alive(self) -> bool:
         """False when the embedded worker process of the open chat has died (a remote one is not watched)."""
@@ -227,17 +245,36 @@ class EngineHost:
             self.config = config
         return self.info
 
-    async def _reply(self, messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice):
+    async def _reply(self, messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms):
         if self.chat is None:
             raise RuntimeError("no chat is open")
+        pseudonymiser = await self._pseudonymiser_for(pseudonyms) if pseudonyms is not None else None
 
         def step_done(timing: StepTiming, plan: Plan | None) -> None:
             on_step(StepUpdate(timing, plan.break_even if plan is not None else None))
 
         # A lost session or link mid-answer is recovered inside the session (reconnect, re-prefill).
         return await self.chat.reply(
-            messages, max_new_tokens, sampling, on_text, should_stop, step_done if on_step else None, on_notice
+            messages,
+            max_new_tokens,
+            sampling,
+            on_text,
+            should_stop,
+            step_done if on_step else None,
+            on_notice,
+            pseudonymiser=pseudonymiser,
         )
+
+    async def _model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
+        pseudonymiser = await self._pseudonymiser_for(pseudonyms)
+        return await asyncio.to_thread(pseudonymiser.model_texts, messages)
+
+    async def _pseudonymiser_for(self, pseudonyms: Pseudonyms) -> Pseudonymiser:
+        if self._pseudonymiser is None or self._pseudonymiser.pseudonyms is not pseudonyms:
+            detector = await asyncio.to_thread(default_detector)
+            await asyncio.to_thread(detector.warm)
+            self._pseudonymiser = Pseudonymiser(pseudonyms, detector)
+        return self._pseudonymiser
 
     async def _close_chat(self) -> None:
         chat, self.chat, self.config = self.chat, None, None

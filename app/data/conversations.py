@@ -1,7 +1,10 @@
 """Conversations in a local SQLite file, written message by message so a crash loses nothing shown.
 
 An assistant message is inserted when its first token arrives and updated while it streams; the
-``complete`` flag tells a finished answer from one cut short by Stop or by a crash.
+``complete`` flag tells a finished answer from one cut short by Stop or by a crash. Messages hold what the
+user typed and read — the originals. A pseudonymised conversation's mapping from identifiers to the
+stand-ins the model read is kept in its row (``pseudonyms``), on this computer only, and goes with it when
+it is deleted.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ CREATE TABLE IF NOT EXISTS conversations (
     id INTEGER PRIMARY KEY,
     title TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    pseudonyms TEXT
 );
 CREATE TABLE IF NOT EXISTS messages (
     id INTEGER PRIMARY KEY,
@@ -28,6 +32,8 @@ CREATE TABLE IF NOT EXISTS messages (
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
 """
+_COLUMNS = "id, title, created, updated"  # a Conversation's fields; the mapping is read on its own
+_COLUMNS_OF_C = "c.id, c.title, c.created, c.updated"
 ROLE_TITLES = {"system": "System", "user": "You", "assistant": "Assistant"}
 
 
@@ -60,6 +66,9 @@ class ConversationStore:
         self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA journal_mode = WAL")  # a crash mid-write keeps every committed message
         self._db.executescript(SCHEMA)
+        columns = {row["name"] for row in self._db.execute("PRAGMA table_info(conversations)")}
+        if "pseudonyms" not in columns:  # a file written before conversations kept their mapping
+            self._db.execute("ALTER TABLE conversations ADD COLUMN pseudonyms TEXT")
         self._db.commit()
 
     def close(self) -> None:
@@ -74,7 +83,7 @@ class ConversationStore:
         return Conversation(cursor.lastrowid, title, now, now)
 
     def get(self, conversation_id: int) -> Conversation:
-        row = self._db.execute("SELECT * FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+        row = self._db.execute(f"SELECT {_COLUMNS} FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
         if row is None:
             raise KeyError(f"no conversation {conversation_id}")
         return Conversation(**dict(row))
@@ -84,13 +93,14 @@ class ConversationStore:
         if search:
             pattern = f"%{_escaped(search)}%"
             rows = self._db.execute(
-                """SELECT DISTINCT c.* FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id
+                f"""SELECT DISTINCT {_COLUMNS_OF_C} FROM conversations c
+                   LEFT JOIN messages m ON m.conversation_id = c.id
                    WHERE c.title LIKE ? ESCAPE '\\' OR m.content LIKE ? ESCAPE '\\'
                    ORDER BY c.updated DESC, c.id DESC""",
                 (pattern, pattern),
             )
         else:
-            rows = self._db.execute("SELECT * FROM conversations ORDER BY updated DESC, id DESC")
+            rows = self._db.execute(f"SELECT {_COLUMNS} FROM conversations ORDER BY updated DESC, id DESC")
         return [Conversation(**dict(row)) for row in rows]
 
     def rename(self, conversation_id: int, title: str) -> None:
@@ -99,6 +109,17 @@ class ConversationStore:
             raise ValueError("a conversation needs a title")
         with self._db:
             self._db.execute("UPDATE conversations SET title = ? WHERE id = ?", (title, conversation_id))
+
+    def pseudonyms(self, conversation_id: int) -> str | None:
+        """The conversation's identifier mapping as saved (None when it was never pseudonymised)."""
+        row = self._db.execute("SELECT pseudonyms FROM conversations WHERE id = ?", (conversation_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no conversation {conversation_id}")
+        return row["pseudonyms"]
+
+    def set_pseudonyms(self, conversation_id: int, mapping: str) -> None:
+        with self._db:
+            self._db.execute("UPDATE conversations SET pseudonyms = ? WHERE id = ?", (mapping, conversation_id))
 
     def delete(self, conversation_id: int) -> None:
         with self._db:

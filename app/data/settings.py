@@ -9,7 +9,8 @@ Settings live in the user config dir (``settings.json``). Tokens never do: they 
 
 Its shape: ``{"values": {"split": "4", "mode": "auto"}, "locked": ["split", "mode"]}``. Locked keys take
 the policy's value (the default when it gives none) whatever the user's file says, and the settings
-panel shows them read-only.
+panel shows them read-only. ``{"values": {"pseudonymise_always": true}, "locked": ["pseudonymise_always"]}``
+makes every conversation reach the model with its identifiers replaced, whatever the provider.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class ProviderProfile:
     name: str
     endpoint: str
     cert_sha256: str = ""  # a pinned certificate fingerprint for self-signed workers (hex, colons allowed)
+    pseudonymise: bool = True  # replace identifiers before the model reads them (a remote worker sees its input)
 
     def check(self) -> None:
         if not self.name.strip():
@@ -47,6 +49,8 @@ class ProviderProfile:
         pin = self.cert_sha256.replace(":", "").lower()
         if pin and (len(pin) != 64 or any(c not in "0123456789abcdef" for c in pin)):
             raise SettingsError("A certificate pin is a SHA-256 fingerprint: 64 hex digits (colons allowed).")
+        if not isinstance(self.pseudonymise, bool):
+            raise SettingsError("A provider's pseudonymise switch is true or false.")
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,10 @@ class AppSettings:
     top_p: float = 1.0
     max_new_tokens: int = 512
     device: str = "auto"
+    # The embedded worker runs on this computer, so nothing it reads leaves it: off unless asked for.
+    pseudonymise_embedded: bool = False
+    # On for every provider, the embedded one included; an admin's policy locks it on.
+    pseudonymise_always: bool = False
     locked: tuple[str, ...] = field(default=(), compare=False)  # filled from the policy, never saved
 
     def check(self) -> None:
@@ -77,6 +85,8 @@ class AppSettings:
             raise SettingsError(f"Device must be one of {', '.join(DEVICES)}.")
         if not 0 <= self.temperature <= 5 or not 0 < self.top_p <= 1:
             raise SettingsError("Temperature must lie in [0, 5] and top-p in (0, 1].")
+        if not isinstance(self.pseudonymise_embedded, bool) or not isinstance(self.pseudonymise_always, bool):
+            raise SettingsError("The pseudonymise switches are true or false.")
         if self.budget < 0 or self.max_new_tokens < 1:
             raise SettingsError("The speculation budget must be ≥ 0 and the answer length ≥ 1 token.")
 
@@ -84,6 +94,14 @@ class AppSettings:
     def provider(self) -> ProviderProfile | None:
         """The active cloud provider, or None for the embedded default."""
         return next((p for p in self.profiles if p.name == self.active_profile), None)
+
+    @property
+    def pseudonymising(self) -> bool:
+        """Whether the active provider's conversations reach the model with their identifiers replaced."""
+        if self.pseudonymise_always:
+            return True
+        provider = self.provider
+        return self.pseudonymise_embedded if provider is None else provider.pseudonymise
 
     def to_json(self) -> str:
         body = asdict(self)

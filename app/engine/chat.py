@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -152,7 +153,8 @@ class SplitChat:
         model, its stand-ins never reach the user.
         """
         generated: list[int] = []
-        model_messages = pseudonymiser.conversation(messages) if pseudonymiser else messages
+        # Detection takes a few hundred milliseconds a page: off the loop that keeps the link alive.
+        model_messages = await asyncio.to_thread(pseudonymiser.conversation, messages) if pseudonymiser else messages
         shown = pseudonymiser.stream() if pseudonymiser else None
 
         def on_token(token: int) -> None:

@@ -70,6 +70,12 @@ class IdentifierDetector:
         self.use_ner = use_ner
         self._lock = threading.Lock()
 
+    def warm(self) -> None:
+        """Load what detection needs now (seconds, once per process) rather than on the first text."""
+        if self.use_ner:
+            _entity_recogniser()
+        _validating_recognisers()
+
     def detect(self, text: str, known: Iterable[tuple[str, EntityType]] = ()) -> list[Entity]:
         """Non-overlapping identifiers in ``text``, in order. ``known`` are identifiers seen before (earlier
         turns of the conversation): every mention of them is found again."""

@@ -56,6 +56,14 @@ class Pseudonymised:
         return out
 
 
+@dataclass(frozen=True)
+class ModelText:
+    """A message as the model read or wrote it, and where the stand-ins are in it (character offsets)."""
+
+    text: str
+    stand_ins: tuple[tuple[int, int], ...]
+
+
 @dataclass
 class Pseudonyms:
     """One conversation's identifiers and their stand-ins."""
@@ -111,7 +119,9 @@ class Pseudonymiser:
         self._maker = SurrogateMaker(self.pseudonyms.seed, self._taken, self.pseudonyms.date_offset_days or None)
         self.pseudonyms.date_offset_days = self._maker.date_offset_days
         self._maker.words.update(self.pseudonyms.words)
-        self._by_original = {(r.type, r.original): r for r in self.pseudonyms.replacements}
+        # By text alone: the same identifier keeps its stand-in even when a later turn's context types it
+        # differently ("MRN 84729163", then "record 84729163").
+        self._by_original = {r.original: r for r in self.pseudonyms.replacements}
 
     # -- text for the model --------------------------------------------------------------------------
     def pseudonymise(self, text: str) -> Pseudonymised:
@@ -146,6 +156,15 @@ class Pseudonymiser:
             out.append({**message, "content": read})
         return out
 
+    def model_texts(self, messages: Iterable[dict]) -> list[ModelText]:
+        """Each message as the model read (or wrote) it, its stand-ins located: for showing the user."""
+        return [ModelText(m["content"], tuple(self.stand_ins_in(m["content"]))) for m in self.conversation(messages)]
+
+    def stand_ins_in(self, text: str) -> list[tuple[int, int]]:
+        """Where the stand-ins of this conversation occur in ``text`` (as the model read or wrote it)."""
+        keys = self._reverse()
+        return [m.span() for m in _any_of(keys).finditer(text)] if keys else []
+
     def counts(self, text: str) -> dict[str, int]:
         """The identifiers replaced in ``text``, by type."""
         return self._read(text).counts()
@@ -165,11 +184,7 @@ class Pseudonymiser:
         """What the model wrote, with every stand-in it names put back as the original."""
         keys = self._reverse()
         if keys:
-            pattern = re.compile(
-                r"(?<![\w])(" + "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True)) + r")(?![\w])",
-                re.IGNORECASE,
-            )
-            text = pattern.sub(lambda m: _case_like(m.group(0), keys[m.group(0).lower()]), text)
+            text = _any_of(keys).sub(lambda m: _case_like(m.group(0), keys[m.group(0).lower()]), text)
         return self._reidentify_dates(text)
 
     def stream(self) -> StreamingReidentifier:
@@ -188,11 +203,11 @@ class Pseudonymiser:
         return any(re.search(rf"(?<!\w){re.escape(candidate)}(?!\w)", seen, re.IGNORECASE) for seen in self._seen_text)
 
     def _surrogate(self, kind: EntityType, original: str) -> str:
-        found = self._by_original.get((kind, original))
+        found = self._by_original.get(original)
         if found is None:
             replacement = Replacement(kind, original, self._maker.make(kind, original))
             self.pseudonyms.replacements.append(replacement)
-            self._by_original[(kind, original)] = found = replacement
+            self._by_original[original] = found = replacement
         return found.surrogate
 
     def _reverse(self) -> dict[str, str]:
@@ -238,7 +253,10 @@ class StreamingReidentifier:
         return self._pseudonymiser.reidentify(written_so_far[: _settled(written_so_far, self._keys())])
 
     def finish(self, written: str) -> str:
-        return self._pseudonymiser.reidentify(written)
+        """The whole answer re-identified. One cut short inside a stand-in (at the length limit, or by Stop)
+        loses that fragment: part of a stand-in cannot be mapped back, and shown it would read as a fact
+        (the start of a shifted date, a number that is no one's)."""
+        return self._pseudonymiser.reidentify(written[: _whole_stand_ins(written, self._keys())])
 
     def _keys(self) -> list[str]:
         return list(self._pseudonymiser._reverse())
@@ -264,6 +282,24 @@ def _settled(text: str, keys: list[str]) -> int:
             return start
     last_space = max(text.rfind(" "), text.rfind("\n"))
     return last_space + 1 if last_space >= 0 and text[-1].isalnum() else len(text)
+
+
+def _whole_stand_ins(text: str, keys: list[str]) -> int:
+    """How much of ``text`` to keep: all but a last word or more that is only the beginning of a stand-in."""
+    lower = text.lower()
+    for start in range(max(0, len(text) - 48), len(text)):
+        if start and text[start - 1].isalnum():
+            continue
+        tail = lower[start:]
+        if tail.strip() and any(key.startswith(tail) and key != tail for key in keys):
+            return len(text[:start].rstrip())
+    return len(text)
+
+
+def _any_of(keys: Iterable[str]) -> re.Pattern:
+    """Any of ``keys`` as a whole word, any case, the longest first."""
+    alternatives = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
+    return re.compile(rf"(?<![\w])({alternatives})(?![\w])", re.IGNORECASE)
 
 
 def _case_like(seen: str, original: str) -> str:

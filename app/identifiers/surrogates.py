@@ -18,6 +18,9 @@ from app.identifiers.entities import EntityType
 
 T = EntityType
 _TITLES = frozenset("mr mrs ms miss mx dr prof professor sir dame judge justice".split())
+# A title says which first names read naturally after it: "Mrs Mario Walker" makes a model stumble.
+_FEMALE_TITLES = frozenset("mrs ms miss dame lady".split())
+_MALE_TITLES = frozenset("mr sir lord".split())
 _PARTICLES = frozenset("van von der den de del della di da du le la ter ten bin al el ap 't".split())
 _PUBLIC_MAIL = frozenset(
     "gmail.com googlemail.com outlook.com hotmail.com hotmail.co.uk live.com yahoo.com yahoo.co.uk icloud.com "
@@ -36,6 +39,15 @@ _STREET_WORDS = frozenset(
 )
 _MONTHS = ("January February March April May June July August September October November December").split()
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+def _first_name_kind(words: set[str]) -> str:
+    """Which first names may stand in, judging by the title written with the name."""
+    if words & _FEMALE_TITLES:
+        return "first_female"
+    if words & _MALE_TITLES:
+        return "first_male"
+    return "first"
 
 
 class SurrogateMaker:
@@ -65,7 +77,11 @@ class SurrogateMaker:
             T.URL: self._url,
         }.get(kind, self._same_format)
         if kind in (T.PERSON, T.ORGANIZATION, T.ADDRESS):
-            return maker(original)  # built word by word: each word's stand-in is already unique and free
+            made = maker(original)  # built word by word: each word's stand-in is already unique and free
+            if made.lower() != original.lower():
+                return made
+            # Only words kept as they are ("VAN DEN", "St"): the whole of it stands in as one name.
+            return self.word(original, "place" if kind is T.ADDRESS else "last")
         for attempt in range(50):
             candidate = self._date(original, attempt) if kind is T.DATE else maker(original)
             if candidate != original and not self._taken(candidate) and candidate.lower() not in self._used:
@@ -81,6 +97,8 @@ class SurrogateMaker:
             for _ in range(50):
                 candidate = {
                     "first": self._fake.first_name,
+                    "first_female": self._fake.first_name_female,
+                    "first_male": self._fake.first_name_male,
                     "last": self._fake.last_name,
                     "org": self._fake.last_name,
                     "place": self._fake.city,
@@ -97,6 +115,8 @@ class SurrogateMaker:
     def _person(self, original: str) -> str:
         words = _WORD.findall(original)
         names = [w for w in words if w.lower() not in _TITLES | _PARTICLES]
+        titles = {w.lower() for w in words}
+        first = _first_name_kind(titles)
         out, cursor = [], 0
         for match in _WORD.finditer(original):
             word = match.group(0)
@@ -109,7 +129,7 @@ class SurrogateMaker:
                 out.append(self._initial(word))
             else:  # "SURNAME, First" names the surname first; otherwise it comes last
                 surname = word == (names[0] if "," in original else names[-1])
-                out.append(self.word(word, "last" if surname else "first"))
+                out.append(self.word(word, "last" if surname else first))
         out.append(original[cursor:])
         return "".join(out)
 

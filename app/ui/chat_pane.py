@@ -1,7 +1,10 @@
 """The conversation being read and written: the banner, the messages, the input, Send/Stop/Regenerate/Export.
 
 Answers stream from the engine host; every message is written to the store as it grows, so a crash
-loses at most half a second of an answer and Stop keeps what was written.
+loses at most half a second of an answer and Stop keeps what was written. When the provider pseudonymises,
+the host hands the model the conversation with its identifiers replaced and streams back the answer
+re-identified: the view and the store only ever hold the originals, and the conversation's mapping is
+saved with it after every answer. "What the model read" shows the same messages as the model saw them.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, 
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
-from app.host import ChatReply, EngineHost, Sampling
+from app.host import ChatReply, EngineHost, Pseudonyms, Sampling
 from app.ui.bridge import EngineSignals
 from app.ui.chat_view import ChatView, MessageBubble
 from app.ui.messages import explain
@@ -51,6 +54,8 @@ class ChatPane(QWidget):
         self.stop_flag = threading.Event()
         self.current_task: asyncio.Task | None = None
         self.last_reply: ChatReply | None = None  # the last finished answer
+        self.pseudonyms: Pseudonyms | None = None  # the open conversation's identifier mapping, once it has one
+        self.model_view_task: asyncio.Task | None = None
         self.signals = EngineSignals()
         self.signals.text.connect(self._on_text)
         self._build()
@@ -72,6 +77,12 @@ class ChatPane(QWidget):
         self.stop_button = QPushButton("Stop")
         self.regenerate_button = QPushButton("Regenerate")
         self.export_button = QPushButton("Export…")
+        self.model_view_button = QPushButton("What the model read")
+        self.model_view_button.setCheckable(True)
+        self.model_view_button.setToolTip(
+            "Show the conversation as the model read and wrote it, its stand-ins for identifiers highlighted"
+        )
+        self.model_view_button.toggled.connect(self.model_view_toggled)
         self.send_button.clicked.connect(self.send_clicked)
         self.stop_button.clicked.connect(self.stop)
         self.regenerate_button.clicked.connect(self.regenerate_clicked)
@@ -81,6 +92,7 @@ class ChatPane(QWidget):
         for button in (self.send_button, self.stop_button, self.regenerate_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
+        buttons.addWidget(self.model_view_button)
         buttons.addWidget(self.export_button)
         column = QVBoxLayout(self)
         column.addWidget(self.banner)
@@ -91,31 +103,26 @@ class ChatPane(QWidget):
         self._set_generating(False)
 
     def update_banner(self) -> None:
-        settings = self._settings()
-        provider = settings.provider
-        where = (
-            "the embedded worker on this computer (nothing leaves it)"
-            if provider is None
-            else f"“{provider.name}” at {provider.endpoint}"
-        )
-        self.banner.setText(
-            "<b>Your words stay on this computer.</b> Only hidden states — numbers from the model's inner "
-            f"layers, never text or token ids — are sent, to {where}. Split depth {settings.split}: "
-            f"{settings.split} layers at each end run here."
-        )
+        text, colour = banner_for(self._settings())
+        self.banner.setText(text)
+        self.banner.setStyleSheet(f"background: {colour}; padding: 6px; border-radius: 4px;")
 
     # -- conversations ----------------------------------------------------------------------------
     def new_conversation(self) -> None:
         if self.generating:
             return
         self.conversation_id = None
+        self.pseudonyms = None
         self.chat_view.clear()
+        self._set_generating(False)
         self.input.setFocus()
 
     def open_conversation(self, conversation_id: int) -> None:
         if self.generating or conversation_id == self.conversation_id:
             return
         self.conversation_id = conversation_id
+        mapping = self.store.pseudonyms(conversation_id)
+        self.pseudonyms = Pseudonyms.from_json(mapping) if mapping else None
         self.chat_view.clear()
         for message in self.store.messages(conversation_id):
             self.chat_view.add(message.role, message.content, message.complete)
@@ -145,6 +152,9 @@ class ChatPane(QWidget):
         self.stop_button.setEnabled(generating)
         has_answer = bool(self.chat_view.bubbles) and self.chat_view.bubbles[-1].role == "assistant"
         self.regenerate_button.setEnabled(not generating and has_answer)
+        if generating or self.pseudonyms is None:
+            self.model_view_button.setChecked(False)  # a streaming answer is shown as the user reads it
+        self.model_view_button.setEnabled(not generating and self.pseudonyms is not None)
 
     def send_clicked(self) -> None:
         text = self.input.toPlainText().strip()
@@ -194,6 +204,9 @@ class ChatPane(QWidget):
         self.streaming_row = None
         number = self.generation
         settings = self._settings()
+        if settings.pseudonymising and self.pseudonyms is None:
+            self.pseudonyms = Pseudonyms()
+        pseudonyms = self.pseudonyms if settings.pseudonymising else None
         try:
             await self._ensure_engine()
             self.status.emit("Writing…")
@@ -205,8 +218,10 @@ class ChatPane(QWidget):
                 on_step=self.signals.step.emit,
                 should_stop=self.stop_flag.is_set,
                 on_notice=self.signals.notice.emit,
+                pseudonyms=pseudonyms,
             )
         except Exception as exc:  # every failure becomes a message; the conversation stays as it was
+            self._keep_pseudonyms(conversation, pseudonyms)
             self._finish(conversation, bubble.text, complete=False)
             what, todo = explain(exc)
             self.error.setText(f"{what} {todo}")
@@ -214,6 +229,7 @@ class ChatPane(QWidget):
             self.status.emit(what)
             return None
         self.last_reply = reply
+        self._keep_pseudonyms(conversation, pseudonyms)
         stopped = reply.generation.stop_reason == "cancelled"
         self._finish(conversation, reply.text, complete=not stopped)
         stats = reply.generation.stats
@@ -235,6 +251,38 @@ class ChatPane(QWidget):
         self._set_generating(False)
         # The task is still "running" while this runs; buttons follow once it returns.
         QTimer.singleShot(0, lambda: self._set_generating(False))
+
+    def _keep_pseudonyms(self, conversation: int, pseudonyms: Pseudonyms | None) -> None:
+        """Save the mapping as it grew: the next turn and the model view need exactly these stand-ins."""
+        if pseudonyms is not None:
+            self.store.set_pseudonyms(conversation, pseudonyms.to_json())
+
+    def model_view_toggled(self, on: bool) -> asyncio.Task | None:
+        """Show the messages as the model read them (stand-ins highlighted), or as the user wrote them."""
+        if not on or self.pseudonyms is None or self.conversation_id is None:
+            for bubble in self.chat_view.bubbles:
+                bubble.show_original()
+            return None
+        self.model_view_task = asyncio.ensure_future(self._show_model_texts())
+        return self.model_view_task
+
+    async def _show_model_texts(self) -> None:
+        messages = self.store.messages(self.conversation_id)
+        history = [{"role": m.role, "content": m.content} for m in messages]
+        self.status.emit("Reading the conversation as the model did…")
+        try:
+            texts = await self.host.model_texts(history, self.pseudonyms)
+        except Exception as exc:  # the view is an aid: say what failed, keep the conversation shown
+            what, todo = explain(exc)
+            self.status.emit(f"{what} {todo}")
+            self.model_view_button.setChecked(False)
+            return
+        if not self.model_view_button.isChecked() or len(texts) != len(self.chat_view.bubbles):
+            return  # switched off, or the conversation changed while it was read
+        for bubble, model_text in zip(self.chat_view.bubbles, texts, strict=True):
+            bubble.show_model_text(model_text.text, model_text.stand_ins)
+        count = len(self.pseudonyms.replacements)
+        self.status.emit(f"What the model read: {count} identifier{'s' * (count != 1)} replaced by stand-ins.")
 
     def _on_text(self, number: int, text: str) -> None:
         if number != self.generation or self.streaming is None:
@@ -260,3 +308,34 @@ class ChatPane(QWidget):
         if not steps:
             return None
         return sum(s.local_compute_ms for s in steps) / len(steps) / local_layers
+
+
+def banner_for(settings: AppSettings) -> tuple[str, str]:
+    """What the banner says for these settings, and its background colour: only what is true of them."""
+    provider = settings.provider
+    replaced = (
+        " Names, dates, record numbers, addresses and other identifiers are also replaced by stand-ins before "
+        "the model reads them, and put back in the answer here."
+    )
+    depth = f"Split depth {settings.split}: {settings.split} layers at each end run here."
+    if provider is None:
+        text = (
+            "<b>Nothing leaves this computer.</b> The model runs here, its middle layers in a worker process "
+            f"on this machine. {depth}" + (replaced if settings.pseudonymising else "")
+        )
+        return text, "#e6f4ea"
+    where = f"“{provider.name}” at {provider.endpoint}"
+    if settings.pseudonymising:
+        text = (
+            f"<b>Identifiers are replaced before the model reads them.</b> Names, dates, record numbers, "
+            f"addresses and the like reach {where} only as stand-ins, and are put back in the answer here. "
+            "The rest of what you type still leaves as hidden states, from which whoever runs the worker can "
+            f"read most of it back — see the Privacy tab. {depth}"
+        )
+        return text, "#e8f0fe"
+    text = (
+        f"<b>Pseudonymisation is off for this provider.</b> What you type leaves for {where} as hidden states, "
+        "from which whoever runs the worker can read most of it back, identifiers included — see the Privacy "
+        f"tab. {depth}"
+    )
+    return text, "#fdecea"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
@@ -21,6 +23,22 @@ ROLE_STYLE = {
     "assistant": "background: #f6f6f6; border-radius: 8px;",
     "system": "background: #fff8e1; border-radius: 8px;",
 }
+
+
+STAND_IN_STYLE = "background: #ffe08a;"
+
+
+def highlighted_html(text: str, spans: tuple[tuple[int, int], ...]) -> str:
+    """``text`` as plain text with ``spans`` marked: the model's view is shown exactly, not as Markdown."""
+    parts, cursor = [], 0
+    for start, end in sorted(spans):
+        parts += [
+            html.escape(text[cursor:start]),
+            f'<span style="{STAND_IN_STYLE}">{html.escape(text[start:end])}</span>',
+        ]
+        cursor = end
+    parts.append(html.escape(text[cursor:]))
+    return f'<div style="white-space: pre-wrap;">{"".join(parts)}</div>'
 
 
 def markdown_html(text: str) -> str:
@@ -70,6 +88,19 @@ class MessageBubble(QFrame):
             self._text = text
             self.body.setText(markdown_html(text))
         self.state.setText("" if complete else "(stopped)")
+
+    def show_model_text(self, text: str, stand_ins: tuple[tuple[int, int], ...]) -> None:
+        """Show the message as the model read or wrote it, stand-ins highlighted (Copy still copies the original)."""
+        self.body.setText(highlighted_html(text, stand_ins))
+        self.title.setText(f"<b>{ROLE_NAMES.get(self.role, self.role)}</b> — as the model {self._model_verb}")
+
+    def show_original(self) -> None:
+        self.body.setText(markdown_html(self._text))
+        self.title.setText(f"<b>{ROLE_NAMES.get(self.role, self.role)}</b>")
+
+    @property
+    def _model_verb(self) -> str:
+        return "wrote it" if self.role == "assistant" else "read it"
 
     def set_streaming(self, streaming: bool) -> None:
         self.state.setText("writing…" if streaming else "")

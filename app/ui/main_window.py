@@ -132,7 +132,11 @@ class MainWindow(QMainWindow):
         self.load_progress.setVisible(True)
         self.status.setText("Loading the model…")
         try:
-            info = await self.host.open(self.engine_config(), self.loading.progress.emit)
+            opening = self.host.open(self.engine_config(), self.loading.progress.emit)
+            if self.settings.pseudonymising:  # the detector loads beside the model, not at the first message
+                info, _ = await asyncio.gather(opening, self.host.prepare_pseudonymisation())
+            else:
+                info = await opening
         finally:
             self.load_progress.setVisible(False)
         try:

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -36,6 +37,14 @@ from app.ui.messages import explain
 
 EMBEDDED_LABEL = "Embedded (this computer only)"
 LOCKED_TIP = "Locked by your administrator's policy."
+PSEUDONYMISE_LABEL = "Pseudonymise identifiers before they reach the model"
+PSEUDONYMISE_TIP = (
+    "Names, dates, record numbers, addresses and other identifiers are replaced by consistent stand-ins on this "
+    "computer before the model reads them, and put back in the answer. The rest of the text still reaches the "
+    "worker as hidden states (see the Privacy tab)."
+)
+ALWAYS_TIP = "Your administrator's policy requires identifiers to be replaced for every provider."
+ALWAYS_SET_TIP = "pseudonymise_always is set in settings.json: identifiers are replaced for every provider."
 
 
 class SettingsDialog(QDialog):
@@ -58,6 +67,7 @@ class SettingsDialog(QDialog):
         self.probe = probe
         self.local_ms_per_layer = local_ms_per_layer  # measured on this computer, None before an answer
         self.profiles = {p.name: p for p in settings.profiles}
+        self.pseudonymise_embedded = settings.pseudonymise_embedded
         self.probe_task: asyncio.Task | None = None
         layout = QVBoxLayout(self)
         layout.addWidget(self._provider_group())
@@ -108,12 +118,16 @@ class SettingsDialog(QDialog):
             buttons.addWidget(button)
         self.test_result = QLabel("")
         self.test_result.setWordWrap(True)
+        self.pseudonymise = QCheckBox(PSEUDONYMISE_LABEL)
+        self.pseudonymise.setToolTip(PSEUDONYMISE_TIP)
+        self.pseudonymise.toggled.connect(self._pseudonymise_toggled)
         form.addRow("Provider", self.provider)
         form.addRow("Name", self.name)
         form.addRow("Endpoint", self.endpoint)
         form.addRow("Certificate pin", self.pin)
         form.addRow("Access token", token_row)
         form.addRow("", self.token_state)
+        form.addRow("", self.pseudonymise)
         form.addRow(buttons)
         form.addRow(self.test_result)
         return group
@@ -135,13 +149,41 @@ class SettingsDialog(QDialog):
         else:
             self.token_state.setText("No token set.")
         self.test_result.setText("")
+        self._show_pseudonymise(profile)
+
+    def _show_pseudonymise(self, profile: ProviderProfile | None) -> None:
+        """The switch for the shown provider: on and locked when the policy requires it everywhere."""
+        locked = self.settings.locked
+        self.pseudonymise.blockSignals(True)
+        if self.settings.pseudonymise_always:
+            self.pseudonymise.setChecked(True)
+            self.pseudonymise.setEnabled(False)
+            self.pseudonymise.setToolTip(ALWAYS_TIP if "pseudonymise_always" in locked else ALWAYS_SET_TIP)
+        else:
+            key = "pseudonymise_embedded" if profile is None else "profiles"
+            self.pseudonymise.setChecked(self.pseudonymise_embedded if profile is None else profile.pseudonymise)
+            self.pseudonymise.setEnabled(key not in locked)
+            self.pseudonymise.setToolTip(LOCKED_TIP if key in locked else PSEUDONYMISE_TIP)
+        self.pseudonymise.blockSignals(False)
+
+    def _pseudonymise_toggled(self, on: bool) -> None:
+        name = self.provider.currentData()
+        if name in self.profiles:
+            self.profiles[name] = replace(self.profiles[name], pseudonymise=on)
+        else:
+            self.pseudonymise_embedded = on
 
     def _store_profile_fields(self) -> None:
         """Fold the editor's fields back into the current profile (renames carry the token along)."""
         old = self.provider.currentData()
         if old not in self.profiles:
             return
-        profile = ProviderProfile(self.name.text().strip(), self.endpoint.text().strip(), self.pin.text().strip())
+        profile = replace(
+            self.profiles[old],
+            name=self.name.text().strip(),
+            endpoint=self.endpoint.text().strip(),
+            cert_sha256=self.pin.text().strip(),
+        )
         profile.check()
         if profile.name != old:
             if profile.name in self.profiles:
@@ -324,6 +366,7 @@ class SettingsDialog(QDialog):
             temperature=round(self.temperature.value(), 3),
             top_p=round(self.top_p.value(), 3),
             max_new_tokens=self.max_new_tokens.value(),
+            pseudonymise_embedded=self.pseudonymise_embedded,
         )
         chosen.check()
         return chosen

@@ -132,6 +132,11 @@ def test_streaming_never_shows_part_of_a_stand_in():
         assert final.startswith(text), text  # what is shown is never taken back
         assert surname.lower() not in text.lower() and date not in text
 
+    # An answer cut short inside a stand-in (the length limit, Stop) shows none of it.
+    cut = f"Ms {surname} went home on {date[:5]}"
+    assert stream.finish(cut) == "Ms Collin went home on"
+    assert stream.finish(f"Seen today. Ms {surname[:3]}") == "Seen today."
+
 
 def test_the_mapping_round_trips_and_names_no_identifier_in_its_repr_or_a_log(caplog):
     caplog.set_level(logging.DEBUG)
