@@ -18,7 +18,7 @@ from datetime import timedelta
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.rules import DATE_PATTERN
-from app.identifiers.surrogates import SurrogateMaker, parse_date
+from app.identifiers.surrogates import REALISTIC, TAGS, SurrogateMaker, parse_date
 
 T = EntityType
 _WORD_KINDS = (T.PERSON, T.ORGANIZATION, T.ADDRESS)  # stand-ins built word by word
@@ -70,6 +70,7 @@ class Pseudonyms:
 
     seed: int = field(default_factory=lambda: secrets.randbelow(2**31))
     date_offset_days: int = 0
+    style: str = REALISTIC  # or TAGS, only to measure what realistic stand-ins are worth
     replacements: list[Replacement] = field(default_factory=list)
     words: dict[str, str] = field(default_factory=dict)  # name word (lower case) -> stand-in word
     # What the model wrote, keyed by what was shown (re-identified): the exact text to give it back next turn.
@@ -84,6 +85,7 @@ class Pseudonyms:
                 "format": FORMAT,
                 "seed": self.seed,
                 "date_offset_days": self.date_offset_days,
+                "style": self.style,
                 "replacements": [[r.type.value, r.original, r.surrogate] for r in self.replacements],
                 "words": self.words,
                 "written": self.written,
@@ -99,6 +101,7 @@ class Pseudonyms:
         return cls(
             seed=data["seed"],
             date_offset_days=data["date_offset_days"],
+            style=data.get("style", REALISTIC),
             replacements=[Replacement(EntityType(t), o, s) for t, o, s in data["replacements"]],
             words=dict(data["words"]),
             written=dict(data.get("written", {})),
@@ -111,22 +114,27 @@ class Pseudonymiser:
     def __init__(self, pseudonyms: Pseudonyms | None = None, detector: IdentifierDetector | None = None):
         self.pseudonyms = pseudonyms or Pseudonyms()
         self.detector = detector or default_detector()
-        self._seen_text: list[str] = []
+        self._seen_lower = ""  # every text read so far, lower case: a stand-in must appear in none of them
         self._done: dict[str, Pseudonymised] = {}
         self._taken_words = {
             word.lower() for r in self.pseudonyms.replacements for word in re.findall(r"[^\W\d_]+", r.original)
         }
-        self._maker = SurrogateMaker(self.pseudonyms.seed, self._taken, self.pseudonyms.date_offset_days or None)
+        self._maker = SurrogateMaker(
+            self.pseudonyms.seed, self._taken, self.pseudonyms.date_offset_days or None, self.pseudonyms.style
+        )
+        for replacement in self.pseudonyms.replacements:  # a conversation reopened: its stand-ins stay taken
+            self._maker.remember(replacement.type, replacement.surrogate)
         self.pseudonyms.date_offset_days = self._maker.date_offset_days
         self._maker.words.update(self.pseudonyms.words)
         # By text alone: the same identifier keeps its stand-in even when a later turn's context types it
         # differently ("MRN 84729163", then "record 84729163").
         self._by_original = {r.original: r for r in self.pseudonyms.replacements}
+        self._originals = {r.original.lower() for r in self.pseudonyms.replacements}
 
     # -- text for the model --------------------------------------------------------------------------
     def pseudonymise(self, text: str) -> Pseudonymised:
         """``text`` with every identifier replaced by its stand-in (new identifiers get new stand-ins)."""
-        self._seen_text.append(text)
+        self._seen_lower += "\n" + text.lower()
         known = [(r.original, r.type) for r in self.pseudonyms.replacements]
         entities = self.detector.detect(text, known)
         originals = [e.text_in(text) for e in entities]
@@ -184,7 +192,10 @@ class Pseudonymiser:
         """What the model wrote, with every stand-in it names put back as the original."""
         keys = self._reverse()
         if keys:
-            text = _any_of(keys).sub(lambda m: _case_like(m.group(0), keys[m.group(0).lower()]), text)
+            tags = self.pseudonyms.style == TAGS  # written in capitals whatever the original's case
+            text = _any_of(keys).sub(
+                lambda m: keys[m.group(0).lower()] if tags else _case_like(m.group(0), keys[m.group(0).lower()]), text
+            )
         return self._reidentify_dates(text)
 
     def stream(self) -> StreamingReidentifier:
@@ -194,13 +205,15 @@ class Pseudonymiser:
     def _taken(self, candidate: str) -> bool:
         """A stand-in may be neither an original of this conversation nor a word its texts already use."""
         lower = candidate.lower()
-        if any(lower == r.original.lower() for r in self.pseudonyms.replacements):
+        if lower in self._originals:
             return True
         if re.fullmatch(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*", candidate) and (
             lower in _ORDINARY or lower in self._taken_words
         ):
             return True  # a name word: not an everyday word, not any original's word
-        return any(re.search(rf"(?<!\w){re.escape(candidate)}(?!\w)", seen, re.IGNORECASE) for seen in self._seen_text)
+        if lower not in self._seen_lower:  # the cheap test first: most candidates appear nowhere
+            return False
+        return bool(re.search(rf"(?<!\w){re.escape(lower)}(?!\w)", self._seen_lower))
 
     def _surrogate(self, kind: EntityType, original: str) -> str:
         found = self._by_original.get(original)
@@ -208,6 +221,7 @@ class Pseudonymiser:
             replacement = Replacement(kind, original, self._maker.make(kind, original))
             self.pseudonyms.replacements.append(replacement)
             self._by_original[original] = found = replacement
+            self._originals.add(original.lower())
         return found.surrogate
 
     def _reverse(self) -> dict[str, str]:
@@ -221,6 +235,8 @@ class Pseudonymiser:
                         reverse[stand_in.lower()] = word
         for r in self.pseudonyms.replacements:
             reverse[r.surrogate.lower()] = r.original
+            if self.pseudonyms.style == TAGS and r.surrogate.startswith("["):  # "PERSON_1" without its brackets
+                reverse[r.surrogate[1:-1].lower()] = r.original
         return reverse
 
     def _reidentify_dates(self, text: str) -> str:

@@ -37,6 +37,10 @@ _STREET_WORDS = frozenset(
     "gardens grove square sq row walk path parade mews hill park rise view green loop shoals flat apt apartment unit "
     "suite".split()
 )
+FAKER_LOCALES = ("en_GB", "en_US")
+REALISTIC = "realistic"  # a name for a name, a shifted date, a number of the same format
+TAGS = "tags"  # [PERSON_1], [DATE_2]: what redaction tools print; kept to measure against
+STYLES = (REALISTIC, TAGS)
 _MONTHS = ("January February March April May June July August September October November December").split()
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
@@ -53,20 +57,39 @@ def _first_name_kind(words: set[str]) -> str:
 class SurrogateMaker:
     """Stand-ins for one conversation's identifiers; ``taken`` holds every original it must never produce."""
 
-    def __init__(self, seed: int, taken: Callable[[str], bool], date_offset_days: int | None = None):
+    def __init__(
+        self, seed: int, taken: Callable[[str], bool], date_offset_days: int | None = None, style: str = REALISTIC
+    ):
         from faker import Faker
 
+        if style not in STYLES:
+            raise ValueError(f"stand-in style must be one of {', '.join(STYLES)}")
+        self.style = style
+        self._tags: dict[EntityType, int] = {}
+
         self._rng = random.Random(seed)
-        self._fake = Faker(["en_GB", "en_US"])
-        self._fake.seed_instance(seed)
+        # One generator per locale, picked by this conversation's own random stream: a multi-locale Faker
+        # proxy costs more per name than the name itself.
+        self._fakes = [Faker(locale) for locale in FAKER_LOCALES]
+        for index, fake in enumerate(self._fakes):
+            fake.seed_instance(seed + index)
         self._taken = taken
         self.date_offset_days = date_offset_days or self._rng.choice([-1, 1]) * self._rng.randrange(30, 400)
         self.words: dict[str, str] = {}  # an original name word (lower case) -> its stand-in (as written)
         self._used: set[str] = set()
 
     # -- the public entry point ----------------------------------------------------------------------
+    def remember(self, kind: EntityType, stand_in: str) -> None:
+        """``stand_in`` was handed out before (a conversation reopened): never hand it out again."""
+        self._used.add(stand_in.lower())
+        if self.style == TAGS:
+            self._tags[kind] = self._tags.get(kind, 0) + 1
+
     def make(self, kind: EntityType, original: str) -> str:
         """A stand-in for ``original``: same kind, same shape, never an original nor another's stand-in."""
+        if self.style == TAGS:
+            self._tags[kind] = self._tags.get(kind, 0) + 1
+            return f"[{kind.value.upper()}_{self._tags[kind]}]"
         maker = {
             T.PERSON: self._person,
             T.ORGANIZATION: self._organization,
@@ -94,20 +117,18 @@ class SurrogateMaker:
         """The stand-in of one name word, the same every time it is asked for (in ``original``'s case)."""
         key = original.lower()
         if key not in self.words:
+            in_use = {v.lower() for v in self.words.values()}
             for _ in range(50):
+                fake = self._rng.choice(self._fakes)
                 candidate = {
-                    "first": self._fake.first_name,
-                    "first_female": self._fake.first_name_female,
-                    "first_male": self._fake.first_name_male,
-                    "last": self._fake.last_name,
-                    "org": self._fake.last_name,
-                    "place": self._fake.city,
+                    "first": fake.first_name,
+                    "first_female": fake.first_name_female,
+                    "first_male": fake.first_name_male,
+                    "last": fake.last_name,
+                    "org": fake.last_name,
+                    "place": fake.city,
                 }[kind]()
-                if (
-                    candidate.lower() != key
-                    and not self._taken(candidate)
-                    and candidate.lower() not in {v.lower() for v in self.words.values()}
-                ):
+                if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
                     break
             self.words[key] = candidate
         return _same_case(original, self.words[key])

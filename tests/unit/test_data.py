@@ -84,7 +84,7 @@ def test_settings_round_trip_and_validation():
     assert load_settings() == settings
     assert load_settings().provider.endpoint == "wss://gpu.example:8765"
     stored = json.loads((config_dir() / "settings.json").read_text())
-    assert set(stored["profiles"][0]) == {"name", "endpoint", "cert_sha256"}  # no token field anywhere
+    assert set(stored["profiles"][0]) == {"name", "endpoint", "cert_sha256", "pseudonymise"}  # no token field
     assert "locked" not in stored  # the policy's locks are never written back
     for bad, message in [
         (AppSettings(profiles=(ProviderProfile("x", "http://x"),), active_profile="x"), "ws://"),
@@ -92,6 +92,8 @@ def test_settings_round_trip_and_validation():
         (AppSettings(mode="fast"), "Decoding mode"),
         (AppSettings(profiles=(ProviderProfile("x", "ws://x", "12"),)), "64 hex"),
         (AppSettings(profiles=(ProviderProfile("x", "ws://a"), ProviderProfile("x", "ws://b"))), "same name"),
+        (AppSettings(profiles=(ProviderProfile("x", "ws://a", pseudonymise="yes"),)), "true or false"),
+        (AppSettings(pseudonymise_always=1), "true or false"),
     ]:
         with pytest.raises(SettingsError, match=message):
             save_settings(bad)
@@ -138,3 +140,32 @@ def test_no_keyring_is_a_clear_error_not_a_plaintext_fallback(monkeypatch):
     with pytest.raises(credentials.CredentialError, match="does not store tokens in plain text"):
         credentials.set_token("gpu-box", "secret")
     assert not any("secret" in p.read_text() for p in config_dir().parent.rglob("*") if p.is_file())
+
+
+def test_a_settings_file_from_before_pseudonymisation_gets_its_defaults():
+    (config_dir()).mkdir(parents=True, exist_ok=True)
+    old = {"profiles": [{"name": "gpu", "endpoint": "wss://gpu:1", "cert_sha256": ""}], "active_profile": "gpu"}
+    (config_dir() / "settings.json").write_text(json.dumps(old))
+    settings = load_settings()
+    assert settings.provider.pseudonymise and settings.pseudonymising  # remote: on
+    assert not settings.pseudonymise_embedded and not AppSettings().pseudonymising  # embedded: off
+
+
+def test_a_conversation_keeps_its_mapping_and_an_older_file_gains_the_column(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:  # the layout before conversations kept a mapping
+        db.executescript(
+            "CREATE TABLE conversations (id INTEGER PRIMARY KEY, title TEXT NOT NULL, created REAL NOT NULL, "
+            "updated REAL NOT NULL);"
+            "INSERT INTO conversations VALUES (1, 'Old', 0, 0);"
+        )
+    store = ConversationStore(path)
+    assert [c.title for c in store.list()] == ["Old"] and store.pseudonyms(1) is None
+    store.set_pseudonyms(1, '{"format": "splitchat-pseudonyms/1"}')
+    store.close()
+    reopened = ConversationStore(path)
+    assert reopened.pseudonyms(1) == '{"format": "splitchat-pseudonyms/1"}'
+    assert reopened.get(1).title == "Old"
+    reopened.delete(1)
+    with pytest.raises(KeyError):
+        reopened.pseudonyms(1)
