@@ -205,9 +205,34 @@ def cmd_identifier_privacy(args: argparse.Namespace) -> int:
         mlp_width=args.mlp_width,
         mlp_epochs=args.mlp_epochs,
         seed=args.seed,
+        fidelity_variants=args.fidelity_variants,
     )
     source = resolve_model(args.model, _progress)
-    report = evaluate_identifiers(WholeModel.from_source(source), source.tokenizer(), settings, _progress)
+    loop = asyncio.new_event_loop()
+    chat = None
+    if args.fidelity_variants:  # the chat model answers the fidelity questions, on its own loopback worker
+        from app.engine.chat import SplitChat
+        from app.engine.decode.sampling import Sampling
+        from app.engine.source.split import SplitSpec
+
+        chat = loop.run_until_complete(SplitChat.open(source.spec, SplitSpec.parse(args.split)))
+
+        def answer(messages, pseudonymiser):
+            reply = chat.reply(messages, settings.fidelity_tokens, Sampling(), pseudonymiser=pseudonymiser)
+            return loop.run_until_complete(reply).text
+
+    try:
+        report = evaluate_identifiers(
+            WholeModel.from_source(source),
+            source.tokenizer(),
+            settings,
+            _progress,
+            answer=answer if chat is not None else None,
+        )
+    finally:
+        if chat is not None:
+            loop.run_until_complete(chat.close())
+        loop.close()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(report.to_json())
     print("\n".join(summary_lines(report)))
@@ -401,6 +426,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--identifier-documents", type=int, default=90, help="held-out documents attacked (and dev ones trained on)"
     )
     privacy.add_argument("--identifier-depth", type=int, default=2, help="the split depth attacked with --identifiers")
+    privacy.add_argument(
+        "--fidelity-variants",
+        type=int,
+        default=6,
+        help="with --identifiers: renderings of each document-QA prompt the model answers plainly and "
+        "pseudonymised (0 skips the fidelity measurement)",
+    )
+    privacy.add_argument("--split", default="2", help="with --identifiers: the split the fidelity answers run at")
     privacy.set_defaults(func=cmd_privacy)
     return parser
 

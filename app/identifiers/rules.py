@@ -99,6 +99,8 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(T.CASE_NUMBER, r"\b\d:\d{2}-(?:cv|cr|mc|bk)-\d{3,6}(?:-[A-Z]{2,4})?\b", re.I),
     _rule(T.CASE_NUMBER, r"\bCLM-\d{6,}\b"),
+    # A serial number and its year, as courts and registries number matters ("169647/2025").
+    _rule(T.CASE_NUMBER, r"\b\d{4,}/(?:19|20)\d{2}\b"),
     # Any other code of capitals and digits with a run of at least four digits: a record, claim or
     # reference number whatever word introduces it.
     _rule(T.RECORD_NUMBER, r"\b(?=[A-Z\d\-/]*[A-Z])(?=[A-Z\d\-/]*\d{4})[A-Z\d][A-Z\d\-/]{4,}[A-Z\d]\b"),

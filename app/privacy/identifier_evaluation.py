@@ -3,7 +3,8 @@ recover of them with pseudonymisation off and on, and what it costs — one repo
 
 Detection is scored on the held-out half of the evaluation set (and, for reference, on the development
 half it was tuned on); the attacks run on held-out documents, the learned inverter trained on the
-development half; the cost is timed on a 1,000-word note built from held-out clinical documents.
+development half; the cost is timed on a 1,000-word note built from held-out clinical documents; the
+answers' fidelity is measured on the bench's document-QA prompts with identifiers written in.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from app.identifiers.pseudonyms import Pseudonymiser
 from app.jobs import CancelFlag, Progress
 from app.privacy.detection_scores import DetectionScores, score
 from app.privacy.identifier_corpus import LabelledDocument, load_corpus
+from app.privacy.identifier_fidelity import Answer, Fidelity, measure_fidelity, qa_items
 from app.privacy.identifier_leaks import LeakRates, attack
 
 NOTE_WORDS = 1000
@@ -31,6 +33,8 @@ class IdentifierSettings:
     mlp_width: int = 2048
     mlp_epochs: int = 5
     seed: int = 0
+    fidelity_variants: int = 6  # renderings of each document-QA prompt (nine questions each)
+    fidelity_tokens: int = 32  # answer length
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class IdentifierReport:
     cost: Cost
     settings: IdentifierSettings
     elapsed_s: float
+    fidelity: Fidelity | None = None  # None when no model was given to answer
 
     def to_json(self) -> str:
         def rates(scores: DetectionScores) -> dict:
@@ -78,10 +83,27 @@ class IdentifierReport:
                 for name, leak in self.leaks.items()
             },
             "cost": {**asdict(self.cost), "median_ms": self.cost.median_ms},
+            "fidelity": None if self.fidelity is None else _fidelity_json(self.fidelity),
             "settings": asdict(self.settings),
             "elapsed_s": self.elapsed_s,
         }
         return json.dumps(body, indent=1)
+
+
+def _rate_json(rate) -> dict:
+    return {"hits": rate.hits, "total": rate.total, "value": rate.value, "ci95": list(rate.ci95)}
+
+
+def _fidelity_json(fidelity: Fidelity) -> dict:
+    return {
+        "questions": fidelity.items,
+        "plain_right": _rate_json(fidelity.plain),
+        "styles": {
+            style: {"right": _rate_json(result.right), "kept": _rate_json(result.kept)}
+            for style, result in fidelity.styles.items()
+        },
+        "examples": fidelity.examples,
+    }
 
 
 def note_of(documents: list[LabelledDocument], words: int = NOTE_WORDS) -> str:
@@ -114,8 +136,10 @@ def evaluate_identifiers(
     settings: IdentifierSettings = IdentifierSettings(),
     progress: Progress | None = None,
     cancel: CancelFlag | None = None,
+    answer: Answer | None = None,
 ) -> IdentifierReport:
-    """The whole measurement (``model`` is a ``WholeModel`` of the public checkpoint)."""
+    """The whole measurement (``model`` is a ``WholeModel`` of the public checkpoint); ``answer`` runs the
+    chat model for the fidelity questions (skipped without it)."""
     started = time.monotonic()
     say = progress or (lambda message, fraction: None)
     documents = load_corpus()
@@ -129,7 +153,7 @@ def evaluate_identifiers(
     development_scores = score(development, detector.detect)
 
     def attack_progress(message: str, fraction: float) -> None:
-        say(message, 0.1 + 0.9 * fraction)
+        say(message, 0.1 + 0.7 * fraction)
 
     leaks = attack(
         model,
@@ -143,8 +167,16 @@ def evaluate_identifiers(
         progress=attack_progress,
         cancel=cancel,
     )
+    fidelity = None
+    if answer is not None:
+        fidelity = measure_fidelity(
+            answer,
+            qa_items(settings.fidelity_variants, settings.seed),
+            lambda message, fraction: say(message, 0.8 + 0.2 * fraction),
+            cancel,
+        )
     return IdentifierReport(
-        held_scores, development_scores, leaks, cost, settings, round(time.monotonic() - started, 1)
+        held_scores, development_scores, leaks, cost, settings, round(time.monotonic() - started, 1), fidelity
     )
 
 
@@ -168,6 +200,16 @@ def summary_lines(report: IdentifierReport) -> list[str]:
             f"{attacker} at depth {report.settings.depth}: identifier words recovered "
             f"{100 * leak.off.value:.1f}% ({leak.off.hits}/{leak.off.total}) with pseudonymisation off, "
             f"{100 * leak.on.value:.2f}% ({leak.on.hits}/{leak.on.total}) on"
+        )
+    if report.fidelity is not None:
+        fidelity = report.fidelity
+        lines.append(
+            f"fidelity on {fidelity.items} document questions: the plain answer names the right identifier in "
+            f"{fidelity.plain.hits}; of those, still right with "
+            + ", ".join(
+                f"{style} stand-ins {result.kept.hits} ({100 * result.kept.value:.0f}%)"
+                for style, result in fidelity.styles.items()
+            )
         )
     cost = report.cost
     lines.append(

@@ -160,3 +160,29 @@ def test_numbers_keep_their_format(kind):
 
 def test_the_kept_evaluation_set_is_what_the_generator_makes():
     assert load_corpus(CORPUS_FILE) == generate()
+
+
+def test_fidelity_counts_answers_that_name_the_right_identifier_after_re_identification():
+    from app.privacy.identifier_fidelity import QUESTIONS, measure_fidelity, names_right, qa_items
+
+    items = qa_items(variants=1)
+    assert len(items) == len(QUESTIONS)
+    date_item = next(i for i in items if i.type is EntityType.DATE)
+    day, render = parse_date(date_item.expected)
+    assert names_right(f"It was made on {day:%d/%m/%Y}.", date_item)  # any format of the same day
+    assert not names_right(f"It was made on {day + timedelta(days=1):%d/%m/%Y}.", date_item)
+    person = next(i for i in items if i.type is EntityType.PERSON)
+    assert names_right(f"That is {person.expected.split()[-1].upper()}.", person)
+    assert not names_right("That is the Tenant.", person)
+
+    def echo(messages, pseudonymiser):
+        """A model that repeats the document's first sentence: right whenever re-identification is exact."""
+        read = pseudonymiser.conversation(messages) if pseudonymiser else messages
+        written = read[-1]["content"].split("\n")[0]
+        return pseudonymiser.stream().finish(written) if pseudonymiser else written
+
+    fidelity = measure_fidelity(echo, items, detector=RULES)
+    first_sentence_answers = [i for i in items if names_right(i.messages[-1]["content"].split("\n")[0], i)]
+    assert fidelity.plain.hits == len(first_sentence_answers) > 0
+    for result in fidelity.styles.values():
+        assert result.kept.hits == result.kept.total == fidelity.plain.hits
