@@ -261,6 +261,7 @@ def cmd_privacy(args: argparse.Namespace) -> int:
         mlp_epochs=args.mlp_epochs,
         mlp_width=args.mlp_width,
         seed=args.seed,
+        pseudonymise=args.pseudonymise,
     )
     source = resolve_model(args.model, _progress)
     try:
@@ -416,6 +417,11 @@ def build_parser() -> argparse.ArgumentParser:
     privacy.add_argument("--mlp-width", type=int, default=2048)
     privacy.add_argument("--seed", type=int, default=0)
     privacy.add_argument("--refresh", action="store_true", help="recompute even when a cached report exists")
+    privacy.add_argument(
+        "--pseudonymise",
+        action="store_true",
+        help="evaluate the corpus as the model reads it with identifiers replaced (default: the raw text)",
+    )
     privacy.add_argument(
         "--identifiers",
         action="store_true",

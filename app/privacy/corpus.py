@@ -79,6 +79,21 @@ def folder_corpus(folder: Path) -> Corpus:
     return Corpus(f"{len(documents)} .txt documents from {folder.name}/ (the admin's own, read locally)", documents)
 
 
+def pseudonymised(corpus: Corpus, detector=None) -> Corpus:
+    """Each document as the model reads it with pseudonymisation on (one mapping per document)."""
+    import zlib
+
+    from app.identifiers.pseudonyms import Pseudonymiser, Pseudonyms
+
+    documents = [
+        Document(
+            d.name, Pseudonymiser(Pseudonyms(seed=zlib.crc32(d.name.encode())), detector).pseudonymise(d.text).text
+        )
+        for d in corpus.documents
+    ]
+    return Corpus(f"{corpus.description}, pseudonymised", documents)
+
+
 def tokenize(corpus: Corpus, tokenizer, max_doc_tokens: int) -> list[TokenDocument]:
     """Token ids of each document, at most ``max_doc_tokens`` each so no single file dominates."""
     out = []

@@ -34,6 +34,7 @@ from app.privacy.corpus import (
     CorpusSplit,
     bundled_corpus,
     folder_corpus,
+    pseudonymised,
     split_by_document,
     tokenize,
 )
@@ -80,6 +81,10 @@ def run(
     if progress:
         progress("Reading the model", 0.0)
     model = WholeModel.from_source(source)
+    if settings.pseudonymise:
+        if progress:
+            progress("Pseudonymising the corpus", 0.0)
+        corpus = pseudonymised(corpus)
     documents = tokenize(corpus, source.tokenizer(), settings.max_doc_tokens)
     split = split_by_document(
         documents, settings.test_share, settings.seed, settings.max_train_pairs, settings.max_test_pairs

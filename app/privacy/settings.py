@@ -14,6 +14,9 @@ from app.privacy.threats import THREAT_MODELS
 class PrivacySettings:
     depths: tuple[int, ...] = (1, 2, 4, 6, 8)
     corpus: str | None = None  # a folder of .txt files; None = the bundled corpus
+    # Read the corpus as the model would with pseudonymisation on. Off unless asked: the raw leak is the
+    # measurement; what is left of identifiers is `privacy --identifiers`'s.
+    pseudonymise: bool = False
     test_share: float = 0.2
     max_doc_tokens: int = 4096
     chunk_tokens: int = 512

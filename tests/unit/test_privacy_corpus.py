@@ -79,3 +79,21 @@ def test_folder_corpus_errors_are_actionable(tmp_path):
     (tmp_path / "only.txt").write_text("one document", encoding="utf-8")
     with pytest.raises(CorpusError, match="at least two"):
         folder_corpus(tmp_path)
+
+
+def test_the_corpus_is_pseudonymised_only_when_asked(tmp_path):
+    from app.identifiers.detect import IdentifierDetector
+    from app.privacy.corpus import pseudonymised
+    from app.privacy.settings import PrivacySettings
+
+    (tmp_path / "a.txt").write_text("Ms Camille Collin, MRN RX332871, was seen on 12/10/2023.", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("The lease ends on 1 May 2025. Call 07636 732605.", encoding="utf-8")
+    raw = folder_corpus(tmp_path)
+    read = pseudonymised(raw, IdentifierDetector(use_ner=False))
+    assert [d.name for d in read.documents] == [d.name for d in raw.documents]
+    for original in ("Collin", "RX332871", "12/10/2023", "1 May 2025", "07636 732605"):
+        assert original in " ".join(d.text for d in raw.documents)
+        assert original not in " ".join(d.text for d in read.documents)
+    assert read.description.endswith("pseudonymised")
+    assert PrivacySettings().pseudonymise is False  # the raw leak is what the evaluation measures by default
+    assert PrivacySettings(pseudonymise=True).key() != PrivacySettings().key()  # its own cached report
