@@ -192,96 +192,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run_bench_command(args)
 
 
-def cmd_identifier_privacy(args: argparse.Namespace) -> int:
-    """``privacy --identifiers``: detection scores, the attackers on what crosses the wire, the cost."""
-    from app.engine.source.specs import resolve_model
-    from app.privacy.activations import WholeModel
-    from app.privacy.identifier_evaluation import IdentifierSettings, evaluate_identifiers, summary_lines
-
-    settings = IdentifierSettings(
-        depth=args.identifier_depth,
-        attack_documents=args.identifier_documents,
-        train_documents=args.identifier_documents,
-        mlp_width=args.mlp_width,
-        mlp_epochs=args.mlp_epochs,
-        seed=args.seed,
-        fidelity_variants=args.fidelity_variants,
-    )
-    source = resolve_model(args.model, _progress)
-    loop = asyncio.new_event_loop()
-    chat = None
-    if args.fidelity_variants:  # the chat model answers the fidelity questions, on its own loopback worker
-        from app.engine.chat import SplitChat
-        from app.engine.decode.sampling import Sampling
-        from app.engine.source.split import SplitSpec
-
-        chat = loop.run_until_complete(SplitChat.open(source.spec, SplitSpec.parse(args.split)))
-
-        def answer(messages, pseudonymiser):
-            reply = chat.reply(messages, settings.fidelity_tokens, Sampling(), pseudonymiser=pseudonymiser)
-            return loop.run_until_complete(reply).text
-
-    try:
-        report = evaluate_identifiers(
-            WholeModel.from_source(source),
-            source.tokenizer(),
-            settings,
-            _progress,
-            answer=answer if chat is not None else None,
-        )
-    finally:
-        if chat is not None:
-            loop.run_until_complete(chat.close())
-        loop.close()
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(report.to_json())
-    print("\n".join(summary_lines(report)))
-    print(f"report written to {args.json}", file=sys.stderr)
-    return 0
-
-
 def cmd_privacy(args: argparse.Namespace) -> int:
-    import threading
+    from app.privacy.command import run_privacy_command
 
-    if args.identifiers:
-        return cmd_identifier_privacy(args)
-
-    from app.engine.source.specs import resolve_model
-    from app.jobs import Cancelled
-    from app.privacy.evaluation import run
-    from app.privacy.plot import plot_report
-    from app.privacy.settings import PrivacySettings
-
-    depths = tuple(int(d) for d in args.depths.split(","))
-    settings = PrivacySettings(
-        depths=depths,
-        corpus=str(args.corpus) if args.corpus else None,
-        max_train_pairs=args.max_train_pairs,
-        max_test_pairs=args.max_test_pairs,
-        mlp_epochs=args.mlp_epochs,
-        mlp_width=args.mlp_width,
-        seed=args.seed,
-        pseudonymise=args.pseudonymise,
-    )
-    source = resolve_model(args.model, _progress)
-    try:
-        report = run(source, settings, _progress, threading.Event(), refresh=args.refresh)
-    except (Cancelled, KeyboardInterrupt):
-        print("splitchat: privacy evaluation cancelled; nothing was cached", file=sys.stderr)
-        return 130
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(report.to_json(indent=1))
-    if args.plot:
-        plot_report(report, args.plot)
-    print(f"{'depth':>5} {'direction':<12} {'attacker':<19} {'top-1':>7} {'95% CI':>15} {'top-5':>7}")
-    for row in report.results:
-        low, high = row.ci95
-        print(
-            f"{row.depth:>5} {row.direction:<12} {row.attacker:<19} {100 * row.top1:6.1f}% "
-            f"[{100 * low:5.1f}, {100 * high:5.1f}] {100 * row.top5:6.1f}%"
-        )
-    print(f"{report.corpus.test_pairs} test tokens; report written to {args.json}", file=sys.stderr)
-    return 0
+    return run_privacy_command(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
