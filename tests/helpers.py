@@ -22,8 +22,31 @@ TINY = dict(
 )
 
 
+# Each family with the features that set it apart switched on, at sizes a test runs in seconds; every
+# sliding window is shorter than the tests' contexts, so windowed masks are exercised, not bypassed.
+FAMILY_CASES = (
+    "llama",
+    "mistral",
+    "qwen2",
+    "llama3",  # rope scaling "llama3"
+    "mistral_nemo",  # head_dim 32 where hidden ÷ heads is 16; a sliding window
+    "qwen3",  # q/k norms, an explicit head_dim
+    "phi3",  # fused qkv and gate-up projections, longrope scaling (within its original context)
+    "gemma2",  # scaled embedding, attention and final-logit soft caps, alternating windows, tied embeddings
+    "gemma3",  # q/k norms, five sliding layers to one global with its own rotary base, tied embeddings
+)
+
+
 def tiny_config(family: str):
-    from transformers import LlamaConfig, MistralConfig, Qwen2Config
+    from transformers import (
+        Gemma2Config,
+        Gemma3TextConfig,
+        LlamaConfig,
+        MistralConfig,
+        Phi3Config,
+        Qwen2Config,
+        Qwen3Config,
+    )
 
     if family == "llama":
         return LlamaConfig(**TINY)
@@ -31,6 +54,31 @@ def tiny_config(family: str):
         return MistralConfig(**TINY, sliding_window=None)
     if family == "qwen2":
         return Qwen2Config(**TINY)  # q/k/v projections carry biases
+    if family == "llama3":
+        scaling = dict(factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0, original_max_position_embeddings=64)
+        return LlamaConfig(**TINY, rope_scaling={"rope_type": "llama3", **scaling})
+    if family == "mistral_nemo":
+        return MistralConfig(**TINY, head_dim=32, sliding_window=12)
+    if family == "qwen3":
+        return Qwen3Config(**TINY, head_dim=24)
+    if family == "phi3":
+        half = TINY["hidden_size"] // TINY["num_attention_heads"] // 2
+        longrope = {
+            "type": "longrope",
+            "short_factor": [1.0 + 0.25 * i for i in range(half)],
+            "long_factor": [1.0 + i for i in range(half)],
+        }
+        return Phi3Config(
+            **TINY, original_max_position_embeddings=96, rope_scaling=longrope, pad_token_id=0, eos_token_id=2
+        )
+    if family == "gemma2":
+        return Gemma2Config(
+            **TINY, head_dim=16, query_pre_attn_scalar=16, sliding_window=10, pad_token_id=0, eos_token_id=2
+        )
+    if family == "gemma3":
+        return Gemma3TextConfig(
+            **TINY, head_dim=16, query_pre_attn_scalar=16, sliding_window=10, pad_token_id=0, eos_token_id=2
+        )
     raise ValueError(family)
 
 
@@ -42,7 +90,7 @@ def build_tiny_model(family: str, folder: Path, seed: int = 0, tied: bool = Fals
     config = tiny_config(family)
     for key, value in overrides.items():
         setattr(config, key, value)
-    config.tie_word_embeddings = tied
+    config.tie_word_embeddings = tied or family.startswith("gemma")  # as Gemma is published
     model = AutoModelForCausalLM.from_config(config).eval()
     with torch.no_grad():  # biases start at zero; make them count so a dropped bias shows
         for name, param in model.named_parameters():
@@ -50,8 +98,8 @@ def build_tiny_model(family: str, folder: Path, seed: int = 0, tied: bool = Fals
                 param.normal_(0, 0.1)
     folder.mkdir(parents=True, exist_ok=True)
     state = {k: v.contiguous() for k, v in model.state_dict().items()}
-    if tied:
-        state.pop("lm_head.weight")
+    if config.tie_word_embeddings:
+        state.pop("lm_head.weight", None)
     save_file(state, folder / "model.safetensors")
     config_dict = model.config.to_dict()
     (folder / "config.json").write_text(json.dumps(config_dict))

@@ -1,4 +1,4 @@
-"""Which model configs the split runs, and the figures both halves derive from a config."""
+"""Reading a model folder's config, and the figures both halves derive from a config."""
 
 from __future__ import annotations
 
@@ -6,43 +6,37 @@ from pathlib import Path
 
 import torch
 
-# Families whose decoder layer has the Llama shape (pre-norm attention + gated MLP, rotary).
-SUPPORTED_FAMILIES = ("llama", "mistral", "qwen2")
-
 
 class ModelError(Exception):
     """A model that cannot be used, with a message a person can act on."""
 
 
 def load_config(folder: Path):
-    """Read and check a model folder's config: Llama-family decoders only."""
+    """Read and check a model folder's config: a decoder family the split runs (``families.py``)."""
     from transformers import AutoConfig
+
+    from app.model.families import family_of
 
     if not (folder / "config.json").is_file():
         raise ModelError(f"{folder} has no config.json: not a Hugging Face model folder.")
-    config = AutoConfig.from_pretrained(folder)
-    check_family(config)
+    try:
+        config = AutoConfig.from_pretrained(folder)
+    except (ValueError, KeyError, OSError) as exc:
+        raise ModelError(f"{folder / 'config.json'} cannot be read as a model config: {exc}") from None
+    family_of(config)
     return config
 
 
-def check_family(config) -> None:
-    """Refuse architectures whose decoder layer is not Llama-shaped."""
-    family = getattr(config, "model_type", None)
-    if family not in SUPPORTED_FAMILIES:
-        raise ModelError(
-            f"Model architecture {family!r} is not supported. splitchat splits Llama-family "
-            f"decoders: {', '.join(SUPPORTED_FAMILIES)}."
-        )
-
-
 def max_context(config) -> int:
-    """Longest context the split runs exactly: a sliding window, when active, caps it."""
-    limit = config.max_position_embeddings
-    window = getattr(config, "sliding_window", None)
-    uses_window = getattr(config, "use_sliding_window", True)
-    if window and uses_window:
-        limit = min(limit, window)
-    return limit
+    """Longest context the split runs exactly: the model's own limit (sliding layers are masked to their
+    window), except under LongRoPE scaling (Phi-3 and 3.5 with 128k contexts), capped at the context it
+    was trained for. Past that point transformers switches to the long factors by recomputing the whole
+    cache; the split does not, so it stops where the two would part.
+    """
+    rope = getattr(config, "rope_parameters", None) or {}
+    if rope.get("rope_type") == "longrope" and rope.get("original_max_position_embeddings"):
+        return min(config.max_position_embeddings, rope["original_max_position_embeddings"])
+    return config.max_position_embeddings
 
 
 def kv_bytes_per_position(config, layers: int, dtype: torch.dtype) -> int:

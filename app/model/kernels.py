@@ -108,3 +108,37 @@ def linear_of(weight: torch.Tensor):
     if can_pack(weight):
         return PackedLinear(weight)
     return functools.partial(nn.functional.linear, weight=weight)
+
+
+# The LM head is converted and packed this many bytes of rows at a time: converting a 128k-row matrix
+# in one piece would hold it twice (as read and as converted) on top of everything else.
+LM_HEAD_CHUNK_BYTES = 256 << 20
+
+
+class RowChunks(nn.Module):
+    """``x Wᵀ`` for W held as blocks of rows, each on its own kernel; the outputs are concatenated."""
+
+    def __init__(self, parts: list):
+        super().__init__()
+        self.parts = parts
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.cat([part(x) for part in self.parts], dim=-1)
+
+
+def lm_head_linear(rows, shape: tuple[int, int], device: torch.device, dtype: torch.dtype):
+    """``x -> x Wᵀ`` for a [vocabulary, hidden] W read through ``rows(start, stop)``, in ``dtype``.
+
+    Prepacked in blocks of rows where the CPU allows (never more than one block in two forms at once);
+    elsewhere one dense matrix filled block by block.
+    """
+    vocab, hidden = shape
+    step = max(1, LM_HEAD_CHUNK_BYTES // (hidden * torch.finfo(dtype).bits // 8))
+    spans = [(start, min(start + step, vocab)) for start in range(0, vocab, step)]
+    if device.type == "cpu" and packing_available(dtype):
+        parts = [PackedLinear(rows(start, stop).to(dtype)) for start, stop in spans]
+        return parts[0] if len(parts) == 1 else RowChunks(parts)
+    weight = torch.empty(vocab, hidden, dtype=dtype, device=device)
+    for start, stop in spans:
+        weight[start:stop] = rows(start, stop).to(device=device, dtype=dtype)
+    return functools.partial(nn.functional.linear, weight=weight)

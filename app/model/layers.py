@@ -7,37 +7,27 @@ so cache operations live here once and the two sides of the wire cannot drift ap
 from __future__ import annotations
 
 import copy
-import importlib
+import functools
 
 import torch
 from torch import nn
 
-from app.model.config import check_family
+from app.model.families import SLIDING, attention_implementation, family_of, layer_types, sliding_window
 from app.model.kernels import own_memory, pack_linears
 from app.model.kv_cache import StackCache
 from app.model.masks import block_mask
-from app.model.weights import WeightedModel, layer_prefix, layer_tensor_names
-
-# family -> (module, decoder layer, rotary embedding, RMS norm) class names in transformers.
-_FAMILY_CLASSES = {
-    "llama": ("llama", "LlamaDecoderLayer", "LlamaRotaryEmbedding", "LlamaRMSNorm"),
-    "mistral": ("mistral", "MistralDecoderLayer", "MistralRotaryEmbedding", "MistralRMSNorm"),
-    "qwen2": ("qwen2", "Qwen2DecoderLayer", "Qwen2RotaryEmbedding", "Qwen2RMSNorm"),
-}
+from app.model.weights import InMemory, TensorSource, WeightedModel, layer_prefix, layer_tensor_names
 
 
 def family_class(config, role: str) -> type[nn.Module]:
     """The transformers class for ``role`` (layer | rotary | norm) of this config's family."""
-    check_family(config)
-    module_name, layer, rotary, norm = _FAMILY_CLASSES[config.model_type]
-    module = importlib.import_module(f"transformers.models.{module_name}.modeling_{module_name}")
-    return getattr(module, {"layer": layer, "rotary": rotary, "norm": norm}[role])
+    return family_of(config).cls(role)
 
 
 def compute_config(config):
-    """A private copy of the config set to SDPA attention (the kernel transformers uses itself)."""
+    """A private copy of the config set to the family's attention kernel."""
     config = copy.deepcopy(config)
-    config._attn_implementation = "sdpa"
+    config._attn_implementation = attention_implementation(config)
     return config
 
 
@@ -49,30 +39,44 @@ class LayerStack(nn.Module):
         config,
         first: int,
         last: int,
-        tensors: dict[str, torch.Tensor],
+        tensors: dict[str, torch.Tensor] | TensorSource,
         device: torch.device | str = "cpu",
         dtype: torch.dtype = torch.float32,
     ):
         super().__init__()
         if not 0 <= first < last <= config.num_hidden_layers:
             raise ValueError(f"layer range [{first}, {last}) outside a {config.num_hidden_layers}-layer model")
+        source = InMemory(tensors) if isinstance(tensors, dict) else tensors
         self.config = compute_config(config)
         self.first, self.last = first, last
-        layer_cls = family_class(config, "layer")
+        family = family_of(config)
+        layer_cls = family.cls("layer")
         layers = []
+        # One layer at a time: its tensors are read, converted and packed, and the originals dropped,
+        # before the next is read, so loading never holds more than one layer twice.
         for local, index in enumerate(range(first, last)):
             prefix = layer_prefix(index)
-            state = {k[len(prefix) :]: v for k, v in tensors.items() if k.startswith(prefix)}
+            loaded = source.load(layer_tensor_names(source, index, index + 1))
+            state = {k[len(prefix) :]: v.to(device=device, dtype=dtype) for k, v in loaded.items()}
+            del loaded
             with torch.device("meta"):
                 layer = layer_cls(self.config, index)  # global index: per-layer types stay right
             layer.load_state_dict(state, strict=True, assign=True)
+            del state
             layer.self_attn.layer_idx = local  # the cache is this stack's own
-            layer = layer.to(device=device, dtype=dtype)
             if pack_linears(layer):  # decode's few-row products are faster on prepacked CPU weights
                 own_memory(layer)
             layers.append(layer)
         self.layers = nn.ModuleList(layers)
-        self.rotary = family_class(config, "rotary")(self.config).to(device)
+        self.layer_types = layer_types(config)[first:last]
+        self.window = sliding_window(config)
+        self._eager = self.config._attn_implementation == "eager"
+        rotary = family.cls("rotary")(self.config).to(device)
+        if family.rotary_per_layer_type:
+            self._rotary = {kind: functools.partial(rotary, layer_type=kind) for kind in set(self.layer_types)}
+        else:
+            self._rotary = {kind: rotary for kind in set(self.layer_types)}
+        self.rotary = rotary
         self.cache = StackCache(len(layers))
         self.device, self.dtype = torch.device(device), dtype
         self.eval()
@@ -87,8 +91,7 @@ class LayerStack(nn.Module):
         dtype: torch.dtype = torch.float32,
     ) -> LayerStack:
         """Layers [first, last) of a model, reading only their tensors."""
-        reader = source.weights()
-        return cls(source.config, first, last, reader.load(layer_tensor_names(reader, first, last)), device, dtype)
+        return cls(source.config, first, last, source.weights(), device, dtype)
 
     @property
     def length(self) -> int:
@@ -110,16 +113,21 @@ class LayerStack(nn.Module):
         cache = self.cache if cache is None else cache
         hidden = hidden.to(device=self.device, dtype=self.dtype)
         block_len = hidden.shape[1]
-        mask = block_mask(cache.length, block_len, ancestry, self.dtype, self.device)
         position_ids = positions.to(self.device).view(1, block_len)
-        rotary = self.rotary(hidden, position_ids)
-        for layer in self.layers:
+        masks, rotaries = {}, {}
+        for kind in self._rotary:
+            window = self.window if kind == SLIDING else None
+            masks[kind] = block_mask(
+                cache.length, block_len, ancestry, self.dtype, self.device, positions, window, self._eager
+            )
+            rotaries[kind] = self._rotary[kind](hidden, position_ids)
+        for layer, kind in zip(self.layers, self.layer_types, strict=True):
             hidden = layer(
                 hidden,
-                attention_mask=mask,
+                attention_mask=masks[kind],
                 position_ids=position_ids,
                 cache=cache,
-                position_embeddings=rotary,
+                position_embeddings=rotaries[kind],
             )
         return hidden
 

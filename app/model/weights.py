@@ -1,59 +1,184 @@
-"""Named tensors read from a folder of safetensors files, without loading the rest."""
+"""Named tensors of a checkpoint, read one at a time: neither half ever holds a whole model.
+
+A published checkpoint is a folder of safetensors shards, several gigabytes each, listed by
+``model.safetensors.index.json``; a small one is a single ``model.safetensors``. Only the headers are
+read up front (names, dtypes, shapes). A tensor is read when asked for, through a mapping of its file
+that is closed straight after: pages of a mapping count as the process's memory while it is open, so
+one held open over a 5 GB shard would cost 5 GB however little of it is used.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import torch
-from safetensors import safe_open
+from safetensors import SafetensorError, safe_open
 
 from app.model.config import ModelError
 
+INDEX = "model.safetensors.index.json"
+# safetensors' dtype codes for the dtypes a checkpoint may hold; quantised formats are refused by name.
+STORED_DTYPES = {"F32": torch.float32, "BF16": torch.bfloat16, "F16": torch.float16}
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """Where a tensor is and what it is, from its file's header."""
+
+    name: str
+    file: Path
+    dtype: torch.dtype
+    shape: tuple[int, ...]
+
+    @property
+    def nbytes(self) -> int:
+        count = 1
+        for size in self.shape:
+            count *= size
+        return count * torch.finfo(self.dtype).bits // 8
+
+
+class TensorSource(Protocol):
+    """Something that hands out named tensors: a checkpoint on disk, or tensors already in memory."""
+
+    def names(self) -> list[str]: ...
+
+    def load(self, names: Iterable[str]) -> dict[str, torch.Tensor]: ...
+
+
+class InMemory:
+    """Tensors already loaded, as a ``TensorSource``."""
+
+    def __init__(self, tensors: dict[str, torch.Tensor]):
+        self._tensors = tensors
+
+    def names(self) -> list[str]:
+        return sorted(self._tensors)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._tensors
+
+    def load(self, names: Iterable[str]) -> dict[str, torch.Tensor]:
+        wanted = list(names)
+        missing = [n for n in wanted if n not in self._tensors]
+        if missing:
+            raise ModelError(f"missing tensors: {', '.join(missing[:5])}")
+        return {n: self._tensors[n] for n in wanted}
+
 
 class WeightReader:
-    """Reads named tensors from a folder of safetensors files without loading the rest."""
+    """A checkpoint folder's tensors: headers read once, each tensor read from disk when asked for."""
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
-        files = sorted(self.folder.glob("*.safetensors"))
-        if not files:
-            raise ModelError(f"{self.folder} holds no .safetensors weights.")
-        self._file_of: dict[str, Path] = {}
-        for file in files:
-            with safe_open(file, framework="pt") as handle:
-                for name in handle.keys():
-                    self._file_of[name] = file
+        self._info: dict[str, TensorInfo] = {}
+        index = self.folder / INDEX
+        if index.is_file():
+            self._read_index(index)
+        else:
+            files = sorted(self.folder.glob("*.safetensors"))
+            if not files:
+                raise ModelError(f"{self.folder} holds no .safetensors weights.")
+            for file in files:
+                for info in _header(file):
+                    self._info[info.name] = info
+
+    def _read_index(self, index: Path) -> None:
+        try:
+            weight_map = json.loads(index.read_text())["weight_map"]
+            listed = {name: self.folder / file for name, file in weight_map.items()}
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ModelError(f"{index} is not a safetensors index (a 'weight_map' of tensor -> file): {exc}") from None
+        for file in sorted(set(listed.values())):
+            if not file.is_file():
+                raise ModelError(f"{file.name}, listed in {index.name}, is missing from {self.folder}.")
+            held = {info.name: info for info in _header(file)}
+            wrong = sorted(name for name, where in listed.items() if where == file and name not in held)
+            if wrong:
+                raise ModelError(
+                    f"{index.name} does not match {file.name}: it lists {', '.join(wrong[:3])}"
+                    f"{' …' if len(wrong) > 3 else ''}, which {file.name} does not hold."
+                )
+            self._info.update((name, held[name]) for name, where in listed.items() if where == file)
 
     def names(self) -> list[str]:
-        return sorted(self._file_of)
+        return sorted(self._info)
 
     def __contains__(self, name: str) -> bool:
-        return name in self._file_of
+        return name in self._info
+
+    def info(self, name: str) -> TensorInfo:
+        self._require([name])
+        return self._info[name]
+
+    def dtypes(self) -> set[torch.dtype]:
+        return {info.dtype for info in self._info.values()}
+
+    def files(self) -> list[Path]:
+        return sorted({info.file for info in self._info.values()})
 
     def load(self, names: Iterable[str]) -> dict[str, torch.Tensor]:
-        """Return the named tensors; a missing name is a ModelError."""
+        """The named tensors (each read on its own; a missing name is a ModelError)."""
+        return dict(self.iterate(names))
+
+    def iterate(self, names: Iterable[str]) -> Iterator[tuple[str, torch.Tensor]]:
+        """The named tensors one by one, in the order given; each read only when the caller asks for it."""
         wanted = list(names)
-        missing = [n for n in wanted if n not in self._file_of]
+        self._require(wanted)
+        for name in wanted:
+            yield name, self.tensor(name)
+
+    def tensor(self, name: str) -> torch.Tensor:
+        info = self.info(name)
+        try:
+            with safe_open(info.file, framework="pt") as handle:  # closed at once: see the module's note
+                return handle.get_tensor(name)
+        except (SafetensorError, OSError) as exc:
+            raise ModelError(f"cannot read {name} from {info.file.name}: {exc}") from None
+
+    def rows(self, name: str, start: int, stop: int) -> torch.Tensor:
+        """Rows [start, stop) of a tensor, read without the rest of it."""
+        info = self.info(name)
+        try:
+            with safe_open(info.file, framework="pt") as handle:
+                return handle.get_slice(name)[start:stop]
+        except (SafetensorError, OSError) as exc:
+            raise ModelError(f"cannot read {name} from {info.file.name}: {exc}") from None
+
+    def _require(self, names: list[str]) -> None:
+        missing = [n for n in names if n not in self._info]
         if missing:
             raise ModelError(f"{self.folder} lacks tensors: {', '.join(missing[:5])}")
-        by_file: dict[Path, list[str]] = {}
-        for name in wanted:
-            by_file.setdefault(self._file_of[name], []).append(name)
-        tensors = {}
-        for file, file_names in by_file.items():
-            with safe_open(file, framework="pt") as handle:
-                for name in file_names:
-                    tensors[name] = handle.get_tensor(name)
-        return tensors
+
+
+def _header(file: Path) -> list[TensorInfo]:
+    """Every tensor a safetensors file holds, from its header; a file that is not one is a ModelError."""
+    try:
+        with safe_open(file, framework="pt") as handle:
+            found = []
+            for name in handle.keys():
+                part = handle.get_slice(name)
+                code = part.get_dtype()
+                if code not in STORED_DTYPES:
+                    raise ModelError(
+                        f"{file.name} stores {name} as {code}; splitchat reads float32, bfloat16 and float16 "
+                        "checkpoints (quantised weights are not supported)."
+                    )
+                found.append(TensorInfo(name, file, STORED_DTYPES[code], tuple(part.get_shape())))
+            return found
+    except (SafetensorError, OSError) as exc:
+        raise ModelError(f"{file} is not a readable safetensors file: {exc}") from None
 
 
 def layer_prefix(index: int) -> str:
     return f"model.layers.{index}."
 
 
-def layer_tensor_names(reader: WeightReader, first: int, last: int) -> list[str]:
+def layer_tensor_names(reader: TensorSource, first: int, last: int) -> list[str]:
     """Names of all tensors of decoder layers [first, last)."""
     prefixes = tuple(layer_prefix(i) for i in range(first, last))
     return [n for n in reader.names() if n.startswith(prefixes)]

@@ -95,6 +95,7 @@ class WorkerServer:
             session_ttl_s=session_ttl_s,
             max_context=max_context(shard.config),
             max_block=max_block,
+            stored_dtype=shard.manifest.dtype,
         )
 
     async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> Server:

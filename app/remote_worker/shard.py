@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
-from safetensors import safe_open
 
+from app.model.config import ModelError
+from app.model.families import family_of
 from app.model.layers import LayerStack
+from app.model.weights import WeightReader
 from app.wire.frames import WIRE_DTYPES
 from app.wire.shard_format import ADMIN_README, CONFIG, MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
 
@@ -48,17 +50,19 @@ def load_shard(folder: Path, device: str = "cpu", dtype: torch.dtype | None = No
     for name, digest in manifest.files.items():
         if not (folder / name).is_file() or file_sha256(folder / name) != digest:
             raise ShardError(f"{name} does not match the SHA-256 in the manifest")
-    with safe_open(folder / WEIGHTS, framework="pt") as handle:
-        tensors = {name: handle.get_tensor(name) for name in handle.keys()}
+    try:
+        weights = WeightReader(folder)  # headers only: tensors are read one at a time below
+    except ModelError as exc:
+        raise ShardError(str(exc)) from None
     layers_seen = set()
-    for name in tensors:
+    for name in weights.names():
         match = _LAYER_TENSOR.match(name)
         if not match or not manifest.first_layer <= int(match.group(1)) < manifest.last_layer:
             raise ShardError(f"tensor {name!r} is outside layers [{manifest.first_layer}, {manifest.last_layer})")
         layers_seen.add(int(match.group(1)))
     if layers_seen != set(range(manifest.first_layer, manifest.last_layer)):
         raise ShardError("the weights do not cover every layer the manifest names")
-    if tensors_fingerprint(tensors.items()) != manifest.fingerprint:
+    if tensors_fingerprint(weights.iterate(weights.names())) != manifest.fingerprint:
         raise ShardError("the weights' fingerprint does not match the manifest")
     config_dict = json.loads((folder / CONFIG).read_text())
     family = config_dict.pop("model_type", None)
@@ -69,5 +73,9 @@ def load_shard(folder: Path, device: str = "cpu", dtype: torch.dtype | None = No
     if config.num_hidden_layers != manifest.num_layers:
         raise ShardError("config and manifest disagree on the number of layers")
     compute_dtype = dtype or WIRE_DTYPES[manifest.dtype]
-    stack = LayerStack(config, manifest.first_layer, manifest.last_layer, tensors, device, compute_dtype)
+    try:
+        family_of(config)
+    except ModelError as exc:
+        raise ShardError(str(exc)) from None
+    stack = LayerStack(config, manifest.first_layer, manifest.last_layer, weights, device, compute_dtype)
     return Shard(manifest=manifest, stack=stack, config=config)

@@ -32,13 +32,14 @@ class Hello:
     session_ttl_s: float
     max_context: int
     max_block: int = 2048  # most tokens the worker takes in one forward request
+    stored_dtype: str | None = None  # the dtype its shard stores the weights in (what the fingerprint hashes)
 
     def to_header(self) -> dict:
         return {"type": "hello", **self.__dict__}
 
     @classmethod
     def from_header(cls, header: dict) -> Hello:
-        optional = {"max_block"}
+        optional = {"max_block", "stored_dtype"}
         try:
             return cls(**{k: header[k] for k in cls.__dataclass_fields__ if k not in optional or k in header})
         except KeyError as exc:

@@ -19,7 +19,9 @@ MANIFEST = "manifest.json"
 WEIGHTS = "middle.safetensors"
 CONFIG = "config.json"
 ADMIN_README = "README.md"
-# Config keys the worker needs to build its layers; nothing about tokens or the vocabulary.
+# Config keys the worker needs to build its layers, and each family's requirements (app/model/families.py)
+# so both halves derive the same attention kernel, windows and rotary from them; nothing about tokens
+# or the vocabulary.
 CONFIG_KEYS = (
     "model_type",
     "architectures",
@@ -43,6 +45,16 @@ CONFIG_KEYS = (
     "max_window_layers",
     "layer_types",
     "pretraining_tp",
+    "hidden_activation",  # Gemma's name for hidden_act
+    "query_pre_attn_scalar",
+    "attn_logit_softcapping",
+    "final_logit_softcapping",
+    "original_max_position_embeddings",  # LongRoPE's trained context (Phi-3)
+    "partial_rotary_factor",
+    "rope_local_base_freq",
+    "sliding_window_pattern",
+    "use_bidirectional_attention",
+    "resid_pdrop",
 )
 
 
@@ -69,14 +81,35 @@ class Manifest:
         return cls(**{k: data[k] for k in cls.__dataclass_fields__})
 
 
-def tensors_fingerprint(tensors: Iterable[tuple[str, torch.Tensor]]) -> str:
-    """SHA-256 over (name, dtype, shape, bytes) of each tensor, in name order."""
-    digest = hashlib.sha256()
-    for name, tensor in sorted(tensors, key=lambda item: item[0]):
+class Fingerprint:
+    """SHA-256 over (name, dtype, shape, bytes) of each tensor added, in name order.
+
+    Incremental so that tensors can be read, hashed and dropped one at a time; a name out of order is a
+    ValueError rather than a different fingerprint.
+    """
+
+    def __init__(self):
+        self._digest = hashlib.sha256()
+        self._previous: str | None = None
+
+    def add(self, name: str, tensor: torch.Tensor) -> None:
+        if self._previous is not None and name <= self._previous:
+            raise ValueError(f"tensors must come in name order: {name!r} after {self._previous!r}")
+        self._previous = name
         flat = tensor.detach().to("cpu").contiguous().reshape(-1)
-        digest.update(f"{name}|{str(tensor.dtype).removeprefix('torch.')}|{list(tensor.shape)}|".encode())
-        digest.update(flat.view(torch.uint8).numpy().tobytes())
-    return "sha256:" + digest.hexdigest()
+        self._digest.update(f"{name}|{str(tensor.dtype).removeprefix('torch.')}|{list(tensor.shape)}|".encode())
+        self._digest.update(flat.view(torch.uint8).numpy().data)
+
+    def value(self) -> str:
+        return "sha256:" + self._digest.hexdigest()
+
+
+def tensors_fingerprint(tensors: Iterable[tuple[str, torch.Tensor]]) -> str:
+    """The ``Fingerprint`` of (name, tensor) pairs given in name order."""
+    fingerprint = Fingerprint()
+    for name, tensor in tensors:
+        fingerprint.add(name, tensor)
+    return fingerprint.value()
 
 
 def file_sha256(path: Path) -> str:

@@ -222,7 +222,7 @@ def test_worker_refuses_a_shard_with_an_embedding_tensor(tiny_worker, tmp_path):
     save_file(tensors, bad / WEIGHTS)
     manifest = json.loads((shard / MANIFEST).read_text())
     manifest["files"][WEIGHTS] = file_sha256(bad / WEIGHTS)
-    manifest["fingerprint"] = tensors_fingerprint(tensors.items())  # a consistent manifest does not help
+    manifest["fingerprint"] = tensors_fingerprint(sorted(tensors.items()))  # a consistent manifest does not help
     (bad / MANIFEST).write_text(json.dumps(manifest))
     result = _worker_exit(bad, tmp_path)
     assert result.returncode == 2

@@ -84,7 +84,15 @@ def test_unsupported_architecture_is_refused_with_a_clear_message(tmp_path):
     from transformers import GPT2Config
 
     GPT2Config(n_layer=2).save_pretrained(tmp_path)
-    with pytest.raises(ModelError, match="'gpt2' is not supported.*llama, mistral, qwen2"):
+    with pytest.raises(ModelError, match=r"'gpt2' is not supported: its decoder layer .*\(llama\).*\(gemma3_text\)"):
+        load_config(tmp_path)
+
+
+def test_a_known_architecture_the_split_lacks_is_refused_naming_what_it_lacks(tmp_path):
+    from transformers import Qwen2MoeConfig
+
+    Qwen2MoeConfig(num_hidden_layers=2).save_pretrained(tmp_path)
+    with pytest.raises(ModelError, match="'qwen2_moe' is not supported: mixture-of-experts layers"):
         load_config(tmp_path)
 
 

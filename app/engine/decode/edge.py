@@ -8,9 +8,10 @@ import torch
 
 from app.engine.source.specs import ModelSource
 from app.engine.source.split import SplitSpec
-from app.model.kernels import linear_of
+from app.model.config import ModelError
+from app.model.families import embedding_scale, final_softcap
+from app.model.kernels import lm_head_linear
 from app.model.layers import LayerStack, family_class
-from app.model.weights import layer_tensor_names
 
 EMBED = "model.embed_tokens.weight"
 NORM = "model.norm.weight"
@@ -79,7 +80,13 @@ class LazyLogits:
 
 
 class LocalEdge:
-    """The trusted ends of the split model: tokens -> hidden before the wire, hidden -> logits after."""
+    """The trusted ends of the split model: tokens -> hidden before the wire, hidden -> logits after.
+
+    Loading reads one tensor, or one layer, at a time from the checkpoint and keeps only what decoding
+    uses: the head and tail layers and the LM head in the compute dtype (prepacked where the CPU allows),
+    and the embedding table as stored — a lookup reads a few rows, and converting them is exact, so a
+    float32 copy of a bfloat16 table would only double its memory.
+    """
 
     def __init__(self, source: ModelSource, split: SplitSpec, device="cpu", dtype=torch.float32):
         config = source.config
@@ -87,19 +94,31 @@ class LocalEdge:
         split.check(n)
         self.config, self.split = config, split
         self.device, self.dtype = torch.device(device), dtype
-        reader = source.weights()
-        head_names = layer_tensor_names(reader, 0, split.k_in)
-        tail_names = layer_tensor_names(reader, n - split.k_out, n)
-        extra = [EMBED, NORM] + ([LM_HEAD] if LM_HEAD in reader else [])
-        tensors = reader.load(head_names + tail_names + extra)
-        self.embed_weight = tensors[EMBED].to(device=device, dtype=dtype)
-        self.lm_head_weight = lm_head_weight(config, tensors).to(device=device, dtype=dtype)
-        # The costliest local matrix, prepacked where possible (a copy: the embedding and the drafter's
-        # restricted LM head still read the dense one).
-        self._lm_head = linear_of(self.lm_head_weight)
-        self.norm = final_norm(config, tensors).to(device=device, dtype=dtype)
-        self.head = LayerStack(config, 0, split.k_in, tensors, device, dtype)
-        self.tail = LayerStack(config, n - split.k_out, n, tensors, device, dtype)
+        self._reader = reader = source.weights()
+        # A tied model's LM head is its embedding, whatever else the files hold (as transformers reads it).
+        self.tied = bool(getattr(config, "tie_word_embeddings", False))
+        if not self.tied and LM_HEAD not in reader:
+            raise ModelError(f"{source.folder} has no {LM_HEAD} and its config does not tie it to the embedding")
+        self.embed_weight = reader.tensor(EMBED).to(device)
+        scale = embedding_scale(config)
+        self._embed_scale = None if scale is None else torch.tensor(scale, dtype=dtype, device=self.device)
+        self._softcap = final_softcap(config)
+        # The costliest local matrix, built before the layers so its conversion's peak meets nothing else.
+        self._lm_head = lm_head_linear(
+            lambda start, stop: self.embed_weight[start:stop] if self.tied else reader.rows(LM_HEAD, start, stop),
+            reader.info(EMBED if self.tied else LM_HEAD).shape,
+            self.device,
+            dtype,
+        )
+        self.norm = final_norm(config, reader.load([NORM])).to(device=device, dtype=dtype)
+        self.head = LayerStack(config, 0, split.k_in, reader, device, dtype)
+        self.tail = LayerStack(config, n - split.k_out, n, reader, device, dtype)
+
+    @property
+    def lm_head_weight(self) -> torch.Tensor:
+        """The dense LM head as stored: the embedding where tied, else read from the checkpoint when asked
+        (the edge itself keeps only its converted, packed copy)."""
+        return self.embed_weight if self.tied else self._reader.tensor(LM_HEAD).to(self.device)
 
     @property
     def hidden_size(self) -> int:
@@ -109,6 +128,9 @@ class LocalEdge:
     def run_head(self, token_ids: torch.Tensor, positions: torch.Tensor, ancestry=None) -> torch.Tensor:
         """Embed a block of token ids [q] and run it through layers [0, k_in)."""
         hidden = torch.nn.functional.embedding(token_ids.to(self.device).view(1, -1), self.embed_weight)
+        hidden = hidden.to(self.dtype)
+        if self._embed_scale is not None:
+            hidden = hidden * self._embed_scale
         return self.head(hidden, positions, ancestry)
 
     @torch.inference_mode()
@@ -135,7 +157,10 @@ class LocalEdge:
     @torch.inference_mode()
     def project(self, features: torch.Tensor) -> torch.Tensor:
         """Logits [n, V] of normed features [n, H] (what ``run_tail_features`` returns)."""
-        return self._lm_head(features).float()
+        logits = self._lm_head(features)
+        if self._softcap is not None:
+            logits = torch.tanh(logits / self._softcap) * self._softcap
+        return logits.float()
 
     def lazy_logits(self, features: torch.Tensor) -> LazyLogits:
         return LazyLogits(features, self.project)

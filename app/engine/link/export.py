@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import torch
-from safetensors.torch import save_file
 
+from app.engine.link.stream_writer import Planned, write_safetensors
 from app.engine.source.fingerprints import remembered
 from app.engine.source.specs import ModelSource, cache_root
 from app.engine.source.split import SplitSpec
@@ -21,6 +22,7 @@ from app.wire.shard_format import (
     CONFIG,
     MANIFEST,
     WEIGHTS,
+    Fingerprint,
     Manifest,
     file_sha256,
     tensors_fingerprint,
@@ -52,23 +54,40 @@ def export_worker_shard(
     dtype: str | None = None,
     progress: Progress | None = None,
 ) -> Manifest:
-    """Write layers [k_in, N-k_out) of ``source`` to ``out``; return the manifest written."""
+    """Write layers [k_in, N-k_out) of ``source`` to ``out``; return the manifest written.
+
+    Tensors are read, converted, hashed and written one at a time, so exporting a model of any size
+    holds about one tensor in memory.
+    """
     out = Path(out)
     if out.exists() and any(out.iterdir()) and not (out / MANIFEST).is_file():
         raise FileExistsError(f"{out} is not empty and not a splitchat shard; choose an empty folder")
     first, last = split.middle(source.num_layers)
-    if progress:
-        progress(f"Reading layers {first}..{last - 1}", 0.1)
-    tensors = middle_tensors(source, split, dtype)
-    stored_dtype = str(next(iter(tensors.values())).dtype).removeprefix("torch.")
-    fingerprint = tensors_fingerprint(tensors.items())
+    reader = source.weights()
+    names = layer_tensor_names(reader, first, last)  # in name order: the fingerprint's order
+    target = WIRE_DTYPES[dtype] if dtype is not None else None
+    planned = [Planned(n, target or reader.info(n).dtype, reader.info(n).shape) for n in names]
+    total = sum(item.nbytes for item in planned) or 1
+    fingerprint = Fingerprint()
+
+    def converted():
+        written = 0
+        for name, tensor in reader.iterate(names):
+            tensor = tensor.to(target) if target is not None else tensor
+            fingerprint.add(name, tensor)
+            yield name, tensor
+            written += tensor.numel() * tensor.element_size()
+            if progress:
+                progress(f"Writing layers {first}..{last - 1}", 0.95 * written / total)
+
     with staged_folder(out, replace=True) as staging:
         if progress:
-            progress("Writing weights", 0.5)
-        save_file(tensors, staging / WEIGHTS, metadata={"format": "pt"})
+            progress(f"Writing layers {first}..{last - 1}", 0.0)
+        write_safetensors(staging / WEIGHTS, planned, converted(), metadata={"format": "pt"})
+        stored_dtype = str(planned[0].dtype).removeprefix("torch.")
         (staging / CONFIG).write_text(json.dumps(worker_config(source.config.to_dict()), indent=2, sort_keys=True))
         files = {name: file_sha256(staging / name) for name in (WEIGHTS, CONFIG)}
-        manifest = Manifest(first, last, source.num_layers, fingerprint, files, stored_dtype)
+        manifest = Manifest(first, last, source.num_layers, fingerprint.value(), files, stored_dtype)
         (staging / MANIFEST).write_text(manifest.to_json())
         (staging / ADMIN_README).write_text(
             _ADMIN_TEXT.format(
@@ -77,7 +96,7 @@ def export_worker_shard(
                 num_layers=source.num_layers,
                 family=source.family,
                 dtype=stored_dtype,
-                fingerprint=fingerprint,
+                fingerprint=manifest.fingerprint,
             )
         )
     if progress:
@@ -85,21 +104,22 @@ def export_worker_shard(
     return manifest
 
 
-def middle_tensors(source: ModelSource, split: SplitSpec, dtype: str | None = None) -> dict[str, torch.Tensor]:
-    """The worker's tensors for this split, as stored in a shard (optionally converted to ``dtype``)."""
+def middle_tensors(
+    source: ModelSource, split: SplitSpec, dtype: str | None = None
+) -> Iterator[tuple[str, torch.Tensor]]:
+    """The worker's tensors for this split in name order, one at a time, as a shard stores them
+    (optionally converted to ``dtype``)."""
     first, last = split.middle(source.num_layers)
     reader = source.weights()
-    tensors = reader.load(layer_tensor_names(reader, first, last))
-    if dtype is not None:
-        tensors = {k: v.to(WIRE_DTYPES[dtype]) for k, v in tensors.items()}
-    return tensors
+    for name, tensor in reader.iterate(layer_tensor_names(reader, first, last)):
+        yield name, (tensor.to(WIRE_DTYPES[dtype]) if dtype is not None else tensor)
 
 
 def expected_fingerprint(source: ModelSource, split: SplitSpec, dtype: str | None = None) -> str:
     """The fingerprint a worker serving this split must report, computed from the local weights."""
     first, last = split.middle(source.num_layers)
     what = f"{first}-{last}|{dtype or 'stored'}"
-    return remembered(source, what, lambda: tensors_fingerprint(middle_tensors(source, split, dtype).items()))
+    return remembered(source, what, lambda: tensors_fingerprint(middle_tensors(source, split, dtype)))
 
 
 def embedded_shard(source: ModelSource, split: SplitSpec, progress: Progress | None = None) -> Path:

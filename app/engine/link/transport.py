@@ -77,7 +77,7 @@ class RemoteMiddle:
         endpoint: str,
         token: str,
         *,
-        expected_fingerprint: str | None = None,
+        expected_fingerprint: str | Callable[[str | None], str] | None = None,
         expected_layers: tuple[int, int] | None = None,
         wire_dtype: str = "float16",
         max_frame: int = DEFAULT_MAX_FRAME,
@@ -86,8 +86,10 @@ class RemoteMiddle:
     ) -> RemoteMiddle:
         """Connect, authenticate, check the worker's shard and open a session.
 
-        ``wss://`` endpoints are verified against the system's trust store, or, with ``cert_sha256``,
-        against that one pinned certificate (self-signed workers).
+        ``expected_fingerprint`` is the fingerprint itself, or a function of the dtype the worker says its
+        shard stores (an admin may export a float32 model as bfloat16), run on a thread. ``wss://``
+        endpoints are verified against the system's trust store, or, with ``cert_sha256``, against that one
+        pinned certificate (self-signed workers).
         """
         if wire_dtype not in WIRE_DTYPES:
             raise ValueError(f"wire dtype must be one of {', '.join(WIRE_DTYPES)}")
@@ -132,6 +134,8 @@ class RemoteMiddle:
             raise WorkerError("unreachable", f"cannot reach the worker at {endpoint}: {exc}") from None
         try:
             hello = Hello.from_header(decode_frame(await ws.recv()).header)
+            if callable(expected_fingerprint):
+                expected_fingerprint = await asyncio.to_thread(expected_fingerprint, hello.stored_dtype)
             if expected_fingerprint is not None and hello.fingerprint != expected_fingerprint:
                 raise WorkerError(
                     "fingerprint_mismatch",

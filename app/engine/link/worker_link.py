@@ -31,6 +31,8 @@ class WorkerLink:
     max_frame: int = DEFAULT_MAX_FRAME
     cert_sha256: str | None = None
     local_worker: LocalWorker | None = None
+    source: ModelSource | None = None
+    split: SplitSpec | None = None
 
     @classmethod
     def remote(
@@ -76,7 +78,22 @@ class WorkerLink:
     def _serving(cls, source: ModelSource, split: SplitSpec, wire_dtype: str, max_frame: int, **where) -> WorkerLink:
         """A link whose worker must serve exactly this split of ``source``'s weights."""
         fingerprint, layers = expected_fingerprint(source, split), split.middle(source.num_layers)
-        return cls(fingerprint=fingerprint, layers=layers, wire_dtype=wire_dtype, max_frame=max_frame, **where)
+        return cls(
+            fingerprint=fingerprint,
+            layers=layers,
+            wire_dtype=wire_dtype,
+            max_frame=max_frame,
+            source=source,
+            split=split,
+            **where,
+        )
+
+    def fingerprint_for(self, stored_dtype: str | None) -> str:
+        """The fingerprint of the middle as a shard storing it in ``stored_dtype`` holds it."""
+        stored = {str(d).removeprefix("torch.") for d in self.source.weights().dtypes()} if self.source else set()
+        if stored_dtype is None or self.source is None or stored == {stored_dtype}:
+            return self.fingerprint
+        return expected_fingerprint(self.source, self.split, stored_dtype)
 
     @property
     def embedded_worker(self) -> bool:
@@ -95,7 +112,7 @@ class WorkerLink:
         return await RemoteMiddle.connect(
             via or self.endpoint,
             self.token,
-            expected_fingerprint=self.fingerprint,
+            expected_fingerprint=self.fingerprint_for,
             expected_layers=self.layers,
             wire_dtype=self.wire_dtype,
             max_frame=self.max_frame,

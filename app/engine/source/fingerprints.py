@@ -18,7 +18,7 @@ STORE = "fingerprints.json"
 
 def remembered(source: ModelSource, what: str, compute: Callable[[], str]) -> str:
     """Return the fingerprint ``what`` of ``source``'s weights, computing it only when unknown."""
-    weights = sorted(source.folder.glob("*.safetensors"))
+    weights = sorted(source.folder.glob("*.safetensors")) + sorted(source.folder.glob("*.safetensors.index.json"))
     key = "|".join(
         [str(source.folder.resolve()), what] + [f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}" for w in weights]
     )
@@ -40,6 +40,6 @@ def model_fingerprint(source: ModelSource) -> str:
 
     def compute() -> str:
         reader = source.weights()
-        return tensors_fingerprint(reader.load(reader.names()).items())
+        return tensors_fingerprint(reader.iterate(reader.names()))  # one tensor in memory at a time
 
     return remembered(source, "all", compute)

