@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import torch
@@ -194,3 +196,17 @@ def build_successor_model(folder: Path, seed: int = 0, layer_scale: float = 0.1)
     save_file({k: v.contiguous() for k, v in model.state_dict().items()}, folder / "model.safetensors")
     (folder / "config.json").write_text(json.dumps(model.config.to_dict()))
     return model
+
+
+def run_measuring_peak_rss(args: list[str], **options) -> tuple[subprocess.CompletedProcess, float]:
+    """Run a command in a fresh parent and return (its result, its peak resident memory in MiB).
+
+    The parent is a new interpreter so that the only child it ever waits for is the command: the peak it
+    reports (``RUSAGE_CHILDREN``) is the command's own, not that of a worker an earlier test started.
+    """
+    wrapper = (
+        "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(r.returncode)"
+    )
+    result = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True, **options)
+    return result, int(result.stderr.strip().splitlines()[-1]) / 1024

@@ -84,8 +84,8 @@ class LocalEdge:
 
     Loading reads one tensor, or one layer, at a time from the checkpoint and keeps only what decoding
     uses: the head and tail layers and the LM head in the compute dtype (prepacked where the CPU allows),
-    and the embedding table as stored — a lookup reads a few rows, and converting them is exact, so a
-    float32 copy of a bfloat16 table would only double its memory.
+    and the embedding table as stored, mapped from its file — a lookup reads a few rows, and converting
+    them is exact, so a converted copy of the whole table would only cost memory.
     """
 
     def __init__(self, source: ModelSource, split: SplitSpec, device="cpu", dtype=torch.float32):
@@ -110,6 +110,10 @@ class LocalEdge:
             self.device,
             dtype,
         )
+        if self.tied:
+            # Building the LM head read every page of the embedding's file mapping, and read pages count
+            # as this process's memory while mapped; a fresh mapping holds only the rows lookups touch.
+            self.embed_weight = reader.tensor(EMBED).to(device)
         self.norm = final_norm(config, reader.load([NORM])).to(device=device, dtype=dtype)
         self.head = LayerStack(config, 0, split.k_in, reader, device, dtype)
         self.tail = LayerStack(config, n - split.k_out, n, reader, device, dtype)
