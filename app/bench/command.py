@@ -79,10 +79,23 @@ def load_command(args: argparse.Namespace) -> int:
     counts = [int(n) for n in args.load.split(",") if n.strip()]
     if not counts or min(counts) < 1:
         raise ValueError("--load takes session counts such as 1,4,16")
-    rows = run_load(args.model, SplitSpec.parse(args.split), counts, log=lambda line: print(line, flush=True))
+    rows = run_load(
+        args.model,
+        SplitSpec.parse(args.split),
+        counts,
+        log=lambda line: print(line, flush=True),
+        device=args.device,
+        dtype=args.dtype,
+    )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        load = {"model": args.model, "split": args.split, "load": [asdict(row) for row in rows]}
+        load = {
+            "model": args.model,
+            "split": args.split,
+            "device": args.device,
+            "dtype": args.dtype,
+            "load": [asdict(row) for row in rows],
+        }
         args.json.write_text(json.dumps(load, indent=2))
     return 0
 

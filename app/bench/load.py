@@ -20,6 +20,7 @@ import torch
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
+from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 
 
 async def _client(link: WorkerLink, hidden: int, prompt: int, steps: int) -> list[float]:
@@ -65,10 +66,21 @@ class LoadRow:
 
 
 def run_load(
-    spec: str, split: SplitSpec, counts: list[int], prompt: int = 64, steps: int = 48, log=print
+    spec: str,
+    split: SplitSpec,
+    counts: list[int],
+    prompt: int = 64,
+    steps: int = 48,
+    log=print,
+    device: str = "cpu",
+    dtype: str = "float32",
 ) -> list[LoadRow]:
+    """Aggregate tok/s and step latency of ``counts`` concurrent sessions against one worker on loopback,
+    which computes on ``device`` in ``dtype`` (the wire carries that dtype)."""
     source = resolve_model(spec)
-    link = WorkerLink.embedded(source, split, "float32", extra_args=("--max-sessions-per-token", str(max(counts))))
+    wire = wire_dtype_for(resolve_dtype(dtype, resolve_device(device)))
+    sessions = ("--max-sessions-per-token", str(max(counts)))
+    link = WorkerLink.embedded(source, split, wire, device=device, dtype=dtype, extra_args=sessions)
     rows = []
     try:
         link.wait_ready()
