@@ -26,6 +26,7 @@ from app.engine.decode.sampling import Sampling
 from app.engine.link.transport import WorkerError, WorkerProbe, probe_worker
 from app.engine.link.worker_bundle import export_worker_bundle
 from app.engine.source.fingerprints import model_fingerprint
+from app.engine.source.inspection import ModelFacts, inspect_model
 from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
@@ -50,6 +51,7 @@ __all__ = [
     "EngineHost",
     "Manifest",
     "ModelError",
+    "ModelFacts",
     "ModelPrivacy",
     "ModelText",
     "PrivacyReport",
@@ -210,6 +212,10 @@ class EngineHost:
         source = await self._source(model)
         report = await asyncio.to_thread(run_privacy_evaluation, source, settings, progress, cancel)
         return ModelPrivacy(report, source.public_checkpoint)
+
+    async def inspect_model(self, spec: str) -> ModelFacts:
+        """Check a model folder (family, files, dtype) and size each split of it; reads no tensor."""
+        return await self.call(asyncio.to_thread(inspect_model, spec))
 
     async def export_worker_bundle(
         self, model: str, split: str, folder: Path, progress: Progress | None = None

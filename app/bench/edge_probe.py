@@ -48,24 +48,11 @@ class EdgeProbe:
         return (self.peak_mib - self.baseline_mib) / self.edge_mib
 
 
-def edge_bytes(source, split, dtype) -> int:
-    """The edge's own size in ``dtype``: embedding, LM head unless tied, head and tail layers, norm."""
-    from app.engine.decode.edge import EMBED, LM_HEAD, NORM
-    from app.model.weights import layer_tensor_names
-
-    reader = source.weights()
-    n = source.num_layers
-    names = [EMBED, NORM] + layer_tensor_names(reader, 0, split.k_in) + layer_tensor_names(reader, n - split.k_out, n)
-    if not getattr(source.config, "tie_word_embeddings", False):
-        names.append(LM_HEAD)
-    element = dtype.itemsize
-    return sum(reader.info(name).nbytes // reader.info(name).dtype.itemsize * element for name in names)
-
-
 def probe(model: str, split_text: str, dtype_name: str, repeats: int = 5) -> EdgeProbe:
     import torch
 
     from app.engine.decode.edge import LocalEdge
+    from app.engine.source.inspection import inspect_model
     from app.engine.source.specs import resolve_model
     from app.engine.source.split import SplitSpec
 
@@ -100,7 +87,7 @@ def probe(model: str, split_text: str, dtype_name: str, repeats: int = 5) -> Edg
         model=model,
         split=str(split),
         dtype=dtype_name,
-        edge_mib=edge_bytes(source, split, dtype) / 2**20,
+        edge_mib=inspect_model(model).edge_bytes(split.k_in, split.k_out, dtype_name) / 2**20,
         baseline_mib=baseline,
         peak_mib=memory.get("peak", 0.0),
         load_s=load_s,

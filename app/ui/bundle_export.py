@@ -26,19 +26,19 @@ class WorkerBundleExport(QObject):
         super().__init__(parent)
         self.host, self._settings, self._parent = host, settings, parent
 
-    def choose_folder(self, split: str | None = None) -> None:
+    def choose_folder(self, split: str | None = None, model: str | None = None) -> None:
         folder = QFileDialog.getExistingDirectory(self._parent, "Export the worker bundle into an empty folder")
         if folder:
-            asyncio.ensure_future(self.export(Path(folder), split))
+            asyncio.ensure_future(self.export(Path(folder), split, model))
 
-    async def export(self, folder: Path, split: str | None = None) -> Manifest | None:
-        """Write the bundle for the current model at ``split`` (the settings' depth by default)."""
+    async def export(self, folder: Path, split: str | None = None, model: str | None = None) -> Manifest | None:
+        """Write the bundle for ``model`` at ``split`` (by default the settings' model and depth)."""
         progress = ThreadProgress(self.progress.emit)
         settings = self._settings()
         self.running.emit(True)
         try:
             manifest = await self.host.export_worker_bundle(
-                settings.model, split or settings.split, folder, progress.emit
+                model or settings.model, split or settings.split, folder, progress.emit
             )
         except Exception as exc:
             self.status.emit(" ".join(explain(exc)))

@@ -170,8 +170,14 @@ class MainWindow(QMainWindow):
             self.host.probe,
             self,
             self.local_ms_per_layer(),
+            self.host.inspect_model,
         )
-        dialog.export_requested.connect(lambda: self.bundle_export.choose_folder(dialog.depth.currentData()))
+        dialog.export_requested.connect(
+            lambda: self.bundle_export.choose_folder(dialog.depth.currentData(), dialog.model.text().strip())
+        )
+        self.bundle_export.progress.connect(dialog.show_export_progress)
+        self.bundle_export.running.connect(dialog.export_progress.setVisible)
+        self.bundle_export.status.connect(dialog.export_status.setText)
         dialog.accepted.connect(lambda: self.apply_settings(dialog.chosen))
         dialog.open()
         return dialog

@@ -17,11 +17,13 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
+    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QProgressBar,
     QPushButton,
     QSpinBox,
     QTableWidget,
@@ -32,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from app.data import credentials
 from app.data.settings import DEVICES, EMBEDDED, MODES, AppSettings, ProviderProfile, SettingsError
-from app.host import PrivacyReport, WorkerProbe
+from app.host import ModelFacts, PrivacyReport, WorkerProbe
 from app.ui.messages import explain
 
 EMBEDDED_LABEL = "Embedded (this computer only)"
@@ -43,6 +45,25 @@ PSEUDONYMISE_TIP = (
     "computer before the model reads them, and put back in the answer. The rest of the text still reaches the "
     "worker as hidden states (see the Privacy tab)."
 )
+DEPTH_COLUMNS = (
+    "Depth",
+    "Computed on this computer",
+    "Memory on this computer",
+    "Memory on the worker",
+    "Tokens an attacker recovers (sent / returned)",
+)
+WORKER_DTYPE = "bfloat16"  # what a GPU worker computes in by default
+
+
+def size_text(size: int) -> str:
+    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.1f} MB"
+
+
+def torch_dtype_for(device: str) -> str:
+    """The compute dtype the workstation's layers use on ``device`` with --dtype auto (devices.py)."""
+    return "bfloat16" if device == "cuda" else "float32"
+
+
 ALWAYS_TIP = "Your administrator's policy requires identifiers to be replaced for every provider."
 ALWAYS_SET_TIP = "pseudonymise_always is set in settings.json: identifiers are replaced for every provider."
 
@@ -58,6 +79,7 @@ class SettingsDialog(QDialog):
         probe: Callable[[str, str, str | None], Awaitable[WorkerProbe]],
         parent: QWidget | None = None,
         local_ms_per_layer: float | None = None,
+        inspect: Callable[[str], Awaitable[ModelFacts]] | None = None,
     ):
         super().__init__(parent)
         self.setWindowTitle("splitchat settings")
@@ -65,6 +87,9 @@ class SettingsDialog(QDialog):
         self.num_layers = num_layers
         self.report = privacy_report
         self.probe = probe
+        self.inspect = inspect
+        self.facts: ModelFacts | None = None
+        self.inspect_task: asyncio.Task | None = None
         self.local_ms_per_layer = local_ms_per_layer  # measured on this computer, None before an answer
         self.profiles = {p.name: p for p in settings.profiles}
         self.pseudonymise_embedded = settings.pseudonymise_embedded
@@ -83,6 +108,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.buttons)
         self._lock(settings.locked)
         self._show_profile()
+        self._start_inspection()
 
     # -- provider ---------------------------------------------------------------------------------
     def _provider_group(self) -> QGroupBox:
@@ -255,38 +281,106 @@ class SettingsDialog(QDialog):
         group = QGroupBox("Split depth (layers kept on this computer at each end)")
         layout = QVBoxLayout(group)
         self.depth = QComboBox()
-        depths = list(range(1, (self.num_layers - 1) // 2 + 1))
-        for depth in depths:
-            self.depth.addItem(str(depth), str(depth))
-        self.depth.setCurrentIndex(max(0, self.depth.findData(self.settings.split)))
-        self.depth_table = QTableWidget(len(depths), 3)
-        self.depth_table.setHorizontalHeaderLabels(
-            ["Depth", "Computed on this computer", "Tokens an attacker recovers (sent / returned)"]
-        )
+        self.depth_table = QTableWidget(0, len(DEPTH_COLUMNS))
+        self.depth_table.setHorizontalHeaderLabels(list(DEPTH_COLUMNS))
         self.depth_table.verticalHeader().setVisible(False)
-        for row, depth in enumerate(depths):
-            share = 2 * depth / self.num_layers
-            cost = f"{2 * depth} of {self.num_layers} layers ({share:.0%} of the compute)"
-            if self.local_ms_per_layer is not None:
-                cost += f", ≈{2 * depth * self.local_ms_per_layer:.0f} ms per step here"
-            self.depth_table.setItem(row, 0, QTableWidgetItem(str(depth)))
-            self.depth_table.setItem(row, 1, QTableWidgetItem(cost))
-            self.depth_table.setItem(row, 2, QTableWidgetItem(self._privacy_cell(depth)))
-        self.depth_table.resizeColumnsToContents()
+        self._fill_depths()
         self.model = QLineEdit(self.settings.model)
+        self.model.setToolTip("smollm2-135m-instruct (bundled), or a Hugging Face model folder")
+        self.model.editingFinished.connect(self._start_inspection)
+        self.browse = QPushButton("Choose folder…")
+        self.browse.clicked.connect(self._choose_model_folder)
+        self.model_facts = QLabel("")
+        self.model_facts.setWordWrap(True)
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model, 1)
+        model_row.addWidget(self.browse)
         self.device = QComboBox()
         self.device.addItems(list(DEVICES))
         self.device.setCurrentText(self.settings.device)
+        self.device.currentTextChanged.connect(lambda _: self._fill_depths())
         self.export_button = QPushButton("Export worker bundle…")
+        self.export_button.setToolTip("Write the middle layers of this model at this depth, for the GPU server")
         self.export_button.clicked.connect(self.export_requested.emit)
+        self.export_progress = QProgressBar()
+        self.export_progress.setVisible(False)
+        self.export_status = QLabel("")
+        self.export_status.setWordWrap(True)
         form = QFormLayout()
+        form.addRow("Model", model_row)
+        form.addRow("", self.model_facts)
         form.addRow("Split depth", self.depth)
-        form.addRow("Model", self.model)
         form.addRow("Device for the local layers", self.device)
         layout.addLayout(form)
         layout.addWidget(self.depth_table)
         layout.addWidget(self.export_button)
+        layout.addWidget(self.export_progress)
+        layout.addWidget(self.export_status)
         return group
+
+    def show_export_progress(self, message: str, fraction: float) -> None:
+        self.export_status.setText(message)
+        self.export_progress.setValue(int(100 * fraction))
+
+    def _fill_depths(self) -> None:
+        """One row per depth: compute share, memory on each side (once the model is sized), exposure."""
+        layers = self.facts.num_layers if self.facts else self.num_layers
+        chosen = self.depth.currentData() or self.settings.split
+        depths = list(range(1, (layers - 1) // 2 + 1))
+        self.depth.blockSignals(True)
+        self.depth.clear()
+        for depth in depths:
+            self.depth.addItem(str(depth), str(depth))
+        self.depth.setCurrentIndex(max(0, self.depth.findData(chosen)))
+        self.depth.blockSignals(False)
+        self.depth_table.setRowCount(len(depths))
+        local_dtype = torch_dtype_for(self.device.currentText() if hasattr(self, "device") else self.settings.device)
+        for row, depth in enumerate(depths):
+            share = 2 * depth / layers
+            cost = f"{2 * depth} of {layers} layers ({share:.0%} of the compute)"
+            measured_here = self.facts is None or self.facts.spec == self.settings.model
+            if self.local_ms_per_layer is not None and measured_here:
+                cost += f", ≈{2 * depth * self.local_ms_per_layer:.0f} ms per step here"
+            here = there = "choose a model to size it"
+            if self.facts is not None:
+                here = f"{size_text(self.facts.edge_bytes(depth, depth, local_dtype))} ({local_dtype})"
+                worker = self.facts.worker_bytes(depth, depth, WORKER_DTYPE)
+                there = f"{size_text(worker)} ({WORKER_DTYPE}) + KV cache"
+            for column, text in enumerate((str(depth), cost, here, there, self._privacy_cell(depth))):
+                self.depth_table.setItem(row, column, QTableWidgetItem(text))
+        self.depth_table.resizeColumnsToContents()
+
+    def _choose_model_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Choose a model folder (config.json, tokenizer, safetensors)")
+        if folder:
+            self.model.setText(folder)
+            self._start_inspection()
+
+    def _start_inspection(self) -> asyncio.Task | None:
+        """Check the model named in the field (family, files, dtype) and size each depth, off the UI thread."""
+        if self.inspect is None:
+            return None
+        if self.inspect_task is not None and not self.inspect_task.done():
+            self.inspect_task.cancel()
+        self.inspect_task = asyncio.ensure_future(self._inspect(self.model.text().strip()))
+        return self.inspect_task
+
+    async def _inspect(self, spec: str) -> None:
+        self.model_facts.setStyleSheet("")
+        self.model_facts.setText(f"Checking {spec}…")
+        try:
+            facts = await self.inspect(spec)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # shown to the admin, never raised out of the dialog
+            what, todo = explain(exc)
+            self.facts = None
+            self.model_facts.setStyleSheet("color: #b00020;")
+            self.model_facts.setText(f"✗ {what} {todo}".strip())
+        else:
+            self.facts = facts
+            self.model_facts.setText(f"✓ {facts.summary()}")
+        self._fill_depths()
 
     def _privacy_cell(self, depth: int) -> str:
         if self.report is None:

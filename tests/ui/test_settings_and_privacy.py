@@ -46,7 +46,7 @@ async def test_settings_dialog_keeps_tokens_in_the_keyring_and_tests_the_connect
     qtbot.addWidget(dialog)
     assert dialog.token_state.text() == "No token set."
     assert dialog.depth.count() == 14 and dialog.depth.currentData() == "2"
-    assert "not measured yet" in dialog.depth_table.item(1, 2).text()
+    assert "not measured yet" in dialog.depth_table.item(1, 4).text()
 
     # A wrong token: the handshake's 401 becomes a sentence the admin can act on.
     dialog.token.setText("not-the-token")
@@ -224,3 +224,55 @@ async def test_closing_the_window_stops_the_embedded_worker_and_bundles_export(q
     assert "Worker bundle written" in window.status.text()
     window.close()
     assert not process.alive() and not window.host.thread.is_alive()
+
+
+async def test_choosing_a_model_folder_checks_it_sizes_each_depth_and_exports_its_bundle(
+    qtbot, engine_host, tmp_path, monkeypatch
+):
+    import torch
+    from PySide6.QtWidgets import QFileDialog
+
+    from app.bench.checkpoints import write_random_checkpoint
+    from app.model.weights import WeightReader
+    from app.wire.shard_format import Manifest
+    from tests.helpers import tiny_config
+
+    folder = write_random_checkpoint(tiny_config("qwen3"), tmp_path / "qwen3", torch.bfloat16, shard_bytes=40_000)
+    window = make_window(qtbot, engine_host, tmp_path, AppSettings())
+    dialog = window.open_settings()
+    await dialog.inspect_task  # the configured (bundled) model is checked as the panel opens
+    assert dialog.model_facts.text().startswith("✓ Llama 2/3 (also SmolLM2): 30 layers, float32")
+
+    dialog.model.setText(str(folder))
+    await dialog._start_inspection()
+    reader = WeightReader(folder)
+    assert dialog.model_facts.text().startswith(f"✓ Qwen3: 6 layers, bfloat16, 0.0 GB in {len(reader.files())} files")
+    assert dialog.depth.count() == 2  # six layers: one or two at each end
+
+    def elements(*prefixes: str) -> int:
+        return sum(reader.tensor(n).numel() for n in reader.names() if n.startswith(prefixes))
+
+    edge = elements("model.embed_tokens.", "model.norm.", "lm_head.", "model.layers.0.", "model.layers.5.")
+    middle = elements(*(f"model.layers.{i}." for i in range(1, 5)))
+    assert dialog.depth_table.item(0, 2).text() == f"{4 * edge / 1e6:.1f} MB (float32)"
+    assert dialog.depth_table.item(0, 3).text() == f"{2 * middle / 1e6:.1f} MB (bfloat16) + KV cache"
+    dialog.device.setCurrentText("cuda")  # a GPU workstation computes its layers in bfloat16
+    assert dialog.depth_table.item(0, 2).text() == f"{2 * edge / 1e6:.1f} MB (bfloat16)"
+
+    # The bundle is exported for the model and depth chosen in the panel, not the ones saved before.
+    dialog.depth.setCurrentIndex(dialog.depth.findData("1"))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *_: str(tmp_path / "bundle"))
+    finished = asyncio.Event()
+    window.bundle_export.running.connect(lambda running: finished.set() if not running else None)
+    dialog.export_button.click()
+    await asyncio.wait_for(finished.wait(), 120)
+    manifest = Manifest.read(tmp_path / "bundle" / "shard")
+    assert (manifest.first_layer, manifest.last_layer, manifest.num_layers) == (1, 5, 6)
+    assert dialog.export_status.text().startswith("Worker bundle written")
+
+    missing = sorted(folder.glob("model-*.safetensors"))[2]
+    missing.unlink()
+    await dialog._start_inspection()
+    assert dialog.model_facts.text().startswith("✗ The model cannot be loaded")
+    assert f"{missing.name}, listed in model.safetensors.index.json, is missing" in dialog.model_facts.text()
+    assert dialog.depth_table.item(0, 2).text() == "choose a model to size it"
