@@ -36,10 +36,15 @@ class TensorInfo:
 
     @property
     def nbytes(self) -> int:
-        count = 1
-        for size in self.shape:
-            count *= size
-        return count * torch.finfo(self.dtype).bits // 8
+        return tensor_bytes(self.shape, self.dtype)
+
+
+def tensor_bytes(shape: tuple[int, ...], dtype: torch.dtype) -> int:
+    """Bytes a tensor of this shape and dtype holds."""
+    count = 1
+    for size in shape:
+        count *= size
+    return count * dtype.itemsize
 
 
 class TensorSource(Protocol):

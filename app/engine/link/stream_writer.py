@@ -16,6 +16,8 @@ from pathlib import Path
 
 import torch
 
+from app.model.weights import tensor_bytes
+
 _CODES = {torch.float32: "F32", torch.bfloat16: "BF16", torch.float16: "F16"}
 
 
@@ -29,10 +31,7 @@ class Planned:
 
     @property
     def nbytes(self) -> int:
-        count = 1
-        for size in self.shape:
-            count *= size
-        return count * torch.finfo(self.dtype).bits // 8
+        return tensor_bytes(self.shape, self.dtype)
 
 
 def write_safetensors(
