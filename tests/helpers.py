@@ -81,6 +81,12 @@ def tiny_config(family: str):
         return Gemma3TextConfig(
             **TINY, head_dim=16, query_pre_attn_scalar=16, sliding_window=10, pad_token_id=0, eos_token_id=2
         )
+    if family == "gemma3_vision":  # the 4B-27B checkpoints: the text decoder inside a vision-language model
+        from transformers import Gemma3Config
+
+        text = dict(TINY, head_dim=16, query_pre_attn_scalar=16, sliding_window=10, pad_token_id=0, eos_token_id=2)
+        vision = dict(hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=2, image_size=28)
+        return Gemma3Config(text_config=text, vision_config=dict(vision, patch_size=14), image_token_index=300)
     raise ValueError(family)
 
 

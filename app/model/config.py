@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import torch
@@ -23,7 +24,19 @@ def load_config(folder: Path):
         config = AutoConfig.from_pretrained(folder)
     except (ValueError, KeyError, OSError) as exc:
         raise ModelError(f"{folder / 'config.json'} cannot be read as a model config: {exc}") from None
+    config = text_decoder_config(config)
     family_of(config)
+    return config
+
+
+def text_decoder_config(config):
+    """The config of the decoder that reads and writes text: a multimodal checkpoint's text model (Gemma 3
+    with its vision tower), whose tensors the weight reader finds under their prefix; others as they are."""
+    text = getattr(config, "text_config", None)
+    if getattr(config, "model_type", None) == "gemma3" and text is not None:
+        text = copy.deepcopy(text)
+        text.tie_word_embeddings = getattr(config, "tie_word_embeddings", True)  # the wrapper decides, as in HF
+        return text
     return config
 
 

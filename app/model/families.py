@@ -52,12 +52,12 @@ FAMILIES = {
         Family("qwen3", "qwen3", "Qwen3", "Qwen3"),
         Family("phi3", "phi3", "Phi3", "Phi-3 and Phi-3.5"),
         Family("gemma2", "gemma2", "Gemma2", "Gemma 2", scaled_embedding=True),
-        Family("gemma3_text", "gemma3", "Gemma3", "Gemma 3 (text)", rotary_per_layer_type=True, scaled_embedding=True),
+        # Gemma 3 with its vision tower reads text through this same decoder (config.text_config).
+        Family("gemma3_text", "gemma3", "Gemma3", "Gemma 3", rotary_per_layer_type=True, scaled_embedding=True),
     )
 }
 # Known architectures that are not decoders of this shape, with what they lack.
 _NOT_SPLIT = {
-    "gemma3": "this is Gemma 3 with its vision tower; use a text-only Gemma 3 checkpoint (model_type gemma3_text)",
     "llama4": "Llama 4 mixes experts and chunked attention, which the split does not implement",
     "mixtral": "mixture-of-experts layers are not implemented by the split",
     "qwen2_moe": "mixture-of-experts layers are not implemented by the split",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -21,6 +21,13 @@ from safetensors import SafetensorError, safe_open
 from app.model.config import ModelError
 
 INDEX = "model.safetensors.index.json"
+# Checkpoints that wrap a text decoder in a larger model (Gemma 3 with its vision tower) keep the
+# decoder's tensors under a prefix: as transformers saves them, and as the published files name them.
+WRAPPED_PREFIXES = (
+    ("model.language_model.", "model."),
+    ("language_model.model.", "model."),
+    ("language_model.lm_head.", "lm_head."),
+)
 # safetensors' dtype codes for the dtypes a checkpoint may hold; quantised formats are refused by name.
 STORED_DTYPES = {"F32": torch.float32, "BF16": torch.bfloat16, "F16": torch.float16}
 
@@ -33,6 +40,11 @@ class TensorInfo:
     file: Path
     dtype: torch.dtype
     shape: tuple[int, ...]
+    stored_as: str | None = None  # its name in the file, where that differs (a wrapped text decoder)
+
+    @property
+    def key(self) -> str:
+        return self.stored_as or self.name
 
     @property
     def nbytes(self) -> int:
@@ -91,6 +103,22 @@ class WeightReader:
             for file in files:
                 for info in _header(file):
                     self._info[info.name] = info
+        self._unwrap()
+
+    def _unwrap(self) -> None:
+        """Name a wrapped decoder's tensors as a plain one's; what is outside it (a vision tower) is left out."""
+        if "model.embed_tokens.weight" in self._info:
+            return
+        unwrapped = {}
+        for name, info in self._info.items():
+            if name.startswith("lm_head."):
+                unwrapped[name] = info
+            for prefix, plain in WRAPPED_PREFIXES:
+                if name.startswith(prefix):
+                    canonical = plain + name[len(prefix) :]
+                    unwrapped[canonical] = replace(info, name=canonical, stored_as=name)
+        if unwrapped:
+            self._info = unwrapped
 
     def _read_index(self, index: Path) -> None:
         try:
@@ -141,7 +169,7 @@ class WeightReader:
         info = self.info(name)
         try:
             with safe_open(info.file, framework="pt") as handle:  # closed at once: see the module's note
-                return handle.get_tensor(name)
+                return handle.get_tensor(info.key)
         except (SafetensorError, OSError) as exc:
             raise ModelError(f"cannot read {name} from {info.file.name}: {exc}") from None
 
@@ -150,7 +178,7 @@ class WeightReader:
         info = self.info(name)
         try:
             with safe_open(info.file, framework="pt") as handle:
-                return handle.get_slice(name)[start:stop]
+                return handle.get_slice(info.key)[start:stop]
         except (SafetensorError, OSError) as exc:
             raise ModelError(f"cannot read {name} from {info.file.name}: {exc}") from None
 

@@ -103,3 +103,30 @@ def test_an_untied_model_without_its_lm_head_is_refused(sharded):
     (sharded / INDEX).write_text(json.dumps(index))
     with pytest.raises(ModelError, match="has no lm_head.weight and its config does not tie it"):
         LocalEdge(resolve_model(str(sharded)), SplitSpec(2, 2))
+
+
+@pytest.mark.parametrize("published_names", [False, True])
+def test_gemma_3_with_its_vision_tower_splits_its_text_decoder(tmp_path, published_names):
+    """The 4B-27B Gemma 3 checkpoints hold the decoder under a prefix beside a vision tower: the split reads
+    the decoder alone, under transformers' names or the published files' ("language_model.model.")."""
+    from safetensors import safe_open
+
+    from tests.helpers import build_tiny_model
+
+    folder = tmp_path / "gemma3-vision"
+    model = build_tiny_model("gemma3_vision", folder)
+    if published_names:
+        with safe_open(folder / "model.safetensors", framework="pt") as handle:
+            state = {name: handle.get_tensor(name) for name in handle.keys()}
+        renamed = {name.replace("model.language_model.", "language_model.model."): t for name, t in state.items()}
+        save_file(renamed, folder / "model.safetensors")
+    reader = WeightReader(folder)
+    assert "model.layers.0.self_attn.q_proj.weight" in reader
+    assert not any("vision" in name for name in reader.names())
+    source = resolve_model(str(folder))
+    assert source.config.model_type == "gemma3_text"
+    prompt = [5, 7, 9, 11, 13, 200, 3]
+    session = in_process_session(folder, SplitSpec(2, 2))
+    assert asyncio.run(session.generate(prompt, 16)).tokens == reference_greedy(model, prompt, 16)
+    export_worker_shard(source, SplitSpec(2, 2), tmp_path / "shard")
+    assert not any("vision" in n or "language_model" in n for n in WeightReader(tmp_path / "shard").names())
