@@ -13,6 +13,7 @@ import torch
 
 from app.engine.decode.edge import EMBED, final_norm, lm_head_weight
 from app.jobs import CancelFlag, Progress, raise_if_cancelled
+from app.model.families import embedding_scale
 from app.model.layers import LayerStack
 from app.privacy.corpus import TokenDocument
 from app.privacy.report import FROM_WORKER, TO_WORKER
@@ -30,6 +31,7 @@ class WholeModel:
         self.embed = self.tensors[EMBED]
         self.lm_head = lm_head_weight(config, self.tensors)
         self.norm = final_norm(config, self.tensors)
+        self.embed_scale = embedding_scale(config)
 
     @classmethod
     def from_source(cls, source) -> WholeModel:
@@ -38,6 +40,11 @@ class WholeModel:
 
     def stack(self, first: int, last: int) -> LayerStack:
         return LayerStack(self.config, first, last, self.tensors)
+
+    def embed_ids(self, ids: torch.Tensor) -> torch.Tensor:
+        """Token ids [1, q] -> the hidden states entering layer 0 (scaled as the family scales them)."""
+        hidden = torch.nn.functional.embedding(ids, self.embed)
+        return hidden * self.embed_scale if self.embed_scale is not None else hidden
 
     @torch.inference_mode()
     def logits(self, hidden: torch.Tensor) -> torch.Tensor:
@@ -101,7 +108,7 @@ def capture(
         raise_if_cancelled(cancel)
         ids = torch.tensor(chunk)
         positions = torch.arange(len(chunk))
-        hidden = torch.nn.functional.embedding(ids.view(1, -1), model.embed)
+        hidden = model.embed_ids(ids.view(1, -1))
         for segment in segments:
             segment.reset()
             hidden = segment(hidden, positions)

@@ -53,13 +53,13 @@ def codebook(
     """
     stack = model.stack(0, depth)
     prefix = torch.tensor(context)
-    stack(torch.nn.functional.embedding(prefix.view(1, -1), model.embed), torch.arange(len(context)))
+    stack(model.embed_ids(prefix.view(1, -1)), torch.arange(len(context)))
     vocab, rows = len(model.embed), []
     for first in range(0, vocab, batch):
         raise_if_cancelled(cancel)
         ids = torch.arange(first, min(vocab, first + batch))
         siblings = torch.eye(len(ids), dtype=torch.bool)
-        block = torch.nn.functional.embedding(ids.view(1, -1), model.embed)
+        block = model.embed_ids(ids.view(1, -1))
         rows.append(stack(block, torch.full((len(ids),), len(context)), siblings)[0])
         stack.crop(len(context))
         if progress:
@@ -93,7 +93,7 @@ def head_search(
         for t in range(end - start):
             raise_if_cancelled(cancel)
             options = shortlist[start + t]
-            block = torch.nn.functional.embedding(options.view(1, -1), model.embed)
+            block = model.embed_ids(options.view(1, -1))
             positions = torch.full((len(options),), t)
             produced = stack(block, positions, siblings)[0]
             order = (produced - observed[start + t]).norm(dim=-1).argsort()

@@ -108,7 +108,7 @@ def taps_entering(
             for start in range(0, len(document.ids), CHUNK):
                 ids = torch.tensor(document.ids[start : start + CHUNK])
                 stack.reset()
-                hidden = stack(torch.nn.functional.embedding(ids.view(1, -1), model.embed), torch.arange(len(ids)))
+                hidden = stack(model.embed_ids(ids.view(1, -1)), torch.arange(len(ids)))
                 taps.append(hidden[0].clone())
                 chunks.append((position, position + len(ids)))
                 position += len(ids)

@@ -162,3 +162,16 @@ def test_evaluation_report_rows_statistics_and_split(tiny_models):
     assert set(report.threat_models) >= {"learned_mlp", "public_tail", "most_frequent"}
     # What is written is what is read back: the report survives its file format.
     assert PrivacyReport.from_json(report.to_json()) == report
+
+
+def test_the_attackers_whole_model_embeds_as_the_family_does(tmp_path):
+    """Gemma scales its embedding by √hidden: the attackers' reference must send what the split sends."""
+    from tests.helpers import build_tiny_model
+
+    model = build_tiny_model("gemma2", tmp_path / "gemma2")
+    source = resolve_model(str(tmp_path / "gemma2"))
+    whole = WholeModel.from_source(source)
+    ids = torch.tensor([[5, 7, 9, 11]])
+    with torch.no_grad():
+        entering = model(ids, output_hidden_states=True).hidden_states[0]
+    torch.testing.assert_close(whole.embed_ids(ids), entering)
