@@ -33,7 +33,7 @@ FAMILY_CASES = (
     "llama3",  # rope scaling "llama3"
     "mistral_nemo",  # head_dim 32 where hidden ÷ heads is 16; a sliding window
     "qwen3",  # q/k norms, an explicit head_dim
-    "phi3",  # fused qkv and gate-up projections, longrope scaling (within its original context)
+    "phi3",  # fused qkv and gate-up projections, LongRoPE: its trained context (56) outgrown while decoding
     "gemma2",  # scaled embedding, attention and final-logit soft caps, alternating windows, tied embeddings
     "gemma3",  # q/k norms, five sliding layers to one global with its own rotary base, tied embeddings
 )
@@ -71,7 +71,7 @@ def tiny_config(family: str):
             "long_factor": [1.0 + i for i in range(half)],
         }
         return Phi3Config(
-            **TINY, original_max_position_embeddings=96, rope_scaling=longrope, pad_token_id=0, eos_token_id=2
+            **TINY, original_max_position_embeddings=56, rope_scaling=longrope, pad_token_id=0, eos_token_id=2
         )
     if family == "gemma2":
         return Gemma2Config(

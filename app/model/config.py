@@ -41,14 +41,7 @@ def text_decoder_config(config):
 
 
 def max_context(config) -> int:
-    """Longest context the split runs exactly: the model's own limit (sliding layers are masked to their
-    window), except under LongRoPE scaling (Phi-3 and 3.5 with 128k contexts), capped at the context it
-    was trained for. Past that point transformers switches to the long factors by recomputing the whole
-    cache; the split does not, so it stops where the two would part.
-    """
-    rope = getattr(config, "rope_parameters", None) or {}
-    if rope.get("rope_type") == "longrope" and rope.get("original_max_position_embeddings"):
-        return min(config.max_position_embeddings, rope["original_max_position_embeddings"])
+    """Longest context the split runs: the model's own limit (sliding layers are masked to their window)."""
     return config.max_position_embeddings
 
 

@@ -107,6 +107,19 @@ def embedding_scale(config) -> float | None:
     return config.hidden_size**0.5 if family_of(config).scaled_embedding else None
 
 
+def longrope_limit(config) -> int | None:
+    """The trained context of a LongRoPE model (Phi-3 and 3.5 with 128k contexts), or None.
+
+    transformers rotates with the short factors while a sequence fits it and, once the sequence outgrows
+    it, recomputes the whole cache with the long ones; the session does the same (``SplitSession``), and
+    every block says which factors it was computed with.
+    """
+    rope = getattr(config, "rope_parameters", None) or {}
+    if rope.get("rope_type") == "longrope" and rope.get("original_max_position_embeddings"):
+        return int(rope["original_max_position_embeddings"])
+    return None
+
+
 def final_softcap(config) -> float | None:
     """The cap of ``cap · tanh(logits / cap)`` on the final logits (Gemma 2), or None."""
     return getattr(config, "final_logit_softcapping", None)

@@ -12,7 +12,14 @@ import functools
 import torch
 from torch import nn
 
-from app.model.families import SLIDING, attention_implementation, family_of, layer_types, sliding_window
+from app.model.families import (
+    SLIDING,
+    attention_implementation,
+    family_of,
+    layer_types,
+    longrope_limit,
+    sliding_window,
+)
 from app.model.kernels import own_memory, pack_linears
 from app.model.kv_cache import StackCache
 from app.model.masks import block_mask
@@ -77,6 +84,7 @@ class LayerStack(nn.Module):
         else:
             self._rotary = {kind: rotary for kind in set(self.layer_types)}
         self.rotary = rotary
+        self.longrope_limit = longrope_limit(config)
         self.cache = StackCache(len(layers))
         self.device, self.dtype = torch.device(device), dtype
         self.eval()
@@ -105,6 +113,7 @@ class LayerStack(nn.Module):
         positions: torch.Tensor,
         ancestry: torch.Tensor | None = None,
         cache: StackCache | None = None,
+        long_rope: bool = False,
     ) -> torch.Tensor:
         """Run a block [1, q, hidden] at ``positions`` [q]; append its keys/values to the cache.
 
@@ -120,7 +129,7 @@ class LayerStack(nn.Module):
             masks[kind] = block_mask(
                 cache.length, block_len, ancestry, self.dtype, self.device, positions, window, self._eager
             )
-            rotaries[kind] = self._rotary[kind](hidden, position_ids)
+            rotaries[kind] = self._rotate(kind, hidden, position_ids, long_rope)
         for layer, kind in zip(self.layers, self.layer_types, strict=True):
             hidden = layer(
                 hidden,
@@ -130,6 +139,17 @@ class LayerStack(nn.Module):
                 position_embeddings=rotaries[kind],
             )
         return hidden
+
+    def _rotate(self, kind: str, hidden: torch.Tensor, position_ids: torch.Tensor, long_rope: bool):
+        """cos and sin for these positions; under LongRoPE, from the long factors when ``long_rope``."""
+        rotary = self._rotary[kind]
+        if self.longrope_limit is None or not long_rope:
+            return rotary(hidden, position_ids)
+        # transformers picks LongRoPE's factors by the largest position it is given: one past the trained
+        # context is appended so the long ones are used, and its row dropped.
+        extended = torch.cat([position_ids, position_ids.new_full((1, 1), self.longrope_limit)], dim=1)
+        cos, sin = rotary(hidden, extended)
+        return cos[:, :-1], sin[:, :-1]
 
     def crop(self, length: int) -> None:
         self.cache.crop(length)

@@ -204,7 +204,13 @@ class WorkerServer:
         block = request.shape[0]
         if cache.length + block > self.hello.max_context or max(request.positions) >= self.hello.max_context:
             raise ProtocolError(ErrorCode.CONTEXT_TOO_LONG, f"context would exceed {self.hello.max_context} positions")
-        output = self.stack(hidden.unsqueeze(0), torch.tensor(request.positions), request.ancestry, cache=cache)
+        output = self.stack(
+            hidden.unsqueeze(0),
+            torch.tensor(request.positions),
+            request.ancestry,
+            cache=cache,
+            long_rope=request.long_rope,
+        )
         if output.is_cuda:
             torch.cuda.synchronize()
         return output, (time.perf_counter() - start) * 1000

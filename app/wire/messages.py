@@ -57,6 +57,7 @@ class ForwardRequest:
     ancestry: torch.Tensor | None = None
     edit: CacheEdit = field(default_factory=CacheEdit)
     reply_dtype: str | None = None
+    long_rope: bool = False  # LongRoPE models past their trained context: the long factors (families.py)
 
     def to_header(self, seq: int) -> dict:
         header: dict = {
@@ -79,6 +80,8 @@ class ForwardRequest:
             header["keep"] = {"start": self.edit.keep_start, "indices": list(self.edit.keep_indices)}
         if self.reply_dtype:
             header["reply_dtype"] = self.reply_dtype
+        if self.long_rope:
+            header["long_rope"] = True
         return header
 
     @classmethod
@@ -106,6 +109,8 @@ class ForwardRequest:
         else:
             raise ProtocolError(ErrorCode.MALFORMED, "pos_offsets must hold one integer per token")
         ancestry = header.get("ancestry")
+        if not isinstance(header.get("long_rope", False), bool):
+            raise ProtocolError(ErrorCode.MALFORMED, "long_rope must be true or false")
         return cls(
             session=session,
             shape=shape,
@@ -114,6 +119,7 @@ class ForwardRequest:
             ancestry=None if ancestry is None else unpack_ancestry(ancestry, shape[0]),
             edit=_cache_edit(header),
             reply_dtype=header.get("reply_dtype"),
+            long_rope=header.get("long_rope", False),
         )
 
 

@@ -129,13 +129,15 @@ class LocalEdge:
         return self.config.hidden_size
 
     @torch.inference_mode()
-    def run_head(self, token_ids: torch.Tensor, positions: torch.Tensor, ancestry=None) -> torch.Tensor:
+    def run_head(
+        self, token_ids: torch.Tensor, positions: torch.Tensor, ancestry=None, long_rope: bool = False
+    ) -> torch.Tensor:
         """Embed a block of token ids [q] and run it through layers [0, k_in)."""
         hidden = torch.nn.functional.embedding(token_ids.to(self.device).view(1, -1), self.embed_weight)
         hidden = hidden.to(self.dtype)
         if self._embed_scale is not None:
             hidden = hidden * self._embed_scale
-        return self.head(hidden, positions, ancestry)
+        return self.head(hidden, positions, ancestry, long_rope=long_rope)
 
     @torch.inference_mode()
     def run_tail(
@@ -150,10 +152,15 @@ class LocalEdge:
 
     @torch.inference_mode()
     def run_tail_features(
-        self, hidden: torch.Tensor, positions: torch.Tensor, ancestry=None, rows: list[int] | None = None
+        self,
+        hidden: torch.Tensor,
+        positions: torch.Tensor,
+        ancestry=None,
+        rows: list[int] | None = None,
+        long_rope: bool = False,
     ) -> torch.Tensor:
         """The normed features [len(rows), H] the LM head reads; the caller projects the rows it needs."""
-        hidden = self.tail(hidden, positions, ancestry)
+        hidden = self.tail(hidden, positions, ancestry, long_rope=long_rope)
         if rows is not None:
             hidden = hidden[:, rows]
         return self.norm(hidden)[0]

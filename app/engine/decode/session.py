@@ -25,6 +25,7 @@ from app.engine.speculation.lookup import common_prefix
 from app.engine.speculation.modes import Mode, Speculation
 from app.engine.speculation.tree import DraftTree, Verdict
 from app.model.config import max_context
+from app.model.families import longrope_limit
 from app.model.kv_cache import CacheEdit
 
 # Worker error codes after which a fresh session and a re-prefill carry on with nothing lost.
@@ -104,6 +105,9 @@ class SplitSession:
         self.stop_ids = set(stop_ids)
         self.processed: list[int] = []  # tokens whose keys/values sit in all three caches
         self.max_context = max_context(edge.config)
+        # LongRoPE (Phi-3 128k): the factors every cache was computed with, and the context they change at.
+        self.longrope_limit = longrope_limit(edge.config)
+        self.long_rope = False
         self.speculation = speculation
         self.drafter = Drafter(speculation, draft_head)
         self.window = self.drafter.window
@@ -138,6 +142,7 @@ class SplitSession:
         picker = TokenPicker(sampling)
         self.controller.new_reply()
 
+        self._rope_for_prompt(len(prompt))
         root, step = await self._prefill(prompt, picker)
         self._record(reply, step, None, on_step)
         reply.emit([root])
@@ -147,6 +152,8 @@ class SplitSession:
                 break
             clock = StepClock("decode")
             plan, block = self._plan_block(root, clock)
+            if self._outgrows_short_rope(block):
+                await self._switch_to_long_rope()
             output = await self._run_or_recover(block, block.logit_rows, clock)
             if output is None:
                 continue  # the session was replaced: draft the same step again on the fresh one
@@ -186,11 +193,33 @@ class SplitSession:
             if window:
                 window.ensure_filled(history)
             block = build_block(plan.tree, len(self.processed), window)
-            if max(block.positions) >= self.max_context or len(self.processed) + block.size > self.max_context:
-                # Near the end of the context a drafted block would not fit: finish one token at a time.
+            too_long = max(block.positions) >= self.max_context or len(self.processed) + block.size > self.max_context
+            if too_long or self._outgrows_short_rope(block):
+                # Near the end of the context a drafted block would not fit, and one that reaches past a
+                # LongRoPE model's trained context would mix factors: one token at a time there.
                 plan = self.controller.sequential_plan(root)
                 block = build_block(plan.tree, len(self.processed))
         return plan, block
+
+    # -- LongRoPE ------------------------------------------------------------------------------------
+    def _rope_for_prompt(self, length: int) -> None:
+        """A prompt past the trained context is rotated with the long factors from its first token (as
+        transformers does); when that changes the factors the caches hold, every cache starts again."""
+        if self.longrope_limit is None or (length > self.longrope_limit) == self.long_rope:
+            return
+        self.long_rope = length > self.longrope_limit
+        self.processed = []  # the next block starts at 0: it crops every cache
+        self._pending_keep = None
+
+    def _outgrows_short_rope(self, block: Block) -> bool:
+        return self.longrope_limit is not None and not self.long_rope and max(block.positions) >= self.longrope_limit
+
+    async def _switch_to_long_rope(self) -> None:
+        """The sequence outgrows the trained context: recompute every cache with the long factors first, as
+        transformers does at the same step, then carry on with them."""
+        self.long_rope = True
+        self._pending_keep = None
+        await self._refill(list(self.processed))
 
     def _draft(self, history: list[int]) -> DraftTree:
         """Every candidate continuation of the root, merged into one tree."""
@@ -203,13 +232,14 @@ class SplitSession:
         # A cancelled step may have left the local stacks one block ahead: crop to what is committed.
         self.edge.crop(block.start)
         self.processed = self.processed[: block.start]
-        hidden = self.edge.run_head(torch.tensor(block.tokens), positions, block.ancestry)
+        long_rope = self.long_rope
+        hidden = self.edge.run_head(torch.tensor(block.tokens), positions, block.ancestry, long_rope)
         keep_start, keep_rows = self._pending_keep or (None, ())
         edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
-        reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit)
+        reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit, long_rope=long_rope)
         self._pending_keep = None
         clock.middle_replied(reply)
-        features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows)
+        features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows, long_rope)
         return _BlockOutput(features, self.edge.lazy_logits(features))
 
     def _verify(

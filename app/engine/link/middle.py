@@ -36,6 +36,7 @@ class Middle(Protocol):
         positions: list[int],
         ancestry: torch.Tensor | None = None,
         edit: CacheEdit | None = None,
+        long_rope: bool = False,
     ) -> MiddleReply: ...
 
     async def close(self) -> None: ...
@@ -55,11 +56,11 @@ class LocalMiddle:
         first, last = split.middle(source.config.num_hidden_layers)
         return cls(LayerStack.from_source(source, first, last, device, dtype))
 
-    async def forward(self, hidden, positions, ancestry=None, edit=None) -> MiddleReply:
+    async def forward(self, hidden, positions, ancestry=None, edit=None, long_rope=False) -> MiddleReply:
         start = time.perf_counter()
         if edit is not None:
             edit.apply(self.stack.cache)
-        output = self.stack(hidden, torch.tensor(positions), ancestry)
+        output = self.stack(hidden, torch.tensor(positions), ancestry, long_rope=long_rope)
         elapsed = (time.perf_counter() - start) * 1000
         return MiddleReply(output, wall_ms=elapsed, remote_compute_ms=elapsed, serialization_ms=0.0)
 

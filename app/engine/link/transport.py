@@ -162,6 +162,7 @@ class RemoteMiddle:
         positions: list[int],
         ancestry: torch.Tensor | None = None,
         edit: CacheEdit | None = None,
+        long_rope: bool = False,
     ) -> MiddleReply:
         """Run a block through the worker; long blocks go as several frames, pipelined."""
         started = time.perf_counter()
@@ -181,6 +182,7 @@ class RemoteMiddle:
                 positions=positions[offset:end],
                 ancestry=ancestry,
                 edit=(edit or CacheEdit()) if offset == 0 else CacheEdit(),  # the edit precedes the first chunk
+                long_rope=long_rope,
             )
             self._seq += 1
             frames.append(
