@@ -77,6 +77,12 @@ def test_forward_header_sends_a_contiguous_run_as_one_number():
     assert header["pos"] == 1000
     parsed = ForwardRequest.from_header(decode_frame(encode_frame(header)).header)
     assert parsed.positions == list(range(1000, 1300)) and parsed.edit == CacheEdit(crop=1000)
+    assert "long_rope" not in header and not parsed.long_rope  # the short factors unless said
+
+
+def test_forward_header_says_when_the_block_uses_longropes_long_factors():
+    request = ForwardRequest("s", [1, 8], "float32", [4096], long_rope=True)
+    assert ForwardRequest.from_header(request.to_header(seq=3)).long_rope
 
 
 def test_forward_header_carries_tree_positions_ancestry_and_keep():
@@ -100,6 +106,7 @@ def test_forward_header_carries_tree_positions_ancestry_and_keep():
         {"type": "forward", "shape": [2, 8], "pos": 0},
         {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "crop": -1},
         {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "keep": [1]},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "long_rope": "yes"},
     ],
 )
 def test_malformed_forward_headers_are_refused(header):
