@@ -25,7 +25,10 @@ def load_config(folder: Path):
     except (ValueError, KeyError, OSError) as exc:
         raise ModelError(f"{folder / 'config.json'} cannot be read as a model config: {exc}") from None
     config = text_decoder_config(config)
-    family_of(config)
+    try:
+        family_of(config)
+    except ModelError as exc:
+        raise ModelError(f"{folder / 'config.json'}: {exc}") from None
     return config
 
 

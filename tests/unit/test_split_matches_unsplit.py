@@ -84,7 +84,8 @@ def test_unsupported_architecture_is_refused_with_a_clear_message(tmp_path):
     from transformers import GPT2Config
 
     GPT2Config(n_layer=2).save_pretrained(tmp_path)
-    with pytest.raises(ModelError, match=r"'gpt2' is not supported: its decoder layer .*\(llama\).*\(gemma3_text\)"):
+    named = r"config.json: Model architecture 'gpt2' is not supported: its decoder layer .*\(llama\).*\(gemma3_text\)"
+    with pytest.raises(ModelError, match=named):
         load_config(tmp_path)
 
 
