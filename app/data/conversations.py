@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from app.data.private_files import make_private, private_folder
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (
     id INTEGER PRIMARY KEY,
@@ -60,11 +62,15 @@ class ConversationStore:
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(self.path.parent)
         self._db = sqlite3.connect(self.path)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA foreign_keys = ON")
+        # Deleted text is overwritten with zeros in the file rather than left in free pages.
+        self._db.execute("PRAGMA secure_delete = ON")
         self._db.execute("PRAGMA journal_mode = WAL")  # a crash mid-write keeps every committed message
+        # SQLite gives its write-ahead log and index the database file's permissions when it creates them.
+        make_private(self.path, *self._side_files())
         self._db.executescript(SCHEMA)
         columns = {row["name"] for row in self._db.execute("PRAGMA table_info(conversations)")}
         if "pseudonyms" not in columns:  # a file written before conversations kept their mapping
@@ -122,8 +128,14 @@ class ConversationStore:
             self._db.execute("UPDATE conversations SET pseudonyms = ? WHERE id = ?", (mapping, conversation_id))
 
     def delete(self, conversation_id: int) -> None:
+        """Delete a conversation and leave its text nowhere on disk: zeroed in the file (secure_delete),
+        and the write-ahead log, which still holds the pages as they were, copied back and emptied."""
         with self._db:
             self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _side_files(self) -> list[Path]:
+        return [self.path.with_name(self.path.name + suffix) for suffix in ("-wal", "-shm")]
 
     def add_message(self, conversation_id: int, role: str, content: str, complete: bool = True) -> Message:
         now = time.time()

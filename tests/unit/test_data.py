@@ -169,3 +169,30 @@ def test_a_conversation_keeps_its_mapping_and_an_older_file_gains_the_column(tmp
     reopened.delete(1)
     with pytest.raises(KeyError):
         reopened.pseudonyms(1)
+
+
+def test_a_deleted_conversation_leaves_its_text_nowhere_in_the_data_folder(tmp_path):
+    secret = "Kowalczyk-Zqvx-8871"
+    store = ConversationStore(tmp_path / "data" / "conversations.sqlite3")
+    kept = store.create("kept")
+    store.add_message(kept.id, "user", "ordinary text")
+    gone = store.create(f"about {secret}")
+    for turn in range(20):
+        store.add_message(gone.id, "user", f"{secret}, note {turn}")
+        store.add_message(gone.id, "assistant", f"A reply about {secret}.")
+    store.delete(gone.id)
+    store.add_message(kept.id, "user", "the store stays in use after a delete")
+    files = [file for file in (tmp_path / "data").rglob("*") if file.is_file()]
+    assert files and not [file.name for file in files if secret.encode() in file.read_bytes()]
+    store.close()
+    assert not [file.name for file in files if file.exists() and secret.encode() in file.read_bytes()]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX modes; on Windows the profile folder's access list applies")
+def test_the_data_folder_and_the_database_are_readable_by_their_owner_only(tmp_path):
+    store = ConversationStore(tmp_path / "data" / "conversations.sqlite3")
+    store.add_message(store.create("x").id, "user", "hello")
+    assert (tmp_path / "data").stat().st_mode & 0o777 == 0o700
+    for file in (tmp_path / "data").iterdir():
+        assert file.stat().st_mode & 0o777 == 0o600, file.name
+    store.close()
