@@ -132,14 +132,57 @@ def test_tokens_live_in_the_keyring_only(isolated_user_state):
         credentials.set_token("gpu-box", "  ")
 
 
-def test_no_keyring_is_a_clear_error_not_a_plaintext_fallback(monkeypatch):
-    def refuse(*_):
-        raise KeyringError("No recommended backend was available")
+def test_a_keyring_that_fails_is_a_clear_error_not_a_plaintext_fallback(monkeypatch):
+    from tests.conftest import MemoryKeyring
 
-    monkeypatch.setattr(keyring, "set_password", refuse)
+    class LockedKeyring(MemoryKeyring, keyring.backend.KeyringBackend):
+        def set_password(self, *_):
+            raise KeyringError("the collection is locked")
+
+    monkeypatch.setattr(keyring, "get_keyring", LockedKeyring)
     with pytest.raises(credentials.CredentialError, match="does not store tokens in plain text"):
         credentials.set_token("gpu-box", "secret")
     assert not any("secret" in p.read_text() for p in config_dir().parent.rglob("*") if p.is_file())
+
+
+def _plaintext_file_keyring(tmp_path):
+    from keyrings.alt.file import PlaintextKeyring
+
+    backend = PlaintextKeyring()
+    backend.file_path = str(tmp_path / "keyring_pass.cfg")
+    return backend
+
+
+def _low_priority_keyring(_):
+    from tests.conftest import MemoryKeyring
+
+    return type("GuessKeyring", (MemoryKeyring, keyring.backend.KeyringBackend), {"priority": 0.5})()
+
+
+@pytest.mark.parametrize(
+    "make_backend",
+    [
+        _plaintext_file_keyring,
+        lambda _: keyring.backends.null.Keyring(),
+        lambda _: keyring.backends.fail.Keyring(),
+        lambda _: keyring.backends.chainer.ChainerBackend(),
+        _low_priority_keyring,
+    ],
+    ids=["keyrings.alt plaintext", "null", "fail", "no backend at all", "priority below 1"],
+)
+def test_a_keyring_that_is_not_an_os_store_is_refused_with_what_to_install(make_backend, tmp_path, monkeypatch):
+    import keyring.backends.chainer
+    import keyring.backends.fail
+    import keyring.backends.null
+
+    backend = make_backend(tmp_path)
+    monkeypatch.setattr(keyring, "get_keyring", lambda: backend)
+    monkeypatch.setattr(keyring.backends.chainer.ChainerBackend, "backends", [], raising=False)
+    with pytest.raises(credentials.CredentialError, match="Secret Service .* or KWallet"):
+        credentials.set_token("gpu-box", "secret-token-7731")
+    assert not credentials.has_token("gpu-box")
+    leaked = [p for p in tmp_path.rglob("*") if p.is_file() and b"secret-token" in p.read_bytes()]
+    assert not leaked and not (tmp_path / "keyring_pass.cfg").exists()
 
 
 def test_a_settings_file_from_before_pseudonymisation_gets_its_defaults():
