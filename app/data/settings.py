@@ -15,10 +15,12 @@ makes every conversation reach the model with its identifiers replaced, whatever
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from platformdirs import site_config_dir, user_config_dir, user_data_dir
 
@@ -40,6 +42,19 @@ class ProviderProfile:
     endpoint: str
     cert_sha256: str = ""  # a pinned certificate fingerprint for self-signed workers (hex, colons allowed)
     pseudonymise: bool = True  # replace identifiers before the model reads them (a remote worker sees its input)
+
+    @property
+    def encrypted_or_local(self) -> bool:
+        """wss://, or ws:// to this computer (the loopback interface never leaves it)."""
+        if self.endpoint.startswith("wss://"):
+            return True
+        host = urlsplit(self.endpoint).hostname or ""
+        if host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            return False
 
     def check(self) -> None:
         if not self.name.strip():
@@ -70,10 +85,19 @@ class AppSettings:
     # On for every provider, the embedded one included; an admin's policy locks it on.
     pseudonymise_always: bool = False
     locked: tuple[str, ...] = field(default=(), compare=False)  # filled from the policy, never saved
+    # Only an admin's policy (allow_unencrypted_endpoints) can allow ws:// beyond this computer; never saved.
+    unencrypted_allowed: bool = field(default=False, compare=False)
 
     def check(self) -> None:
         for profile in self.profiles:
             profile.check()
+        for profile in self.profiles:
+            if not (self.unencrypted_allowed or profile.encrypted_or_local):
+                raise SettingsError(
+                    f"Provider {profile.name!r} uses ws://, which would send the hidden states unencrypted over "
+                    "the network. Use wss:// (docs/DEPLOY.md), or ask your administrator to allow unencrypted "
+                    "endpoints in the policy (allow_unencrypted_endpoints)."
+                )
         names = [p.name for p in self.profiles]
         if len(set(names)) != len(names):
             raise SettingsError("Two provider profiles have the same name.")
@@ -106,11 +130,12 @@ class AppSettings:
     def to_json(self) -> str:
         body = asdict(self)
         body.pop("locked")
+        body.pop("unencrypted_allowed")
         return json.dumps(body, indent=2)
 
     @classmethod
     def from_dict(cls, data: dict) -> AppSettings:
-        known = {f.name for f in fields(cls)} - {"locked"}
+        known = {f.name for f in fields(cls)} - {"locked", "unencrypted_allowed"}
         values = {k: v for k, v in data.items() if k in known}
         values["profiles"] = tuple(ProviderProfile(**p) for p in values.get("profiles", ()))
         return cls(**values)
@@ -177,7 +202,10 @@ def apply_policy(settings: AppSettings, policy: dict) -> AppSettings:
     defaults = AppSettings()
     for key in locked:
         values.setdefault(key, getattr(defaults, key, None))  # locked without a value: locked at the default
-    unknown = set(values) - {f.name for f in fields(AppSettings)} | ({"locked"} & set(values))
+    unknown = set(values) - {f.name for f in fields(AppSettings)} | ({"locked", "unencrypted_allowed"} & set(values))
     if unknown:
         raise SettingsError(f"The admin policy names unknown settings: {', '.join(sorted(unknown))}.")
-    return replace(settings, **values, locked=locked)
+    allowed = policy.get("allow_unencrypted_endpoints", False)
+    if not isinstance(allowed, bool):
+        raise SettingsError("The admin policy's allow_unencrypted_endpoints is true or false.")
+    return replace(settings, **values, locked=locked, unencrypted_allowed=allowed)

@@ -16,8 +16,11 @@ from app.data.settings import (
     AppSettings,
     ProviderProfile,
     SettingsError,
+    apply_policy,
     config_dir,
     load_settings,
+    policy_path,
+    read_policy,
     save_settings,
 )
 
@@ -90,9 +93,9 @@ def test_settings_round_trip_and_validation():
         (AppSettings(profiles=(ProviderProfile("x", "http://x"),), active_profile="x"), "ws://"),
         (AppSettings(active_profile="nobody"), "no profile"),
         (AppSettings(mode="fast"), "Decoding mode"),
-        (AppSettings(profiles=(ProviderProfile("x", "ws://x", "12"),)), "64 hex"),
-        (AppSettings(profiles=(ProviderProfile("x", "ws://a"), ProviderProfile("x", "ws://b"))), "same name"),
-        (AppSettings(profiles=(ProviderProfile("x", "ws://a", pseudonymise="yes"),)), "true or false"),
+        (AppSettings(profiles=(ProviderProfile("x", "wss://x", "12"),)), "64 hex"),
+        (AppSettings(profiles=(ProviderProfile("x", "wss://a"), ProviderProfile("x", "wss://b"))), "same name"),
+        (AppSettings(profiles=(ProviderProfile("x", "wss://a", pseudonymise="yes"),)), "true or false"),
         (AppSettings(pseudonymise_always=1), "true or false"),
     ]:
         with pytest.raises(SettingsError, match=message):
@@ -239,3 +242,32 @@ def test_the_data_folder_and_the_database_are_readable_by_their_owner_only(tmp_p
     for file in (tmp_path / "data").iterdir():
         assert file.stat().st_mode & 0o777 == 0o600, file.name
     store.close()
+
+
+@pytest.mark.parametrize(
+    "endpoint, allowed",
+    [
+        ("wss://gpu.example.org:8765", True),
+        ("ws://127.0.0.1:8765", True),
+        ("ws://localhost:8765", True),
+        ("ws://[::1]:8765", True),
+        ("ws://gpu.example.org:8765", False),
+        ("ws://10.0.0.5:8765", False),
+    ],
+)
+def test_hidden_states_never_cross_a_network_unencrypted_unless_the_policy_allows_it(endpoint, allowed):
+    settings = AppSettings(profiles=(ProviderProfile("gpu", endpoint),), active_profile="gpu")
+    if allowed:
+        settings.check()
+    else:
+        with pytest.raises(SettingsError, match="unencrypted over the network. Use wss://"):
+            settings.check()
+    policy_path().write_text(json.dumps({"allow_unencrypted_endpoints": True}))
+    apply_policy(settings, read_policy()).check()  # an admin may allow it (a private network)
+    policy_path().write_text(json.dumps({"values": {"unencrypted_allowed": True}}))
+    with pytest.raises(SettingsError, match="unknown settings"):  # nor can a policy's ordinary values
+        apply_policy(settings, read_policy())
+    (config_dir()).mkdir(parents=True, exist_ok=True)
+    (config_dir() / "settings.json").write_text(json.dumps({"unencrypted_allowed": True}))
+    policy_path().unlink()
+    assert not load_settings().unencrypted_allowed  # a user's own file cannot allow it
