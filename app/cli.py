@@ -46,6 +46,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             args.max_frame,
             speculation=Speculation(mode=args.mode, max_nodes=args.budget),
             progress=None if args.json else _progress,
+            cert_sha256=args.pin,
         )
         printed = 0
 
@@ -230,6 +231,11 @@ def build_parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="one chat turn, headless; the token comes from $SPLITCHAT_TOKEN")
     ask.add_argument("prompt", nargs="?", default=EXAMPLE_PROMPT)
     ask.add_argument("--endpoint", help="ws://HOST:PORT of a worker (default: start one on loopback)")
+    ask.add_argument(
+        "--pin",
+        metavar="SHA256",
+        help="with a wss:// endpoint: trust only the worker certificate with this SHA-256 (a self-signed worker)",
+    )
     ask.add_argument("--system", help="a system message (default: none)")
     ask.add_argument("--max-new-tokens", type=int, default=128)
     ask.add_argument("--temperature", type=float, default=0.0, help="0 = greedy")

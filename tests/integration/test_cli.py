@@ -205,3 +205,30 @@ def test_an_embedded_worker_started_by_the_app_computes_with_the_default_policy(
     environ = Path(f"/proc/{worker.pid}/environ").read_bytes().split(b"\0")
     assert not any(entry.startswith((b"OMP_WAIT_POLICY=", POLICY_MARK.encode())) for entry in environ)
     assert worker.alive()
+
+
+@pytest.mark.bundled
+def test_ask_reaches_a_self_signed_worker_by_its_pinned_certificate_and_refuses_another(certificate, tmp_path):
+    from app.engine.link.export import embedded_shard
+    from app.engine.link.local_worker import LocalWorker
+    from app.engine.source.specs import resolve_model
+    from app.engine.source.split import SplitSpec
+    from app.wire.tls import file_certificate_sha256
+
+    cert_file, key_file = certificate
+    shard = embedded_shard(resolve_model(), SplitSpec(2, 2))
+    worker = LocalWorker(shard, extra_args=("--tls-cert", str(cert_file), "--tls-key", str(key_file)))
+    worker.start()
+    try:
+        env = {**os.environ, "SPLITCHAT_TOKEN": worker.token}
+        ask = [sys.executable, "-m", "app", "ask", "Say hi.", "--endpoint", worker.endpoint, "--split", "2"]
+        ask += ["--max-new-tokens", "4", "--no-pseudonymise", "--json"]
+        pinned = subprocess.run(
+            [*ask, "--pin", file_certificate_sha256(cert_file)], capture_output=True, text=True, env=env
+        )
+        assert pinned.returncode == 0, pinned.stderr
+        assert len(json.loads(pinned.stdout)["tokens"]) == 4
+        wrong = subprocess.run([*ask, "--pin", "ab" * 32], capture_output=True, text=True, env=env)
+        assert wrong.returncode == 2 and "Nothing was sent to it" in wrong.stderr
+    finally:
+        worker.stop()

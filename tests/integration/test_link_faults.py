@@ -7,8 +7,6 @@ transformers' own greedy continuation token for token.
 from __future__ import annotations
 
 import asyncio
-import datetime
-import ipaddress
 import threading
 
 import pytest
@@ -104,41 +102,6 @@ async def test_refusals_are_final_not_retried(tiny_split, start_worker):
         assert again.value.code == "unauthorized" and asyncio.get_running_loop().time() - started < 5
     finally:
         worker.stop()
-
-
-@pytest.fixture(scope="module")
-def certificate(tmp_path_factory):
-    """A self-signed certificate for 127.0.0.1 / localhost, as an admin would make for a rented box."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    folder = tmp_path_factory.mktemp("tls")
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "splitchat test worker")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(days=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(
-            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False,
-        )
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = folder / "worker.crt", folder / "worker.key"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
-    )
-    return cert_file, key_file
 
 
 @pytest.fixture(scope="module")
