@@ -10,12 +10,13 @@ saved with it after every answer. "What the model read" shows the same messages 
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QStandardPaths, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
@@ -28,6 +29,23 @@ from app.ui.messages import explain
 
 STORE_EVERY_S = 0.5  # a streaming answer is written to disk at least this often
 TITLE_CHARS = 48
+
+
+# The export leaves splitchat's owner-only data folder: say so where the file is chosen.
+EXPORT_CAPTION = "Export conversation — the file is plain text, not protected: anyone who can open it can read it"
+_UNSAFE_IN_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
+
+
+def safe_file_name(title: str) -> str:
+    """A conversation's title as one file name on Windows and Linux: no folders, no reserved characters."""
+    name = " ".join(_UNSAFE_IN_NAMES.sub(" ", title).split()).strip(" .")
+    return name[:100].strip(" .") or "conversation"
+
+
+def export_folder() -> Path:
+    """The user's documents folder (the home folder where the platform names none)."""
+    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return Path(documents) if documents else Path.home()
 
 
 class ChatPane(QWidget):
@@ -137,8 +155,8 @@ class ChatPane(QWidget):
     def export_clicked(self) -> None:
         if self.conversation_id is None:
             return
-        title = self.store.get(self.conversation_id).title
-        path, _ = QFileDialog.getSaveFileName(self, "Export conversation", f"{title}.md", "Markdown (*.md)")
+        suggested = export_folder() / f"{safe_file_name(self.store.get(self.conversation_id).title)}.md"
+        path, _ = QFileDialog.getSaveFileName(self, EXPORT_CAPTION, str(suggested), "Markdown (*.md)")
         if path:
             self.export_conversation(Path(path))
 

@@ -276,3 +276,30 @@ async def test_choosing_a_model_folder_checks_it_sizes_each_depth_and_exports_it
     assert dialog.model_facts.text().startswith("✗ The model cannot be loaded")
     assert f"{missing.name}, listed in model.safetensors.index.json, is missing" in dialog.model_facts.text()
     assert dialog.depth_table.item(0, 2).text() == "choose a model to size it"
+
+
+async def test_export_suggests_a_safe_name_in_the_documents_folder_and_says_the_file_is_unprotected(
+    qtbot, engine_host, tmp_path, monkeypatch
+):
+    from PySide6.QtWidgets import QFileDialog
+
+    from app.ui.chat_pane import export_folder
+
+    window = make_window(qtbot, engine_host, tmp_path, AppSettings())
+    conversation = window.store.create("Ward 3/bed 12: Mr Kowalski?")
+    window.store.add_message(conversation.id, "user", "How is the patient?")
+    window.chat_pane.open_conversation(conversation.id)
+    asked = {}
+
+    def save_dialog(parent, caption, suggested, filters):
+        asked.update(caption=caption, suggested=suggested)
+        return suggested, filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
+    monkeypatch.setattr("app.ui.chat_pane.export_folder", lambda: tmp_path / "Documents")
+    (tmp_path / "Documents").mkdir()
+    window.chat_pane.export_clicked()
+    assert asked["suggested"] == str(tmp_path / "Documents" / "Ward 3 bed 12 Mr Kowalski.md")
+    assert "not protected" in asked["caption"]
+    assert "How is the patient?" in (tmp_path / "Documents" / "Ward 3 bed 12 Mr Kowalski.md").read_text()
+    assert export_folder().is_absolute()
