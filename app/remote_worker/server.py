@@ -51,6 +51,28 @@ def compute_thread() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="splitchat-compute")
 
 
+class RefusalLog:
+    """Refused handshakes, logged at most once per ``interval_s`` with how many there were: an attacker
+    without a token must not be able to fill the disk with warnings."""
+
+    def __init__(self, interval_s: float = 10.0):
+        self.interval_s = interval_s
+        self._unlogged = 0
+        self._last = float("-inf")
+
+    def note(self, address) -> None:
+        self._unlogged += 1
+        now = time.monotonic()
+        if now - self._last >= self.interval_s:
+            log.warning(
+                "refused %d connection(s) without a valid token in the last %.0f s (latest from %s)",
+                self._unlogged,
+                min(now - self._last, 1e9),
+                address,
+            )
+            self._unlogged, self._last = 0, now
+
+
 class WorkerServer:
     """Serves one shard's middle layers to authenticated clients, one KV cache per session."""
 
@@ -72,6 +94,7 @@ class WorkerServer:
         self.tokens = tokens
         self.max_frame = max_frame
         self.max_block = max_block
+        self._refusals = RefusalLog()
         self.sessions = SessionTable(
             self.stack.new_cache,
             session_ttl_s,
@@ -113,11 +136,12 @@ class WorkerServer:
         )
 
     def _authenticate(self, connection: ServerConnection, request):
-        header = request.headers.get("Authorization", "")
+        headers = request.headers.get_all("Authorization")  # two of them is no token, not a server error
+        header = headers[0] if len(headers) == 1 else ""
         token = header[len("Bearer ") :] if header.startswith("Bearer ") else None
         owner = self.tokens.verify(token)
         if owner is None:
-            log.warning("refused a connection from %s: missing or unknown token", connection.remote_address)
+            self._refusals.note(connection.remote_address)
             return connection.respond(HTTPStatus.UNAUTHORIZED, "a valid bearer token is required\n")
         connection.splitchat_owner = owner
         return None

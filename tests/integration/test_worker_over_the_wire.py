@@ -303,3 +303,34 @@ def test_embedded_worker_exits_when_its_parent_dies(tiny_worker):
             return
         time.sleep(0.2)
     pytest.fail("the worker kept listening after its parent was killed")
+
+
+def test_a_handshake_with_two_tokens_is_refused_as_401_and_refusals_do_not_flood_the_log(tiny_worker):
+    """Two Authorization headers once made the worker answer 500 with a traceback; each refusal logged a line."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    _, worker, _ = tiny_worker
+    address = urlsplit(worker.endpoint)
+    before = worker._log_tail().count("refused")
+
+    def handshake(*tokens: str) -> int:
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=10)
+        connection.putrequest("GET", "/")
+        for name, value in (("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13")):
+            connection.putheader(name, value)
+        connection.putheader("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+        for token in tokens:
+            connection.putheader("Authorization", f"Bearer {token}")
+        connection.endheaders()
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    assert handshake(worker.token, worker.token) == 401
+    assert handshake("wrong") == 401
+    for _ in range(50):
+        handshake("wrong")
+    log_text = worker._log_tail()
+    assert "Traceback" not in log_text and "500" not in log_text
+    assert log_text.count("refused") - before <= 2  # one line per interval, with a count
