@@ -102,6 +102,18 @@ class CacheEdit:
     keep_start: int | None = None  # keep [0, keep_start) + keep_start + keep_indices
     keep_indices: tuple[int, ...] = ()
 
+    def check(self, length: int) -> None:
+        """ValueError unless this edit fits a cache of ``length`` entries (nothing is changed)."""
+        if self.keep_start is not None:
+            block = length - self.keep_start
+            if self.keep_start < 0 or block < 0 or any(not 0 <= i < block for i in self.keep_indices):
+                raise ValueError(f"keep indices out of range for a block of {block} at {self.keep_start}")
+            if len(set(self.keep_indices)) != len(self.keep_indices):
+                raise ValueError("keep indices must be distinct")
+            length = self.keep_start + len(self.keep_indices)
+        if self.crop is not None and not 0 <= self.crop <= length:
+            raise ValueError(f"cannot crop a cache of {length} entries to {self.crop}")
+
     def apply(self, cache: StackCache) -> None:
         """Edit ``cache``; ValueError when the edit does not fit what it holds."""
         if self.keep_start is not None:

@@ -221,13 +221,15 @@ class WorkerServer:
     def _run(self, cache, request: ForwardRequest, hidden: torch.Tensor):
         """Apply the request's cache edit, then the layers; runs on the compute thread."""
         start = time.perf_counter()
+        # Every check before the cache changes: a refused request leaves the session as it was.
         try:
-            request.edit.apply(cache)
+            request.edit.check(cache.length)
         except ValueError as exc:
             raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
-        block = request.shape[0]
-        if cache.length + block > self.hello.max_context or max(request.positions) >= self.hello.max_context:
+        length, block = request.edit.length_after(cache.length), request.shape[0]
+        if length + block > self.hello.max_context or max(request.positions) >= self.hello.max_context:
             raise ProtocolError(ErrorCode.CONTEXT_TOO_LONG, f"context would exceed {self.hello.max_context} positions")
+        request.edit.apply(cache)
         output = self.stack(
             hidden.unsqueeze(0),
             torch.tensor(request.positions),

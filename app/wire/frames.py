@@ -82,8 +82,9 @@ def decode_frame(data: bytes | str) -> Frame:
         raise ProtocolError(ErrorCode.MALFORMED, f"header length {length} does not fit the frame")
     try:
         header = json.loads(bytes(data[_LENGTH.size : _LENGTH.size + length]))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ProtocolError(ErrorCode.MALFORMED, f"header is not JSON: {exc}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # ValueError: also a 5,000-digit number
+        why = f"header is not JSON the protocol reads ({type(exc).__name__})"
+        raise ProtocolError(ErrorCode.MALFORMED, why) from None
     if not isinstance(header, dict) or not isinstance(header.get("type"), str):
         raise ProtocolError(ErrorCode.MALFORMED, "header must be an object with a string 'type'")
     if header.get("v") != PROTOCOL_VERSION:

@@ -88,7 +88,7 @@ class ForwardRequest:
     def from_header(cls, header: dict, max_rows: int = 1 << 16) -> ForwardRequest:
         """Validate a forward header; nothing is allocated before the declared sizes are checked."""
         shape = header.get("shape")
-        if not (isinstance(shape, list) and len(shape) == 2 and all(isinstance(d, int) and d > 0 for d in shape)):
+        if not (isinstance(shape, list) and len(shape) == 2 and all(_is_int(d) and d > 0 for d in shape)):
             raise ProtocolError(ErrorCode.MALFORMED, f"forward shape must be [tokens, hidden], got {shape!r}")
         if shape[0] > max_rows:
             raise ProtocolError(ErrorCode.BLOCK_TOO_LARGE, f"a block of {shape[0]} tokens exceeds {max_rows}")
@@ -98,11 +98,11 @@ class ForwardRequest:
         if not isinstance(session, str):
             raise ProtocolError(ErrorCode.MALFORMED, "forward needs a session id")
         pos, offsets = header.get("pos"), header.get("pos_offsets")
-        if not isinstance(pos, int) or pos < 0:
+        if not _is_int(pos) or pos < 0:
             raise ProtocolError(ErrorCode.MALFORMED, "pos must be a non-negative start position")
         if offsets is None:
             positions = list(range(pos, pos + shape[0]))
-        elif isinstance(offsets, list) and len(offsets) == shape[0] and all(isinstance(o, int) for o in offsets):
+        elif isinstance(offsets, list) and len(offsets) == shape[0] and all(_is_int(o) for o in offsets):
             positions = [pos + o for o in offsets]
             if min(positions) < 0:
                 raise ProtocolError(ErrorCode.MALFORMED, "positions must not be negative")
@@ -127,17 +127,24 @@ def _cache_edit(header: dict) -> CacheEdit:
     keep = header.get("keep")
     if keep is None:
         return CacheEdit(crop=_optional_int(header, "crop"))
-    if not isinstance(keep, dict) or not isinstance(keep.get("start"), int):
+    if not isinstance(keep, dict) or not _is_int(keep.get("start")):
         raise ProtocolError(ErrorCode.MALFORMED, "keep must be {start, indices}")
     indices = keep.get("indices", [])
-    if not isinstance(indices, list) or not all(isinstance(i, int) for i in indices):
+    if not isinstance(indices, list) or not all(_is_int(i) for i in indices):
         raise ProtocolError(ErrorCode.MALFORMED, "keep indices must be integers")
+    if len(set(indices)) != len(indices):
+        raise ProtocolError(ErrorCode.MALFORMED, "keep indices must be distinct")
     return CacheEdit(crop=_optional_int(header, "crop"), keep_start=keep["start"], keep_indices=tuple(indices))
+
+
+def _is_int(value: object) -> bool:
+    """An integer in JSON's sense: Python's ``True`` is an int too, but not a size or a position."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _optional_int(header: dict, key: str) -> int | None:
     value = header.get(key)
-    if value is not None and (not isinstance(value, int) or value < 0):
+    if value is not None and (not _is_int(value) or value < 0):
         raise ProtocolError(ErrorCode.MALFORMED, f"{key} must be a non-negative integer")
     return value
 

@@ -334,3 +334,28 @@ def test_a_handshake_with_two_tokens_is_refused_as_401_and_refusals_do_not_flood
     log_text = worker._log_tail()
     assert "Traceback" not in log_text and "500" not in log_text
     assert log_text.count("refused") - before <= 2  # one line per interval, with a count
+
+
+def test_a_refused_request_leaves_the_session_cache_as_it_was(tiny_worker):
+    """The crop of a request refused as context_too_long used to be applied before the refusal."""
+    _, worker, _ = tiny_worker
+
+    async def scenario():
+        token = issue_token(worker.token_file)
+        sid = (await _raw_exchange(worker, [encode_frame({"type": "open", "seq": 1})], token))[0]["session"]
+        rows = tensor_to_bytes(torch.zeros(4, 64), "float32")
+        row = tensor_to_bytes(torch.zeros(1, 64), "float32")
+        return await _raw_exchange(
+            worker,
+            [
+                _forward(sid, [4, 64], rows, seq=2),  # four positions cached
+                _forward(sid, [1, 64], row, seq=3, crop=0, pos=10_000),  # refused: past the context
+                _forward(sid, [2, 64], rows[: 2 * 64 * 4], seq=4, keep={"start": 0, "indices": [0, 0]}),
+                _forward(sid, [1, 64], row, seq=5, pos=4),  # the cache must still hold the four
+            ],
+            token,
+        )
+
+    replies = asyncio.run(scenario())
+    assert [r.get("code") for r in replies[1:3]] == ["context_too_long", "malformed"]
+    assert replies[3]["type"] == "result" and replies[3]["cache_len"] == 5

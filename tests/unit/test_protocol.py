@@ -37,7 +37,10 @@ def test_frame_round_trips_header_and_payload():
         (struct.pack("<I", 2) + b"[]", ErrorCode.MALFORMED),
         ("text frame", ErrorCode.MALFORMED),
         (struct.pack("<I", 22) + b'{"v":99,"type":"open"}', ErrorCode.BAD_VERSION),
+        (struct.pack("<I", 60_000) + b"[" * 30_000 + b"]" * 30_000, ErrorCode.MALFORMED),  # nested too deep
+        (struct.pack("<I", 5_000) + b"9" * 5_000, ErrorCode.MALFORMED),  # an integer Python will not parse
     ],
+    ids=["short", "too long", "not json", "not an object", "text", "version", "deep nesting", "5,000 digits"],
 )
 def test_bad_frames_raise_typed_errors(data, code):
     with pytest.raises(ProtocolError) as caught:
@@ -107,6 +110,9 @@ def test_forward_header_carries_tree_positions_ancestry_and_keep():
         {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "crop": -1},
         {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "keep": [1]},
         {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "long_rope": "yes"},
+        {"type": "forward", "session": "s", "shape": [True, 8], "pos": 0},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": False},
+        {"type": "forward", "session": "s", "shape": [2, 8], "pos": 0, "keep": {"start": 0, "indices": [1] * 12_000}},
     ],
 )
 def test_malformed_forward_headers_are_refused(header):
