@@ -38,6 +38,7 @@ from app.wire.messages import (
     Opened,
 )
 
+REVOCATION_CHECK_S = 2.0  # how soon a deleted token's idle connections are closed
 log = logging.getLogger("splitchat.worker")
 
 
@@ -95,6 +96,8 @@ class WorkerServer:
         self.max_frame = max_frame
         self.max_block = max_block
         self._refusals = RefusalLog()
+        self._open: dict[ServerConnection, str] = {}  # connection -> the token hash it authenticated with
+        self._watcher: asyncio.Task | None = None
         self.sessions = SessionTable(
             self.stack.new_cache,
             session_ttl_s,
@@ -123,6 +126,7 @@ class WorkerServer:
 
     async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> Server:
         """Listen (TLS when given a context); the returned server's sockets tell the bound port."""
+        self._watcher = asyncio.ensure_future(self._close_revoked())
         return await serve(
             self._handle,
             host,
@@ -146,8 +150,23 @@ class WorkerServer:
         connection.splitchat_owner = owner
         return None
 
+    async def _close_revoked(self, every_s: float = REVOCATION_CHECK_S) -> None:
+        """Close the connections of a token deleted from the token file, idle ones too."""
+        while True:
+            await asyncio.sleep(every_s)
+            for connection, owner in list(self._open.items()):
+                if not self.tokens.still_valid(owner):
+                    await connection.close(1008, "token revoked")
+
     async def _handle(self, connection: ServerConnection) -> None:
         owner = connection.splitchat_owner
+        self._open[connection] = owner
+        try:
+            await self._serve(connection, owner)
+        finally:
+            self._open.pop(connection, None)
+
+    async def _serve(self, connection: ServerConnection, owner: str) -> None:
         await connection.send(encode_frame(self.hello.to_header()))
         try:
             async for message in connection:
@@ -250,4 +269,6 @@ class WorkerServer:
                 log.info("expired %d idle session(s)", dropped)
 
     def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.get_loop().call_soon_threadsafe(self._watcher.cancel)
         self._compute.shutdown(wait=False, cancel_futures=True)

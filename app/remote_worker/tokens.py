@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import os
 import secrets
 from pathlib import Path
+
+log = logging.getLogger("splitchat.worker")
 
 PREFIX = "sha256:"
 
@@ -21,23 +25,32 @@ def issue_token(token_file: Path) -> str:
     token_file.parent.mkdir(parents=True, exist_ok=True)
     existing = token_file.read_text() if token_file.is_file() else ""
     separator = "" if not existing or existing.endswith("\n") else "\n"
-    with token_file.open("a") as handle:
-        handle.write(f"{separator}{token_hash(token)}\n")
+    # Written beside and renamed over: a worker re-reading the file never sees it half written.
+    partial = token_file.with_name(f".{token_file.name}.{os.getpid()}.tmp")
+    partial.write_text(f"{existing}{separator}{token_hash(token)}\n")
     try:
-        token_file.chmod(0o600)
+        partial.chmod(0o600)
     except OSError:  # best effort: not every filesystem keeps POSIX modes
         pass
+    os.replace(partial, token_file)
     return token
 
 
 class TokenFile:
-    """The accepted token hashes, re-read when the file changes so tokens rotate without a restart."""
+    """The accepted token hashes, re-read when the file changes so tokens rotate without a restart.
+
+    Revoking a token is deleting its line; the worker drops that token's connections within seconds.
+    A file that cannot be read, holds a malformed line or holds no token at all (an editor halfway
+    through saving it) is not a revocation of everything: the last good set stays in force and the
+    problem is logged once, until the file is fixed. To stop serving every token, stop the worker.
+    """
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self._stamp: tuple[int, int] | None = None
         self._hashes: list[str] = []
-        self._reload()
+        self._reported: tuple[int, int] | None = None
+        self._stamp, self._hashes = self._read()  # at start a bad file is an error, not a warning
         if not self._hashes:
             raise ValueError(f"{self.path} holds no token hashes; add one with `splitchat worker-token`")
 
@@ -59,10 +72,30 @@ class TokenFile:
         return owner in self._hashes
 
     def _reload(self) -> None:
+        try:
+            stat = self.path.stat()
+        except OSError as exc:
+            self._report((0, 0), f"cannot read {self.path} ({exc})")
+            return
+        if (stat.st_mtime_ns, stat.st_size) == self._stamp:
+            return
+        try:
+            stamp, hashes = self._read()
+            if not hashes:
+                raise ValueError(f"{self.path} holds no token hashes")
+        except (OSError, ValueError) as exc:
+            self._report((stat.st_mtime_ns, stat.st_size), str(exc))
+            return
+        self._stamp, self._hashes = stamp, hashes
+
+    def _report(self, stamp: tuple[int, int], problem: str) -> None:
+        if stamp != self._reported:  # once per state of the file, not once per handshake
+            log.warning("token file not reloaded, the last good tokens stay in force: %s", problem)
+            self._reported = stamp
+
+    def _read(self) -> tuple[tuple[int, int], list[str]]:
         stat = self.path.stat()
         stamp = (stat.st_mtime_ns, stat.st_size)
-        if stamp == self._stamp:
-            return
         hashes = []
         for number, line in enumerate(self.path.read_text().splitlines(), start=1):
             line = line.strip()
@@ -72,7 +105,7 @@ class TokenFile:
             if not line.startswith(PREFIX) or len(digest) != 64 or not all(c in "0123456789abcdef" for c in digest):
                 raise ValueError(f"{self.path}:{number}: expected 'sha256:<64 hex digits>', not a raw token")
             hashes.append(line)
-        self._hashes, self._stamp = hashes, stamp
+        return stamp, hashes
 
 
 if __name__ == "__main__":  # `python -m app.remote_worker.tokens FILE` inside a worker bundle

@@ -359,3 +359,29 @@ def test_a_refused_request_leaves_the_session_cache_as_it_was(tiny_worker):
     replies = asyncio.run(scenario())
     assert [r.get("code") for r in replies[1:3]] == ["context_too_long", "malformed"]
     assert replies[3]["type"] == "result" and replies[3]["cache_len"] == 5
+
+
+def test_deleting_a_token_closes_its_idle_connections_and_no_one_elses(tiny_worker):
+    from app.remote_worker.tokens import token_hash
+
+    _, worker, _ = tiny_worker
+    revoked, kept = issue_token(worker.token_file), issue_token(worker.token_file)
+
+    async def idle(token: str):
+        ws = await connect(worker.endpoint, additional_headers={"Authorization": f"Bearer {token}"}, proxy=None)
+        assert decode_frame(await ws.recv()).header["type"] == "hello"
+        return ws
+
+    async def scenario():
+        doomed, staying = await idle(revoked), await idle(kept)
+        lines = worker.token_file.read_text().splitlines()
+        worker.token_file.write_text("\n".join(line for line in lines if line != token_hash(revoked)) + "\n")
+        await asyncio.wait_for(doomed.wait_closed(), timeout=10)  # nothing was sent on it meanwhile
+        code = doomed.close_code
+        await staying.send(encode_frame({"type": "open", "seq": 1}))
+        reply = decode_frame(await staying.recv()).header
+        await staying.close()
+        return code, reply
+
+    code, reply = asyncio.run(scenario())
+    assert code == 1008 and reply["type"] == "opened"

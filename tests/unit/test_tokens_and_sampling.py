@@ -38,6 +38,23 @@ def test_a_raw_token_in_the_file_is_refused(tmp_path):
         TokenFile(path)
 
 
+def test_a_token_file_caught_mid_edit_keeps_the_last_good_tokens_and_says_so_once(tmp_path, caplog):
+    path = tmp_path / "tokens.txt"
+    first, second = issue_token(path), issue_token(path)
+    tokens = TokenFile(path)
+    good = path.read_text()
+    for broken in ("", good + "my-raw-token\n"):  # an editor halfway through saving; a malformed line
+        path.write_text(broken)
+        caplog.clear()
+        for _ in range(20):
+            assert tokens.verify(first) and tokens.still_valid(tokens.verify(second))
+        warnings = [r for r in caplog.records if "last good tokens stay in force" in r.getMessage()]
+        assert len(warnings) == 1
+    path.write_text(good.splitlines()[1] + "\n")  # the first token's line deleted: revoked
+    assert tokens.verify(first) is None and tokens.verify(second)
+    assert not list(tmp_path.glob(".*.tmp"))  # issuing writes beside the file and renames
+
+
 def test_greedy_takes_the_argmax_and_sampling_replays_with_a_seed():
     logits = torch.tensor([0.1, 3.0, 2.9, -1.0])
     assert TokenPicker(Sampling()).pick(logits) == 1
