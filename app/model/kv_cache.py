@@ -24,6 +24,18 @@ class StackCache:
         """Number of committed-or-pending positions held (the same in every layer)."""
         return self._lengths[0]
 
+    @property
+    def capacity(self) -> int:
+        """Positions the buffers have room for: what the cache costs in memory, whatever its length."""
+        return max((keys.shape[-2] for keys in self._keys if keys is not None), default=0)
+
+    def capacity_for(self, length: int) -> int:
+        """The capacity once the cache holds ``length`` positions (buffers double as they grow)."""
+        capacity = self.capacity
+        if length <= capacity:
+            return capacity
+        return max(length, 64 if capacity == 0 else 2 * capacity)
+
     def update(self, keys: torch.Tensor, values: torch.Tensor, layer_idx: int, **_: object):
         """Append a block's keys/values for one layer; return that layer's whole cache."""
         start = self._lengths[layer_idx]
@@ -39,6 +51,9 @@ class StackCache:
         if not 0 <= length <= self.length:
             raise ValueError(f"cannot crop a cache of {self.length} entries to {length}")
         self._lengths = [length] * len(self._lengths)
+        if length == 0:  # a fresh start (a new conversation, a re-prefill): give the buffers back
+            self._keys = [None] * len(self._keys)
+            self._values = [None] * len(self._values)
 
     @torch.inference_mode()  # the buffers were made under inference mode; edits must be too
     def keep(self, start: int, indices: list[int]) -> None:
@@ -78,7 +93,7 @@ class StackCache:
     def _ensure_capacity(self, layer: int, like: torch.Tensor, needed: int):
         keys = self._keys[layer]
         if keys is None or keys.shape[-2] < needed:
-            capacity = max(needed, 64 if keys is None else 2 * keys.shape[-2])
+            capacity = self.capacity_for(needed) if keys is None else max(needed, 2 * keys.shape[-2])
             shape = (*like.shape[:-2], capacity, like.shape[-1])
             new_k = like.new_empty(shape)
             new_v = like.new_empty(shape)

@@ -33,7 +33,12 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
         default=8192,
         help="KV cache budget of all sessions together (MiB); the least recently used are evicted first",
     )
-    parser.add_argument("--max-kv-mb-per-token", type=float, help="KV cache budget of one token's sessions")
+    parser.add_argument(
+        "--max-kv-mb-per-token",
+        type=float,
+        help="KV cache budget of one token's sessions (MiB; default: a quarter of --max-kv-mb, so one client "
+        "cannot hold the whole worker)",
+    )
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate: serve wss:// (docs/DEPLOY.md)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     parser.add_argument(
@@ -73,7 +78,7 @@ def run_worker(args: argparse.Namespace) -> int:
         max_sessions_per_token=args.max_sessions_per_token,
         max_block=args.max_block,
         kv_budget_mb=args.max_kv_mb,
-        kv_budget_per_token_mb=args.max_kv_mb_per_token,
+        kv_budget_per_token_mb=args.max_kv_mb_per_token or args.max_kv_mb / 4,
         compute=compute,
     )
     if args.exit_with_parent:

@@ -216,10 +216,13 @@ class WorkerServer:
         self.sessions.make_room(session, request.edit.length_after(session.cache.length) + request.shape[0])
         decoded = time.perf_counter()
         loop = asyncio.get_running_loop()
-        # Encoded on the compute thread in the same hop: converting a long prefill reply runs parallel work.
-        output, compute_ms, payload, encode_ms = await loop.run_in_executor(
-            self._compute, self._run_and_encode, session.cache, request, hidden, reply_dtype
-        )
+        try:
+            # Encoded on the compute thread in the same hop: converting a long prefill reply runs parallel work.
+            output, compute_ms, payload, encode_ms = await loop.run_in_executor(
+                self._compute, self._run_and_encode, session.cache, request, hidden, reply_dtype
+            )
+        finally:
+            self.sessions.release(session)
         result = ForwardResult(
             seq=frame.header.get("seq"),
             shape=list(output.shape[1:]),

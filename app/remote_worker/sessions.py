@@ -1,9 +1,11 @@
 """Per-session KV caches on the worker, each bound to the token that opened it, with an idle TTL.
 
-Limits: sessions per token and in all; KV memory per token and in all. Memory is counted in cached
-positions × bytes per position (the buffers may hold up to twice that while they grow). When a block
-would go over the total, the least recently used *other* sessions are evicted first — their clients
-re-prefill — and only a block that cannot fit even then is refused.
+Limits: sessions per token and in all; KV memory per token and in all. Memory is charged as what the
+buffers hold — their capacity, which doubles as a cache grows and is not given back by a crop short of
+zero — and a request in flight holds its reservation until it is done, so neither cropping nor
+sending blocks in parallel gets past the budget. When a block would go over the total, the least
+recently used *other* sessions of the same token are evicted first, then other tokens' — their
+clients re-prefill — and only a block that cannot fit even then is refused.
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ class Session:
     owner: str  # hash of the token that opened it
     cache: StackCache
     last_used: float = field(default_factory=time.monotonic)
+    reserved: int = 0  # capacity promised to a request in flight (positions)
+
+    @property
+    def charged(self) -> int:
+        """Positions of memory this session is charged for: what it holds, or what it was promised."""
+        return max(self.cache.capacity, self.reserved)
 
 
 class SessionTable:
@@ -83,12 +91,14 @@ class SessionTable:
 
     def used_bytes(self, owner: str | None = None) -> int:
         return self.bytes_per_position * sum(
-            s.cache.length for s in self._sessions.values() if owner is None or s.owner == owner
+            s.charged for s in self._sessions.values() if owner is None or s.owner == owner
         )
 
     def make_room(self, session: Session, final_length: int) -> None:
-        """Ensure ``session`` may hold ``final_length`` positions: evict LRU others, or refuse the block."""
-        grow = self.bytes_per_position * (final_length - session.cache.length)
+        """Reserve what ``session`` needs to hold ``final_length`` positions: evict least recently used
+        sessions (the same token's first), or refuse the block. ``release`` ends the reservation."""
+        target = session.cache.capacity_for(final_length)
+        grow = self.bytes_per_position * (target - session.charged)
         if grow <= 0:
             return
         if self.kv_budget_per_owner is not None and self.used_bytes(session.owner) + grow > self.kv_budget_per_owner:
@@ -97,16 +107,27 @@ class SessionTable:
                 f"this token's sessions would hold more than {self.kv_budget_per_owner / 2**20:.2f} MiB of KV cache",
             )
         if self.kv_budget is None:
+            session.reserved = target
             return
-        if self.bytes_per_position * final_length > self.kv_budget:
+        if self.bytes_per_position * target > self.kv_budget:
             raise ProtocolError(
                 ErrorCode.MEMORY_LIMIT, f"one session of {final_length} positions exceeds the worker's KV budget"
             )
-        others = sorted((s for s in self._sessions.values() if s is not session), key=lambda s: s.last_used)
+        others = sorted(
+            (s for s in self._sessions.values() if s is not session and not s.reserved),  # in flight: kept
+            key=lambda s: (s.owner != session.owner, s.last_used),
+        )
         while self.used_bytes() + grow > self.kv_budget and others:
             victim = others.pop(0)
             del self._sessions[victim.id]  # its client gets unknown_session and re-prefills
             self.evicted += 1
+        if self.used_bytes() + grow > self.kv_budget:
+            raise ProtocolError(ErrorCode.MEMORY_LIMIT, "the worker's KV budget is held by requests in flight")
+        session.reserved = target
+
+    def release(self, session: Session) -> None:
+        """The request is done: the session is charged for what its buffers now hold."""
+        session.reserved = 0
 
     def expire(self) -> int:
         """Drop sessions idle past the TTL; return how many."""

@@ -67,32 +67,80 @@ def test_sessions_per_token_are_capped_separately_from_the_total():
 
 
 def test_kv_budget_evicts_the_least_recently_used_other_sessions_first():
-    sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget=10_000)
+    sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget=20_000)
     old, recent, mine = sessions.open("a"), sessions.open("b"), sessions.open("c")
-    _fill(old, 40)
+    _fill(old, 40)  # buffers for 64 positions: 6,400 bytes charged, whatever the length
     _fill(recent, 40)
     time.sleep(0.01)
     sessions.get(recent.id, "b")  # used more recently than `old`
-    sessions.make_room(mine, 20)  # 8,000 + 2,000 fits: nobody goes
+    sessions.make_room(mine, 20)  # 12,800 + 6,400 fits: nobody goes
+    sessions.release(mine)
     assert len(sessions) == 3
-    sessions.make_room(mine, 50)  # 8,000 + 5,000 does not: the LRU other session goes, only it
+    sessions.make_room(mine, 100)  # 12,800 + 10,000 does not: the LRU other session goes, only it
+    sessions.release(mine)
     assert len(sessions) == 2 and sessions.evicted == 1
     with pytest.raises(ProtocolError) as caught:
         sessions.get(old.id, "a")
     assert caught.value.code == ErrorCode.UNKNOWN_SESSION  # its client will re-prefill
     assert sessions.get(recent.id, "b") is recent
     with pytest.raises(ProtocolError) as too_big:
-        sessions.make_room(mine, 101)  # alone over the whole budget: refused, nobody evicted for nothing
+        sessions.make_room(mine, 201)  # alone over the whole budget: refused, nobody evicted for nothing
     assert too_big.value.code == ErrorCode.MEMORY_LIMIT and len(sessions) == 2
 
 
 def test_kv_budget_per_token_is_a_typed_refusal():
-    sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget_per_owner=5_000)
+    sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget_per_owner=13_000)
     first, second = sessions.open("a"), sessions.open("a")
-    _fill(first, 30)
-    sessions.make_room(second, 20)
+    _fill(first, 30)  # 64 positions of buffers
+    sessions.make_room(second, 65)  # 6,400 + 6,500
+    sessions.release(second)
     with pytest.raises(ProtocolError) as caught:
-        sessions.make_room(second, 21)
+        sessions.make_room(second, 67)
     assert caught.value.code == ErrorCode.MEMORY_LIMIT
     other = sessions.open("b")
-    sessions.make_room(other, 50)  # the cap is per token
+    sessions.make_room(other, 100)  # the cap is per token
+
+
+def test_cropping_does_not_hide_what_the_buffers_hold_from_the_budget():
+    """Prefill 800, send one more (the buffers double to 1,600), crop back, repeat in new sessions: the
+    budget once saw a handful of positions while the buffers held 12 times its size."""
+    per_position = 2 * 2 * 4 * 4  # K and V, 2 layers, 4 floats of 4 bytes (what _fill writes)
+    budget = 2_000 * per_position
+    sessions = SessionTable(lambda: StackCache(2), 60.0, 100, bytes_per_position=per_position, kv_budget=budget)
+    for _ in range(15):
+        session = sessions.open("attacker")
+        for block in (800, 1):
+            sessions.make_room(session, session.cache.length + block)
+            _fill(session, block)
+            sessions.release(session)
+        session.cache.crop(1)
+    held = sum(
+        tensor.nbytes
+        for live in sessions._sessions.values()
+        for tensor in [*live.cache._keys, *live.cache._values]
+        if tensor is not None
+    )
+    assert held <= budget, f"{held / budget:.1f}x the budget held"
+
+
+def test_requests_in_flight_hold_their_reservation():
+    sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget_per_owner=84_000)
+    first, second, third = (sessions.open("a") for _ in range(3))
+    sessions.make_room(first, 800)  # three 800-position blocks at once under an 840-position budget
+    with pytest.raises(ProtocolError) as caught:
+        sessions.make_room(second, 800)
+    assert caught.value.code == ErrorCode.MEMORY_LIMIT
+    sessions.release(first)  # done, and never grew: its reservation is returned
+    sessions.make_room(third, 800)
+
+
+def test_at_the_budget_a_token_evicts_its_own_sessions_before_anyone_elses():
+    sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget=19_000)
+    theirs, mine_old, mine_new = sessions.open("a"), sessions.open("b"), sessions.open("b")
+    _fill(theirs, 64)
+    time.sleep(0.01)
+    _fill(mine_old, 64)
+    sessions.make_room(mine_new, 64)  # full: b's own older session goes, though a's is older still
+    assert sessions.get(theirs.id, "a") is theirs
+    with pytest.raises(ProtocolError):
+        sessions.get(mine_old.id, "b")
