@@ -39,6 +39,10 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
         help="KV cache budget of one token's sessions (MiB; default: a quarter of --max-kv-mb, so one client "
         "cannot hold the whole worker)",
     )
+    parser.add_argument("--max-connections", type=int, default=256, help="open connections in all")
+    parser.add_argument("--max-connections-per-token", type=int, default=32)
+    parser.add_argument("--idle-timeout", type=float, default=900.0, help="seconds without a frame before closing")
+    parser.add_argument("--send-timeout", type=float, default=30.0, help="seconds a client may leave a reply unread")
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate: serve wss:// (docs/DEPLOY.md)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     parser.add_argument(
@@ -51,7 +55,7 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
 def run_worker(args: argparse.Namespace) -> int:
     """Load the shard, listen, and serve until interrupted."""
     from app.model.devices import resolve_device, resolve_dtype
-    from app.remote_worker.server import WorkerServer, compute_thread
+    from app.remote_worker.server import ConnectionLimits, WorkerServer, compute_thread
     from app.remote_worker.shard import ShardError, load_shard
     from app.remote_worker.tokens import TokenFile
     from app.wire.tls import server_context
@@ -79,6 +83,9 @@ def run_worker(args: argparse.Namespace) -> int:
         max_block=args.max_block,
         kv_budget_mb=args.max_kv_mb,
         kv_budget_per_token_mb=args.max_kv_mb_per_token or args.max_kv_mb / 4,
+        limits=ConnectionLimits(
+            args.max_connections, args.max_connections_per_token, args.idle_timeout, args.send_timeout
+        ),
         compute=compute,
     )
     if args.exit_with_parent:

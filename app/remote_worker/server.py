@@ -7,6 +7,7 @@ import logging
 import ssl
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from http import HTTPStatus
 
 import torch
@@ -52,6 +53,16 @@ def compute_thread() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="splitchat-compute")
 
 
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """How many connections the worker holds, and how long it waits on one."""
+
+    total: int = 256
+    per_token: int = 32
+    idle_s: float = 900.0  # no frame for this long: closed (the app reconnects for its next message)
+    send_s: float = 30.0  # a reply the client does not take within this: the client is dropped
+
+
 class RefusalLog:
     """Refused handshakes, logged at most once per ``interval_s`` with how many there were: an attacker
     without a token must not be able to fill the disk with warnings."""
@@ -89,6 +100,7 @@ class WorkerServer:
         kv_budget_mb: float | None = None,
         kv_budget_per_token_mb: float | None = None,
         compute: ThreadPoolExecutor | None = None,
+        limits: ConnectionLimits | None = None,
     ):
         self.shard = shard
         self.stack = shard.stack
@@ -96,6 +108,7 @@ class WorkerServer:
         self.max_frame = max_frame
         self.max_block = max_block
         self._refusals = RefusalLog()
+        self.limits = limits or ConnectionLimits()
         self._open: dict[ServerConnection, str] = {}  # connection -> the token hash it authenticated with
         self._watcher: asyncio.Task | None = None
         self.sessions = SessionTable(
@@ -147,6 +160,10 @@ class WorkerServer:
         if owner is None:
             self._refusals.note(connection.remote_address)
             return connection.respond(HTTPStatus.UNAUTHORIZED, "a valid bearer token is required\n")
+        mine = sum(1 for other in self._open.values() if other == owner)
+        if len(self._open) >= self.limits.total or mine >= self.limits.per_token:
+            which = "this token's" if mine >= self.limits.per_token else "the worker's"
+            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, f"{which} connection limit is reached\n")
         connection.splitchat_owner = owner
         return None
 
@@ -167,16 +184,29 @@ class WorkerServer:
             self._open.pop(connection, None)
 
     async def _serve(self, connection: ServerConnection, owner: str) -> None:
-        await connection.send(encode_frame(self.hello.to_header()))
         try:
-            async for message in connection:
+            await self._send(connection, encode_frame(self.hello.to_header()))
+            while True:
+                try:
+                    message = await asyncio.wait_for(connection.recv(), self.limits.idle_s)
+                except TimeoutError:
+                    await connection.close(1001, "idle")  # the client reconnects when it next needs us
+                    return
                 if not self.tokens.still_valid(owner):
                     # A revoked token loses its open connections too, not only new ones.
                     await connection.close(1008, "token revoked")
                     return
-                await connection.send(await self._reply(message, owner))
+                await self._send(connection, await self._reply(message, owner))
         except ConnectionClosed:
             pass
+
+    async def _send(self, connection: ServerConnection, data: bytes) -> None:
+        """Send, or drop a client that stopped reading: its replies would otherwise wait here forever."""
+        try:
+            await asyncio.wait_for(connection.send(data), self.limits.send_s)
+        except TimeoutError:
+            connection.transport.abort()
+            raise ConnectionClosed(None, None) from None
 
     async def _reply(self, message: bytes | str, owner: str) -> bytes:
         started = time.perf_counter()

@@ -385,3 +385,38 @@ def test_deleting_a_token_closes_its_idle_connections_and_no_one_elses(tiny_work
 
     code, reply = asyncio.run(scenario())
     assert code == 1008 and reply["type"] == "opened"
+
+
+def test_connections_are_capped_per_token_and_in_all_and_idle_ones_are_closed(tiny_split, start_worker):
+    from websockets.exceptions import InvalidStatus
+
+    _, _, shard = tiny_split
+    limits = ("--max-connections", "3", "--max-connections-per-token", "2", "--idle-timeout", "3")
+    worker = start_worker(shard, extra_args=limits)
+    second_token, third_token = issue_token(worker.token_file), issue_token(worker.token_file)
+
+    async def opened(token: str):
+        ws = await connect(worker.endpoint, additional_headers={"Authorization": f"Bearer {token}"}, proxy=None)
+        assert decode_frame(await ws.recv()).header["type"] == "hello"
+        return ws
+
+    async def refused(token: str) -> str:
+        with pytest.raises(InvalidStatus) as caught:
+            await opened(token)
+        return f"{caught.value.response.status_code} {caught.value.response.body.decode().strip()}"
+
+    async def scenario():
+        mine = [await opened(worker.token), await opened(worker.token)]
+        over_mine = await refused(worker.token)
+        theirs = await opened(second_token)
+        over_all = await refused(third_token)
+        await asyncio.wait_for(theirs.wait_closed(), timeout=10)  # silent for 3 s: closed by the worker
+        idle_code = theirs.close_code
+        for ws in mine:
+            await ws.close()
+        return over_mine, over_all, idle_code
+
+    over_mine, over_all, idle_code = asyncio.run(scenario())
+    assert over_mine == "503 this token's connection limit is reached"
+    assert over_all == "503 the worker's connection limit is reached"
+    assert idle_code == 1001
