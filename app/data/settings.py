@@ -18,12 +18,14 @@ from __future__ import annotations
 import ipaddress
 import json
 import os
+import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from platformdirs import site_config_dir, user_config_dir, user_data_dir
 
+from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import MODE_NAMES
 
 APP = "splitchat"
@@ -34,6 +36,10 @@ EMBEDDED = ""  # the active profile name meaning "the bundled model on a local w
 
 class SettingsError(Exception):
     """A setting or settings file that cannot be used, said plainly."""
+
+
+class PolicyError(SettingsError):
+    """The admin policy cannot be read or applied: the app runs locked to this computer until IT fixes it."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,14 @@ class AppSettings:
     unencrypted_allowed: bool = field(default=False, compare=False)
 
     def check(self) -> None:
+        for name, kind in _FIELD_TYPES.items():
+            value = getattr(self, name)
+            if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+                raise SettingsError(f"{name!r} must be {_TYPE_WORDS[kind]}, not {value!r}.")
+        try:
+            SplitSpec.parse(self.split)
+        except ValueError as exc:
+            raise SettingsError(f"The split depth {self.split!r} is not one: {exc}.") from None
         for profile in self.profiles:
             profile.check()
         for profile in self.profiles:
@@ -135,10 +149,57 @@ class AppSettings:
 
     @classmethod
     def from_dict(cls, data: dict) -> AppSettings:
+        """Settings from a parsed settings file; SettingsError for any shape but the one ``to_json`` writes."""
+        if not isinstance(data, dict):
+            raise SettingsError("the file must hold a JSON object")
         known = {f.name for f in fields(cls)} - {"locked", "unencrypted_allowed"}
         values = {k: v for k, v in data.items() if k in known}
-        values["profiles"] = tuple(ProviderProfile(**p) for p in values.get("profiles", ()))
+        values["profiles"] = profiles_from(values.get("profiles", ()))
+        if "split" in values:
+            values["split"] = _normal_split(values["split"])
         return cls(**values)
+
+
+_FIELD_TYPES = {
+    "active_profile": str,
+    "model": str,
+    "split": str,
+    "mode": str,
+    "budget": int,
+    "temperature": (int, float),
+    "top_p": (int, float),
+    "max_new_tokens": int,
+    "device": str,
+    "pseudonymise_embedded": bool,
+    "pseudonymise_always": bool,
+}
+_TYPE_WORDS = {str: "text", int: "a whole number", (int, float): "a number", bool: "true or false"}
+
+
+def profiles_from(raw: object) -> tuple[ProviderProfile, ...]:
+    """Provider profiles from JSON: a list of objects with the profile's keys and no others (a stray
+    ``"token"`` there is refused rather than kept: tokens belong in the keyring)."""
+    if not isinstance(raw, list | tuple):
+        raise SettingsError("'profiles' must be a list")
+    names = {f.name for f in fields(ProviderProfile)}
+    profiles = []
+    for entry in raw:
+        if not isinstance(entry, dict) or not {"name", "endpoint"} <= set(entry):
+            raise SettingsError("each provider profile needs a 'name' and an 'endpoint'")
+        extra = sorted(set(entry) - names)
+        if extra:
+            raise SettingsError(f"a provider profile has keys splitchat does not keep: {', '.join(extra)}")
+        profiles.append(ProviderProfile(**entry))
+    return tuple(profiles)
+
+
+def _normal_split(value: object) -> object:
+    """A split as ``SplitSpec`` writes it ("2:3" and "2,3" are the same split); anything else unchanged,
+    for ``check`` to refuse."""
+    try:
+        return str(SplitSpec.parse(value)) if isinstance(value, str | int) and not isinstance(value, bool) else value
+    except ValueError:
+        return value
 
 
 def config_dir() -> Path:
@@ -158,14 +219,47 @@ def policy_path() -> Path:
 
 
 def load_settings() -> AppSettings:
-    """The user's settings with the admin policy applied on top (locked keys take the policy's value)."""
-    path = config_dir() / "settings.json"
+    """The user's settings with the admin policy applied on top (locked keys take the policy's value).
+
+    A user file that cannot be read is moved aside and the defaults used (``broken_settings_notice``
+    says so once); a policy that cannot be read or applied is a PolicyError — never silently no policy.
+    """
+    settings = _user_settings()
+    policy = read_policy()
     try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-        settings = AppSettings.from_dict(data)
-    except (ValueError, TypeError) as exc:
-        raise SettingsError(f"{path} is not a valid settings file ({exc}); fix or delete it.") from exc
-    return apply_policy(settings, read_policy())
+        enforced = apply_policy(settings, policy)
+        enforced.check()
+    except SettingsError as exc:
+        raise PolicyError(f"The admin policy {policy_path()} cannot be applied: {exc}") from None
+    return enforced
+
+
+def locked_down() -> AppSettings:
+    """What the app runs with while the policy is broken: this computer only, nothing changeable."""
+    return AppSettings(locked=tuple(f.name for f in fields(AppSettings) if f.name not in ("locked",)))
+
+
+_notices: list[str] = []
+
+
+def broken_settings_notice() -> str | None:
+    """What was wrong with the user's settings file at the last load, once; None when nothing was."""
+    return _notices.pop() if _notices else None
+
+
+def _user_settings() -> AppSettings:
+    path = config_dir() / "settings.json"
+    if not path.is_file():
+        return AppSettings()
+    try:
+        settings = AppSettings.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        settings.check()
+        return settings
+    except (ValueError, TypeError, SettingsError) as exc:
+        aside = path.with_name(f"settings.broken-{time.strftime('%Y%m%d-%H%M%S')}.json")
+        os.replace(path, aside)
+        _notices[:] = [f"Your settings file could not be used ({exc}); it was moved to {aside} and the defaults apply."]
+        return AppSettings()
 
 
 def save_settings(settings: AppSettings) -> None:
@@ -187,17 +281,24 @@ def read_policy() -> dict:
         return {}
     try:
         policy = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise SettingsError(f"The admin policy {path} is not valid JSON ({exc}).") from exc
+    except (OSError, ValueError) as exc:
+        raise PolicyError(f"The admin policy {path} is not valid JSON ({exc}).") from None
     if not isinstance(policy, dict):
-        raise SettingsError(f"The admin policy {path} must be a JSON object.")
+        raise PolicyError(f"The admin policy {path} must be a JSON object.")
+    if not isinstance(policy.get("values", {}), dict):
+        raise PolicyError(f"The admin policy {path}: 'values' must be an object of settings.")
+    locked = policy.get("locked", [])
+    if not isinstance(locked, list) or not all(isinstance(key, str) for key in locked):
+        raise PolicyError(f"The admin policy {path}: 'locked' must be a list of setting names.")
     return policy
 
 
 def apply_policy(settings: AppSettings, policy: dict) -> AppSettings:
     values = dict(policy.get("values", {}))
     if "profiles" in values:
-        values["profiles"] = tuple(ProviderProfile(**p) for p in values["profiles"])
+        values["profiles"] = profiles_from(values["profiles"])
+    if "split" in values:
+        values["split"] = _normal_split(values["split"])
     locked = tuple(policy.get("locked", ()))
     defaults = AppSettings()
     for key in locked:

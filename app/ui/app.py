@@ -12,7 +12,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from app.data.conversations import ConversationStore
-    from app.data.settings import AppSettings, SettingsError, data_dir, load_settings
+    from app.data.settings import PolicyError, broken_settings_notice, data_dir, load_settings, locked_down
     from app.host import EngineHost
     from app.ui.gc_guard import GuiThreadCollector
     from app.ui.main_window import MainWindow
@@ -22,9 +22,17 @@ def main(argv: list[str] | None = None) -> int:
     collector = GuiThreadCollector()  # before any engine thread exists
     try:
         settings = load_settings()
-    except SettingsError as exc:
-        QMessageBox.warning(None, "splitchat settings", f"{exc}\n\nStarting with the default settings.")
-        settings = AppSettings()
+    except PolicyError as exc:  # fail closed: no cloud provider, nothing changeable, until IT fixes it
+        QMessageBox.critical(
+            None,
+            "splitchat: the administrator's policy",
+            f"{exc}\n\nUntil your IT department fixes it, splitchat runs on this computer only and its settings "
+            "cannot be changed.",
+        )
+        settings = locked_down()
+    notice = broken_settings_notice()
+    if notice:
+        QMessageBox.warning(None, "splitchat settings", notice)
     store = ConversationStore(data_dir() / "conversations.sqlite3")
     host = EngineHost()
     window = MainWindow(host, store, settings)

@@ -14,11 +14,14 @@ from app.data import credentials
 from app.data.conversations import ConversationStore
 from app.data.settings import (
     AppSettings,
+    PolicyError,
     ProviderProfile,
     SettingsError,
     apply_policy,
+    broken_settings_notice,
     config_dir,
     load_settings,
+    locked_down,
     policy_path,
     read_policy,
     save_settings,
@@ -101,8 +104,59 @@ def test_settings_round_trip_and_validation():
         with pytest.raises(SettingsError, match=message):
             save_settings(bad)
     (config_dir() / "settings.json").write_text("{not json")
-    with pytest.raises(SettingsError, match="not a valid settings file"):
+    assert load_settings() == AppSettings()  # moved aside (the next test says where), the defaults apply
+    assert "could not be used" in broken_settings_notice()
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "{not json",
+        '["a list"]',
+        '{"profiles": [{"name": "gpu"}]}',  # a profile without an endpoint
+        '{"profiles": [{"name": "gpu", "endpoint": "wss://gpu:1", "token": "s3cret"}]}',  # a token does not belong
+        '{"budget": "abc"}',
+        '{"split": "two"}',
+        '{"mode": "bogus"}',
+        '{"profiles": {"name": "gpu"}}',
+    ],
+)
+def test_a_broken_settings_file_is_moved_aside_and_reported_and_the_app_starts(broken):
+    config_dir().mkdir(parents=True, exist_ok=True)
+    (config_dir() / "settings.json").write_text(broken)
+    policy_path().write_text(json.dumps({"values": {"mode": "lookup"}, "locked": ["mode"]}))
+    settings = load_settings()
+    assert settings.mode == "lookup" and settings.locked == ("mode",)  # the policy still holds
+    notice = broken_settings_notice()
+    aside = [p for p in config_dir().iterdir() if p.name.startswith("settings.broken-")]
+    assert len(aside) == 1 and aside[0].read_text() == broken and str(aside[0]) in notice
+    assert not (config_dir() / "settings.json").exists() and broken_settings_notice() is None
+
+
+def test_a_split_is_read_by_the_one_split_parser():
+    config_dir().mkdir(parents=True, exist_ok=True)
+    (config_dir() / "settings.json").write_text('{"split": "2:3"}')
+    assert load_settings().split == "2,3"
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        "{not json",
+        '{"values": ["split", 4]}',
+        '{"locked": "split"}',
+        '{"values": {"split": "nonsense"}, "locked": ["split"]}',
+        '{"values": {"profiles": [{"name": "gpu", "endpoint": "wss://gpu:1", "token": "x"}]}}',
+    ],
+)
+def test_a_broken_policy_is_an_error_never_no_policy(policy):
+    policy_path().write_text(policy)
+    with pytest.raises(PolicyError):
         load_settings()
+    locked = locked_down()
+    assert locked.provider is None and "profiles" in locked.locked and "active_profile" in locked.locked
+    with pytest.raises(SettingsError):
+        save_settings(AppSettings())  # nothing is saved against a policy that cannot be read
 
 
 def test_admin_policy_locks_settings():
