@@ -18,6 +18,7 @@ class StackCache:
         self._keys: list[torch.Tensor | None] = [None] * num_layers
         self._values: list[torch.Tensor | None] = [None] * num_layers
         self._lengths = [0] * num_layers
+        self.max_capacity: int | None = None  # doubling stops here (the worker's budget), never below a need
 
     @property
     def length(self) -> int:
@@ -34,7 +35,10 @@ class StackCache:
         capacity = self.capacity
         if length <= capacity:
             return capacity
-        return max(length, 64 if capacity == 0 else 2 * capacity)
+        grown = 64 if capacity == 0 else 2 * capacity
+        if self.max_capacity is not None:
+            grown = min(grown, self.max_capacity)
+        return max(length, grown)
 
     def update(self, keys: torch.Tensor, values: torch.Tensor, layer_idx: int, **_: object):
         """Append a block's keys/values for one layer; return that layer's whole cache."""
@@ -93,7 +97,7 @@ class StackCache:
     def _ensure_capacity(self, layer: int, like: torch.Tensor, needed: int):
         keys = self._keys[layer]
         if keys is None or keys.shape[-2] < needed:
-            capacity = self.capacity_for(needed) if keys is None else max(needed, 2 * keys.shape[-2])
+            capacity = self.capacity_for(needed)
             shape = (*like.shape[:-2], capacity, like.shape[-1])
             new_k = like.new_empty(shape)
             new_v = like.new_empty(shape)

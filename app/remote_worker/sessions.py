@@ -69,7 +69,11 @@ class SessionTable:
             raise ProtocolError(
                 ErrorCode.TOO_MANY_SESSIONS, f"this token already holds its limit of {self.max_per_owner} sessions"
             )
-        session = Session(id=secrets.token_hex(16), owner=owner, cache=self._new_cache())
+        cache = self._new_cache()
+        budgets = [b for b in (self.kv_budget, self.kv_budget_per_owner) if b is not None]
+        if budgets and self.bytes_per_position:  # doubling must not overshoot what a session may hold
+            cache.max_capacity = min(budgets) // self.bytes_per_position
+        session = Session(id=secrets.token_hex(16), owner=owner, cache=cache)
         self._sessions[session.id] = session
         return session
 
@@ -101,11 +105,16 @@ class SessionTable:
         grow = self.bytes_per_position * (target - session.charged)
         if grow <= 0:
             return
-        if self.kv_budget_per_owner is not None and self.used_bytes(session.owner) + grow > self.kv_budget_per_owner:
-            raise ProtocolError(
-                ErrorCode.MEMORY_LIMIT,
-                f"this token's sessions would hold more than {self.kv_budget_per_owner / 2**20:.2f} MiB of KV cache",
-            )
+        if self.kv_budget_per_owner is not None:
+            own = [s for s in self._sessions.values() if s.owner == session.owner and s is not session]
+            own = sorted((s for s in own if not s.reserved), key=lambda s: s.last_used)
+            while self.used_bytes(session.owner) + grow > self.kv_budget_per_owner and own:
+                self._evict(own.pop(0))  # a token over its share gives up its own idle sessions first
+            if self.used_bytes(session.owner) + grow > self.kv_budget_per_owner:
+                share = self.kv_budget_per_owner / 2**20
+                raise ProtocolError(
+                    ErrorCode.MEMORY_LIMIT, f"this token's sessions would hold more than {share:.2f} MiB of KV cache"
+                )
         if self.kv_budget is None:
             session.reserved = target
             return
@@ -118,12 +127,14 @@ class SessionTable:
             key=lambda s: (s.owner != session.owner, s.last_used),
         )
         while self.used_bytes() + grow > self.kv_budget and others:
-            victim = others.pop(0)
-            del self._sessions[victim.id]  # its client gets unknown_session and re-prefills
-            self.evicted += 1
+            self._evict(others.pop(0))
         if self.used_bytes() + grow > self.kv_budget:
             raise ProtocolError(ErrorCode.MEMORY_LIMIT, "the worker's KV budget is held by requests in flight")
         session.reserved = target
+
+    def _evict(self, victim: Session) -> None:
+        del self._sessions[victim.id]  # its client gets unknown_session and re-prefills
+        self.evicted += 1
 
     def release(self, session: Session) -> None:
         """The request is done: the session is charged for what its buffers now hold."""

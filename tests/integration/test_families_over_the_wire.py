@@ -48,9 +48,10 @@ def test_each_family_over_a_real_worker_matches_transformers(case, workers, tmp_
         shard = folder.parent / f"shard-{split}"
         export_worker_shard(source, split, shard)
         worker = workers(shard, dtype="float32")
-        for mode, prompt in (("sequential", LONG), ("auto", SHORT)):
-            ours = asyncio.run(_generate(source, split, worker, torch.float32, mode, prompt))
-            assert_greedy_matches(model, prompt, ours, references[tuple(prompt)])
+        # Split 1 decodes the long prompt one token at a time, split 2 the short one with speculation.
+        mode, prompt = ("sequential", LONG) if split.k_in == 1 else ("auto", SHORT)
+        ours = asyncio.run(_generate(source, split, worker, torch.float32, mode, prompt))
+        assert_greedy_matches(model, prompt, ours, references[tuple(prompt)])
 
 
 @pytest.mark.parametrize("case", FAMILY_CASES)

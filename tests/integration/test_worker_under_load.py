@@ -44,7 +44,7 @@ async def test_sixteen_concurrent_sessions_each_get_what_they_would_alone(tiny_s
 async def test_kv_budget_evicts_the_idle_tenant_who_then_recovers_transparently(tiny_split, start_worker):
     source, model, shard = tiny_split
     # Tiny middle (4 layers, 2 KV heads of 16, float32): 1 KiB per position, so 0.25 MiB holds 256.
-    worker = start_worker(shard, extra_args=("--max-kv-mb", "0.25"))
+    worker = start_worker(shard, extra_args=("--max-kv-mb", "0.25", "--max-kv-mb-per-token", "0.25"))
     first, first_notices = await open_split_session(source, SPLIT, worker.endpoint, worker.token)
     second, _ = await open_split_session(source, SPLIT, worker.endpoint, worker.token)
     a, b = prompts(2, 120, seed=3)

@@ -92,10 +92,15 @@ def test_kv_budget_per_token_is_a_typed_refusal():
     sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget_per_owner=13_000)
     first, second = sessions.open("a"), sessions.open("a")
     _fill(first, 30)  # 64 positions of buffers
-    sessions.make_room(second, 65)  # 6,400 + 6,500
+    sessions.make_room(second, 65)  # 6,400 + 6,500 fits the token's share
     sessions.release(second)
+    assert sessions.get(first.id, "a") is first
+    sessions.make_room(second, 67)  # over the share: the token's own idle session gives way
+    sessions.release(second)
+    with pytest.raises(ProtocolError):
+        sessions.get(first.id, "a")
     with pytest.raises(ProtocolError) as caught:
-        sessions.make_room(second, 67)
+        sessions.make_room(second, 131)  # alone over the token's share: refused
     assert caught.value.code == ErrorCode.MEMORY_LIMIT
     other = sessions.open("b")
     sessions.make_room(other, 100)  # the cap is per token
