@@ -132,7 +132,6 @@ class MainWindow(QMainWindow):
         self.load_progress.setVisible(True)
         self.status.setText("Loading the model…")
         try:
-            self.settings.check()  # a settings file edited by hand, or a policy changed since: say why
             opening = self.host.open(self.engine_config(), self.loading.progress.emit)
             if self.settings.pseudonymising:  # the detector loads beside the model, not at the first message
                 info, _ = await asyncio.gather(opening, self.host.prepare_pseudonymisation())
