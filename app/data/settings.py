@@ -4,8 +4,10 @@ Settings live in the user config dir (``settings.json``). Tokens never do: they 
 (see ``credentials``). An admin can lock any setting for ordinary users with a policy file:
 
 - Linux:   ``/etc/xdg/splitchat/policy.json``
-- Windows: ``C:\\ProgramData\\splitchat\\policy.json``
-- or wherever ``SPLITCHAT_POLICY`` points.
+- Windows: the registry value ``HKLM\\Software\\Policies\\splitchat\\Policy``, else
+  ``C:\\ProgramData\\splitchat\\policy.json``
+
+(``policy_source`` says why only there, and how tests point elsewhere.)
 
 Its shape: ``{"values": {"split": "4", "mode": "auto"}, "locked": ["split", "mode"]}``. Locked keys take
 the policy's value (the default when it gives none) whatever the user's file says, and the settings
@@ -23,8 +25,9 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from platformdirs import site_config_dir, user_config_dir, user_data_dir
+from platformdirs import user_config_dir, user_data_dir
 
+from app.data.policy_source import policy_file, read_policy_document
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import MODE_NAMES
 
@@ -214,8 +217,8 @@ def data_dir() -> Path:
 
 
 def policy_path() -> Path:
-    override = os.environ.get("SPLITCHAT_POLICY")
-    return Path(override) if override else Path(site_config_dir(APP, appauthor=False)) / "policy.json"
+    """The admin policy file this app reads."""
+    return policy_file()
 
 
 def load_settings() -> AppSettings:
@@ -230,7 +233,7 @@ def load_settings() -> AppSettings:
         enforced = apply_policy(settings, policy)
         enforced.check()
     except SettingsError as exc:
-        raise PolicyError(f"The admin policy {policy_path()} cannot be applied: {exc}") from None
+        raise PolicyError(f"The admin policy {read_policy_document().origin} cannot be applied: {exc}") from None
     return enforced
 
 
@@ -276,12 +279,16 @@ def save_settings(settings: AppSettings) -> None:
 
 
 def read_policy() -> dict:
-    path = policy_path()
-    if not path.is_file():
+    try:
+        document = read_policy_document()
+    except OSError as exc:
+        raise PolicyError(f"The admin policy cannot be read ({exc}).") from None
+    path = document.origin
+    if document.text is None:
         return {}
     try:
-        policy = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        policy = json.loads(document.text)
+    except ValueError as exc:
         raise PolicyError(f"The admin policy {path} is not valid JSON ({exc}).") from None
     if not isinstance(policy, dict):
         raise PolicyError(f"The admin policy {path} must be a JSON object.")

@@ -420,3 +420,36 @@ def test_connections_are_capped_per_token_and_in_all_and_idle_ones_are_closed(ti
     assert over_mine == "503 this token's connection limit is reached"
     assert over_all == "503 the worker's connection limit is reached"
     assert idle_code == 1001
+
+
+def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout(tiny_split, start_worker):
+    """A client that sends without reading fills both socket buffers: the worker's send stalls and, with it,
+    its reading of that client. It must drop the client rather than wait on it forever."""
+    from websockets.exceptions import ConnectionClosed
+
+    _, _, shard = tiny_split
+    worker = start_worker(shard, extra_args=("--send-timeout", "2"))
+    rows = 480
+    payload = tensor_to_bytes(torch.randn(rows, 64), "float32")
+
+    async def scenario():
+        headers = {"Authorization": f"Bearer {worker.token}"}
+        ws = await connect(worker.endpoint, additional_headers=headers, proxy=None, max_queue=1, max_size=None)
+        assert decode_frame(await ws.recv()).header["type"] == "hello"
+        await ws.send(encode_frame({"type": "open", "seq": 0}))
+        session = decode_frame(await ws.recv()).header["session"]
+
+        async def flood():  # never reads: ~60 MB of replies, far more than loopback's buffers hold
+            for seq in range(1, 500):
+                await ws.send(_forward(session, [rows, 64], payload, seq, crop=0))
+
+        started = asyncio.get_running_loop().time()
+        try:
+            await asyncio.wait_for(flood(), timeout=30)  # without a send timeout both sides wait forever
+        except ConnectionClosed:
+            return asyncio.get_running_loop().time() - started
+        return None
+
+    dropped_after = asyncio.run(scenario())
+    assert dropped_after is not None and dropped_after < 25
+    assert worker.alive()

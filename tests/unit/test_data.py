@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 
 import keyring
 import pytest
@@ -325,3 +326,23 @@ def test_hidden_states_never_cross_a_network_unencrypted_unless_the_policy_allow
     (config_dir() / "settings.json").write_text(json.dumps({"unencrypted_allowed": True}))
     policy_path().unlink()
     assert not load_settings().unencrypted_allowed  # a user's own file cannot allow it
+
+
+def test_an_installed_app_reads_the_policy_only_from_the_system_location(monkeypatch, tmp_path):
+    """The user sets SPLITCHAT_POLICY and XDG_CONFIG_DIRS to a permissive policy of their own; in the
+    frozen bundle neither is followed (run from source, the override is how the tests point elsewhere)."""
+    from app.data import policy_source
+
+    mine = tmp_path / "xdg" / "splitchat" / "policy.json"
+    mine.parent.mkdir(parents=True)
+    mine.write_text(json.dumps({"values": {"mode": "lookup"}, "locked": ["mode"]}))
+    monkeypatch.setenv("SPLITCHAT_POLICY", str(mine))
+    monkeypatch.setenv("XDG_CONFIG_DIRS", str(tmp_path / "xdg"))
+    assert load_settings().locked == ("mode",)  # from source: the override is read
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert policy_path() == policy_source.LINUX_POLICY
+    document = policy_source.read_policy_document()
+    assert document.origin == str(policy_source.LINUX_POLICY)
+    if policy_source.LINUX_POLICY.exists():
+        pytest.skip("this machine has a real admin policy; the rest would read it")
+    assert document.text is None and load_settings().locked == ()
