@@ -320,6 +320,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-peer", action="store_true", help="skip transformers' prompt-lookup comparison")
     bench.add_argument("--report", type=Path, help="only re-summarise and re-plot the runs of an earlier --json")
     bench.add_argument("--load", help="instead: N concurrent sessions against one worker, e.g. 1,4,16")
+    bench.add_argument("--max-pass-rows", type=int, help="with --load: the worker's row budget per batched pass")
+    bench.add_argument(
+        "--replicas", type=int, default=1, help="with --load: this many workers behind HAProxy (packaging/worker)"
+    )
+    bench.add_argument(
+        "--kill-replica",
+        action="store_true",
+        help="with --load N --replicas 2+: real answers, one replica killed mid-answer; tokens checked",
+    )
     bench.add_argument("--json", type=Path, help="write the runs here")
     bench.add_argument("--plot", type=Path, help="draw tok/s and the step breakdown here (PNG)")
     compute_options(bench)

@@ -8,7 +8,9 @@ import sys
 import time
 from dataclasses import asdict
 
+from app.bench.failover import run_failover
 from app.bench.load import run_load
+from app.bench.pass_profile import profile_passes
 from app.bench.prompts import load_prompts
 from app.bench.records import BenchResult
 from app.bench.report import add_ratios, decompose, plot_bench, summarise
@@ -79,14 +81,24 @@ def load_command(args: argparse.Namespace) -> int:
     counts = [int(n) for n in args.load.split(",") if n.strip()]
     if not counts or min(counts) < 1:
         raise ValueError("--load takes session counts such as 1,4,16")
+    if args.replicas < 1:
+        raise ValueError("--replicas must be at least 1")
+    if args.kill_replica:
+        return failover_command(args, counts)
+    split = SplitSpec.parse(args.split)
     rows = run_load(
         args.model,
-        SplitSpec.parse(args.split),
+        split,
         counts,
-        log=lambda line: print(line, flush=True),
+        log=_print,
         device=args.device,
         dtype=args.dtype,
+        max_pass_rows=args.max_pass_rows,
+        replicas=args.replicas,
     )
+    # The cost curve (rows per pass vs time) behind the GPU projection: the CPU worker's middle in-process.
+    on_cpu = args.device in ("cpu", "auto") and args.replicas == 1
+    curve = profile_passes(args.model, split, sorted({1, 2, 4, 8, 16, 32, *counts}), log=_print) if on_cpu else []
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         load = {
@@ -94,10 +106,41 @@ def load_command(args: argparse.Namespace) -> int:
             "split": args.split,
             "device": args.device,
             "dtype": args.dtype,
+            "replicas": args.replicas,
             "load": [asdict(row) for row in rows],
+            "pass_profile": [asdict(cost) for cost in curve],
         }
         args.json.write_text(json.dumps(load, indent=2))
     return 0
+
+
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+def failover_command(args: argparse.Namespace, counts: list[int]) -> int:
+    if len(counts) != 1:
+        raise ValueError("--kill-replica takes one session count, e.g. --load 8")
+    result = run_failover(
+        args.model,
+        SplitSpec.parse(args.split),
+        sessions=counts[0],
+        replicas=args.replicas,
+        new_tokens=args.max_new_tokens,
+        log=_print,
+    )
+    print(
+        f"{result.sessions} sessions over {result.replicas} replicas, one killed after "
+        f"{result.killed_after_tokens} tokens: {result.sessions_recovered} recovered, answers identical to "
+        f"alone: {result.identical_to_alone}; {result.concurrent_s:.1f} s without the failure, "
+        f"{result.killed_s:.1f} s with it (+{result.extra_s:.1f} s)"
+    )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(
+            json.dumps({"model": args.model, "split": args.split, "failover": asdict(result)}, indent=2)
+        )
+    return 0 if result.identical_to_alone else 1
 
 
 def print_summary(result: BenchResult) -> None:

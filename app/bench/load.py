@@ -3,8 +3,9 @@
 Each session is a client that prefills a prompt's worth of hidden states and then decodes one
 position per round trip, as sequential decoding does. The hidden states are random: the worker's cost
 does not depend on their values, and leaving the workstation half out measures the worker alone.
-Reported per session count: aggregate tokens per second, p50/p99 step latency, and the worker
-process's resident and peak memory (Linux /proc).
+Reported per session count: aggregate tokens per second, p50/p99 step latency, how many rows the
+worker's batched passes held on average (over the passes the decode steps saw), the pass's own time and
+the wait for one, and the worker process's resident and peak memory (Linux /proc).
 """
 
 from __future__ import annotations
@@ -17,23 +18,40 @@ from pathlib import Path
 
 import torch
 
+from app.bench.balancer import Balancer
+from app.engine.link.local_worker import LocalWorker
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 
 
-async def _client(link: WorkerLink, hidden: int, prompt: int, steps: int) -> list[float]:
-    middle = await link.connect()
+@dataclass(frozen=True)
+class Step:
+    """One decode step of one session, as the client saw it and as the worker reported it."""
+
+    ms: float
+    pass_id: int
+    pass_rows: int
+    compute_ms: float
+    queue_ms: float
+
+
+async def _client(
+    link: WorkerLink, hidden: int, prompt: int, steps: int, prefilled: asyncio.Barrier, via: str | None
+) -> list[Step]:
+    middle = await link.connect(via)
     generator = torch.Generator().manual_seed(0)
     try:
         await middle.forward(torch.randn(1, prompt, hidden, generator=generator), list(range(prompt)))
-        latencies = []
+        await prefilled.wait()  # every session decodes at once: the steady state being measured
+        seen = []
         for position in range(prompt, prompt + steps):
             started = time.perf_counter()
-            await middle.forward(torch.randn(1, 1, hidden, generator=generator), [position])
-            latencies.append((time.perf_counter() - started) * 1000)
-        return latencies
+            reply = await middle.forward(torch.randn(1, 1, hidden, generator=generator), [position])
+            ms = (time.perf_counter() - started) * 1000
+            seen.append(Step(ms, reply.pass_id, reply.pass_rows, reply.remote_compute_ms, reply.queue_ms))
+        return seen
     finally:
         await middle.close()
 
@@ -63,6 +81,12 @@ class LoadRow:
     worker_memory_mib: dict[str, float]  # rss, peak (Linux; empty elsewhere)
     prompt: int
     steps_per_session: int
+    mean_rows_per_pass: float  # over the distinct passes the decode steps ran in
+    pass_ms_p50: float  # one such pass's compute on the worker
+    queue_ms_p50: float  # a step's wait on the worker for a pass with room
+    max_pass_rows: int | None  # the worker's row budget per pass (its hello)
+    prefill_s: float  # every session's prompt, before the decoding being measured
+    replicas: int  # workers behind HAProxy (1: one worker, no balancer)
 
 
 def run_load(
@@ -74,39 +98,123 @@ def run_load(
     log=print,
     device: str = "cpu",
     dtype: str = "float32",
+    max_pass_rows: int | None = None,
+    replicas: int = 1,
 ) -> list[LoadRow]:
-    """Aggregate tok/s and step latency of ``counts`` concurrent sessions against one worker on loopback,
-    which computes on ``device`` in ``dtype`` (the wire carries that dtype)."""
+    """Aggregate tok/s and step latency of ``counts`` concurrent sessions against one worker on loopback
+    (or ``replicas`` of it behind HAProxy), computing on ``device`` in ``dtype`` (the wire carries that).
+
+    Every session prefills ``prompt`` positions, then all decode ``steps`` positions at once; the
+    aggregate is the decode phase's tokens over its time.
+    """
     source = resolve_model(spec)
     wire = wire_dtype_for(resolve_dtype(dtype, resolve_device(device)))
-    sessions = ("--max-sessions-per-token", str(max(counts)))
-    link = WorkerLink.embedded(source, split, wire, device=device, dtype=dtype, extra_args=sessions)
-    rows = []
+    options = ["--max-sessions-per-token", str(max(counts))]
+    if max_pass_rows is not None:
+        options += ["--max-pass-rows", str(max_pass_rows)]
+    link = WorkerLink.embedded(source, split, wire, device=device, dtype=dtype, extra_args=tuple(options))
+    workers, balancer, rows = [], None, []
     try:
         link.wait_ready()
-        for count in counts:
-            started = time.perf_counter()
-            results = asyncio.run(_gather(link, source.config.hidden_size, prompt, steps, count))
-            elapsed = time.perf_counter() - started
-            latencies = [ms for client in results for ms in client]
+        workers = [link.local_worker] + start_replicas(link, replicas - 1)
+        if replicas > 1:
+            balancer = Balancer([worker.endpoint for worker in workers])
+        via = balancer.endpoint if balancer else None
+        announced = asyncio.run(_announced_pass_rows(link, via))
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # the clients only draw random rows: their threads must not spin on its cores
+        try:
+            measured = []
+            for count in counts:
+                results, prefill_s, decode_s = asyncio.run(
+                    _gather(link, source.config.hidden_size, prompt, steps, count, via)
+                )
+                measured.append((count, results, prefill_s, decode_s, _summed_memory(workers)))
+        finally:
+            torch.set_num_threads(threads)
+        for count, results, prefill_s, decode_s, memory in measured:
+            steps_seen = [step for client in results for step in client]
+            latencies = [step.ms for step in steps_seen]
+            # Replicas number their passes alike: a pass is told apart by what it reported too.
+            passes = {(step.pass_id, step.pass_rows, step.compute_ms): step for step in steps_seen if step.pass_id}
             row = LoadRow(
                 sessions=count,
-                aggregate_tok_per_s=round(count * steps / elapsed, 2),
+                aggregate_tok_per_s=round(count * steps / decode_s, 2),
                 step_ms_p50=round(statistics.median(latencies), 2),
                 step_ms_p99=round(percentile(latencies, 99), 2),
-                worker_memory_mib={k: round(v, 1) for k, v in process_memory_mib(link.local_worker.pid).items()},
+                worker_memory_mib=memory,
                 prompt=prompt,
                 steps_per_session=steps,
+                mean_rows_per_pass=round(statistics.mean(p.pass_rows for p in passes.values()), 2) if passes else 0.0,
+                pass_ms_p50=round(statistics.median(p.compute_ms for p in passes.values()), 2) if passes else 0.0,
+                queue_ms_p50=round(statistics.median(step.queue_ms for step in steps_seen), 2),
+                max_pass_rows=announced,
+                prefill_s=round(prefill_s, 3),
+                replicas=replicas,
             )
             rows.append(row)
             log(
                 f"{count:>3} sessions: {row.aggregate_tok_per_s:7.1f} tok/s in all, step p50 "
-                f"{row.step_ms_p50:.1f} ms, p99 {row.step_ms_p99:.1f} ms, worker {row.worker_memory_mib}"
+                f"{row.step_ms_p50:.1f} ms, p99 {row.step_ms_p99:.1f} ms, {row.mean_rows_per_pass:.1f} rows a pass "
+                f"({row.pass_ms_p50:.1f} ms), wait {row.queue_ms_p50:.1f} ms, worker {row.worker_memory_mib}"
             )
     finally:
+        if balancer is not None:
+            balancer.stop()
+        for worker in workers[1:]:
+            worker.stop()
         link.close()
     return rows
 
 
-async def _gather(link: WorkerLink, hidden: int, prompt: int, steps: int, count: int) -> list[list[float]]:
-    return await asyncio.gather(*(_client(link, hidden, prompt, steps) for _ in range(count)))
+def start_replicas(link: WorkerLink, count: int) -> list[LocalWorker]:
+    """More workers serving the embedded link's shard with its token: replicas for a balancer."""
+    first = link.local_worker
+    replicas = []
+    for _ in range(count):
+        replica = LocalWorker(
+            first.shard,
+            first.device,
+            first.dtype,
+            first.max_frame,
+            first.session_ttl_s,
+            extra_args=first.extra_args,
+            shared_token=(first.token_file, first.token),
+        )
+        replica.start()
+        replicas.append(replica)
+    return replicas
+
+
+def _summed_memory(workers: list[LocalWorker]) -> dict[str, float]:
+    """Resident and peak MiB of the worker processes together (each replica holds its own weights)."""
+    total: dict[str, float] = {}
+    for worker in workers:
+        for key, value in process_memory_mib(worker.pid).items():
+            total[key] = round(total.get(key, 0.0) + value, 1)
+    return total
+
+
+async def _announced_pass_rows(link: WorkerLink, via: str | None) -> int | None:
+    middle = await link.connect(via)
+    try:
+        return middle.hello.max_pass_rows
+    finally:
+        await middle.close()
+
+
+async def _gather(
+    link: WorkerLink, hidden: int, prompt: int, steps: int, count: int, via: str | None = None
+) -> tuple[list[list[Step]], float, float]:
+    """Every client's steps, the prefill phase's seconds and the decode phase's seconds."""
+    prefilled = asyncio.Barrier(count + 1)  # the clients and this observer
+    started = time.perf_counter()
+    decoding = asyncio.ensure_future(prefilled.wait())  # released with the clients, when all have prefilled
+    clients = asyncio.gather(*(_client(link, hidden, prompt, steps, prefilled, via) for _ in range(count)))
+    await asyncio.wait([decoding, clients], return_when=asyncio.FIRST_COMPLETED)
+    decode_start = time.perf_counter()
+    try:
+        results = await clients
+    finally:
+        decoding.cancel()
+    return results, decode_start - started, time.perf_counter() - decode_start

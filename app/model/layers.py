@@ -12,6 +12,7 @@ import functools
 import torch
 from torch import nn
 
+from app.model.batching import PerSession, Segment, SessionsCache, implementation_name
 from app.model.families import (
     SLIDING,
     attention_implementation,
@@ -32,9 +33,10 @@ def family_class(config, role: str) -> type[nn.Module]:
 
 
 def compute_config(config):
-    """A private copy of the config set to the family's attention kernel."""
+    """A private copy of the config set to the family's attention kernel (wrapped to serve a batch of
+    sessions: ``batching``)."""
     config = copy.deepcopy(config)
-    config._attn_implementation = attention_implementation(config)
+    config._attn_implementation = implementation_name(attention_implementation(config))
     return config
 
 
@@ -77,7 +79,7 @@ class LayerStack(nn.Module):
         self.layers = nn.ModuleList(layers)
         self.layer_types = layer_types(config)[first:last]
         self.window = sliding_window(config)
-        self._eager = self.config._attn_implementation == "eager"
+        self._eager = attention_implementation(config) == "eager"
         rotary = family.cls("rotary")(self.config).to(device)
         if family.rotary_per_layer_type:
             self._rotary = {kind: functools.partial(rotary, layer_type=kind) for kind in set(self.layer_types)}
@@ -139,6 +141,47 @@ class LayerStack(nn.Module):
                 position_embeddings=rotaries[kind],
             )
         return hidden
+
+    @torch.inference_mode()
+    def forward_batch(self, segments: list[Segment]) -> list[torch.Tensor]:
+        """Run several sessions' blocks as one pass (``batching``); return each one's output [q, hidden].
+
+        Each segment extends its own cache and sees only it; one segment is exactly ``forward``.
+        """
+        if len(segments) == 1:
+            one = segments[0]
+            return [self.forward(one.hidden.unsqueeze(0), one.positions, one.ancestry, one.cache, one.long_rope)[0]]
+        rows = [segment.hidden.shape[0] for segment in segments]
+        hidden = torch.cat([segment.hidden for segment in segments]).to(device=self.device, dtype=self.dtype)
+        hidden = hidden.unsqueeze(0)
+        position_ids = [segment.positions.to(self.device).view(1, -1) for segment in segments]
+        masks, rotaries = {}, {}
+        for kind in self._rotary:
+            window = self.window if kind == SLIDING else None
+            masks[kind] = PerSession(
+                [
+                    block_mask(s.cache.length, q, s.ancestry, self.dtype, self.device, s.positions, window, self._eager)
+                    for s, q in zip(segments, rows, strict=True)
+                ],
+                rows,
+            )
+            # Per session: a rotary that depends on the largest position it is given (LongRoPE, dynamic
+            # scaling) must see only this session's positions, as it would alone.
+            parts = [
+                self._rotate(kind, hidden, ids, s.long_rope) for s, ids in zip(segments, position_ids, strict=True)
+            ]
+            rotaries[kind] = (torch.cat([cos for cos, _ in parts], dim=1), torch.cat([sin for _, sin in parts], dim=1))
+        caches = SessionsCache([segment.cache for segment in segments], rows)
+        all_ids = torch.cat(position_ids, dim=1)
+        for layer, kind in zip(self.layers, self.layer_types, strict=True):
+            hidden = layer(
+                hidden,
+                attention_mask=masks[kind],
+                position_ids=all_ids,
+                cache=caches,
+                position_embeddings=rotaries[kind],
+            )
+        return list(hidden[0].split(rows))
 
     def _rotate(self, kind: str, hidden: torch.Tensor, position_ids: torch.Tensor, long_rope: bool):
         """cos and sin for these positions; under LongRoPE, from the long factors when ``long_rope``."""

@@ -10,6 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
+from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PASS_ROWS
 from app.wire.frames import DEFAULT_MAX_FRAME
 
 READY_PREFIX = "splitchat-worker listening on "
@@ -27,6 +28,19 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-sessions", type=int, default=64)
     parser.add_argument("--max-sessions-per-token", type=int, default=16)
     parser.add_argument("--max-block", type=int, default=2048, help="most tokens in one forward request")
+    parser.add_argument(
+        "--max-pass-rows",
+        type=int,
+        default=DEFAULT_MAX_PASS_ROWS,
+        help="most rows of all sessions computed in one batched pass; a longer prefill is cut into chunks so "
+        "no session waits behind it for more than one pass (raise it on a GPU)",
+    )
+    parser.add_argument(
+        "--max-gather-ms",
+        type=float,
+        default=DEFAULT_MAX_GATHER_MS,
+        help="longest wait before a pass for sessions that usually return within it (0: never wait)",
+    )
     parser.add_argument(
         "--max-kv-mb",
         type=float,
@@ -87,7 +101,12 @@ def run_worker(args: argparse.Namespace) -> int:
             args.max_connections, args.max_connections_per_token, args.idle_timeout, args.send_timeout
         ),
         compute=compute,
+        max_pass_rows=args.max_pass_rows,
+        max_gather_ms=args.max_gather_ms,
     )
+    if args.max_pass_rows < 1:
+        print("splitchat worker: --max-pass-rows must be at least 1", file=sys.stderr)
+        return 2
     if args.exit_with_parent:
         threading.Thread(target=_exit_when_stdin_closes, daemon=True).start()
 

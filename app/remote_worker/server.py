@@ -10,11 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http import HTTPStatus
 
-import torch
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from app.model.config import kv_bytes_per_position, max_context
+from app.remote_worker.batcher import Batcher, Job
+from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PASS_ROWS
 from app.remote_worker.sessions import SessionTable
 from app.remote_worker.shard import Shard
 from app.remote_worker.tokens import TokenFile
@@ -25,7 +26,6 @@ from app.wire.frames import (
     decode_frame,
     encode_frame,
     tensor_from_bytes,
-    tensor_to_bytes,
 )
 from app.wire.log_redaction import redacting_logger
 from app.wire.messages import (
@@ -39,6 +39,7 @@ from app.wire.messages import (
     Opened,
 )
 
+HEALTH_PATH = "/healthz"
 REVOCATION_CHECK_S = 2.0  # how soon a deleted token's idle connections are closed
 log = logging.getLogger("splitchat.worker")
 
@@ -101,6 +102,8 @@ class WorkerServer:
         kv_budget_per_token_mb: float | None = None,
         compute: ThreadPoolExecutor | None = None,
         limits: ConnectionLimits | None = None,
+        max_pass_rows: int = DEFAULT_MAX_PASS_ROWS,
+        max_gather_ms: float = DEFAULT_MAX_GATHER_MS,
     ):
         self.shard = shard
         self.stack = shard.stack
@@ -120,8 +123,9 @@ class WorkerServer:
             kv_budget=None if kv_budget_mb is None else int(kv_budget_mb * (1 << 20)),
             kv_budget_per_owner=None if kv_budget_per_token_mb is None else int(kv_budget_per_token_mb * (1 << 20)),
         )
-        # One compute thread: requests run in arrival order and the event loop stays free for I/O.
+        # One compute thread runs every pass; the event loop stays free for I/O.
         self._compute = compute or compute_thread()
+        self.batcher = Batcher(self.stack, self._compute, max_pass_rows, max_gather_ms)
         self.hello = Hello(
             fingerprint=shard.manifest.fingerprint,
             first_layer=shard.manifest.first_layer,
@@ -135,6 +139,7 @@ class WorkerServer:
             max_context=max_context(shard.config),
             max_block=max_block,
             stored_dtype=shard.manifest.dtype,
+            max_pass_rows=max_pass_rows,
         )
 
     async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> Server:
@@ -153,6 +158,10 @@ class WorkerServer:
         )
 
     def _authenticate(self, connection: ServerConnection, request):
+        if request.path == HEALTH_PATH:
+            # For load balancers and Kubernetes probes: the shard is loaded (the server listens only then)
+            # and the event loop answers. It says nothing else, so it needs no token.
+            return connection.respond(HTTPStatus.OK, "ok\n")
         headers = request.headers.get_all("Authorization")  # two of them is no token, not a server error
         header = headers[0] if len(headers) == 1 else ""
         token = header[len("Bearer ") :] if header.startswith("Bearer ") else None
@@ -223,7 +232,9 @@ class WorkerServer:
             if frame.type == "open":
                 return encode_frame(Opened(seq, self.sessions.open(owner).id).to_header())
             if frame.type == "close":
-                self.sessions.close(CloseRequest.from_header(frame.header).session, owner)
+                closing = CloseRequest.from_header(frame.header).session
+                self.sessions.close(closing, owner)
+                self.batcher.gathering.forget(closing)
                 return encode_frame(Closed(seq).to_header())
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown message type {frame.type!r}")
         except ProtocolError as exc:
@@ -245,53 +256,23 @@ class WorkerServer:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown reply dtype {reply_dtype!r}")
         self.sessions.make_room(session, request.edit.length_after(session.cache.length) + request.shape[0])
         decoded = time.perf_counter()
-        loop = asyncio.get_running_loop()
+        job = Job(session.cache, request, hidden, reply_dtype, self.hello.max_context, session=session.id)
         try:
-            # Encoded on the compute thread in the same hop: converting a long prefill reply runs parallel work.
-            output, compute_ms, payload, encode_ms = await loop.run_in_executor(
-                self._compute, self._run_and_encode, session.cache, request, hidden, reply_dtype
-            )
+            done = await self.batcher.run(job)  # batched with whatever else waits (batcher.py)
         finally:
             self.sessions.release(session)
         result = ForwardResult(
             seq=frame.header.get("seq"),
-            shape=list(output.shape[1:]),
+            shape=done.shape,
             dtype=reply_dtype,
-            compute_ms=compute_ms,
-            serialize_ms=(decoded - started) * 1000 + encode_ms,
-            cache_len=session.cache.length,
+            compute_ms=done.compute_ms,
+            serialize_ms=(decoded - started) * 1000 + done.encode_ms,
+            cache_len=done.cache_len,
+            pass_id=done.pass_id,
+            pass_rows=done.pass_rows,
+            queue_ms=done.queue_ms,
         )
-        return encode_frame(result.to_header(), payload)
-
-    def _run_and_encode(self, cache, request: ForwardRequest, hidden: torch.Tensor, reply_dtype: str):
-        """``_run``, then the reply's bytes; returns (output, compute ms, payload, encode ms)."""
-        output, compute_ms = self._run(cache, request, hidden)
-        encode_start = time.perf_counter()
-        payload = tensor_to_bytes(output[0], reply_dtype)
-        return output, compute_ms, payload, (time.perf_counter() - encode_start) * 1000
-
-    def _run(self, cache, request: ForwardRequest, hidden: torch.Tensor):
-        """Apply the request's cache edit, then the layers; runs on the compute thread."""
-        start = time.perf_counter()
-        # Every check before the cache changes: a refused request leaves the session as it was.
-        try:
-            request.edit.check(cache.length)
-        except ValueError as exc:
-            raise ProtocolError(ErrorCode.BAD_REQUEST, str(exc)) from None
-        length, block = request.edit.length_after(cache.length), request.shape[0]
-        if length + block > self.hello.max_context or max(request.positions) >= self.hello.max_context:
-            raise ProtocolError(ErrorCode.CONTEXT_TOO_LONG, f"context would exceed {self.hello.max_context} positions")
-        request.edit.apply(cache)
-        output = self.stack(
-            hidden.unsqueeze(0),
-            torch.tensor(request.positions),
-            request.ancestry,
-            cache=cache,
-            long_rope=request.long_rope,
-        )
-        if output.is_cuda:
-            torch.cuda.synchronize()
-        return output, (time.perf_counter() - start) * 1000
+        return encode_frame(result.to_header(), done.payload)
 
     async def sweep_sessions(self, every_s: float) -> None:
         """Expire idle sessions for as long as the server runs."""

@@ -33,13 +33,14 @@ class Hello:
     max_context: int
     max_block: int = 2048  # most tokens the worker takes in one forward request
     stored_dtype: str | None = None  # the dtype its shard stores the weights in (what the fingerprint hashes)
+    max_pass_rows: int | None = None  # most rows of all sessions the worker computes in one pass
 
     def to_header(self) -> dict:
         return {"type": "hello", **self.__dict__}
 
     @classmethod
     def from_header(cls, header: dict) -> Hello:
-        optional = {"max_block", "stored_dtype"}
+        optional = {"max_block", "stored_dtype", "max_pass_rows"}
         try:
             return cls(**{k: header[k] for k in cls.__dataclass_fields__ if k not in optional or k in header})
         except KeyError as exc:
@@ -213,6 +214,9 @@ class ForwardResult:
     compute_ms: float  # the layers, on the worker's compute thread
     serialize_ms: float  # decoding the request and encoding this reply, on the worker
     cache_len: int  # the session's cache length after this block
+    pass_id: int = 0  # which of the worker's batched passes finished this block (0: an older worker)
+    pass_rows: int = 0  # rows of every session in that pass
+    queue_ms: float = 0.0  # waiting for a pass with room, on the worker
 
     def to_header(self) -> dict:
         return {
@@ -223,6 +227,9 @@ class ForwardResult:
             "compute_ms": round(self.compute_ms, 3),
             "serialize_ms": round(self.serialize_ms, 3),
             "cache_len": self.cache_len,
+            "pass": self.pass_id,
+            "pass_rows": self.pass_rows,
+            "queue_ms": round(self.queue_ms, 3),
         }
 
     @classmethod
@@ -240,6 +247,9 @@ class ForwardResult:
                 float(header.get("compute_ms", 0.0)),
                 float(header.get("serialize_ms", 0.0)),
                 int(header.get("cache_len", 0)),
+                int(header.get("pass", 0)),
+                int(header.get("pass_rows", 0)),
+                float(header.get("queue_ms", 0.0)),
             )
         except (TypeError, ValueError):
             raise ProtocolError(ErrorCode.MALFORMED, "result timings must be numbers") from None

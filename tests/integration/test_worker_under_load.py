@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
 from app.bench.load import process_memory_mib
-from app.engine.link.transport import WorkerError
+from app.engine.link.transport import RemoteMiddle, WorkerError
 from app.wire.frames import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, ErrorCode, decode_frame, encode_frame
 from tests.helpers import open_split_session, reference_greedy
 from tests.integration.conftest import TINY_SPLIT as SPLIT
@@ -28,17 +28,32 @@ def prompts(count: int, length: int, seed: int) -> list[list[int]]:
 
 
 async def test_sixteen_concurrent_sessions_each_get_what_they_would_alone(tiny_split, start_worker):
+    """Batched into shared passes — prompts of 3 to 48 tokens, four decoding modes with their own block
+    sizes and trees, rejected speculation cropped back — each session's tokens are its tokens alone."""
     source, model, shard = tiny_split
-    worker = start_worker(shard)
+    worker = start_worker(shard, extra_args=("--max-pass-rows", "64"))  # long prompts are chunked too
     sessions = [
         (await open_split_session(source, SPLIT, worker.endpoint, worker.token, mode=mode))[0]
         for mode in ["sequential", "auto", "lookahead", "lookup"] * 4
     ]
-    texts = prompts(16, 12, seed=11)
+    generator = torch.Generator().manual_seed(11)
+    texts = [torch.randint(0, 320, (3 + 3 * i,), generator=generator).tolist() for i in range(16)]
     results = await asyncio.gather(*(s.generate(p, 24) for s, p in zip(sessions, texts, strict=True)))
     for prompt, generation in zip(texts, results, strict=True):
         assert generation.tokens == reference_greedy(model, prompt, 24)
     await asyncio.gather(*(s.close() for s in sessions))
+
+
+async def test_concurrent_blocks_share_a_pass(tiny_split, start_worker):
+    source, _, shard = tiny_split
+    worker = start_worker(shard)
+    middles = [await RemoteMiddle.connect(worker.endpoint, worker.token, wire_dtype="float32") for _ in range(4)]
+    hidden = torch.randn(1, 1, 64)
+    replies = await asyncio.gather(*(m.forward(hidden, [0]) for m in middles))
+    assert max(reply.pass_rows for reply in replies) >= 2  # those that arrived during the first pass ran together
+    for reply in replies:  # the same row, alone or batched, beyond float rounding
+        torch.testing.assert_close(reply.hidden, replies[0].hidden, rtol=1e-5, atol=1e-5)
+    await asyncio.gather(*(m.close() for m in middles))
 
 
 async def test_kv_budget_evicts_the_idle_tenant_who_then_recovers_transparently(tiny_split, start_worker):

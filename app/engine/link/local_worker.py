@@ -34,8 +34,11 @@ class LocalWorker:
         session_ttl_s: float = 3600.0,
         port: int = 0,
         extra_args: tuple[str, ...] = (),
+        shared_token: tuple[Path, str] | None = None,
     ):
+        """``shared_token`` (token file, token) makes this worker admit another one's clients: replicas."""
         self.shard = Path(shard)
+        self._shared_token = shared_token
         self.device, self.dtype, self.max_frame, self.session_ttl_s = device, dtype, max_frame, session_ttl_s
         self.port = port  # 0 picks a free port; a restart reuses the first one
         self.extra_args = tuple(extra_args)  # e.g. --tls-cert/--tls-key, limits
@@ -53,7 +56,10 @@ class LocalWorker:
         """Start the process without waiting, so the caller can load its own half meanwhile."""
         if self._dir is None:  # a restart keeps the token (and so the clients) it had
             self._dir = tempfile.TemporaryDirectory(prefix="splitchat-worker-")
-            self.token = issue_token(Path(self._dir.name) / "tokens.txt")
+            if self._shared_token is not None:
+                self.token = self._shared_token[1]
+            else:
+                self.token = issue_token(Path(self._dir.name) / "tokens.txt")
         folder = Path(self._dir.name)
         self._log = (folder / "worker.log").open("w+")
         # A frozen app (the installers' bundle) has no `-m`: its executable runs the `worker` subcommand.
@@ -68,7 +74,7 @@ class LocalWorker:
             "--port",
             str(self.port),
             "--token-file",
-            str(folder / "tokens.txt"),
+            str(self.token_file),
             "--device",
             self.device,
             "--dtype",
@@ -120,6 +126,8 @@ class LocalWorker:
     @property
     def token_file(self) -> Path:
         """The worker's token file; appending a hash (issue_token) admits another client at once."""
+        if self._shared_token is not None:
+            return Path(self._shared_token[0])
         if self._dir is None:
             raise LocalWorkerError("the local worker is not running")
         return Path(self._dir.name) / "tokens.txt"

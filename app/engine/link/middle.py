@@ -23,10 +23,13 @@ class MiddleReply:
     remote_compute_ms: float  # the middle layers' own time
     serialization_ms: float  # encoding + decoding on both ends
     frames: int = 1
+    queue_ms: float = 0.0  # waiting on the worker for a pass with room (batching)
+    pass_id: int = 0  # the worker's pass that finished the block (0: not batched, or an older worker)
+    pass_rows: int = 0  # every session's rows in that pass
 
     @property
     def network_ms(self) -> float:
-        return max(0.0, self.wall_ms - self.remote_compute_ms - self.serialization_ms)
+        return max(0.0, self.wall_ms - self.remote_compute_ms - self.serialization_ms - self.queue_ms)
 
 
 class Middle(Protocol):

@@ -192,12 +192,13 @@ class RemoteMiddle:
         encode_ms = (time.perf_counter() - started) * 1000
         replies = await self._exchange(frames)
         decode_start = time.perf_counter()
-        outputs, remote_ms, worker_ser_ms = [], 0.0, 0.0
+        outputs, remote_ms, worker_ser_ms, queue_ms = [], 0.0, 0.0, 0.0
         for index, frame in enumerate(replies):
             result = self._expect(frame, first_seq + index, ForwardResult)
             outputs.append(tensor_from_bytes(frame.payload, result.dtype, result.shape))
             remote_ms += result.compute_ms
             worker_ser_ms += result.serialize_ms
+            queue_ms += result.queue_ms
         output = torch.cat(outputs).unsqueeze(0) if len(outputs) > 1 else outputs[0].unsqueeze(0)
         now = time.perf_counter()
         client_ser_ms = encode_ms + (now - decode_start) * 1000
@@ -207,6 +208,9 @@ class RemoteMiddle:
             remote_compute_ms=remote_ms,
             serialization_ms=client_ser_ms + worker_ser_ms,
             frames=len(frames),
+            queue_ms=queue_ms,
+            pass_id=result.pass_id,
+            pass_rows=result.pass_rows,
         )
 
     async def ping_ms(self) -> float:

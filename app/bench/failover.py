@@ -1,0 +1,116 @@
+"""`splitchat bench --load 8 --replicas 2 --kill-replica`: one replica behind HAProxy dies mid-answer.
+
+Real split sessions (the workstation's edge, the worker's middle through the balancer) answer the bench
+prompts three times: each alone, all at once, and all at once with one replica killed once every
+session is mid-answer. Every answer must be token for token the one it gives alone; the cost of the
+recovery is the killed run's extra wall time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+from app.bench.balancer import Balancer
+from app.bench.load import start_replicas
+from app.bench.prompts import load_prompts
+from app.engine.decode.edge import LocalEdge
+from app.engine.decode.session import SplitSession
+from app.engine.link.transport import connect_with_retries
+from app.engine.link.worker_link import WorkerLink
+from app.engine.source.specs import resolve_model
+from app.engine.source.split import SplitSpec
+from app.engine.speculation.modes import Speculation
+
+
+@dataclass(frozen=True)
+class FailoverResult:
+    """What killing one of the replicas cost ``sessions`` concurrent answers."""
+
+    sessions: int
+    replicas: int
+    new_tokens: int
+    identical_to_alone: bool  # every answer of both concurrent runs equals the session's answer alone
+    concurrent_s: float  # all sessions at once, no failure
+    killed_s: float  # the same, one replica killed mid-answer
+    extra_s: float  # what the recovery cost (killed − concurrent)
+    sessions_recovered: int  # sessions whose worker died under them
+    killed_after_tokens: int  # tokens produced in all when the replica was killed
+
+
+async def _answer(link, via: str, source, split, prompts, new_tokens: int, on_token=None):
+    """Each prompt answered by its own split session, concurrently; return (tokens per prompt, notices)."""
+    notices: list[list[str]] = []
+    sessions = []
+    for _ in prompts:
+        session = SplitSession(LocalEdge(source, split), await link.connect(via), speculation=Speculation(mode="auto"))
+        heard: list[str] = []
+        session.notice = heard.append
+        session.reconnect = lambda: connect_with_retries(lambda: link.connect(via), 60.0)
+        sessions.append(session)
+        notices.append(heard)
+    try:
+        answers = await asyncio.gather(
+            *(s.generate(p, new_tokens, on_token=on_token) for s, p in zip(sessions, prompts, strict=True))
+        )
+    finally:
+        await asyncio.gather(*(s.close() for s in sessions))
+    return [a.tokens for a in answers], notices
+
+
+def run_failover(
+    spec: str, split: SplitSpec, sessions: int = 8, replicas: int = 2, new_tokens: int = 48, log=print
+) -> FailoverResult:
+    """Answer ``sessions`` bench prompts alone, together, and together with a replica killed mid-answer."""
+    if replicas < 2:
+        raise ValueError("--kill-replica needs --replicas 2 or more (one must survive)")
+    source = resolve_model(spec)
+    tokenizer = source.tokenizer()
+    chosen = load_prompts()[:sessions]
+    prompts = [
+        tokenizer.apply_chat_template(p.messages, add_generation_prompt=True, tokenize=True, return_dict=False)
+        for p in chosen
+    ]
+    link = WorkerLink.embedded(source, split, "float32", dtype="float32")
+    workers, balancer = [], None
+    try:
+        link.wait_ready()
+        workers = [link.local_worker] + start_replicas(link, replicas - 1)
+        balancer = Balancer([worker.endpoint for worker in workers])
+        via = balancer.endpoint
+        alone = [asyncio.run(_answer(link, via, source, split, [p], new_tokens))[0][0] for p in prompts]
+        log(f"{len(prompts)} prompts answered alone")
+        started = time.perf_counter()
+        together, _ = asyncio.run(_answer(link, via, source, split, prompts, new_tokens))
+        concurrent_s = time.perf_counter() - started
+        log(f"together: {concurrent_s:.1f} s")
+        produced = [0]
+        kill_at = len(prompts) * new_tokens // 3
+
+        def count(_token: int) -> None:
+            produced[0] += 1
+            if produced[0] == kill_at:
+                workers[0].kill()
+
+        started = time.perf_counter()
+        killed, notices = asyncio.run(_answer(link, via, source, split, prompts, new_tokens, on_token=count))
+        killed_s = time.perf_counter() - started
+        log(f"together with replica 1 killed after {kill_at} tokens: {killed_s:.1f} s")
+    finally:
+        if balancer is not None:
+            balancer.stop()
+        for worker in workers[1:]:
+            worker.stop()
+        link.close()
+    return FailoverResult(
+        sessions=len(prompts),
+        replicas=replicas,
+        new_tokens=new_tokens,
+        identical_to_alone=together == alone and killed == alone,
+        concurrent_s=round(concurrent_s, 2),
+        killed_s=round(killed_s, 2),
+        extra_s=round(killed_s - concurrent_s, 2),
+        sessions_recovered=sum(1 for heard in notices if any("reconnecting" in n for n in heard)),
+        killed_after_tokens=kill_at,
+    )
