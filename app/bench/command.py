@@ -132,8 +132,9 @@ def failover_command(args: argparse.Namespace, counts: list[int]) -> int:
     print(
         f"{result.sessions} sessions over {result.replicas} replicas, one killed after "
         f"{result.killed_after_tokens} tokens: {result.sessions_recovered} recovered, answers identical to "
-        f"alone: {result.identical_to_alone}; {result.concurrent_s:.1f} s without the failure, "
-        f"{result.killed_s:.1f} s with it (+{result.extra_s:.1f} s)"
+        f"alone: {result.identical_to_alone}; their longest wait for a token {result.stall_s:.2f} s "
+        f"(without the failure {result.usual_stall_s:.2f} s); all answers {result.concurrent_s:.1f} s without "
+        f"the failure, {result.killed_s:.1f} s with it"
     )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

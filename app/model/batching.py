@@ -76,15 +76,39 @@ def _family_eager(module: torch.nn.Module) -> Callable:
     return sys.modules[type(module).__module__].eager_attention_forward
 
 
+def _single_query_sdpa(module: torch.nn.Module, kwargs: dict) -> Callable | None:
+    """The call transformers' SDPA function makes for one query row without a mask, minus its checks.
+
+    A decode step is exactly that, once per session and layer, and the checks cost about a fifth of
+    the kernel on a CPU. The kernel, its arguments and the layout of its output are the library's, so
+    the result is the same to the bit. None where its own path has more to do (dropout, odd head dims).
+    """
+    if module.training or kwargs.get("softcap") is not None or kwargs.get("position_bias") is not None:
+        return None
+    gqa = {"enable_gqa": True} if getattr(module, "num_key_value_groups", 1) > 1 else {}
+    scale = kwargs.get("scaling")
+
+    def attend(query: torch.Tensor, keys: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
+        if keys.shape[-1] != values.shape[-1] or keys.shape[-1] > 256:
+            return sdpa_attention_forward(module, query, keys, values, None, scaling=scale)[0]
+        output = torch.nn.functional.scaled_dot_product_attention(query, keys, values, scale=scale, **gqa)
+        return output.transpose(1, 2).contiguous()
+
+    return attend
+
+
 def _per_session(kernel: str) -> Callable:
     def attention(module, query, key, value, attention_mask, **kwargs):
         base = sdpa_attention_forward if kernel == "sdpa" else _family_eager(module)
         if not isinstance(key, PerSession):  # one session: the kernel itself, nothing added
             return base(module, query, key, value, attention_mask, **kwargs)
         outputs, start = [], 0
+        single_query = _single_query_sdpa(module, kwargs) if kernel == "sdpa" else None
         for keys, values, mask, rows in zip(key.parts, value.parts, attention_mask.parts, key.rows, strict=True):
-            output, _ = base(module, query[:, :, start : start + rows], keys, values, mask, **kwargs)
-            outputs.append(output)
+            if single_query is not None and rows == 1 and mask is None:
+                outputs.append(single_query(query[:, :, start : start + 1], keys, values))
+            else:
+                outputs.append(base(module, query[:, :, start : start + rows], keys, values, mask, **kwargs)[0])
             start += rows
         return torch.cat(outputs, dim=1), None
 

@@ -20,7 +20,7 @@ from app.model.layers import LayerStack
 from tests.helpers import assert_greedy_matches, reference_greedy
 
 pytestmark = pytest.mark.bundled
-NEW_TOKENS = 96  # long enough for every source to draft many times; the suite's costliest test
+NEW_TOKENS = 64  # long enough for every source to draft many times; the suite's costliest test
 PASSAGE = (
     "The Supplier shall deliver the Goods to the Premises on the Delivery Date. Risk in the Goods passes to the "
     "Customer on delivery. Title to the Goods passes to the Customer when the Supplier has received payment in "
@@ -84,7 +84,8 @@ def test_every_mode_is_token_identical_on_the_equivalence_corpus(bundled, worker
         return outputs
 
     # Sequential decoding at k = 1 is test_bundled_model's; at k = 2 over a real worker it is only here.
-    modes = ("sequential",) * over_the_wire + ("lookup", "lookahead", "learned", "auto")
+    # At k = 1 the learned head and auto (which drafts from every source) cover what depth can change.
+    modes = ("sequential", "lookup", "lookahead", "learned", "auto") if over_the_wire else ("learned", "auto")
     for mode in modes:
         outputs = asyncio.run(run(mode))
         for name, (ids, reference) in references.items():
