@@ -132,15 +132,7 @@ class LayerStack(nn.Module):
                 cache.length, block_len, ancestry, self.dtype, self.device, positions, window, self._eager
             )
             rotaries[kind] = self._rotate(kind, hidden, position_ids, long_rope)
-        for layer, kind in zip(self.layers, self.layer_types, strict=True):
-            hidden = layer(
-                hidden,
-                attention_mask=masks[kind],
-                position_ids=position_ids,
-                cache=cache,
-                position_embeddings=rotaries[kind],
-            )
-        return hidden
+        return self._layers(hidden, masks, rotaries, position_ids, cache)
 
     @torch.inference_mode()
     def forward_batch(self, segments: list[Segment]) -> list[torch.Tensor]:
@@ -172,16 +164,20 @@ class LayerStack(nn.Module):
             ]
             rotaries[kind] = (torch.cat([cos for cos, _ in parts], dim=1), torch.cat([sin for _, sin in parts], dim=1))
         caches = SessionsCache([segment.cache for segment in segments], rows)
-        all_ids = torch.cat(position_ids, dim=1)
+        hidden = self._layers(hidden, masks, rotaries, torch.cat(position_ids, dim=1), caches)
+        return list(hidden[0].split(rows))
+
+    def _layers(self, hidden: torch.Tensor, masks: dict, rotaries: dict, position_ids: torch.Tensor, cache):
+        """Every layer in turn, each with its layer type's mask and rotary."""
         for layer, kind in zip(self.layers, self.layer_types, strict=True):
             hidden = layer(
                 hidden,
                 attention_mask=masks[kind],
-                position_ids=all_ids,
-                cache=caches,
+                position_ids=position_ids,
+                cache=cache,
                 position_embeddings=rotaries[kind],
             )
-        return list(hidden[0].split(rows))
+        return hidden
 
     def _rotate(self, kind: str, hidden: torch.Tensor, position_ids: torch.Tensor, long_rope: bool):
         """cos and sin for these positions; under LongRoPE, from the long factors when ``long_rope``."""

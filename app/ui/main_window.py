@@ -21,6 +21,7 @@ from app.ui.bridge import EngineSignals
 from app.ui.bundle_export import WorkerBundleExport
 from app.ui.chat_pane import ChatPane
 from app.ui.conversation_panel import ConversationPanel
+from app.ui.gc_guard import settle
 from app.ui.metrics_dock import MetricsDock
 from app.ui.privacy_dock import PrivacyDock
 
@@ -64,7 +65,7 @@ class MainWindow(QMainWindow):
         self.privacy.status.connect(self.show_status)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.privacy)
         self.tabifyDockWidget(self.metrics, self.privacy)
-        self.metrics.raise_()
+        self.privacy.raise_()  # what the user should know first; the live plots are one tab away
 
         self.status = QLabel("Starting…")
         self.load_progress = QProgressBar()
@@ -143,6 +144,7 @@ class MainWindow(QMainWindow):
             await self.privacy.refresh()
         except Exception as exc:  # the estimate is extra: never let it block the chat
             self.privacy.view.statement.setText(f"The privacy estimate could not be read: {exc}")
+        settle()  # later collections skip what loading made (gc_guard): no stall in mid-answer
         where = "embedded worker" if info.embedded else info.endpoint
         self.status.setText(f"Ready: {info.model}, split {info.split}, {where}.")
         return info

@@ -126,6 +126,21 @@ def test_hello_round_trips():
     assert Hello.from_header(decode_frame(encode_frame(hello.to_header())).header) == hello
 
 
+def test_batching_fields_are_optional_both_ways():
+    """A worker that batches speaks to an older workstation, and a newer workstation to an older worker:
+    the new hello and result fields are optional, and an older parser reads only the fields it knows."""
+    new_hello = Hello("sha256:ab", 2, 28, 30, 576, "llama", "float32", 1 << 20, 300.0, 8192, max_pass_rows=256)
+    old_header = {k: v for k, v in new_hello.to_header().items() if k != "max_pass_rows"}
+    assert Hello.from_header(old_header).max_pass_rows is None
+    assert Hello.from_header(new_hello.to_header()).max_pass_rows == 256
+    result = ForwardResult(3, [1, 576], "float32", 12.5, 0.4, 70, pass_id=9, pass_rows=16, queue_ms=2.0)
+    header = decode_frame(encode_frame(result.to_header())).header
+    assert ForwardResult.from_header(header) == result
+    older = {k: header[k] for k in ("type", "seq", "shape", "dtype", "compute_ms", "serialize_ms", "cache_len")}
+    parsed = ForwardResult.from_header(older)
+    assert (parsed.pass_id, parsed.pass_rows, parsed.queue_ms) == (0, 0, 0.0) and parsed.cache_len == 70
+
+
 def test_a_tree_frame_does_not_grow_with_the_committed_context():
     """Frame bytes at context 100 and 3,000 differ only by the digits of the numbers in the header."""
     from app.engine.decode.blocks import build_block
