@@ -47,6 +47,7 @@ def main(out: Path) -> int:
     window.conversations.refresh()
     window.resize(1440, 900)
     window.show()
+    window.metrics.raise_()  # the picture shows the live plots (the app opens on the Privacy tab)
     grabbed = asyncio.Event()
 
     def grab_when_mid_answer(_number: int, text: str) -> None:

@@ -2,9 +2,11 @@
 
 A pass runs the rows of several sessions through the middle layers together (``app.model.batching``):
 the weights are read once for all of them, so sixteen sessions decoding at once cost little more than
-one. A pass holds at most ``max_pass_rows`` rows. A causal block longer than what is left of a pass
-(a prefill) is cut into chunks, and a request with rows still to compute goes to the back of the queue
-after each pass, so no session waits more than one pass behind another's long prefill. A session has
+one. A pass holds at most ``max_pass_rows`` rows. Short blocks (decode rows, speculative trees: up to a
+quarter of a pass) are planned first; then long ones, in order, a causal block longer than what is
+left of the pass (a prefill) cut into chunks, and a request with rows still to compute goes to the back
+of the queue after each pass. So a decoding session waits at most one pass, however many long
+prefills arrive, and the prefills share the passes in turn. A session has
 at most one block in a pass (its blocks depend on each other); a speculative tree is never cut, and
 one larger than a pass runs alone.
 
@@ -163,27 +165,27 @@ class Batcher:
         return sum(job.rows - job.done for job in self._queue)
 
     def plan(self) -> list[Chunk]:
-        """The next pass: queued jobs in order, one block per session, within the row budget."""
-        budget, chunks, sessions, waiting = self.max_pass_rows, [], set(), deque()
-        while self._queue:
-            job = self._queue.popleft()
-            if job.future is not None and job.future.done():
-                continue  # its client went away: its remaining rows are not worth a pass
+        """The next pass: short blocks first (decode rows, trees), then long ones in order, chunked to fill
+        the row budget; one block per session."""
+        budget, chunks, sessions = self.max_pass_rows, [], set()
+        live = [job for job in self._queue if job.future is None or not job.future.done()]  # gone clients: dropped
+        short = max(1, self.max_pass_rows // 4)
+        # Short blocks go first, so several long prefills cannot each put a pass in front of a decode step.
+        for job in [j for j in live if j.rows - j.done <= short] + [j for j in live if j.rows - j.done > short]:
             left = job.rows - job.done
             if id(job.cache) in sessions or budget == 0:
-                waiting.append(job)
                 continue
             if left <= budget or not chunks:
                 take = left if job.request.ancestry is not None or left <= budget else budget
             elif job.request.ancestry is None:
                 take = budget  # a chunk of a causal run; the rest goes in a later pass
             else:
-                waiting.append(job)  # a tree is never cut: it waits for a pass with room
-                continue
+                continue  # a tree is never cut: it waits for a pass with room
             chunks.append(Chunk(job, job.done, job.done + take))
             sessions.add(id(job.cache))
             budget = max(0, budget - take)
-        self._queue = waiting
+        planned = {id(chunk.job) for chunk in chunks}
+        self._queue = deque(job for job in live if id(job) not in planned)
         return chunks
 
     def run_pass(self, chunks: list[Chunk]) -> list[tuple[Job, JobResult | ProtocolError | None]]:

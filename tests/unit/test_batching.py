@@ -78,29 +78,32 @@ def _output(result) -> torch.Tensor:
     return tensor_from_bytes(result.payload, "float32", result.shape)
 
 
-def test_no_session_waits_more_than_one_pass_behind_a_long_prefill(tmp_path):
+def test_no_session_waits_more_than_one_pass_behind_long_prefills(tmp_path):
+    """Three clients send 300-row blocks, three others decode: the decoders ride in the first pass with
+    room, not one pass behind each prefill; the prefills, cut into 64-row chunks, equal their whole."""
     stack = _stack("llama", tmp_path)
     batcher = Batcher(stack, compute_thread(), max_pass_rows=64)
-    prefill = _job(stack, 300, seed=1)
+    prefills = [_job(stack, 300, seed=1 + i) for i in range(3)]
     decoders = [_job(stack, 1, seed=10 + i) for i in range(3)]
     for job in decoders:  # each decoding session already holds a context of 10
         stack.forward(torch.randn(1, 10, HIDDEN), torch.arange(10), None, job.cache)
         job.request.positions[:] = [10]
 
     async def scenario():
-        first = asyncio.ensure_future(batcher.run(prefill))
-        await asyncio.sleep(0)  # the prefill is queued (and its first chunk under way) before the others
+        first = [asyncio.ensure_future(batcher.run(job)) for job in prefills]
+        await asyncio.sleep(0)  # the prefills are queued (and the first chunk under way) before the others
         rest = await asyncio.gather(*(batcher.run(job) for job in decoders))
-        return await first, rest
+        return await asyncio.gather(*first), rest
 
     long, short = asyncio.run(scenario())
-    assert batcher.counters.passes == 5  # 300 rows in chunks of at most 64 (the decoders rode along)
-    assert all(result.pass_id <= 2 for result in short)  # one pass behind the prefill at most
-    assert long.pass_id == 5 and long.shape == [300, HIDDEN]
-    alone = stack.new_cache()
-    want = stack.forward(prefill.hidden.unsqueeze(0), torch.arange(300), None, alone)[0]
-    torch.testing.assert_close(_output(long), want, rtol=1e-5, atol=1e-5)  # chunked, as a causal run allows
-    _same_caches(prefill.cache, alone)
+    assert batcher.counters.passes == 15  # 903 rows in passes of 64
+    assert all(result.pass_id <= 2 for result in short)  # one pass behind the prefills at most
+    for job, result in zip(prefills, long, strict=True):
+        assert result.shape == [300, HIDDEN]
+        alone = stack.new_cache()
+        want = stack.forward(job.hidden.unsqueeze(0), torch.arange(300), None, alone)[0]
+        torch.testing.assert_close(_output(result), want, rtol=1e-5, atol=1e-5)  # chunked, as a causal run allows
+        _same_caches(job.cache, alone)
 
 
 def test_a_bad_request_in_a_batch_fails_alone_and_leaves_its_cache_as_it_was(tmp_path):
