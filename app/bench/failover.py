@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 
 from app.bench.balancer import Balancer
-from app.bench.load import start_replicas
+from app.bench.load import start_replicas, stop_replicas
 from app.bench.prompts import load_prompts
 from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import SplitSession
@@ -118,11 +118,7 @@ def run_failover(
         killed_s = time.perf_counter() - started
         log(f"together with replica 1 killed after {kill_at} tokens: {killed_s:.1f} s")
     finally:
-        if balancer is not None:
-            balancer.stop()
-        for worker in workers[1:]:
-            worker.stop()
-        link.close()
+        stop_replicas(link, workers, balancer)
     recovered = [i for i, heard in enumerate(notices) if any("reconnecting" in n for n in heard)]
     return FailoverResult(
         sessions=len(prompts),

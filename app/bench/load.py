@@ -159,12 +159,17 @@ def run_load(
                 f"({row.pass_ms_p50:.1f} ms), wait {row.queue_ms_p50:.1f} ms, worker {row.worker_memory_mib}"
             )
     finally:
-        if balancer is not None:
-            balancer.stop()
-        for worker in workers[1:]:
-            worker.stop()
-        link.close()
+        stop_replicas(link, workers, balancer)
     return rows
+
+
+def stop_replicas(link: WorkerLink, workers: list[LocalWorker], balancer: Balancer | None) -> None:
+    """Stop the balancer, the replicas started beside the link's worker, and that worker."""
+    if balancer is not None:
+        balancer.stop()
+    for worker in workers[1:]:
+        worker.stop()
+    link.close()
 
 
 def start_replicas(link: WorkerLink, count: int) -> list[LocalWorker]:
