@@ -283,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     draft = sub.add_parser("train-draft", help="train the learned draft head for a model (where the whole model is)")
     draft.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or a local Hugging Face folder")
     draft.add_argument("--out", type=Path, help="write the head here (default: the user cache, found automatically)")
-    draft.add_argument("--prompts", type=Path, help="a prompt file like resources/draft_prompts.json")
+    draft.add_argument("--prompts", type=Path, help="a prompt file like app/resources/draft_prompts.json")
     draft.add_argument("--epochs", type=int, default=6)
     draft.add_argument("--new-tokens", type=int, default=128, help="tokens per training answer")
     draft.add_argument(

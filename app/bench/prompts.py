@@ -1,4 +1,4 @@
-"""The bench's prompt set (``resources/bench_prompts.json``): chat, document QA, code and creative writing."""
+"""The bench's prompt set (``app/resources/bench_prompts.json``): chat, document QA, code and creative writing."""
 
 from __future__ import annotations
 

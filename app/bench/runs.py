@@ -3,7 +3,7 @@
 Modes: ``local`` runs the unsplit model in this process with sequential decoding (no worker, no wire:
 the ceiling); every decoding mode crosses a real WebSocket to a worker process through the latency
 proxy. Every run generates exactly ``max_new_tokens`` (stop tokens ignored) so runs compare like for
-like. The prompt set lives in ``resources/bench_prompts.json``.
+like. The prompt set lives in ``app/resources/bench_prompts.json``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ seen while tuning is never scored. Templates also carry what must *not* be taken
 drug names and doses, eponymous diseases ("Parkinson's disease"), statutes, clause numbers, ages under
 90, money, lab values.
 
-``splitchat privacy --identifiers`` reads the set from ``resources/identifiers/evaluation.json``;
+``splitchat privacy --identifiers`` reads the set from ``app/resources/identifiers/evaluation.json``;
 ``write_corpus`` makes it again (seeded: the same file every time).
 """
 
@@ -21,9 +21,9 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from app.identifiers.entities import Entity, EntityType
-from app.resources import RESOURCES
+from app.resources import IDENTIFIER_SET
 
-CORPUS_FILE = RESOURCES / "identifiers" / "evaluation.json"
+CORPUS_FILE = IDENTIFIER_SET / "evaluation.json"
 LOCALES = ("en_US", "en_GB", "en_IN", "en_NG", "en_IE", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL")
 DEVELOPMENT = (
     "discharge_summary",
@@ -350,11 +350,11 @@ def _render(template: str, values: _Values) -> tuple[str, tuple[Entity, ...]]:
 
 
 def _templates_dir() -> Path:
-    return RESOURCES / "identifiers" / "templates"
+    return IDENTIFIER_SET / "templates"
 
 
 def load_templates() -> dict[str, list[str]]:
-    """family -> its templates (one or more per family), from ``resources/identifiers/templates``."""
+    """family -> its templates (one or more per family), from ``app/resources/identifiers/templates``."""
     folder = _templates_dir()
     return {path.stem: path.read_text(encoding="utf-8").split("\n=====\n") for path in sorted(folder.glob("*.txt"))}
 

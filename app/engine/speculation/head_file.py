@@ -1,7 +1,7 @@
 """Trained draft heads on disk: the file format, and finding the head trained for exactly these weights.
 
 A head is used only for the weights whose fingerprint it records. The user's own (``splitchat
-train-draft`` writes it to the cache) wins over one shipped with the app in ``resources/drafts``.
+train-draft`` writes it to the cache) wins over one shipped with the app in ``app/resources/drafts``.
 """
 
 from __future__ import annotations

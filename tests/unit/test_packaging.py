@@ -1,0 +1,84 @@
+"""How the project is packaged: the resource files travel inside the wheel and are found through
+importlib.resources wherever the package is installed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from importlib.resources import files
+from pathlib import Path
+
+import app
+from app import resources
+
+CHECKOUT = Path(app.__file__).resolve().parent.parent
+RESOURCE_FILES = (
+    "bench_prompts.json",
+    "draft_prompts.json",
+    "drafts/smollm2-135m-instruct.safetensors",
+    "identifiers/evaluation.json",
+    "identifiers/templates/nda.txt",
+)
+
+
+def build_wheel(out: Path) -> Path:
+    """Build the project's wheel from a copy of its tracked sources (the checkout's build/ stays untouched)."""
+    tracked = subprocess.run(
+        ["git", "ls-files", "pyproject.toml", "README.md", "app"],
+        cwd=CHECKOUT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    source = out / "source"
+    for name in tracked:
+        if (CHECKOUT / name).is_file():  # a file deleted but not yet committed is skipped
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes((CHECKOUT / name).read_bytes())
+    # No build isolation and no index: the venv's setuptools builds it, nothing is downloaded.
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index", str(source)]
+        + ["-w", str(out / "dist")],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = (out / "dist").glob("splitchat-*.whl")
+    return wheel
+
+
+def test_resource_paths_are_the_package_data_that_importlib_resources_finds():
+    folder = Path(str(files("app.resources")))
+    assert resources.RESOURCES == folder
+    assert resources.BENCH_PROMPTS == folder / "bench_prompts.json"
+    assert resources.SHIPPED_DRAFT_HEADS == folder / "drafts"
+    for name in RESOURCE_FILES:
+        assert (folder / name).is_file(), name
+    assert json.loads(resources.DRAFT_PROMPTS.read_text())["prompts"]
+
+
+def test_the_wheel_carries_the_resources_and_an_install_of_it_finds_them_there(tmp_path):
+    wheel = build_wheel(tmp_path)
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        for name in RESOURCE_FILES:
+            assert f"app/resources/{name}" in names, name
+        archive.extractall(tmp_path / "installed")
+    # Imported from the unpacked wheel (as site-packages would hold it), from a folder with no checkout.
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import app, app.resources as r; "
+        "print(app.__file__); print(r.RESOURCES); print(r.DRAFT_PROMPTS.is_file(), r.SHIPPED_DRAFT_HEADS.is_dir())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "installed")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    module, folder, found = result.stdout.splitlines()
+    installed = (tmp_path / "installed").resolve()
+    assert Path(module).resolve().is_relative_to(installed)
+    assert Path(folder).resolve() == installed / "app" / "resources"
+    assert found == "True True"
