@@ -14,6 +14,19 @@ from app.thread_policy import apply_thread_wait_policy
 
 EXAMPLE_PROMPT = "In two sentences, why should a clinic keep patient notes on its own computers?"
 TOKEN_ENV = "SPLITCHAT_TOKEN"
+DEBUG_ENV = "SPLITCHAT_DEBUG"
+
+EXIT_OK = 0
+EXIT_FAILED = 1  # the command ran and something failed: one line on stderr says what
+EXIT_USAGE = 2  # argparse's own code: an unknown option, or a value the command cannot use
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program stopped by Ctrl+C
+
+EXIT_CODES_EPILOG = f"""exit status:
+  {EXIT_OK}    done
+  {EXIT_FAILED}    the command failed while running (a file, the model, the worker); stderr says what, in one line
+  {EXIT_USAGE}    usage: an unknown option, or a value the command cannot use (a split with no middle layers,
+       an unknown mode, an endpoint without $SPLITCHAT_TOKEN)
+  {EXIT_INTERRUPTED}  interrupted (Ctrl+C)"""
 
 
 def _progress(message: str, fraction: float) -> None:
@@ -157,7 +170,7 @@ def cmd_pseudonymise(args: argparse.Namespace) -> int:
         text = sys.stdin.read() if str(args.file) == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         print(f"splitchat pseudonymise: cannot read {args.file}: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_FAILED
     from app.identifiers.pseudonyms import Pseudonymiser
 
     result = Pseudonymiser().pseudonymise(text)
@@ -200,36 +213,65 @@ def cmd_privacy(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from app.engine.source.specs import BUNDLED_SPEC
+    """The whole command line. Building it (and so ``--help``) imports no torch: only light modules."""
+    from app import __version__
+    from app.engine.source.names import BUNDLED_SPEC
     from app.engine.speculation.modes import MODE_NAMES
     from app.remote_worker.__main__ import add_worker_arguments
-    from app.wire.frames import DEFAULT_MAX_FRAME
+    from app.wire.limits import DEFAULT_MAX_FRAME
 
-    parser = argparse.ArgumentParser(prog="splitchat", description="Private chat with a split language model.")
+    formatting = dict(epilog=EXIT_CODES_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="splitchat",
+        description="Private chat with a split language model. With no command: the desktop app.",
+        **formatting,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--self-test",
         action="store_true",
         help="run one answer offscreen through the embedded worker, check it against the whole model, exit",
     )
-    sub = parser.add_subparsers(dest="command")
+    sub = parser.add_subparsers(
+        dest="command", title="commands", metavar="COMMAND", help="with none, the desktop app opens"
+    )
+    add_parser = sub.add_parser
+
+    def command(name: str, **kwargs) -> argparse.ArgumentParser:
+        return add_parser(name, description=kwargs.get("help"), **formatting, **kwargs)
 
     def model_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or a local Hugging Face folder")
         p.add_argument("--split", default="2", help="layers kept local on each side: K or K_IN,K_OUT")
 
     def compute_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-        p.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"))
+        p.add_argument(
+            "--device",
+            default="auto",
+            choices=("auto", "cpu", "cuda"),
+            help="where this side computes (auto: CUDA if any)",
+        )
+        p.add_argument(
+            "--dtype",
+            default="auto",
+            choices=("auto", "float32", "bfloat16", "float16"),
+            help="compute dtype (auto: float32 on CPU, bfloat16 on CUDA)",
+        )
         p.add_argument(
             "--wire-dtype",
             default=None,
             choices=("float32", "float16", "bfloat16"),
             help="hidden-state dtype on the wire (default: the compute dtype)",
         )
-        p.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME)
+        p.add_argument(
+            "--max-frame",
+            type=int,
+            default=DEFAULT_MAX_FRAME,
+            help="largest message on the wire, in bytes (%(default)s)",
+        )
 
-    ask = sub.add_parser("ask", help="one chat turn, headless; the token comes from $SPLITCHAT_TOKEN")
-    ask.add_argument("prompt", nargs="?", default=EXAMPLE_PROMPT)
+    ask = command("ask", help="one chat turn, headless; the token comes from $SPLITCHAT_TOKEN")
+    ask.add_argument("prompt", nargs="?", default=EXAMPLE_PROMPT, help="what to ask (default: an example question)")
     ask.add_argument("--endpoint", help="ws://HOST:PORT of a worker (default: start one on loopback)")
     ask.add_argument(
         "--pin",
@@ -237,10 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="with a wss:// endpoint: trust only the worker certificate with this SHA-256 (a self-signed worker)",
     )
     ask.add_argument("--system", help="a system message (default: none)")
-    ask.add_argument("--max-new-tokens", type=int, default=128)
+    ask.add_argument("--max-new-tokens", type=int, default=128, help="most tokens in the answer (%(default)s)")
     ask.add_argument("--temperature", type=float, default=0.0, help="0 = greedy")
-    ask.add_argument("--top-p", type=float, default=1.0)
-    ask.add_argument("--seed", type=int)
+    ask.add_argument("--top-p", type=float, default=1.0, help="nucleus sampling mass when sampling (1 = all)")
+    ask.add_argument("--seed", type=int, help="seed of the sampler, for a repeatable sampled answer")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
     ask.add_argument(
         "--mode",
@@ -260,9 +302,9 @@ def build_parser() -> argparse.ArgumentParser:
     compute_options(ask)
     ask.set_defaults(func=cmd_ask)
 
-    export = sub.add_parser("export-worker", help="write the middle layers (only) for a worker")
+    export = command("export-worker", help="write the middle layers (only) for a worker")
     model_options(export)
-    export.add_argument("--out", required=True, type=Path)
+    export.add_argument("--out", required=True, type=Path, help="a new (or empty) folder to write the shard into")
     export.add_argument(
         "--dtype",
         default=None,
@@ -276,24 +318,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.set_defaults(func=cmd_export_worker)
 
-    worker = sub.add_parser("worker", help="serve a shard's middle layers (the cloud half)")
+    worker = command("worker", help="serve a shard's middle layers (the cloud half)")
     add_worker_arguments(worker)
     worker.set_defaults(func=cmd_worker)
 
-    draft = sub.add_parser("train-draft", help="train the learned draft head for a model (where the whole model is)")
+    draft = command("train-draft", help="train the learned draft head for a model (where the whole model is)")
     draft.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or a local Hugging Face folder")
     draft.add_argument("--out", type=Path, help="write the head here (default: the user cache, found automatically)")
     draft.add_argument("--prompts", type=Path, help="a prompt file like app/resources/draft_prompts.json")
-    draft.add_argument("--epochs", type=int, default=6)
+    draft.add_argument("--epochs", type=int, default=6, help="passes over the training positions (%(default)s)")
     draft.add_argument("--new-tokens", type=int, default=128, help="tokens per training answer")
     draft.add_argument(
         "--sampled-answers", type=int, default=1, help="sampled answers per prompt beside the greedy one"
     )
-    draft.add_argument("--seed", type=int, default=0)
+    draft.add_argument("--seed", type=int, default=0, help="seed of the sampled answers and the head's initial weights")
     draft.add_argument("--force", action="store_true", help="overwrite an existing head")
     draft.set_defaults(func=cmd_train_draft)
 
-    pseudonymise = sub.add_parser(
+    pseudonymise = command(
         "pseudonymise", help="print a text as the model would read it: identifiers replaced by stand-ins"
     )
     pseudonymise.add_argument("file", nargs="?", default="-", help="a text file, or - for standard input")
@@ -302,17 +344,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     pseudonymise.set_defaults(func=cmd_pseudonymise)
 
-    token = sub.add_parser("worker-token", help="add a random token's hash to a token file and print the token once")
-    token.add_argument("--token-file", required=True, type=Path)
+    token = command("worker-token", help="add a random token's hash to a token file and print the token once")
+    token.add_argument(
+        "--token-file", required=True, type=Path, help="the worker's token file (created if missing; one hash a line)"
+    )
     token.set_defaults(func=cmd_worker_token)
 
-    bench = sub.add_parser("bench", help="measure decoding over an emulated WAN")
+    bench = command("bench", help="measure decoding over an emulated WAN")
     model_options(bench)
     bench.add_argument("--rtt-ms", default="0,20,80,150", help="round-trip times to emulate, comma-separated")
-    bench.add_argument("--jitter-ms", type=float, default=0.0)
+    bench.add_argument("--jitter-ms", type=float, default=0.0, help="random extra delay per message, in ms")
     bench.add_argument("--bandwidth-mbps", type=float, default=0.0, help="0 = unlimited")
-    bench.add_argument("--modes", default="local,sequential,lookup,lookahead,learned,auto")
-    bench.add_argument("--max-new-tokens", type=int, default=64)
+    bench.add_argument(
+        "--modes",
+        default="local,sequential,lookup,lookahead,learned,auto",
+        help="decoding modes to run, comma-separated",
+    )
+    bench.add_argument("--max-new-tokens", type=int, default=64, help="tokens per answer (stop tokens ignored)")
     bench.add_argument("--prompts", type=int, default=0, help="use the first N prompts of each category (0 = all)")
     bench.add_argument("--budget", type=int, default=48, help="most drafted tokens per round trip")
     bench.add_argument("--head-depth", type=int, default=6, help="how far ahead the learned head drafts")
@@ -334,17 +382,19 @@ def build_parser() -> argparse.ArgumentParser:
     compute_options(bench)
     bench.set_defaults(func=cmd_bench)
 
-    privacy = sub.add_parser("privacy", help="measure token recovery from the hidden states per split depth")
+    privacy = command("privacy", help="measure token recovery from the hidden states per split depth")
     privacy.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or a local Hugging Face folder")
     privacy.add_argument("--depths", default="1,2,4,6,8", help="split depths (layers local on each side)")
     privacy.add_argument("--corpus", type=Path, help="a folder of .txt documents (default: Python's own docs)")
     privacy.add_argument("--json", type=Path, required=True, help="write the report here")
     privacy.add_argument("--plot", type=Path, help="draw recovery versus depth here (PNG)")
-    privacy.add_argument("--max-train-pairs", type=int, default=24_000)
-    privacy.add_argument("--max-test-pairs", type=int, default=4_000)
-    privacy.add_argument("--mlp-epochs", type=int, default=5)
-    privacy.add_argument("--mlp-width", type=int, default=2048)
-    privacy.add_argument("--seed", type=int, default=0)
+    privacy.add_argument(
+        "--max-train-pairs", type=int, default=24_000, help="(hidden state, token) pairs the attackers learn from"
+    )
+    privacy.add_argument("--max-test-pairs", type=int, default=4_000, help="held-out pairs the attackers are scored on")
+    privacy.add_argument("--mlp-epochs", type=int, default=5, help="training epochs of the MLP attacker")
+    privacy.add_argument("--mlp-width", type=int, default=2048, help="hidden width of the MLP attacker")
+    privacy.add_argument("--seed", type=int, default=0, help="seed of the document split and the attackers")
     privacy.add_argument("--refresh", action="store_true", help="recompute even when a cached report exists")
     privacy.add_argument(
         "--pseudonymise",
@@ -374,11 +424,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """Run ``splitchat`` and return its exit status (see EXIT_CODES_EPILOG)."""
+    try:
+        return _run(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:
+        print("splitchat: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: list[str]) -> int:
     if "torch" not in sys.modules:  # OpenMP reads the policy once, when torch loads it
         apply_thread_wait_policy(argv, os.environ)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # a usage error exits here with EXIT_USAGE
     if args.self_test:
         from app.ui.self_test import run_self_test
 
@@ -390,16 +448,32 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except KeyboardInterrupt:
-        return 130
-    except Exception as exc:  # a person reads this: say what failed, not a traceback
-        from app.engine.link.transport import WorkerError
-        from app.identifiers.detect import DetectorUnavailable
-        from app.model.config import ModelError
-        from app.privacy.corpus import CorpusError
-
-        if isinstance(
-            exc, (ModelError, WorkerError, CorpusError, DetectorUnavailable, ValueError, FileExistsError, OSError)
-        ):
-            print(f"splitchat: {exc}", file=sys.stderr)
-            return 2
         raise
+    except Exception as exc:  # a person reads this: say what failed, in one line, not a traceback
+        return _report_failure(exc)
+
+
+def _report_failure(exc: Exception) -> int:
+    from app.privacy.corpus import CorpusError
+
+    if os.environ.get(DEBUG_ENV):
+        import traceback
+
+        traceback.print_exception(exc)
+    message = " ".join(str(exc).split()) or type(exc).__name__
+    # A value the command cannot use is a usage error like argparse's own; the rest happened while running.
+    if isinstance(exc, (ValueError, CorpusError)):
+        print(f"splitchat: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    from app.engine.link.transport import WorkerError
+    from app.identifiers.detect import DetectorUnavailable
+    from app.model.config import ModelError
+
+    if isinstance(exc, (ModelError, WorkerError, DetectorUnavailable, OSError)):
+        print(f"splitchat: {message}", file=sys.stderr)
+    else:  # a bug rather than a circumstance: name its kind and say how to see the traceback
+        print(
+            f"splitchat: unexpected {type(exc).__name__}: {message} (set {DEBUG_ENV}=1 for the traceback)",
+            file=sys.stderr,
+        )
+    return EXIT_FAILED

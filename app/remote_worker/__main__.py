@@ -11,22 +11,29 @@ import threading
 from pathlib import Path
 
 from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PASS_ROWS
-from app.wire.frames import DEFAULT_MAX_FRAME
+from app.wire.limits import DEFAULT_MAX_FRAME
 
 READY_PREFIX = "splitchat-worker listening on "
 
 
 def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shard", required=True, type=Path, help="folder written by `splitchat export-worker`")
-    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     parser.add_argument("--token-file", required=True, type=Path, help="one 'sha256:<hex>' line per accepted token")
-    parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    parser.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"))
+    parser.add_argument(
+        "--device", default="auto", choices=("auto", "cpu", "cuda"), help="where the layers run (auto: CUDA if any)"
+    )
+    parser.add_argument(
+        "--dtype",
+        default="auto",
+        choices=("auto", "float32", "bfloat16", "float16"),
+        help="compute dtype (auto: float32 on CPU, bfloat16 on CUDA)",
+    )
     parser.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME, help="largest message in bytes")
     parser.add_argument("--session-ttl", type=float, default=300.0, help="idle seconds before a session expires")
-    parser.add_argument("--max-sessions", type=int, default=64)
-    parser.add_argument("--max-sessions-per-token", type=int, default=16)
+    parser.add_argument("--max-sessions", type=int, default=64, help="sessions held at once, all tokens together")
+    parser.add_argument("--max-sessions-per-token", type=int, default=16, help="sessions held at once for one token")
     parser.add_argument("--max-block", type=int, default=2048, help="most tokens in one forward request")
     parser.add_argument(
         "--max-pass-rows",
@@ -54,7 +61,9 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
         "cannot hold the whole worker)",
     )
     parser.add_argument("--max-connections", type=int, default=256, help="open connections in all")
-    parser.add_argument("--max-connections-per-token", type=int, default=32)
+    parser.add_argument(
+        "--max-connections-per-token", type=int, default=32, help="open connections presenting one token"
+    )
     parser.add_argument("--idle-timeout", type=float, default=900.0, help="seconds without a frame before closing")
     parser.add_argument("--send-timeout", type=float, default=30.0, help="seconds a client may leave a reply unread")
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate: serve wss:// (docs/DEPLOY.md)")
@@ -84,9 +93,12 @@ def run_worker(args: argparse.Namespace) -> int:
         if bool(args.tls_cert) != bool(args.tls_key):
             raise ValueError("--tls-cert and --tls-key go together")
         tls = server_context(args.tls_cert, args.tls_key) if args.tls_cert else None
-    except (ShardError, ValueError, OSError) as exc:
+    except ValueError as exc:  # options that do not fit together: a usage error, as the CLI counts them
         print(f"splitchat worker: {exc}", file=sys.stderr)
         return 2
+    except (ShardError, OSError) as exc:  # found while starting: a runtime failure
+        print(f"splitchat worker: {exc}", file=sys.stderr)
+        return 1
     server = WorkerServer(
         shard,
         tokens,

@@ -18,8 +18,9 @@ from enum import StrEnum
 import numpy as np
 import torch
 
+from app.wire.limits import DEFAULT_MAX_FRAME as DEFAULT_MAX_FRAME
+
 PROTOCOL_VERSION = 1
-DEFAULT_MAX_FRAME = 1 << 20  # bytes; both ends set it explicitly
 _LENGTH = struct.Struct("<I")
 MAX_HEADER = 64 * 1024
 

@@ -33,7 +33,7 @@ def test_export_worker_refuses_a_non_empty_folder_that_is_not_a_shard(tiny_model
     folder, _ = tiny_models["llama"]
     (tmp_path / "notes.txt").write_text("keep me")
     result = splitchat("export-worker", "--model", str(folder), "--out", str(tmp_path))
-    assert result.returncode == 2 and "not empty" in result.stderr
+    assert result.returncode == 1 and "not empty" in result.stderr
     assert (tmp_path / "notes.txt").read_text() == "keep me"
 
 
@@ -128,7 +128,7 @@ def test_train_draft_writes_a_head_for_the_models_weights_and_refuses_to_overwri
     assert info.hidden_size == 576 and len(head.vocab) == info.vocab_size > 1
     assert "held-out chain accuracy" in result.stdout
     again = splitchat(*args)
-    assert again.returncode == 2 and "pass --force" in again.stderr
+    assert again.returncode == 1 and "pass --force" in again.stderr
 
 
 def test_bench_refuses_an_unknown_mode():
@@ -229,6 +229,6 @@ def test_ask_reaches_a_self_signed_worker_by_its_pinned_certificate_and_refuses_
         assert pinned.returncode == 0, pinned.stderr
         assert len(json.loads(pinned.stdout)["tokens"]) == 4
         wrong = subprocess.run([*ask, "--pin", "ab" * 32], capture_output=True, text=True, env=env)
-        assert wrong.returncode == 2 and "Nothing was sent to it" in wrong.stderr
+        assert wrong.returncode == 1 and "Nothing was sent to it" in wrong.stderr
     finally:
         worker.stop()

@@ -100,7 +100,7 @@ def test_pseudonymise_command_prints_what_the_model_reads_and_where_each_identif
     missing = subprocess.run(
         [sys.executable, "-m", "app", "pseudonymise", str(tmp_path / "nowhere.txt")], capture_output=True, text=True
     )
-    assert missing.returncode == 2 and "nowhere.txt" in missing.stderr and "Traceback" not in missing.stderr
+    assert missing.returncode == 1 and "nowhere.txt" in missing.stderr and "Traceback" not in missing.stderr
 
 
 class RecordingWorker(WorkerServer):

@@ -225,7 +225,7 @@ def test_worker_refuses_a_shard_with_an_embedding_tensor(tiny_worker, tmp_path):
     manifest["fingerprint"] = tensors_fingerprint(sorted(tensors.items()))  # a consistent manifest does not help
     (bad / MANIFEST).write_text(json.dumps(manifest))
     result = _worker_exit(bad, tmp_path)
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert "model.embed_tokens.weight" in result.stderr and "outside layers" in result.stderr
 
 
@@ -239,13 +239,13 @@ def test_worker_refuses_a_shard_whose_files_do_not_match_the_manifest(tiny_worke
     weights[-1] ^= 0xFF
     (bad / WEIGHTS).write_bytes(bytes(weights))
     result = _worker_exit(bad, tmp_path)
-    assert result.returncode == 2 and "does not match the SHA-256" in result.stderr
+    assert result.returncode == 1 and "does not match the SHA-256" in result.stderr
 
 
 def test_worker_refuses_a_folder_that_is_not_a_shard(tiny_models, tmp_path):
     folder, _ = tiny_models["llama"]  # a whole model folder
     result = _worker_exit(folder, tmp_path)
-    assert result.returncode == 2 and "manifest.json" in result.stderr
+    assert result.returncode == 1 and "manifest.json" in result.stderr
 
 
 @pytest.mark.parametrize("wire_dtype, tolerance", [("float16", 2e-2), ("bfloat16", 1e-1)])

@@ -18,12 +18,12 @@ from pathlib import Path
 from platformdirs import user_cache_dir
 
 from app.engine.source.gguf import bundled_gguf_path, convert_gguf, file_key
+from app.engine.source.names import BUNDLED_SPEC as BUNDLED_SPEC
 from app.engine.source.staging import staged_folder
 from app.jobs import Progress
 from app.model.config import ModelError, load_config
 from app.model.weights import WeightReader
 
-BUNDLED_SPEC = "smollm2-135m-instruct"
 SOURCE_MARKER = "splitchat-source.json"
 
 
