@@ -12,7 +12,8 @@ $version = (.venv\Scripts\python -c "import app; print(app.__version__)").Trim()
 if ($LASTEXITCODE -ne 0) { throw "PyInstaller failed" }
 
 $env:QT_QPA_PLATFORM = "offscreen"
-build\dist\splitchat\splitchat.exe --self-test
+# The console executable: the windowed splitchat.exe would return at once, before the test ends.
+build\dist\splitchat\splitchat-cli.exe --self-test
 if ($LASTEXITCODE -ne 0) { throw "the bundle's self-test failed" }
 
 makensis -V2 "-DVERSION=$version" packaging\windows\splitchat.nsi

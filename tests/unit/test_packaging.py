@@ -3,6 +3,7 @@ importlib.resources wherever the package is installed."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -82,3 +83,45 @@ def test_the_wheel_carries_the_resources_and_an_install_of_it_finds_them_there(t
     assert Path(module).resolve().is_relative_to(installed)
     assert Path(folder).resolve() == installed / "app" / "resources"
     assert found == "True True"
+
+
+def _spec_executables() -> dict[str, dict]:
+    """The PyInstaller spec's EXE(...) calls as {name: keyword arguments}, and what COLLECT gathers."""
+    tree = ast.parse((CHECKOUT / "packaging" / "splitchat.spec").read_text())
+    assigned = {
+        node.targets[0].id: node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call)
+    }
+    executables = {}
+    for variable, call in assigned.items():
+        if isinstance(call.func, ast.Name) and call.func.id == "EXE":
+            keywords = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg in ("name", "console")}
+            executables[keywords["name"]] = {**keywords, "variable": variable}
+    collected = {arg.id for arg in assigned["coll"].args if isinstance(arg, ast.Name)}
+    return {name: {**kw, "collected": kw["variable"] in collected} for name, kw in executables.items()}
+
+
+def test_the_desktop_executable_opens_no_console_and_the_commands_have_a_console_executable():
+    executables = _spec_executables()
+    assert executables["splitchat"]["console"] is False and executables["splitchat"]["collected"]
+    assert executables["splitchat-cli"]["console"] is True and executables["splitchat-cli"]["collected"]
+    # Windows' self-tests need the console one: a shell does not wait for a windowed program's exit code.
+    for script in ("packaging/windows/build.ps1", ".github/workflows/windows-installer.yml"):
+        lines = [
+            line
+            for line in (CHECKOUT / script).read_text().splitlines()
+            if "--self-test" in line and not line.lstrip().startswith("#")
+        ]
+        assert lines and all("splitchat-cli.exe" in line for line in lines), script
+
+
+def test_a_frozen_app_runs_its_worker_through_the_console_executable(tmp_path, monkeypatch):
+    from app.engine.link import local_worker
+
+    app_exe = tmp_path / "splitchat.exe"
+    app_exe.write_bytes(b"")
+    monkeypatch.setattr(sys, "executable", str(app_exe))
+    assert local_worker.frozen_command() == [str(app_exe)]  # a bundle with one executable
+    (tmp_path / "splitchat-cli.exe").write_bytes(b"")
+    assert local_worker.frozen_command() == [str(tmp_path / "splitchat-cli.exe")]

@@ -17,6 +17,20 @@ from app.resources import CODE_ROOT
 from app.thread_policy import worker_environment
 from app.wire.frames import DEFAULT_MAX_FRAME
 
+CLI_EXECUTABLE = "splitchat-cli"
+
+
+def frozen_command() -> list[str]:
+    """How a frozen app (the installers' bundle, which has no ``-m``) runs one of its own commands.
+
+    The bundle's console executable, ``splitchat-cli``, beside the windowed one: its standard streams are
+    the pipes it is given, where a windowed Windows program may have none. An older bundle with a single
+    executable runs the commands itself.
+    """
+    executable = Path(sys.executable)
+    cli = executable.with_name(CLI_EXECUTABLE + executable.suffix)
+    return [str(cli)] if cli.is_file() else [str(executable)]
+
 
 class LocalWorkerError(RuntimeError):
     """The local worker process did not start; the message carries its last output."""
@@ -62,9 +76,8 @@ class LocalWorker:
                 self.token = issue_token(Path(self._dir.name) / "tokens.txt")
         folder = Path(self._dir.name)
         self._log = (folder / "worker.log").open("w+")
-        # A frozen app (the installers' bundle) has no `-m`: its executable runs the `worker` subcommand.
         frozen = getattr(sys, "frozen", False)
-        entry = [sys.executable, "worker"] if frozen else [sys.executable, "-m", "app.remote_worker"]
+        entry = [*frozen_command(), "worker"] if frozen else [sys.executable, "-m", "app.remote_worker"]
         command = [
             *entry,
             "--shard",
@@ -94,6 +107,8 @@ class LocalWorker:
             text=True,
             env=worker_environment(os.environ),  # computes while this process waits: its own thread policy
             cwd=None if frozen else str(CODE_ROOT),
+            # A console program started from the windowed app would open a console window of its own.
+            creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),
         )
         self._lines: queue.Queue[str | None] = queue.Queue()
 
