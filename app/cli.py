@@ -200,13 +200,23 @@ def cmd_worker(args: argparse.Namespace) -> int:
     return run_worker(args)
 
 
+def _plotting_first(args: argparse.Namespace) -> None:
+    # Before the measurement, not after it: a missing matplotlib should not cost a run of many minutes.
+    if getattr(args, "plot", None):
+        from app.plotting import require_matplotlib
+
+        require_matplotlib()
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
+    _plotting_first(args)
     from app.bench.command import run_bench_command
 
     return run_bench_command(args)
 
 
 def cmd_privacy(args: argparse.Namespace) -> int:
+    _plotting_first(args)
     from app.privacy.command import run_privacy_command
 
     return run_privacy_command(args)
@@ -468,8 +478,9 @@ def _report_failure(exc: Exception) -> int:
     from app.engine.link.transport import WorkerError
     from app.identifiers.detect import DetectorUnavailable
     from app.model.config import ModelError
+    from app.plotting import PlottingUnavailable
 
-    if isinstance(exc, (ModelError, WorkerError, DetectorUnavailable, OSError)):
+    if isinstance(exc, (ModelError, WorkerError, DetectorUnavailable, PlottingUnavailable, OSError)):
         print(f"splitchat: {message}", file=sys.stderr)
     else:  # a bug rather than a circumstance: name its kind and say how to see the traceback
         print(

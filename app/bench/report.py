@@ -7,6 +7,7 @@ from pathlib import Path
 
 from app.bench.records import LOCAL, BenchResult, BenchRun, ModeFit, RttPoint, SummaryRow
 from app.engine.speculation.modes import Mode
+from app.plotting import require_matplotlib
 
 PROJECTION_RTTS = (5.0, 20.0, 40.0, 80.0, 150.0)
 RATIOS = ("speedup_vs_sequential", "fraction_of_local", "network_bound_fraction_of_local")
@@ -126,6 +127,7 @@ def _fit_overhead(points: list[RttPoint]) -> float:
 
 def plot_bench(result: BenchResult, path: Path) -> None:
     """Measured tok/s against RTT with each mode's projection; tokens per round trip by category."""
+    require_matplotlib()
     import matplotlib
 
     matplotlib.use("Agg")

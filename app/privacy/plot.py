@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app.plotting import require_matplotlib
 from app.privacy.report import DIRECTIONS, FROM_WORKER, TO_WORKER, PrivacyReport
 
 STYLE = {
@@ -17,6 +18,7 @@ TITLES = {TO_WORKER: "What the worker receives", FROM_WORKER: "What the worker r
 
 
 def plot_report(report: PrivacyReport, out: Path) -> None:
+    require_matplotlib()
     import matplotlib
 
     matplotlib.use("Agg")

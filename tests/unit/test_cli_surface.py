@@ -152,3 +152,18 @@ def test_ctrl_c_while_a_command_runs_exits_130_without_a_traceback():
         process.kill()
     assert process.returncode == 130
     assert err.strip() == "splitchat: interrupted"
+
+
+def test_plot_without_matplotlib_fails_before_measuring_with_one_line_naming_the_extra(tmp_path):
+    # matplotlib made unimportable, as in an install without the reports extra.
+    probe = "import sys; sys.modules['matplotlib'] = None; from app.cli import main; sys.exit(main(sys.argv[1:]))"
+    for command in (
+        ["bench", "--report", str(tmp_path / "no-such-runs.json"), "--plot", str(tmp_path / "b.png")],
+        ["privacy", "--json", str(tmp_path / "p.json"), "--plot", str(tmp_path / "p.png")],
+    ):
+        result = subprocess.run(
+            [sys.executable, "-c", probe, *command], capture_output=True, text=True, timeout=120, cwd=tmp_path
+        )
+        assert result.returncode == 1, result.stderr
+        assert "splitchat[reports]" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "p.json").exists()  # stopped before the evaluation ran
