@@ -36,13 +36,14 @@ from app.identifiers.pseudonyms import ModelText, Pseudonymiser, Pseudonyms
 from app.jobs import CancelFlag, Cancelled, Progress
 from app.model.config import ModelError
 from app.privacy.corpus import CorpusError
-from app.privacy.evaluation import latest_report
+from app.privacy.evaluation import best_report
 from app.privacy.evaluation import run as run_privacy_evaluation
 from app.privacy.report import PrivacyReport
 from app.privacy.settings import PrivacySettings
 from app.wire.shard_format import Manifest
 
 __all__ = [
+    "BUNDLED_SPEC",
     "Cancelled",
     "ChatInfo",
     "ChatReply",
@@ -201,7 +202,7 @@ class EngineHost:
         """The cached privacy evaluation of ``model``'s weights (never a guess: None until measured)."""
         source = await self._source(model)
         fingerprint = await asyncio.to_thread(model_fingerprint, source)
-        report = await asyncio.to_thread(latest_report, fingerprint)
+        report = await asyncio.to_thread(best_report, fingerprint)
         return ModelPrivacy(report, source.public_checkpoint)
 
     async def evaluate_privacy(

@@ -1,7 +1,8 @@
 """Conversations in a local SQLite file, written message by message so a crash loses nothing shown.
 
 An assistant message is inserted when its first token arrives and updated while it streams; the
-``complete`` flag tells a finished answer from one cut short by Stop or by a crash. Messages hold what the
+``complete`` flag tells a finished answer from one cut short, and ``ending`` says how it ended (see
+``ENDINGS``) so the window and an export can tell a reader why it stops where it does. Messages hold what the
 user typed and read — the originals. A pseudonymised conversation's mapping from identifiers to the
 stand-ins the model read is kept in its row (``pseudonyms``), on this computer only, and goes with it when
 it is deleted.
@@ -30,13 +31,30 @@ CREATE TABLE IF NOT EXISTS messages (
     role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant')),
     content TEXT NOT NULL,
     complete INTEGER NOT NULL DEFAULT 1,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    ending TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, id);
 """
 _COLUMNS = "id, title, created, updated"  # a Conversation's fields; the mapping is read on its own
 _COLUMNS_OF_C = "c.id, c.title, c.created, c.updated"
 ROLE_TITLES = {"system": "System", "user": "You", "assistant": "Assistant"}
+# How an answer ended, as the reader is told: "" is a finished answer, or one still being written (or cut
+# by a crash) when it is not complete. The words are shared by the window and the Markdown export.
+ENDINGS = {
+    "length": "cut at the longest-answer limit (Settings → Decoding)",
+    "stopped": "stopped before the end",
+    "lost": "cut off: the connection to the worker was lost",
+    "failed": "cut off by an error",
+}
+UNFINISHED = "unfinished: splitchat closed before the end"
+
+
+def ending_note(complete: bool, ending: str) -> str:
+    """What to tell the reader about where an answer stops ("" for an answer that simply finished)."""
+    if ending in ENDINGS:
+        return ENDINGS[ending]
+    return "" if complete else UNFINISHED
 
 
 @dataclass(frozen=True)
@@ -55,6 +73,11 @@ class Message:
     content: str
     complete: bool
     created: float
+    ending: str = ""  # a key of ENDINGS, or ""
+
+    @property
+    def note(self) -> str:
+        return ending_note(self.complete, self.ending)
 
 
 class ConversationStore:
@@ -75,6 +98,8 @@ class ConversationStore:
         columns = {row["name"] for row in self._db.execute("PRAGMA table_info(conversations)")}
         if "pseudonyms" not in columns:  # a file written before conversations kept their mapping
             self._db.execute("ALTER TABLE conversations ADD COLUMN pseudonyms TEXT")
+        if "ending" not in {row["name"] for row in self._db.execute("PRAGMA table_info(messages)")}:
+            self._db.execute("ALTER TABLE messages ADD COLUMN ending TEXT NOT NULL DEFAULT ''")
         self._db.commit()
 
     def close(self) -> None:
@@ -137,20 +162,26 @@ class ConversationStore:
     def _side_files(self) -> list[Path]:
         return [self.path.with_name(self.path.name + suffix) for suffix in ("-wal", "-shm")]
 
-    def add_message(self, conversation_id: int, role: str, content: str, complete: bool = True) -> Message:
+    def add_message(
+        self, conversation_id: int, role: str, content: str, complete: bool = True, ending: str = ""
+    ) -> Message:
+        _check_ending(ending)
         now = time.time()
         with self._db:
             cursor = self._db.execute(
-                "INSERT INTO messages (conversation_id, role, content, complete, created) VALUES (?, ?, ?, ?, ?)",
-                (conversation_id, role, content, int(complete), now),
+                "INSERT INTO messages (conversation_id, role, content, complete, created, ending) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (conversation_id, role, content, int(complete), now, ending),
             )
             self._db.execute("UPDATE conversations SET updated = ? WHERE id = ?", (now, conversation_id))
-        return Message(cursor.lastrowid, conversation_id, role, content, complete, now)
+        return Message(cursor.lastrowid, conversation_id, role, content, complete, now, ending)
 
-    def update_message(self, message_id: int, content: str, complete: bool) -> None:
+    def update_message(self, message_id: int, content: str, complete: bool, ending: str = "") -> None:
+        _check_ending(ending)
         with self._db:
             self._db.execute(
-                "UPDATE messages SET content = ?, complete = ? WHERE id = ?", (content, int(complete), message_id)
+                "UPDATE messages SET content = ?, complete = ?, ending = ? WHERE id = ?",
+                (content, int(complete), ending, message_id),
             )
 
     def delete_from(self, conversation_id: int, message_id: int) -> None:
@@ -173,9 +204,14 @@ class ConversationStore:
         parts = [f"# {conversation.title}", "", f"_Exported from splitchat; started {created}._", ""]
         for message in self.messages(conversation_id):
             parts += [f"## {ROLE_TITLES[message.role]}", "", message.content.rstrip(), ""]
-            if not message.complete:
-                parts += ["_(stopped before the end)_", ""]
+            if message.note:
+                parts += [f"_({message.note})_", ""]
         return "\n".join(parts)
+
+
+def _check_ending(ending: str) -> None:
+    if ending and ending not in ENDINGS:
+        raise ValueError(f"unknown message ending {ending!r}")
 
 
 def _escaped(text: str) -> str:

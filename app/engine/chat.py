@@ -10,6 +10,7 @@ from app.engine.decode.edge import LocalEdge
 from app.engine.decode.metrics import StepTiming
 from app.engine.decode.sampling import Sampling
 from app.engine.decode.session import Generation, SplitSession
+from app.engine.decode.streaming_text import StreamingText
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.middle import LocalMiddle
 from app.engine.link.transport import RemoteMiddle, connect_with_retries
@@ -152,15 +153,14 @@ class SplitChat:
         it writes is re-identified before ``on_text`` and the reply see it: the originals never reach the
         model, its stand-ins never reach the user.
         """
-        generated: list[int] = []
+        written_so_far = StreamingText(self.tokenizer)
         # Detection takes a few hundred milliseconds a page: off the loop that keeps the link alive.
         model_messages = await asyncio.to_thread(pseudonymiser.conversation, messages) if pseudonymiser else messages
         shown = pseudonymiser.stream() if pseudonymiser else None
 
         def on_token(token: int) -> None:
-            generated.append(token)
             if on_text:
-                written = self.decode(generated)
+                written = written_so_far.add(token)
                 on_text(shown.update(written) if shown else written)
 
         prompt = self.prompt_ids(model_messages)

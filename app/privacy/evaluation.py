@@ -41,6 +41,7 @@ from app.privacy.corpus import (
 from app.privacy.report import (
     BASELINES,
     FROM_WORKER,
+    HEADLINE_ATTACKERS,
     TO_WORKER,
     CorpusFacts,
     DepthComparison,
@@ -106,16 +107,34 @@ def report_path(fingerprint: str, settings: PrivacySettings) -> Path:
     return cache_root() / "privacy" / fingerprint.removeprefix("sha256:")[:16] / f"{settings.key()}.json"
 
 
-def latest_report(fingerprint: str) -> PrivacyReport | None:
-    """The newest readable cached report for a model, or None: the app shows no estimate rather than a guess."""
+def cached_reports(fingerprint: str) -> list[PrivacyReport]:
+    """Every readable cached report for a model, newest first."""
     folder = cache_root() / "privacy" / fingerprint.removeprefix("sha256:")[:16]
-    reports = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
-    for path in reversed(reports):
+    paths = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.is_dir() else []
+    reports = []
+    for path in paths:
         try:
-            return PrivacyReport.from_json(path.read_text())
-        except ReportError:
+            reports.append(PrivacyReport.from_json(path.read_text()))
+        except (ValueError, OSError):  # not a report this version reads (ReportError), or not JSON at all
             continue
-    return None
+    return reports
+
+
+def best_report(fingerprint: str) -> PrivacyReport | None:
+    """The report a person is shown for a model, or None: the app shows no estimate rather than a guess.
+
+    Not simply the newest: a quick run (a few hundred test tokens, or without the public-weights attacks)
+    must not replace a thorough one, or the window would quote a figure far below what was measured. The
+    ranking: the public-weights attack on what is sent was run, on the raw (not pseudonymised) text, on the
+    most test tokens, newest first.
+    """
+
+    def thoroughness(report: PrivacyReport) -> tuple[bool, bool, int]:
+        public = HEADLINE_ATTACKERS[TO_WORKER][0] in report.settings.attackers
+        return public, not report.settings.pseudonymise, report.corpus.test_pairs
+
+    reports = cached_reports(fingerprint)
+    return max(reports, key=thoroughness) if reports else None  # max keeps the first (newest) of equals
 
 
 def evaluate(

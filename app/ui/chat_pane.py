@@ -16,19 +16,30 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from app.data.conversations import ConversationStore
+from app.data.conversations import ConversationStore, ending_note
 from app.data.settings import AppSettings
-from app.host import ChatReply, EngineHost, Pseudonyms, Sampling
+from app.host import BUNDLED_SPEC, ChatReply, EngineHost, Pseudonyms, Sampling, WorkerError
 from app.ui.bridge import EngineSignals
 from app.ui.chat_view import ChatView, MessageBubble
 from app.ui.messages import explain
 
 STORE_EVERY_S = 0.5  # a streaming answer is written to disk at least this often
+# A streaming answer is laid out as Markdown at most this often: re-rendering the whole answer at every
+# token made a long answer cost O(n²) of the GUI thread.
+RENDER_EVERY_MS = 120
 TITLE_CHARS = 48
+ENDING_OF_STOP = {"stop_token": "", "max_new_tokens": "length", "cancelled": "stopped"}
+LOST_CODES = ("connection_lost", "unreachable")
+# Said on every screen where the demonstration model answers: its summary of a discharge note once got
+# the lobe and the date wrong.
+DEMO_MODEL_NOTE = (
+    "The built-in model is a small demonstration model: its answers are often wrong — check every fact "
+    "against the source."
+)
 
 
 # The export leaves splitchat's owner-only data folder: say so where the file is chosen.
@@ -53,6 +64,7 @@ class ChatPane(QWidget):
 
     status = Signal(str)  # what just happened, for the status bar
     conversation_created = Signal(int)  # a first message started a new conversation
+    privacy_requested = Signal()  # the banner's link to the Privacy tab
 
     def __init__(
         self,
@@ -76,21 +88,31 @@ class ChatPane(QWidget):
         self.model_view_task: asyncio.Task | None = None
         self.signals = EngineSignals()
         self.signals.text.connect(self._on_text)
+        self.deleted: set[int] = set()  # conversations deleted while shown: an answer finishing skips them
+        self.exposure: str | None = None  # the measured recovery for the current model and depth, in words
+        self.pending_text: str | None = None  # the newest streamed text not yet rendered
+        self.render_timer = QTimer(self)
+        self.render_timer.setSingleShot(True)
+        self.render_timer.setInterval(RENDER_EVERY_MS)
+        self.render_timer.timeout.connect(self._render_pending)
         self._build()
         self.update_banner()
 
     def _build(self) -> None:
         self.banner = QLabel()
         self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.TextFormat.RichText)
         self.banner.setStyleSheet("background: #e6f4ea; padding: 6px; border-radius: 4px;")
+        self.banner.linkActivated.connect(lambda _: self.privacy_requested.emit())
         self.chat_view = ChatView()
         self.error = QLabel("")
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b00020;")
         self.error.setVisible(False)
         self.input = QPlainTextEdit()
-        self.input.setPlaceholderText("Type a message — Ctrl+Enter sends")
+        self.input.setPlaceholderText("Type or paste a message — Ctrl+Enter sends, Esc stops an answer")
         self.input.setMaximumHeight(110)
+        self.input.setTabChangesFocus(True)  # Tab moves on to the buttons; Ctrl+Tab types a tab
         self.send_button = QPushButton("Send")
         self.stop_button = QPushButton("Stop")
         self.regenerate_button = QPushButton("Regenerate")
@@ -106,6 +128,11 @@ class ChatPane(QWidget):
         self.regenerate_button.clicked.connect(self.regenerate_clicked)
         self.export_button.clicked.connect(self.export_clicked)
         QShortcut(QKeySequence("Ctrl+Return"), self.input, activated=self.send_clicked)
+        QShortcut(QKeySequence("Ctrl+Enter"), self.input, activated=self.send_clicked)  # the keypad's Enter
+        tab = QShortcut(QKeySequence("Ctrl+Tab"), self.input, activated=lambda: self.input.insertPlainText("\t"))
+        tab.setContext(Qt.ShortcutContext.WidgetShortcut)
+        stop = QShortcut(QKeySequence("Esc"), self, activated=self.stop)
+        stop.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         buttons = QHBoxLayout()
         for button in (self.send_button, self.stop_button, self.regenerate_button):
             buttons.addWidget(button)
@@ -121,7 +148,7 @@ class ChatPane(QWidget):
         self._set_generating(False)
 
     def update_banner(self) -> None:
-        text, colour = banner_for(self._settings())
+        text, colour = banner_for(self._settings(), self.exposure)
         self.banner.setText(text)
         self.banner.setStyleSheet(f"background: {colour}; padding: 6px; border-radius: 4px;")
 
@@ -135,6 +162,14 @@ class ChatPane(QWidget):
         self._set_generating(False)
         self.input.setFocus()
 
+    def forget(self, conversation_id: int) -> None:
+        """The conversation was deleted: stop its answer, write nothing more to it, stop showing it."""
+        self.deleted.add(conversation_id)
+        if conversation_id == self.conversation_id:
+            self.stop()
+            if not self.generating:
+                self.new_conversation()
+
     def open_conversation(self, conversation_id: int) -> None:
         if self.generating or conversation_id == self.conversation_id:
             return
@@ -143,7 +178,7 @@ class ChatPane(QWidget):
         self.pseudonyms = Pseudonyms.from_json(mapping) if mapping else None
         self.chat_view.clear()
         for message in self.store.messages(conversation_id):
-            self.chat_view.add(message.role, message.content, message.complete)
+            self.chat_view.add(message.role, message.content, message.note)
         self._set_generating(False)
 
     def export_conversation(self, path: Path) -> None:
@@ -179,17 +214,38 @@ class ChatPane(QWidget):
         if not text or self.generating:
             return
         self.input.clear()
-        self.current_task = asyncio.ensure_future(self.send_prompt(text))
-        self._set_generating(True)
+        self._run(self.send_prompt(text))
 
     def regenerate_clicked(self) -> None:
         if not self.generating:
-            self.current_task = asyncio.ensure_future(self.regenerate())
-            self._set_generating(True)
+            self._run(self.regenerate())
+
+    def _run(self, job) -> asyncio.Task:
+        """Start answering; whatever way the job ends (even with nothing to regenerate), the buttons follow."""
+        self.current_task = asyncio.ensure_future(job)
+        self._set_generating(True)
+        self.current_task.add_done_callback(self._answered)
+        return self.current_task
+
+    def _answered(self, _task: asyncio.Task) -> None:
+        if self.conversation_id in self.deleted:  # deleted while it was being answered
+            self.new_conversation()
+        self._set_generating(False)
 
     def stop(self) -> None:
-        self.stop_flag.set()
-        self.status.emit("Stopping…")
+        if self.streaming is not None:  # Esc with no answer being written does nothing
+            self.stop_flag.set()
+            self.status.emit("Stopping…")
+
+    def show_error(self, error: BaseException) -> None:
+        """Say what failed and what to do, above the message box (and in the status bar)."""
+        what, todo = explain(error)
+        self.error.setText(f"{what} {todo}")
+        self.error.setVisible(True)
+        self.status.emit(what)
+
+    def clear_error(self) -> None:
+        self.error.setVisible(False)
 
     async def send_prompt(self, text: str) -> str | None:
         """Store and show the user's message, then stream the answer; returns the answer's text."""
@@ -240,39 +296,35 @@ class ChatPane(QWidget):
             )
         except Exception as exc:  # every failure becomes a message; the conversation stays as it was
             self._keep_pseudonyms(conversation, pseudonyms)
-            self._finish(conversation, bubble.text, complete=False)
-            what, todo = explain(exc)
-            self.error.setText(f"{what} {todo}")
-            self.error.setVisible(True)
-            self.status.emit(what)
+            lost = isinstance(exc, WorkerError) and exc.code in LOST_CODES
+            self._finish(
+                conversation, self.pending_text or bubble.text, complete=False, ending="lost" if lost else "failed"
+            )
+            self.show_error(exc)
             return None
         self.last_reply = reply
         self._keep_pseudonyms(conversation, pseudonyms)
-        stopped = reply.generation.stop_reason == "cancelled"
-        self._finish(conversation, reply.text, complete=not stopped)
-        stats = reply.generation.stats
-        self.status.emit(
-            f"{'Stopped' if stopped else 'Done'}: {len(reply.generation.tokens)} tokens, {stats.tok_per_s:.1f} tok/s, "
-            f"{stats.tokens_per_round_trip:.2f} tokens per round trip."
-        )
+        ending = ENDING_OF_STOP.get(reply.generation.stop_reason, "")
+        self._finish(conversation, reply.text, complete=ending != "stopped", ending=ending)
+        self.status.emit(FINISHED_STATUS[ending])
         return reply.text
 
-    def _finish(self, conversation: int, text: str, complete: bool) -> None:
+    def _finish(self, conversation: int, text: str, complete: bool, ending: str = "") -> None:
+        self.render_timer.stop()
+        self.pending_text = None
         bubble, self.streaming = self.streaming, None
         bubble.set_streaming(False)
         if text:
-            bubble.set_text(text, complete)
-            self._store_answer(conversation, text, complete)
+            bubble.set_text(text, ending_note(complete, ending))
+            self._store_answer(conversation, text, complete, ending)
         elif self.chat_view.bubbles and self.chat_view.bubbles[-1] is bubble:
             self.chat_view.remove_last()  # nothing was produced: no empty answer left behind
         self.streaming_row = None
-        self._set_generating(False)
-        # The task is still "running" while this runs; buttons follow once it returns.
-        QTimer.singleShot(0, lambda: self._set_generating(False))
+        self._set_generating(False)  # the task's done callback sets them again once it has returned
 
     def _keep_pseudonyms(self, conversation: int, pseudonyms: Pseudonyms | None) -> None:
         """Save the mapping as it grew: the next turn and the model view need exactly these stand-ins."""
-        if pseudonyms is not None:
+        if pseudonyms is not None and conversation not in self.deleted:
             self.store.set_pseudonyms(conversation, pseudonyms.to_json())
 
     def model_view_toggled(self, on: bool) -> asyncio.Task | None:
@@ -305,17 +357,26 @@ class ChatPane(QWidget):
     def _on_text(self, number: int, text: str) -> None:
         if number != self.generation or self.streaming is None:
             return  # a late signal from an answer that already finished
-        self.streaming.set_text(text, True)
-        self.streaming.set_streaming(True)
-        self.chat_view.follow()
+        self.pending_text = text
+        if not self.render_timer.isActive():
+            self.render_timer.start()
         if time.monotonic() - self.last_store >= STORE_EVERY_S:
             self._store_answer(self.conversation_id, text, complete=False)
 
-    def _store_answer(self, conversation: int, text: str, complete: bool) -> None:
+    def _render_pending(self) -> None:
+        if self.streaming is None or self.pending_text is None:
+            return
+        self.streaming.set_text(self.pending_text)
+        self.streaming.set_streaming(True)
+        self.chat_view.follow()
+
+    def _store_answer(self, conversation: int, text: str, complete: bool, ending: str = "") -> None:
+        if conversation in self.deleted:
+            return
         if self.streaming_row is None:
-            self.streaming_row = self.store.add_message(conversation, "assistant", text, complete).id
+            self.streaming_row = self.store.add_message(conversation, "assistant", text, complete, ending).id
         else:
-            self.store.update_message(self.streaming_row, text, complete)
+            self.store.update_message(self.streaming_row, text, complete, ending)
         self.last_store = time.monotonic()
 
     def local_ms_per_layer(self, local_layers: int) -> float | None:
@@ -328,32 +389,54 @@ class ChatPane(QWidget):
         return sum(s.local_compute_ms for s in steps) / len(steps) / local_layers
 
 
-def banner_for(settings: AppSettings) -> tuple[str, str]:
-    """What the banner says for these settings, and its background colour: only what is true of them."""
+FINISHED_STATUS = {
+    "": "The answer is finished.",
+    "length": "The answer reached the longest-answer limit and was cut there (Settings → Decoding).",
+    "stopped": "Stopped; what was written so far is kept.",
+}
+PRIVACY_LINK = '<a href="privacy">Privacy tab</a>'
+# What docs/PRIVACY.md measured for the bundled model with its public checkpoint, at every depth tried:
+# said when no evaluation of the current model exists yet, and said to be that.
+MEASURED_ELSEWHERE = (
+    "89–100 % of the words it receives (measured for the built-in model at every split depth; run the "
+    "evaluation in the Privacy tab to measure this model)"
+)
+
+
+def banner_for(settings: AppSettings, exposure: str | None = None) -> tuple[str, str]:
+    """What the banner says for these settings, and its background colour: only what is true of them.
+
+    ``exposure`` is the measured share of the text a worker can read back at this model and depth, in
+    words (PrivacyView.exposure_words); without one the banner quotes the project's own measurement and
+    says whose it is.
+    """
     provider = settings.provider
-    replaced = (
-        " Names, dates, record numbers, addresses and other identifiers are also replaced by stand-ins before "
-        "the model reads them, and put back in the answer here."
-    )
+    demo = f" {DEMO_MODEL_NOTE}" if settings.model == BUNDLED_SPEC else ""
     depth = f"Split depth {settings.split}: {settings.split} layers at each end run here."
     if provider is None:
+        replaced = (
+            " Identifiers are also replaced by stand-ins before the model reads them."
+            if settings.pseudonymising
+            else ""
+        )
         text = (
             "<b>Nothing leaves this computer.</b> The model runs here, its middle layers in a worker process "
-            f"on this machine. {depth}" + (replaced if settings.pseudonymising else "")
+            f"on this machine.{replaced} {depth}{demo}"
         )
         return text, "#e6f4ea"
-    where = f"“{provider.name}” at {provider.endpoint}"
+    where = f"“{provider.name}” ({provider.endpoint})"
+    readable = exposure or MEASURED_ELSEWHERE
     if settings.pseudonymising:
         text = (
-            f"<b>Identifiers are replaced before the model reads them.</b> Names, dates, record numbers, "
-            f"addresses and the like reach {where} only as stand-ins, and are put back in the answer here. "
-            "The rest of what you type still leaves as hidden states, from which whoever runs the worker can "
-            f"read most of it back — see the Privacy tab. {depth}"
+            f"<b>Only hidden states leave for {where}, with identifiers replaced.</b> Names, dates, record "
+            "numbers, addresses and the like reach it only as stand-ins, and are put back in the answer here. "
+            f"From the hidden states, whoever runs the worker can read back {readable} — see the "
+            f"{PRIVACY_LINK}. {depth}{demo}"
         )
         return text, "#e8f0fe"
     text = (
-        f"<b>Pseudonymisation is off for this provider.</b> What you type leaves for {where} as hidden states, "
-        "from which whoever runs the worker can read most of it back, identifiers included — see the Privacy "
-        f"tab. {depth}"
+        f"<b>Only hidden states leave for {where} — but they can be read back.</b> Whoever runs the worker can "
+        f"recover {readable}, identifiers included: pseudonymisation is off for this provider. See the "
+        f"{PRIVACY_LINK}. {depth}{demo}"
     )
     return text, "#fdecea"

@@ -1,4 +1,8 @@
-"""The message view: one bubble per message, Markdown rendered, a Copy button on each."""
+"""The message view: one bubble per message, a Copy button on each.
+
+An answer is rendered as Markdown; what the user typed is shown exactly as typed (a pasted letter keeps
+its line breaks, which Markdown would join into one paragraph).
+"""
 
 from __future__ import annotations
 
@@ -41,6 +45,11 @@ def highlighted_html(text: str, spans: tuple[tuple[int, int], ...]) -> str:
     return f'<div style="white-space: pre-wrap;">{"".join(parts)}</div>'
 
 
+def plain_html(text: str) -> str:
+    """``text`` exactly as typed: every line break and run of spaces kept, nothing read as markup."""
+    return highlighted_html(text, ())
+
+
 def markdown_html(text: str) -> str:
     """Qt's own Markdown reader (CommonMark + GitHub fences) to HTML; a model's raw HTML stays text."""
     document = QTextDocument()
@@ -51,10 +60,11 @@ def markdown_html(text: str) -> str:
 class MessageBubble(QFrame):
     """One message: who said it, its text as Markdown (code blocks included), and Copy."""
 
-    def __init__(self, role: str, text: str = "", complete: bool = True):
+    def __init__(self, role: str, text: str = "", note: str = ""):
         super().__init__()
         self.role = role
         self._text = ""
+        self.renders = 0  # how often the body was laid out: a streaming answer must not re-render per token
         self.setObjectName(f"bubble-{role}")
         self.setStyleSheet(f"#bubble-{role} {{ {ROLE_STYLE.get(role, '')} }}")
         layout = QVBoxLayout(self)
@@ -77,17 +87,22 @@ class MessageBubble(QFrame):
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.body.setOpenExternalLinks(False)  # a link in a model's answer is shown, not followed
         layout.addWidget(self.body)
-        self.set_text(text, complete)
+        self.set_text(text, note)
 
     @property
     def text(self) -> str:
         return self._text
 
-    def set_text(self, text: str, complete: bool = True) -> None:
-        if text != self._text:
+    def set_text(self, text: str, note: str = "") -> None:
+        """Show ``text``; ``note`` says why an answer ends where it does ("" for one that simply finished)."""
+        if text != self._text or not self.renders:
             self._text = text
-            self.body.setText(markdown_html(text))
-        self.state.setText("" if complete else "(stopped)")
+            self._render()
+        self.state.setText(f"({note})" if note else "")
+
+    def _render(self) -> None:
+        self.renders += 1
+        self.body.setText(plain_html(self._text) if self.role == "user" else markdown_html(self._text))
 
     def show_model_text(self, text: str, stand_ins: tuple[tuple[int, int], ...]) -> None:
         """Show the message as the model read or wrote it, stand-ins highlighted (Copy still copies the original)."""
@@ -95,7 +110,7 @@ class MessageBubble(QFrame):
         self.title.setText(f"<b>{ROLE_NAMES.get(self.role, self.role)}</b> — as the model {self._model_verb}")
 
     def show_original(self) -> None:
-        self.body.setText(markdown_html(self._text))
+        self._render()
         self.title.setText(f"<b>{ROLE_NAMES.get(self.role, self.role)}</b>")
 
     @property
@@ -127,8 +142,8 @@ class ChatView(QScrollArea):
             bubble.deleteLater()
         self.bubbles = []
 
-    def add(self, role: str, text: str = "", complete: bool = True) -> MessageBubble:
-        bubble = MessageBubble(role, text, complete)
+    def add(self, role: str, text: str = "", note: str = "") -> MessageBubble:
+        bubble = MessageBubble(role, text, note)
         self._layout.insertWidget(self._layout.count() - 1, bubble)
         self.bubbles.append(bubble)
         self.follow()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QInputDialog,
@@ -23,6 +24,7 @@ class ConversationPanel(QWidget):
 
     selected = Signal(int)  # conversation id
     new_requested = Signal()
+    deleted = Signal(int)  # conversation id: the chat must not keep showing (or regenerating) it
 
     def __init__(self, store: ConversationStore):
         super().__init__()
@@ -35,6 +37,9 @@ class ConversationPanel(QWidget):
         self.list = QListWidget()
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # long titles elide
         self.list.currentItemChanged.connect(self._picked)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        delete = QShortcut(QKeySequence.StandardKey.Delete, self.list, activated=self._delete_clicked)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         buttons = QHBoxLayout()
         self.new_button = QPushButton("New")
         self.rename_button = QPushButton("Rename")
@@ -72,6 +77,7 @@ class ConversationPanel(QWidget):
     def delete(self, conversation_id: int) -> None:
         self.store.delete(conversation_id)
         self.refresh()
+        self.deleted.emit(conversation_id)
 
     def _picked(self, item: QListWidgetItem | None, _previous=None) -> None:
         if item is not None:
@@ -91,8 +97,19 @@ class ConversationPanel(QWidget):
         conversation_id = self.current_id()
         if conversation_id is None:
             return
-        title = self.store.get(conversation_id).title
-        answer = QMessageBox.question(self, "Delete conversation", f"Delete “{title}” and all its messages?")
-        if answer == QMessageBox.StandardButton.Yes:
+        if self.delete_confirmation(self.store.get(conversation_id).title).exec() == QMessageBox.StandardButton.Yes:
             self.delete(conversation_id)
             self.new_requested.emit()
+
+    def delete_confirmation(self, title: str) -> QMessageBox:
+        """Asks before deleting; Enter or Esc keeps the conversation (No is the default)."""
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Delete conversation",
+            f"Delete “{title}” and all its messages? This cannot be undone.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.setEscapeButton(QMessageBox.StandardButton.No)
+        return box

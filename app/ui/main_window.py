@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QSplitter
 
 from app.data import credentials
 from app.data.conversations import ConversationStore
-from app.data.settings import AppSettings, save_settings
+from app.data.settings import AppSettings, config_dir, save_settings
 from app.host import ChatInfo, EngineConfig, EngineHost
 from app.ui.bridge import EngineSignals
 from app.ui.bundle_export import WorkerBundleExport
@@ -26,6 +26,13 @@ from app.ui.metrics_dock import MetricsDock
 from app.ui.privacy_dock import PrivacyDock
 
 DEFAULT_LAYERS = 30  # the bundled model's depth, for the settings panel before a model is loaded
+WINDOW_STATE = "window.ini"  # size, splitter and which panels are shown, beside settings.json
+STATE_VERSION = 1  # bumped when the docks change, so an old layout is not restored onto new ones
+
+
+def window_state() -> QSettings:
+    """The window's remembered layout: a file in the settings folder (not the registry), one per user."""
+    return QSettings(str(config_dir() / WINDOW_STATE), QSettings.Format.IniFormat)
 
 
 class MainWindow(QMainWindow):
@@ -34,10 +41,12 @@ class MainWindow(QMainWindow):
         self.host, self.store, self.settings = host, store, settings
         self.owns_host = owns_host  # tests share one host between windows
         self.engine_task: asyncio.Task | None = None
+        self.loading_config: EngineConfig | None = None  # what engine_task opens (a token change reopens)
         self.closed = asyncio.Event()
         self.loading = EngineSignals()  # progress of loading the engine, from its thread
         self.loading.progress.connect(self._on_progress)
         self._build()
+        self._restore_layout()
         self.chat_pane.new_conversation()
 
     # -- layout -----------------------------------------------------------------------------------
@@ -47,11 +56,14 @@ class MainWindow(QMainWindow):
         self.chat_pane = ChatPane(self.host, self.store, lambda: self.settings, self.ensure_engine)
         self.chat_pane.status.connect(self.show_status)
         self.chat_pane.signals.notice.connect(self.show_status)
+        self.chat_pane.privacy_requested.connect(self.show_privacy)
         self.conversations = ConversationPanel(self.store)
         self.conversations.selected.connect(self.chat_pane.open_conversation)
         self.conversations.new_requested.connect(self.new_conversation)
+        self.conversations.deleted.connect(self.chat_pane.forget)
         self.chat_pane.conversation_created.connect(lambda cid: self.conversations.refresh(select=cid))
-        splitter = QSplitter()
+        self.splitter = splitter = QSplitter()
+        splitter.setObjectName("conversations-chat")
         splitter.addWidget(self.conversations)
         splitter.addWidget(self.chat_pane)
         splitter.setStretchFactor(1, 1)
@@ -63,9 +75,13 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.metrics)
         self.privacy = PrivacyDock(self.host, lambda: self.settings)
         self.privacy.status.connect(self.show_status)
+        self.privacy.view.shown.connect(self._quote_privacy)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.privacy)
         self.tabifyDockWidget(self.metrics, self.privacy)
-        self.privacy.raise_()  # what the user should know first; the live plots are one tab away
+        # A clinician's default: the chat and what the privacy measurement says. The live plots are for
+        # admins, one click away in View (and remembered once shown).
+        self.metrics.hide()
+        self.privacy.raise_()
 
         self.status = QLabel("Starting…")
         self.load_progress = QProgressBar()
@@ -78,19 +94,26 @@ class MainWindow(QMainWindow):
         self.bundle_export.progress.connect(self._on_progress)
         self.bundle_export.running.connect(self.load_progress.setVisible)
 
+        # Exporting a worker bundle is the admin's job: it lives in the settings panel, beside the depth.
         menu = self.menuBar()
         file_menu = menu.addMenu("&File")
-        for label, slot in (
-            ("Export conversation as Markdown…", self.chat_pane.export_clicked),
-            ("Export worker bundle…", lambda: self.bundle_export.choose_folder()),
-            ("Quit", self.close),
+        for label, slot, keys in (
+            ("&New conversation", self.new_conversation, QKeySequence("Ctrl+N")),
+            ("&Export conversation as Markdown…", self.chat_pane.export_clicked, QKeySequence("Ctrl+E")),
+            ("&Quit", self.close, QKeySequence("Ctrl+Q")),
         ):
             action = QAction(label, self)
+            action.setShortcut(keys)
             action.triggered.connect(slot)
             file_menu.addAction(action)
-        preferences = QAction("Preferences…", self)
-        preferences.triggered.connect(self.open_settings)
-        menu.addMenu("&Settings").addAction(preferences)
+        view_menu = menu.addMenu("&View")
+        self.privacy.toggleViewAction().setText("&Privacy")
+        view_menu.addAction(self.privacy.toggleViewAction())
+        view_menu.addAction(self.metrics.toggleViewAction())
+        self.preferences = QAction("&Preferences…", self)
+        self.preferences.setShortcut(QKeySequence("Ctrl+,"))
+        self.preferences.triggered.connect(self.open_settings)
+        menu.addMenu("&Settings").addAction(self.preferences)
         self.watchdog = QTimer(self)
         self.watchdog.timeout.connect(self._watch_worker)
         self.watchdog.start(2000)
@@ -103,6 +126,38 @@ class MainWindow(QMainWindow):
             return
         self.chat_pane.new_conversation()
         self.conversations.list.clearSelection()
+        self.conversations.list.setCurrentItem(None)
+
+    def show_privacy(self) -> None:
+        """The banner's link: bring the Privacy panel up (shown again if the user had closed it)."""
+        self.privacy.show()
+        self.privacy.raise_()
+
+    def _quote_privacy(self) -> None:
+        view = self.privacy.view
+        self.chat_pane.exposure = view.exposure_words(view.report, self.privacy.depth)
+        self.chat_pane.update_banner()
+
+    # -- layout remembered ------------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        state = window_state()
+        if state.value("version", 0, int) != STATE_VERSION:
+            return
+        geometry, docks, split = state.value("geometry"), state.value("docks"), state.value("splitter")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if docks is not None:
+            self.restoreState(docks, STATE_VERSION)
+        if split is not None:
+            self.splitter.restoreState(split)
+
+    def save_layout(self) -> None:
+        state = window_state()
+        state.setValue("version", STATE_VERSION)
+        state.setValue("geometry", self.saveGeometry())
+        state.setValue("docks", self.saveState(STATE_VERSION))
+        state.setValue("splitter", self.splitter.saveState())
+        state.sync()
 
     # -- engine -----------------------------------------------------------------------------------
     def engine_config(self) -> EngineConfig:
@@ -120,12 +175,27 @@ class MainWindow(QMainWindow):
         )
 
     def start(self) -> asyncio.Task:
-        """Begin loading the model and worker in the background; Send waits for it."""
-        self.engine_task = asyncio.ensure_future(self._load_engine())
-        return self.engine_task
+        """Begin loading the model and connecting to the worker in the background; Send waits for it.
+
+        A provider that cannot be reached or refuses the token is reported as soon as that is known,
+        not at the first message."""
+        self.loading_config = self.engine_config()
+        self.engine_task = task = asyncio.ensure_future(self._load_engine())
+        task.add_done_callback(self._loaded)
+        return task
+
+    def _loaded(self, task: asyncio.Task) -> None:
+        if task.cancelled() or task is not self.engine_task:
+            return
+        error = task.exception()
+        if error is not None and not self.chat_pane.generating:  # an answer waiting on it says so itself
+            self.chat_pane.show_error(error)
 
     async def ensure_engine(self) -> ChatInfo:
-        if self.engine_task is None or (self.engine_task.done() and self.engine_task.exception() is not None):
+        task = self.engine_task
+        stale = task is not None and self.loading_config != self.engine_config()
+        failed = task is not None and task.done() and (task.cancelled() or task.exception() is not None)
+        if task is None or stale or failed:
             self.start()
         return await asyncio.shield(self.engine_task)
 
@@ -145,8 +215,12 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # the estimate is extra: never let it block the chat
             self.privacy.view.statement.setText(f"The privacy estimate could not be read: {exc}")
         settle()  # later collections skip what loading made (gc_guard): no stall in mid-answer
-        where = "embedded worker" if info.embedded else info.endpoint
-        self.status.setText(f"Ready: {info.model}, split {info.split}, {where}.")
+        self.chat_pane.clear_error()
+        provider = self.settings.provider
+        where = (
+            "on this computer" if info.embedded else f"connected to “{provider.name if provider else info.endpoint}”"
+        )
+        self.status.setText(f"Ready — {where}.")
         return info
 
     def _on_progress(self, message: str, fraction: float) -> None:
@@ -190,19 +264,29 @@ class MainWindow(QMainWindow):
         return self.chat_pane.local_ms_per_layer(info.local_layers) if info else None
 
     def apply_settings(self, settings: AppSettings) -> None:
-        """Save and use new settings; the engine reopens on the next message if they changed it."""
+        """Save and use new settings: when they change the engine (a new token included), it reopens at
+        once — or, while an answer is being written, for the next message."""
         save_settings(settings)
         before = self.engine_config()
         self.settings = settings
         self.chat_pane.update_banner()
-        if self.engine_config() != before:
+        now = self.engine_config()
+        # A new token went to the keyring before this ran, so ``before`` already has it: compare with what
+        # the engine was opened with too.
+        if now != before or (self.loading_config is not None and now != self.loading_config):
             self.engine_task = None
-            self.status.setText("Settings saved; the model reconnects for the next message.")
+            if self.loading_config is None:
+                pass  # nothing was opened yet: the first message opens the new configuration
+            elif self.chat_pane.generating:
+                self.status.setText("Settings saved; they apply from the next message.")
+            else:
+                self.start()  # at once: a token or endpoint that does not work is reported now
         if self.privacy.view.report is not None or self.host.info is not None:
             self.privacy.show_depth()
 
     # -- closing ----------------------------------------------------------------------------------
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        self.save_layout()
         self.chat_pane.stop_flag.set()
         self.privacy.cancel()
         self.watchdog.stop()

@@ -22,8 +22,13 @@ WORKER_ADVICE = {
         "(Settings → Export worker bundle…).",
     ),
     "layer_mismatch": (
-        "The cloud worker serves a different split depth than the one chosen here.",
-        "Choose the split depth the worker was exported for, or deploy a new worker bundle.",
+        "The cloud worker was set up for a different split depth than the one chosen here.",
+        "Choose the worker's split depth in Settings → Split depth, or ask your administrator to deploy a "
+        "worker bundle exported for this depth.",
+    ),
+    "no_token": (
+        "No access token is set for this provider.",
+        "Enter the token your administrator gave you in Settings → Provider → Access token.",
     ),
     "connection_lost": (
         "The connection to the cloud worker dropped and could not be restored.",
@@ -56,6 +61,9 @@ WORKER_ADVICE = {
 def explain(error: BaseException) -> tuple[str, str]:
     """(what happened, what to do) for any error the app can meet."""
     if isinstance(error, WorkerError):
+        if error.code == "layer_mismatch":  # the two depths, so the user knows which to choose
+            what, todo = WORKER_ADVICE[error.code]
+            return f"{what} ({error})", todo
         if error.code in WORKER_ADVICE:
             return WORKER_ADVICE[error.code]
         return (

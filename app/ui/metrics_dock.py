@@ -10,12 +10,17 @@ from collections import deque
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.host import StepUpdate
 
 HISTORY = 300  # steps kept on screen
+EMPTY_STATE = (
+    "<p><b>No answer yet.</b></p><p>While an answer is written, this panel shows its speed, how many words "
+    "each round trip to the worker brings back, and where each step's time goes (network, this computer, "
+    "the worker).</p>"
+)
 PARTS = (  # (StepTiming field, label, colour), stacked bottom to top
     ("network_ms", "network", (70, 130, 180)),
     ("local_compute_ms", "local", (60, 179, 113)),
@@ -28,6 +33,7 @@ class MetricsDock(QDockWidget):
     def __init__(self, refresh_ms: int = 250):
         super().__init__("Live metrics")
         self.setObjectName("metrics-dock")
+        self.toggleViewAction().setText("&Live metrics")
         # No antialiasing: Qt draws it in software, and a repaint of the four plots with it took 0.2–0.3 s
         # of the GUI thread on a busy 2-core machine (a visible stall mid-answer).
         pg.setConfigOptions(antialias=False, background="w", foreground="k")
@@ -41,7 +47,15 @@ class MetricsDock(QDockWidget):
         self.rtt = self._plot("Network round trip (ms)")
         for plot in (self.throughput, self.per_trip, self.breakdown, self.rtt):
             layout.addWidget(plot)
-        self.setWidget(body)
+        # Empty axes with meaningless scales before the first answer: a sentence says what will be here.
+        self.empty = QLabel(EMPTY_STATE)
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.empty.setMargin(12)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.empty)
+        self.pages.addWidget(body)
+        self.setWidget(self.pages)
 
         self.steps: deque = deque(maxlen=HISTORY)
         self.break_even: deque = deque(maxlen=HISTORY)
@@ -92,6 +106,7 @@ class MetricsDock(QDockWidget):
         if self._count == self._drawn or not self.steps:
             return
         self._drawn = self._count
+        self.pages.setCurrentIndex(1)
         steps = list(self.steps)
         x = np.arange(self._count - len(steps), self._count, dtype=float)
         total = np.array([s.total_ms for s in steps])

@@ -15,6 +15,7 @@ SERIES = (  # (direction, attacker, label, colour, line style)
     ("from_worker", "public_tail", "returned · public weights (tail)", (128, 0, 128), Qt.DashLine),
     ("from_worker", "learned_mlp", "returned · learned MLP", (214, 39, 40), Qt.DashLine),
 )
+SMALL_TEST = 1000  # test tokens below which an evaluation is called a quick estimate
 NO_ESTIMATE = (
     "No privacy estimate is available for this model yet. Run the evaluation to measure how many tokens "
     "an attacker could recover from the hidden states at each split depth."
@@ -24,10 +25,12 @@ NO_ESTIMATE = (
 class PrivacyView(QWidget):
     run_requested = Signal()
     cancel_requested = Signal()
+    shown = Signal()  # a report (or none) was shown for a depth: the chat's banner quotes it
 
     def __init__(self):
         super().__init__()
         self.report: PrivacyReport | None = None
+        self.depth = 0
         layout = QVBoxLayout(self)
         self.statement = QLabel(NO_ESTIMATE)
         self.statement.setWordWrap(True)
@@ -60,7 +63,7 @@ class PrivacyView(QWidget):
 
     def show_report(self, report: PrivacyReport | None, depth: int, public_checkpoint: bool) -> None:
         """Draw ``report`` (or say there is none) with the current split depth marked."""
-        self.report = report
+        self.report, self.depth = report, depth
         self.plot.clear()
         self.plot.addItem(self.depth_line)
         self.legend.clear()
@@ -78,6 +81,7 @@ class PrivacyView(QWidget):
         if report is None:
             self.statement.setText(NO_ESTIMATE)
             self.plot.setVisible(False)
+            self.shown.emit()
             return
         self.plot.setVisible(True)
         for direction, attacker, label, colour, style in SERIES:
@@ -100,25 +104,51 @@ class PrivacyView(QWidget):
         )
         line.setZValue(-1)
         self.statement.setText(self.describe(report, depth))
+        self.shown.emit()
 
     @staticmethod
     def describe(report: PrivacyReport, depth: int) -> str:
-        """One plain sentence per direction for the current depth, from measured rows only."""
+        """One plain sentence per direction for the current depth, from measured rows only, and which
+        evaluation measured them (its date and size: a quick run must not read like a thorough one)."""
         exposure = report.exposure(depth)
         sent = exposure.sent
         if sent is None:
             return f"Depth {depth} was not measured (measured: {', '.join(map(str, report.depths))})."
+        who = (
+            "an attacker holding the public weights"
+            if sent.attacker != "learned_mlp"
+            else "an attacker trained on collected activations (the public-weights attacks were not run)"
+        )
         parts = [
-            f"At depth {depth}, an attacker holding the public weights recovers {100 * sent.top1:.0f}% of the "
-            f"tokens sent to the worker (95% CI {100 * sent.ci95[0]:.0f}–{100 * sent.ci95[1]:.0f}%)"
+            f"At depth {depth}, {who} recovers {100 * sent.top1:.0f}% of the tokens sent to the worker "
+            f"(95% CI {100 * sent.ci95[0]:.0f}–{100 * sent.ci95[1]:.0f}%)"
         ]
-        if exposure.sent_learned is not None:
+        if exposure.sent_learned is not None and exposure.sent_learned is not sent:
             parts.append(f"one trained on collected activations recovers {100 * exposure.sent_learned.top1:.0f}%")
         baseline = 100 * report.baseline["most_frequent"].top1
+        size = report.corpus.test_pairs
+        quick = (
+            f" A quick estimate: only {size} test tokens, so the interval is wide — run the full evaluation for a "
+            "firm figure."
+            if size < SMALL_TEST
+            else ""
+        )
         return (
             "; ".join(parts)
-            + f". Guessing the most frequent token scores {baseline:.0f}%. Measured on "
-            + f"{report.corpus.test_pairs} test tokens of {report.corpus.description}."
+            + f". Guessing the most frequent token scores {baseline:.0f}%. Evaluation of {report.created[:10]}, "
+            + f"measured on {size} test tokens of {report.corpus.description}.{quick}"
+        )
+
+    @staticmethod
+    def exposure_words(report: PrivacyReport | None, depth: int) -> str | None:
+        """How much of the text a worker can read back at ``depth``, for the chat's banner (None: unmeasured)."""
+        sent = report.exposure(depth).sent if report is not None else None
+        if sent is None:
+            return None
+        size = report.corpus.test_pairs
+        return (
+            f"about {100 * sent.top1:.0f} % of the tokens (word pieces) it receives — measured for this model at "
+            f"depth {depth} on {size} test tokens{', a quick estimate' if size < SMALL_TEST else ''}"
         )
 
     def set_running(self, running: bool) -> None:

@@ -1,7 +1,9 @@
 """The admin settings panel: provider profiles and token, split depth with its costs, decoding, sampling.
 
-Tokens go straight to the OS keyring; the token field never shows a stored token, only whether one
-is set. Settings the admin policy locks are shown read-only.
+Tokens go to the OS keyring when the panel is saved; the token field never shows a stored token, only
+whether one is set. Edits to a provider are kept while another is added or shown, until Save or Cancel.
+Settings the admin policy locks are shown read-only — but a provider's access token is always the user's
+own to enter, even where the policy fixes the endpoint.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -91,7 +93,10 @@ class SettingsDialog(QDialog):
         self.facts: ModelFacts | None = None
         self.inspect_task: asyncio.Task | None = None
         self.local_ms_per_layer = local_ms_per_layer  # measured on this computer, None before an answer
-        self.profiles = {p.name: p for p in settings.profiles}
+        self.profiles = {p.name: p for p in settings.profiles}  # as edited, keyed by their current names
+        self.keyring_names = {name: name for name in self.profiles}  # a renamed profile's token is here
+        self.pending_tokens: dict[str, str] = {}  # typed, not yet saved
+        self._shown: str | None = None  # the profile whose fields the editor holds
         self.pseudonymise_embedded = settings.pseudonymise_embedded
         self.probe_task: asyncio.Task | None = None
         layout = QVBoxLayout(self)
@@ -119,7 +124,7 @@ class SettingsDialog(QDialog):
         for name in self.profiles:
             self.provider.addItem(name, name)
         self.provider.setCurrentIndex(max(0, self.provider.findData(self.settings.active_profile)))
-        self.provider.currentIndexChanged.connect(lambda _: self._show_profile())
+        self.provider.currentIndexChanged.connect(self._provider_changed)
         self.name = QLineEdit()
         self.endpoint = QLineEdit()
         self.endpoint.setPlaceholderText("wss://gpu.example.org:8765")
@@ -144,6 +149,7 @@ class SettingsDialog(QDialog):
             buttons.addWidget(button)
         self.test_result = QLabel("")
         self.test_result.setWordWrap(True)
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.pseudonymise = QCheckBox(PSEUDONYMISE_LABEL)
         self.pseudonymise.setToolTip(PSEUDONYMISE_TIP)
         self.pseudonymise.toggled.connect(self._pseudonymise_toggled)
@@ -158,19 +164,39 @@ class SettingsDialog(QDialog):
         form.addRow(self.test_result)
         return group
 
+    def _provider_changed(self, index: int) -> None:
+        """Keep what was typed for the provider being left, then show the chosen one."""
+        try:
+            self._fold_fields()
+        except SettingsError as exc:  # a rename onto another provider's name: stay on it, say why
+            self.error.setText(str(exc))
+            previous = self.provider.findData(self._shown)
+            self.provider.blockSignals(True)
+            self.provider.setCurrentIndex(previous)
+            self.provider.blockSignals(False)
+            return
+        self.error.setText("")
+        self._show_profile()
+
     def _show_profile(self) -> None:
         name = self.provider.currentData()
         profile = self.profiles.get(name)
-        for widget in (self.name, self.endpoint, self.pin, self.token, self.clear_token, self.test_button):
-            widget.setEnabled(profile is not None and "profiles" not in self.settings.locked)
-        self.remove_profile.setEnabled(profile is not None and "profiles" not in self.settings.locked)
+        self._shown = name if profile is not None else None
+        editable = profile is not None and "profiles" not in self.settings.locked
+        for widget in (self.name, self.endpoint, self.pin, self.remove_profile):
+            widget.setEnabled(editable)
+            widget.setToolTip(LOCKED_TIP if profile is not None and not editable else "")
+        for widget in (self.token, self.clear_token, self.test_button):  # the token is the user's own
+            widget.setEnabled(profile is not None)
         self.name.setText(profile.name if profile else "")
         self.endpoint.setText(profile.endpoint if profile else "")
         self.pin.setText(profile.cert_sha256 if profile else "")
         self.token.clear()
         if profile is None:
             self.token_state.setText("The embedded default needs no token: nothing leaves this computer.")
-        elif credentials.has_token(profile.name):
+        elif name in self.pending_tokens:
+            self.token_state.setText("A new token was typed; it is stored in the system keyring when you save.")
+        elif credentials.has_token(self.keyring_names[name]):
             self.token_state.setText("A token is set (stored in the system keyring). Type a new one to replace it.")
         else:
             self.token_state.setText("No token set.")
@@ -199,9 +225,10 @@ class SettingsDialog(QDialog):
         else:
             self.pseudonymise_embedded = on
 
-    def _store_profile_fields(self) -> None:
-        """Fold the editor's fields back into the current profile (renames carry the token along)."""
-        old = self.provider.currentData()
+    def _fold_fields(self) -> None:
+        """Fold the editor's fields into the profile they show (a rename re-keys it); nothing is checked or
+        stored yet, so a half-typed endpoint survives looking at another provider."""
+        old = self._shown
         if old not in self.profiles:
             return
         profile = replace(
@@ -210,22 +237,37 @@ class SettingsDialog(QDialog):
             endpoint=self.endpoint.text().strip(),
             cert_sha256=self.pin.text().strip(),
         )
-        profile.check()
         if profile.name != old:
             if profile.name in self.profiles:
                 raise SettingsError(f"A provider named {profile.name!r} already exists.")
-            token = credentials.get_token(old)
-            if token:
-                credentials.set_token(profile.name, token)
-                credentials.delete_token(old)
-            del self.profiles[old]
-            index = self.provider.currentIndex()
+            self.profiles = {(profile.name if k == old else k): v for k, v in self.profiles.items()}
+            self.keyring_names[profile.name] = self.keyring_names.pop(old)
+            if old in self.pending_tokens:
+                self.pending_tokens[profile.name] = self.pending_tokens.pop(old)
+            index = self.provider.findData(old)
             self.provider.setItemText(index, profile.name)
             self.provider.setItemData(index, profile.name)
+            self._shown = profile.name
         self.profiles[profile.name] = profile
         if self.token.text().strip():
-            credentials.set_token(profile.name, self.token.text())
+            self.pending_tokens[profile.name] = self.token.text().strip()
             self.token.clear()
+
+    def _store_profiles(self) -> None:
+        """Check every provider, then move renamed providers' tokens and store the typed ones."""
+        self._fold_fields()
+        for profile in self.profiles.values():
+            profile.check()
+        for name in self.profiles:
+            stored_as = self.keyring_names[name]
+            if stored_as != name:
+                token = credentials.get_token(stored_as)
+                if token:
+                    credentials.set_token(name, token)
+                    credentials.delete_token(stored_as)
+                self.keyring_names[name] = name
+            if name in self.pending_tokens:
+                credentials.set_token(name, self.pending_tokens.pop(name))
 
     def _add_profile(self) -> None:
         name = "provider"
@@ -234,6 +276,7 @@ class SettingsDialog(QDialog):
             index += 1
             name = f"provider {index}"
         self.profiles[name] = ProviderProfile(name, "wss://")
+        self.keyring_names[name] = name
         self.provider.addItem(name, name)
         self.provider.setCurrentIndex(self.provider.count() - 1)
 
@@ -241,14 +284,17 @@ class SettingsDialog(QDialog):
         name = self.provider.currentData()
         if name in self.profiles:
             del self.profiles[name]
-            credentials.delete_token(name)
+            self.pending_tokens.pop(name, None)
+            credentials.delete_token(self.keyring_names.pop(name))
+            self._shown = None
             self.provider.removeItem(self.provider.currentIndex())
             self.provider.setCurrentIndex(0)
 
     def _forget_token(self) -> None:
         name = self.provider.currentData()
         if name in self.profiles:
-            credentials.delete_token(name)
+            self.pending_tokens.pop(name, None)
+            credentials.delete_token(self.keyring_names[name])
             self._show_profile()
 
     def _start_probe(self) -> asyncio.Task:
@@ -258,7 +304,13 @@ class SettingsDialog(QDialog):
     async def test_connection(self) -> None:
         """Handshake with the endpoint in the fields; report fingerprint, layers and round trip."""
         endpoint = self.endpoint.text().strip()
-        token = self.token.text().strip() or credentials.get_token(self.provider.currentData()) or ""
+        name = self.provider.currentData()
+        token = (
+            self.token.text().strip()
+            or self.pending_tokens.get(name)
+            or (credentials.get_token(self.keyring_names[name]) if name in self.keyring_names else None)
+            or ""
+        )
         self.test_result.setText(f"Connecting to {endpoint}…")
         self.test_button.setEnabled(False)
         try:
@@ -275,6 +327,13 @@ class SettingsDialog(QDialog):
             )
         finally:
             self.test_button.setEnabled(True)
+            self._fit_result()
+
+    def _fit_result(self) -> None:
+        """A long result wraps onto as many lines as it needs: the dialog grows instead of clipping it."""
+        label = self.test_result
+        label.setMinimumHeight(label.heightForWidth(max(label.width(), 1)))
+        self.adjustSize()
 
     # -- split depth ------------------------------------------------------------------------------
     def _split_group(self) -> QGroupBox:
@@ -446,8 +505,8 @@ class SettingsDialog(QDialog):
 
     # -- result -----------------------------------------------------------------------------------
     def result_settings(self) -> AppSettings:
-        """The settings as edited (tokens already went to the keyring); raises SettingsError when invalid."""
-        self._store_profile_fields()
+        """The settings as edited, typed tokens stored in the keyring; raises SettingsError when invalid."""
+        self._store_profiles()
         chosen = replace(
             self.settings,
             profiles=tuple(self.profiles.values()),

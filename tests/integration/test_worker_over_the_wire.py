@@ -111,6 +111,10 @@ def test_fingerprint_or_layer_mismatch_is_refused_by_the_client(tiny_worker):
     with pytest.raises(WorkerError) as caught:
         asyncio.run(_connect(source, worker, expected_layers=(1, 5)))
     assert caught.value.code == "layer_mismatch"
+    # Another split depth means other layers and other weights: the depth is the cause a person can fix.
+    with pytest.raises(WorkerError) as caught:
+        asyncio.run(_connect(source, worker, expected_fingerprint="sha256:" + "0" * 64, expected_layers=(1, 5)))
+    assert caught.value.code == "layer_mismatch" and "split depth 1" in str(caught.value)
 
 
 async def _raw_exchange(worker, frames: list[bytes | str], token: str | None = None) -> list[dict]:

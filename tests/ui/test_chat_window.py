@@ -135,7 +135,7 @@ async def test_stop_keeps_what_was_produced(qtbot, engine_host, tmp_path):
     answer = await pane.send_prompt("Write a long story about a lighthouse keeper.")
     assert answer and len(answer) > 20
     bubble = pane.chat_view.bubbles[-1]
-    assert bubble.text == answer and bubble.state.text() == "(stopped)"
+    assert bubble.text == answer and bubble.state.text() == "(stopped before the end)"
     stored = window.store.messages(pane.conversation_id)[-1]
     assert (stored.role, stored.content, stored.complete) == ("assistant", answer, False)
     assert pane.send_button.isEnabled() and not pane.stop_button.isEnabled()
@@ -146,7 +146,7 @@ async def test_stop_keeps_what_was_produced(qtbot, engine_host, tmp_path):
     reopened = make_window(qtbot, engine_host, tmp_path)
     reopened.conversations.list.setCurrentRow(0)
     assert reopened.chat_pane.chat_view.bubbles[-1].text == answer
-    assert reopened.chat_pane.chat_view.bubbles[-1].state.text() == "(stopped)"
+    assert reopened.chat_pane.chat_view.bubbles[-1].state.text() == "(stopped before the end)"
 
 
 def test_markdown_and_code_blocks_render_and_raw_html_stays_text(qtbot):

@@ -111,7 +111,7 @@ async def test_policy_forces_pseudonymisation_on_and_the_panel_shows_it_locked(
     dialog.pseudonymise.setChecked(False)
     chosen = dialog.result_settings()
     assert chosen.profiles[0].pseudonymise is False and chosen.pseudonymise_embedded is False
-    assert not chosen.pseudonymising and "Pseudonymisation is off" in banner_for(chosen)[0]
+    assert not chosen.pseudonymising and "pseudonymisation is off" in banner_for(chosen)[0]
     save_settings(chosen)
 
     policy = tmp_path / "policy.json"
@@ -127,4 +127,4 @@ async def test_policy_forces_pseudonymisation_on_and_the_panel_shows_it_locked(
         dialog.provider.setCurrentIndex(index)
         assert dialog.pseudonymise.isChecked() and not dialog.pseudonymise.isEnabled()
         assert dialog.pseudonymise.toolTip() == ALWAYS_TIP
-    assert "Identifiers are replaced" in banner_for(replace(locked, active_profile="gpu-box"))[0]
+    assert "with identifiers replaced" in banner_for(replace(locked, active_profile="gpu-box"))[0]

@@ -52,7 +52,41 @@ def test_conversations_persist_message_by_message(tmp_path):
     ]
     markdown = reopened.export_markdown(chat.id)
     assert markdown.startswith("# Lease review")
-    assert "## You\n\nSummarise clause 4." in markdown and "_(stopped before the end)_" in markdown
+    # Written mid-answer and never finished (a crash): the export says so.
+    assert "## You\n\nSummarise clause 4." in markdown and "_(unfinished: splitchat closed before the end)_" in markdown
+
+
+def test_an_answer_says_how_it_ended_and_old_files_gain_the_column(tmp_path):
+    path = tmp_path / "chats.sqlite3"
+    old = sqlite3.connect(path)  # the messages table as files written before endings were kept
+    old.executescript(
+        """CREATE TABLE conversations (id INTEGER PRIMARY KEY, title TEXT NOT NULL, created REAL NOT NULL,
+               updated REAL NOT NULL, pseudonyms TEXT);
+           CREATE TABLE messages (id INTEGER PRIMARY KEY, conversation_id INTEGER NOT NULL, role TEXT NOT NULL,
+               content TEXT NOT NULL, complete INTEGER NOT NULL DEFAULT 1, created REAL NOT NULL);
+           INSERT INTO conversations VALUES (1, 'Old', 0, 0, NULL);
+           INSERT INTO messages VALUES (1, 1, 'assistant', 'An old answer.', 1, 0);"""
+    )
+    old.commit()
+    old.close()
+    store = ConversationStore(path)
+    chat = store.create("Endings")
+    cut = store.add_message(chat.id, "assistant", "The lease runs", complete=False)
+    store.update_message(cut.id, "The lease runs until", complete=True, ending="length")
+    store.add_message(chat.id, "assistant", "Clause", complete=False, ending="stopped")
+    store.add_message(chat.id, "assistant", "The tenant", complete=False, ending="lost")
+    notes = [m.note for m in store.messages(chat.id)]
+    assert notes == [
+        "cut at the longest-answer limit (Settings → Decoding)",
+        "stopped before the end",
+        "cut off: the connection to the worker was lost",
+    ]
+    assert [m.note for m in store.messages(1)] == [""]
+    markdown = store.export_markdown(chat.id)
+    assert "_(cut at the longest-answer limit (Settings → Decoding))_" in markdown
+    assert "_(cut off: the connection to the worker was lost)_" in markdown
+    with pytest.raises(ValueError, match="unknown message ending"):
+        store.add_message(chat.id, "assistant", "x", ending="finished?")
 
 
 def test_conversation_list_search_rename_delete_and_regenerate(tmp_path):

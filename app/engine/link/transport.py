@@ -134,6 +134,15 @@ class RemoteMiddle:
             raise WorkerError("unreachable", f"cannot reach the worker at {endpoint}: {exc}") from None
         try:
             hello = Hello.from_header(decode_frame(await ws.recv()).header)
+            # Layers first: a worker cut at another depth holds other weights too, and "a different split
+            # depth" is the cause a person can act on.
+            if expected_layers is not None and (hello.first_layer, hello.last_layer) != tuple(expected_layers):
+                raise WorkerError(
+                    "layer_mismatch",
+                    f"the worker serves layers {hello.first_layer}–{hello.last_layer - 1} (split depth "
+                    f"{hello.first_layer}); this computer's split needs layers {expected_layers[0]}–"
+                    f"{expected_layers[1] - 1} (split depth {expected_layers[0]})",
+                )
             if callable(expected_fingerprint):
                 expected_fingerprint = await asyncio.to_thread(expected_fingerprint, hello.stored_dtype)
             if expected_fingerprint is not None and hello.fingerprint != expected_fingerprint:
@@ -141,12 +150,6 @@ class RemoteMiddle:
                     "fingerprint_mismatch",
                     f"the worker serves weights {hello.fingerprint[:19]}…, expected {expected_fingerprint[:19]}…: "
                     "re-export the worker bundle for this model and split",
-                )
-            if expected_layers is not None and (hello.first_layer, hello.last_layer) != tuple(expected_layers):
-                raise WorkerError(
-                    "layer_mismatch",
-                    f"the worker serves layers [{hello.first_layer}, {hello.last_layer}), "
-                    f"this split needs [{expected_layers[0]}, {expected_layers[1]})",
                 )
             client = cls(ws, hello, session="", wire_dtype=wire_dtype)
             client.hello = Hello(**{**hello.__dict__, "max_frame": min(hello.max_frame, max_frame)})

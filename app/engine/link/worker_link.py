@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from app.engine.link.export import embedded_shard, expected_fingerprint
 from app.engine.link.local_worker import LocalWorker
-from app.engine.link.transport import RemoteMiddle
+from app.engine.link.transport import RemoteMiddle, WorkerError
 from app.engine.source.specs import ModelSource
 from app.engine.source.split import SplitSpec
 from app.jobs import Progress
@@ -47,7 +47,7 @@ class WorkerLink:
     ) -> WorkerLink:
         """A worker someone else runs (the admin's GPU server)."""
         if not token:
-            raise ValueError("a worker endpoint needs a bearer token (set SPLITCHAT_TOKEN)")
+            raise WorkerError("no_token", f"no access token is set for the worker at {endpoint}")
         return cls._serving(
             source, split, wire_dtype, max_frame, endpoint=endpoint, token=token, cert_sha256=cert_sha256
         )
