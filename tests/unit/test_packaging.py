@@ -4,12 +4,17 @@ importlib.resources wherever the package is installed."""
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import json
+import re
 import subprocess
 import sys
+import tomllib
 import zipfile
 from importlib.resources import files
 from pathlib import Path
+
+from packaging.requirements import Requirement
 
 import app
 from app import resources
@@ -125,3 +130,70 @@ def test_a_frozen_app_runs_its_worker_through_the_console_executable(tmp_path, m
     assert local_worker.frozen_command() == [str(app_exe)]  # a bundle with one executable
     (tmp_path / "splitchat-cli.exe").write_bytes(b"")
     assert local_worker.frozen_command() == [str(tmp_path / "splitchat-cli.exe")]
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirement_name(requirement: str) -> str:
+    return _normalise(re.split(r"[\s\[<>=!~;@(]", requirement.strip(), maxsplit=1)[0])
+
+
+def _locked() -> dict[str, tuple[str, list[str]]]:
+    """requirements.lock as {name: (version, hashes)}."""
+    entries: dict[str, tuple[str, list[str]]] = {}
+    text = (CHECKOUT / "requirements.lock").read_text().replace("\\\n", " ")
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        pin, *options = line.split()
+        name, _, version = pin.partition("==")
+        entries[_normalise(name)] = (version, [o.removeprefix("--hash=") for o in options if o.startswith("--hash=")])
+    return entries
+
+
+def test_the_lock_pins_every_dependency_but_torch_by_version_and_hash():
+    project = tomllib.loads((CHECKOUT / "pyproject.toml").read_text())
+    named = (
+        project["project"]["dependencies"]
+        + project["project"]["optional-dependencies"]["test"]
+        + project["project"]["optional-dependencies"]["reports"]
+        + project["build-system"]["requires"]
+    )
+    locked = _locked()
+    assert {_requirement_name(r) for r in named} - {"torch"} <= set(locked)
+    for name, (version, hashes) in locked.items():
+        assert re.fullmatch(r"[0-9][0-9A-Za-z.+!-]*", version), name
+        assert hashes and all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), name
+    # torch comes from TORCH_SPEC; a lock made against PyPI's CUDA build would drag in its GPU libraries.
+    assert not {name for name in locked if name == "torch" or name.startswith(("nvidia-", "triton", "cuda-"))}
+
+
+def test_the_lock_is_closed_under_the_installed_packages_requirements():
+    # Installed with --no-deps, the lock must itself hold every dependency of what it holds (torch aside).
+    locked = set(_locked())
+    missing = {}
+    for name in locked:
+        for requirement in importlib.metadata.requires(name) or []:
+            parsed = Requirement(requirement)
+            if parsed.marker is not None and not parsed.marker.evaluate({"extra": ""}):
+                continue
+            if _normalise(parsed.name) not in locked | {"torch"}:
+                missing.setdefault(name, []).append(requirement)
+    assert not missing
+
+
+def test_the_worker_bundles_requirements_come_from_the_project_metadata():
+    from app.engine.link.worker_bundle import WORKER_DISTRIBUTIONS, worker_requirements
+
+    installed = [r for r in importlib.metadata.requires("splitchat") if "extra" not in r]
+    lines = [line for line in worker_requirements().splitlines() if not line.startswith("#")]
+    assert sorted(lines) == sorted(r for r in installed if _requirement_name(r) in WORKER_DISTRIBUTIONS)
+    assert "accelerate" not in worker_requirements() and "PySide6" not in worker_requirements()
+    # A change in the metadata is a change in the bundle; an extra's line stays out.
+    changed = [r.replace("websockets<18,>=15", "websockets<19,>=16") for r in installed]
+    changed.append('matplotlib>=3.8; extra == "reports"')
+    output = worker_requirements(changed, "9.9")
+    assert "websockets<19,>=16" in output and "splitchat 9.9" in output and "matplotlib" not in output

@@ -7,6 +7,8 @@ file, a start script, a systemd unit and a Dockerfile.
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
 import shutil
 from pathlib import Path
 
@@ -31,14 +33,43 @@ def worker_modules() -> list[Path]:
     return files
 
 
-REQUIREMENTS = """# The worker's own dependencies: no Qt, no tokenizer use, no UI.
+# The distributions the worker's code imports (the test that starts it with nothing else proves the
+# list); their version ranges come from splitchat's own metadata, so they cannot drift from pyproject.toml.
+WORKER_DISTRIBUTIONS = ("torch", "transformers", "safetensors", "websockets", "numpy")
+REQUIREMENTS_HEADER = """# The worker's own dependencies (ranges as in splitchat {version}): no Qt, no tokenizer, no UI.
 # On a CUDA box install torch first from https://download.pytorch.org/whl/<cuda-version>.
-torch>=2.4,<2.15
-transformers>=5.20,<5.40
-safetensors>=0.4
-websockets>=14,<18
-numpy>=1.26
 """
+
+
+def _distribution_name(requirement: str) -> str:
+    name = re.split(r"[\s\[<>=!~;@(]", requirement.strip(), maxsplit=1)[0]
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def worker_requirements(requires: list[str] | None = None, version: str | None = None) -> str:
+    """requirements.txt for the worker: its distributions' lines of splitchat's ``Requires-Dist``.
+
+    ``requires`` defaults to the installed splitchat's metadata (the PyInstaller bundle copies it);
+    lines that belong to an extra are left out.
+    """
+    if requires is None:
+        try:
+            requires = importlib.metadata.requires("splitchat") or []
+            version = importlib.metadata.version("splitchat")
+        except importlib.metadata.PackageNotFoundError as exc:
+            raise RuntimeError("splitchat's package metadata is missing: install it (pip install -e .)") from exc
+    wanted = {_distribution_name(name) for name in WORKER_DISTRIBUTIONS}
+    lines = []
+    for requirement in requires:
+        spec, _, marker = requirement.partition(";")
+        if "extra" in marker or _distribution_name(spec) not in wanted:
+            continue
+        lines.append(requirement.strip())
+    found = {_distribution_name(line) for line in lines}
+    if found != wanted:
+        raise RuntimeError(f"splitchat's metadata names no requirement for {', '.join(sorted(wanted - found))}")
+    return REQUIREMENTS_HEADER.format(version=version or "?") + "\n".join(sorted(lines, key=_distribution_name)) + "\n"
+
 
 RUN_SCRIPT = """#!/usr/bin/env bash
 # Start the worker from this folder. Extra options pass through, e.g.
@@ -120,7 +151,7 @@ def export_worker_bundle(
         last_incl=manifest.last_layer - 1,
         num_layers=manifest.num_layers,
     )
-    (out / "requirements.txt").write_text(REQUIREMENTS)
+    (out / "requirements.txt").write_text(worker_requirements())
     (out / "run-worker.sh").write_text(RUN_SCRIPT)
     (out / "run-worker.sh").chmod(0o755)
     (out / "splitchat-worker.service").write_text(SYSTEMD_UNIT.format(**facts))
