@@ -5,4 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-docs/images/app.png}"
-QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1440x900x24" .venv/bin/python scripts/screenshot.py "$out"
+shift || true
+# Further arguments go to scripts/screenshot.py (--size 1366x768, --metrics, --settings FILE).
+QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1920x1080x24" .venv/bin/python scripts/screenshot.py "$out" "$@"

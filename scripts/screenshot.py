@@ -2,6 +2,10 @@
 
     packaging/screenshot.sh docs/images/app.png      # a real X window under Xvfb (what the README shows)
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshot.py out.png   # no X server at all
+    ... scripts/screenshot.py out.png --size 1366x768 --metrics --settings settings.png   # a review's set
+
+The window opens as a clinician first sees it (the Privacy panel beside the chat); ``--metrics`` shows
+the live plots instead, and ``--settings`` also saves the settings panel once the answer is done.
 
 Uses throwaway settings and conversation folders; the model cache is the normal one. The picture is
 taken while the answer is still streaming.
@@ -23,7 +27,7 @@ QUESTION = f"{NOTE}\n\nQuote the part of clause 7.2 about alterations, then expl
 GRAB_AT_CHARS = 140  # mid-answer
 
 
-def main(out: Path) -> int:
+def main(out: Path, size: tuple[int, int] = (1440, 900), metrics: bool = False, settings: Path | None = None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="splitchat-shot-"))
     for name in ("CONFIG", "DATA"):
         os.environ[f"SPLITCHAT_{name}_DIR"] = str(scratch / name.lower())
@@ -45,19 +49,18 @@ def main(out: Path) -> int:
     store.add_message(earlier.id, "assistant", "- Admitted for …\n- Treated with …\n- Follow-up in 2 weeks")
     window = MainWindow(host, store, AppSettings(max_new_tokens=160))
     window.conversations.refresh()
-    window.resize(1440, 900)
+    window.resize(*size)
     window.show()
-    window.metrics.raise_()  # the picture shows the live plots (the app opens on the Privacy tab)
+    if metrics:
+        window.metrics.show()
+        window.metrics.raise_()
     grabbed = asyncio.Event()
 
     def grab_when_mid_answer(_number: int, text: str) -> None:
         if len(text) >= GRAB_AT_CHARS and not grabbed.is_set():
             window.metrics.redraw()
             app.processEvents()
-            out.parent.mkdir(parents=True, exist_ok=True)
-            screen = window.screen()
-            picture = screen.grabWindow(window.winId()) if os.environ.get("QT_QPA_PLATFORM") == "xcb" else None
-            (picture if picture is not None and not picture.isNull() else window.grab()).save(str(out))
+            _save(window, out)
             grabbed.set()
 
     window.chat_pane.signals.text.connect(grab_when_mid_answer)
@@ -65,6 +68,16 @@ def main(out: Path) -> int:
     async def run() -> None:
         await window.ensure_engine()
         await window.chat_pane.send_prompt(QUESTION)
+        if settings is not None:
+            dialog = window.open_settings()
+            for _ in range(20):  # let it size the model's depths
+                await asyncio.sleep(0.1)
+                app.processEvents()
+            _save(dialog, settings)
+            dialog.tabs.setCurrentIndex(1)  # the model and its depths, the admin's table
+            app.processEvents()
+            _save(dialog, settings.with_name(f"{settings.stem}-depth.png"))
+            dialog.reject()
         window.close()
 
     qasync.run(run())
@@ -75,5 +88,20 @@ def main(out: Path) -> int:
     return 0
 
 
+def _save(widget, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    picture = widget.screen().grabWindow(widget.winId()) if os.environ.get("QT_QPA_PLATFORM") == "xcb" else None
+    (picture if picture is not None and not picture.isNull() else widget.grab()).save(str(out))
+
+
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images/app.png")))
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Screenshot the desktop app mid-answer.")
+    parser.add_argument("out", nargs="?", type=Path, default=Path("docs/images/app.png"), help="PNG to write")
+    parser.add_argument("--size", default="1440x900", help="window size, WIDTHxHEIGHT (default 1440x900)")
+    parser.add_argument("--metrics", action="store_true", help="show the live metrics panel")
+    parser.add_argument("--settings", type=Path, help="also save the settings panel to this PNG")
+    args = parser.parse_args()
+    width, height = (int(n) for n in args.size.split("x"))
+    sys.exit(main(args.out, (width, height), args.metrics, args.settings))

@@ -25,6 +25,7 @@ BENCH_PROMPTS = RESOURCES / "bench_prompts.json"
 DRAFT_PROMPTS = RESOURCES / "draft_prompts.json"
 SHIPPED_DRAFT_HEADS = RESOURCES / "drafts"
 IDENTIFIER_SET = RESOURCES / "identifiers"
+WINDOW_ICON = RESOURCES / "splitchat.png"  # a copy of packaging/assets/splitchat.png, for the window
 
 # The folder holding ``app/`` (a checkout, or a frozen bundle's root): ``python -m app…`` subprocesses
 # run from here, and the bench finds the checkout's packaging/ files beside it. Not for the data files.

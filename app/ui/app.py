@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 import os
-import sys
+
+DESKTOP_ID = "splitchat"  # the .desktop file's name and its StartupWMClass: docks and taskbars group by it
 
 
-def main(argv: list[str] | None = None) -> int:
+def configure_application(app) -> None:
+    """Name the app as the desktop knows it (the window class the .desktop entry names) and give every
+    window the icon; an install without the icon file still starts."""
+    from PySide6.QtGui import QIcon
+
+    from app.resources import WINDOW_ICON
+
+    app.setApplicationName("splitchat")
+    app.setDesktopFileName(DESKTOP_ID)
+    if WINDOW_ICON.is_file():
+        app.setWindowIcon(QIcon(str(WINDOW_ICON)))
+
+
+def main() -> int:
     os.environ.setdefault("QT_API", "pyside6")  # qasync picks its binding from this
     import qasync
     from PySide6.QtWidgets import QApplication, QMessageBox
@@ -17,8 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     from app.ui.gc_guard import GuiThreadCollector
     from app.ui.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication((sys.argv[:1] if argv is None else argv[:1]) or ["splitchat"])
-    app.setApplicationName("splitchat")
+    # argv[0] names the X11 window class: "splitchat" whatever the launcher's path, so the dock matches it.
+    app = QApplication.instance() or QApplication([DESKTOP_ID])
+    configure_application(app)
     collector = GuiThreadCollector()  # before any engine thread exists
     try:
         settings = load_settings()

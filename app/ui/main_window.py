@@ -67,7 +67,7 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.conversations)
         splitter.addWidget(self.chat_pane)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([260, 700])
+        splitter.setSizes([230, 700])
         self.setCentralWidget(splitter)
 
         self.metrics = MetricsDock()
@@ -82,6 +82,8 @@ class MainWindow(QMainWindow):
         # admins, one click away in View (and remembered once shown).
         self.metrics.hide()
         self.privacy.raise_()
+        # The chat keeps most of a 1366-pixel screen; the panel can be widened (and is remembered).
+        self.resizeDocks([self.privacy], [400], Qt.Orientation.Horizontal)
 
         self.status = QLabel("Starting…")
         self.load_progress = QProgressBar()

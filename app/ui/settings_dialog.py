@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -47,12 +49,12 @@ PSEUDONYMISE_TIP = (
     "computer before the model reads them, and put back in the answer. The rest of the text still reaches the "
     "worker as hidden states (see the Privacy tab)."
 )
-DEPTH_COLUMNS = (
-    "Depth",
-    "Computed on this computer",
-    "Memory on this computer",
-    "Memory on the worker",
-    "Tokens an attacker recovers (sent / returned)",
+DEPTH_COLUMNS = (  # (header, its tooltip): short headers, so no column is cut at 1366 pixels
+    ("Depth", "Layers kept on this computer at each end of the model"),
+    ("Compute here", "Layers computed on this computer, their share of the compute, and the time per step"),
+    ("Memory here", "Weights this computer holds: embedding, the edge layers, final norm and head"),
+    ("Worker memory", "Weights the GPU worker holds (its KV cache comes on top, per session)"),
+    ("Recovered (sent / returned)", "Tokens an attacker recovers from what crosses the network (privacy evaluation)"),
 )
 WORKER_DTYPE = "bfloat16"  # what a GPU worker computes in by default
 
@@ -100,9 +102,14 @@ class SettingsDialog(QDialog):
         self.pseudonymise_embedded = settings.pseudonymise_embedded
         self.probe_task: asyncio.Task | None = None
         layout = QVBoxLayout(self)
-        layout.addWidget(self._provider_group())
-        layout.addWidget(self._split_group())
-        layout.addWidget(self._decoding_group())
+        # Three tabs rather than one column: the panel fits a 1366×768 screen, and the depth table gets
+        # the room to show every column without a horizontal scrollbar.
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._provider_group(), "&Provider")
+        self.tabs.addTab(self._split_group(), "&Model and split depth")
+        self.tabs.addTab(self._decoding_group(), "&Decoding")
+        layout.addWidget(self.tabs, 1)
+        self.setMinimumWidth(760)
         self.error = QLabel("")
         self.error.setStyleSheet("color: #b00020;")
         self.error.setWordWrap(True)
@@ -341,8 +348,19 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(group)
         self.depth = QComboBox()
         self.depth_table = QTableWidget(0, len(DEPTH_COLUMNS))
-        self.depth_table.setHorizontalHeaderLabels(list(DEPTH_COLUMNS))
+        for column, (title, tip) in enumerate(DEPTH_COLUMNS):
+            header_item = QTableWidgetItem(title)
+            header_item.setToolTip(tip)
+            self.depth_table.setHorizontalHeaderItem(column, header_item)
         self.depth_table.verticalHeader().setVisible(False)
+        self.depth_table.setWordWrap(True)
+        self.depth_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.depth_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        header = self.depth_table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        for column in (0, len(DEPTH_COLUMNS) - 1):  # the depth, and the widest header
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.depth_table.setMinimumHeight(200)
         self._fill_depths()
         self.model = QLineEdit(self.settings.model)
         self.model.setToolTip("smollm2-135m-instruct (bundled), or a Hugging Face model folder")
@@ -371,7 +389,7 @@ class SettingsDialog(QDialog):
         form.addRow("Split depth", self.depth)
         form.addRow("Device for the local layers", self.device)
         layout.addLayout(form)
-        layout.addWidget(self.depth_table)
+        layout.addWidget(self.depth_table, 1)
         layout.addWidget(self.export_button)
         layout.addWidget(self.export_progress)
         layout.addWidget(self.export_status)
@@ -396,10 +414,10 @@ class SettingsDialog(QDialog):
         local_dtype = torch_dtype_for(self.device.currentText() if hasattr(self, "device") else self.settings.device)
         for row, depth in enumerate(depths):
             share = 2 * depth / layers
-            cost = f"{2 * depth} of {layers} layers ({share:.0%} of the compute)"
+            cost = f"{2 * depth} of {layers} layers ({share:.0%})"
             measured_here = self.facts is None or self.facts.spec == self.settings.model
             if self.local_ms_per_layer is not None and measured_here:
-                cost += f", ≈{2 * depth * self.local_ms_per_layer:.0f} ms per step here"
+                cost += f", ≈{2 * depth * self.local_ms_per_layer:.0f} ms a step"
             here = there = "choose a model to size it"
             if self.facts is not None:
                 here = f"{size_text(self.facts.edge_bytes(depth, depth, local_dtype))} ({local_dtype})"
@@ -407,7 +425,7 @@ class SettingsDialog(QDialog):
                 there = f"{size_text(worker)} ({WORKER_DTYPE}) + KV cache"
             for column, text in enumerate((str(depth), cost, here, there, self._privacy_cell(depth))):
                 self.depth_table.setItem(row, column, QTableWidgetItem(text))
-        self.depth_table.resizeColumnsToContents()
+        self.depth_table.resizeRowsToContents()
 
     def _choose_model_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Choose a model folder (config.json, tokenizer, safetensors)")
@@ -447,7 +465,7 @@ class SettingsDialog(QDialog):
         exposure = self.report.exposure(depth)
         if exposure.sent is None or exposure.returned is None:
             return "not measured at this depth"
-        return f"{100 * exposure.sent.top1:.0f}% / {100 * exposure.returned.top1:.0f}% (top-1, public weights)"
+        return f"{100 * exposure.sent.top1:.0f}% / {100 * exposure.returned.top1:.0f}% (public weights)"
 
     # -- decoding and sampling --------------------------------------------------------------------
     def _decoding_group(self) -> QGroupBox:

@@ -86,7 +86,7 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
     # The depth table prices each depth with this computer's measured cost per local layer.
     dialog = window.open_settings()
     per_layer = window.local_ms_per_layer()
-    assert per_layer and f"≈{2 * per_layer:.0f} ms per step here" in dialog.depth_table.item(0, 1).text()
+    assert per_layer and f"≈{2 * per_layer:.0f} ms a step" in dialog.depth_table.item(0, 1).text()
     dialog.close()
 
     # Regenerate replaces the answer (greedy: the same one), leaving one assistant message.

@@ -344,3 +344,37 @@ def test_a_pasted_letter_keeps_its_line_breaks_and_a_streaming_answer_is_rendere
     qtbot.wait(400)
     assert pane.streaming.text == " ".join(words)
     assert pane.streaming.renders <= 4  # not once per token: Markdown re-parses the whole answer each time
+
+
+# -- 3. the desktop knows the window ---------------------------------------------------------------
+def test_the_window_class_icon_and_desktop_entry_agree(qapp):
+    from configparser import ConfigParser
+
+    from app.resources import CODE_ROOT
+    from app.ui.app import DESKTOP_ID, configure_application
+
+    configure_application(qapp)
+    assert qapp.desktopFileName() == DESKTOP_ID and not qapp.windowIcon().isNull()
+    entry = ConfigParser(interpolation=None)
+    entry.optionxform = str
+    entry.read(CODE_ROOT / "packaging" / "linux" / f"{DESKTOP_ID}.desktop", encoding="utf-8")
+    desktop = entry["Desktop Entry"]
+    assert desktop["StartupWMClass"] == DESKTOP_ID and desktop["Icon"] == DESKTOP_ID
+    assert "stay on this computer" not in desktop["Comment"]  # not true of a remote provider
+
+
+def test_the_depth_table_fits_the_panel_at_1366_pixels_without_a_horizontal_scrollbar(qtbot, engine_host):
+    dialog = SettingsDialog(AppSettings(), 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    dialog.resize(dialog.minimumWidth(), 600)
+    dialog.show()
+    dialog.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
+    table = dialog.depth_table
+    assert table.horizontalScrollBar().maximum() == 0  # nothing off to the side
+    header = table.horizontalHeader()
+    metrics = header.fontMetrics()
+    for column in range(table.columnCount()):
+        title = table.horizontalHeaderItem(column).text()
+        assert header.sectionSize(column) >= metrics.horizontalAdvance(title), title  # no header cut short
+    assert dialog.minimumWidth() <= 1366 and dialog.sizeHint().height() <= 768 - 60  # fits a laptop screen

@@ -26,6 +26,7 @@ RESOURCE_FILES = (
     "drafts/smollm2-135m-instruct.safetensors",
     "identifiers/evaluation.json",
     "identifiers/templates/nda.txt",
+    "splitchat.png",  # the window icon
 )
 
 
