@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from app.engine.chat import ChatReply, SplitChat
 from app.engine.decode.metrics import StepTiming
 from app.engine.decode.sampling import Sampling
+from app.engine.link import prelaunch
 from app.engine.link.transport import WorkerError, WorkerProbe, probe_worker
 from app.engine.link.worker_bundle import export_worker_bundle
 from app.engine.source.fingerprints import model_fingerprint
@@ -229,6 +230,7 @@ class EngineHost:
         """Close the chat (stopping the local worker) and end the thread; safe to call twice."""
         if not self._thread.is_alive():
             return
+        prelaunch.stop_unclaimed()
         try:
             asyncio.run_coroutine_threadsafe(self._close_chat(), self._loop).result(timeout)
         finally:

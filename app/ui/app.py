@@ -20,6 +20,18 @@ def configure_application(app) -> None:
         app.setWindowIcon(QIcon(str(WINDOW_ICON)))
 
 
+def starting_splash(app):
+    """The icon and "Starting splitchat…", shown while the engine's modules load (seconds)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QSplashScreen
+
+    splash = QSplashScreen(app.windowIcon().pixmap(160, 160))
+    splash.showMessage("Starting splitchat…", Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter)
+    splash.show()
+    app.processEvents()
+    return splash
+
+
 def main() -> int:
     os.environ.setdefault("QT_API", "pyside6")  # qasync picks its binding from this
     import qasync
@@ -27,13 +39,13 @@ def main() -> int:
 
     from app.data.conversations import ConversationStore
     from app.data.settings import PolicyError, broken_settings_notice, data_dir, load_settings, locked_down
-    from app.host import EngineHost
+    from app.early_start import start_embedded_worker
     from app.ui.gc_guard import GuiThreadCollector
-    from app.ui.main_window import MainWindow
 
     # argv[0] names the X11 window class: "splitchat" whatever the launcher's path, so the dock matches it.
     app = QApplication.instance() or QApplication([DESKTOP_ID])
     configure_application(app)
+    splash = starting_splash(app)  # the window needs the engine's imports: something shows meanwhile
     collector = GuiThreadCollector()  # before any engine thread exists
     try:
         settings = load_settings()
@@ -45,6 +57,12 @@ def main() -> int:
             "cannot be changed.",
         )
         settings = locked_down()
+    if settings.provider is None:  # its imports overlap ours (app/early_start.py)
+        start_embedded_worker(settings.model, settings.split)
+    # The engine's imports (torch, transformers) take seconds: only now, with the worker on its way.
+    from app.host import EngineHost
+    from app.ui.main_window import MainWindow
+
     notice = broken_settings_notice()
     if notice:
         QMessageBox.warning(None, "splitchat settings", notice)
@@ -52,6 +70,7 @@ def main() -> int:
     host = EngineHost()
     window = MainWindow(host, store, settings)
     window.show()
+    splash.finish(window)
 
     async def run() -> None:
         window.start()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +10,8 @@ import torch
 
 from app.engine.link.stream_writer import Planned, write_safetensors
 from app.engine.source.fingerprints import remembered
-from app.engine.source.specs import ModelSource, cache_root
+from app.engine.source.locations import shard_folder
+from app.engine.source.specs import ModelSource
 from app.engine.source.split import SplitSpec
 from app.engine.source.staging import staged_folder
 from app.jobs import Progress
@@ -124,9 +124,7 @@ def expected_fingerprint(source: ModelSource, split: SplitSpec, dtype: str | Non
 
 def embedded_shard(source: ModelSource, split: SplitSpec, progress: Progress | None = None) -> Path:
     """The shard the embedded local worker serves: exported into the cache, re-exported if stale."""
-    first, last = split.middle(source.num_layers)
-    where = hashlib.sha256(str(source.folder.resolve()).encode()).hexdigest()[:12]
-    folder = cache_root() / "shards" / f"{source.folder.name}-{where}-layers-{first}-{last}"
+    folder = shard_folder(source.folder, *split.middle(source.num_layers))
     fresh = (folder / MANIFEST).is_file() and Manifest.read(folder).fingerprint == expected_fingerprint(source, split)
     if not fresh:
         export_worker_shard(source, split, folder, progress=progress)

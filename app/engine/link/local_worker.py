@@ -15,7 +15,7 @@ from app.remote_worker.__main__ import READY_PREFIX
 from app.remote_worker.tokens import issue_token
 from app.resources import CODE_ROOT
 from app.thread_policy import worker_environment
-from app.wire.frames import DEFAULT_MAX_FRAME
+from app.wire.limits import DEFAULT_MAX_FRAME
 
 CLI_EXECUTABLE = "splitchat-cli"
 

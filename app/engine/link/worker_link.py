@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from app.engine.link import prelaunch
 from app.engine.link.export import embedded_shard, expected_fingerprint
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.transport import RemoteMiddle, WorkerError
@@ -70,8 +71,12 @@ class WorkerLink:
         """
         shard = embedded_shard(source, split, progress)  # fingerprinted: the link below costs no more hashing
         link = cls._serving(source, split, wire_dtype, max_frame, endpoint=None, token=None)
-        link.local_worker = LocalWorker(shard, device, dtype, max_frame=max_frame, extra_args=extra_args)
-        link.local_worker.launch()
+        early = prelaunch.claim(shard, device, dtype, max_frame, extra_args)  # launched at the app's start
+        if early is not None:
+            link.local_worker = early
+        else:
+            link.local_worker = LocalWorker(shard, device, dtype, max_frame=max_frame, extra_args=extra_args)
+            link.local_worker.launch()
         return link
 
     @classmethod
