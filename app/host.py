@@ -171,6 +171,16 @@ class EngineHost:
             self._reply(messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms)
         )
 
+    async def prefill_ahead(self, messages: list[dict], pseudonyms: Pseudonyms | None = None) -> int:
+        """Send the settled part of the conversation being typed (``messages`` ends with the draft) to the
+        worker before Send — only where the user turned this on; returns the tokens now cached."""
+        return await self.call(self._ahead(messages, pseudonyms, forget=False))
+
+    async def forget_ahead(self, messages: list[dict], pseudonyms: Pseudonyms | None = None) -> None:
+        """The draft sent ahead was deleted (``messages``: the conversation as sent) or its conversation
+        left (``[]``): the worker keeps none of it."""
+        await self.call(self._ahead(messages, pseudonyms, forget=True))
+
     async def prepare_pseudonymisation(self) -> None:
         """Load the identifier detector (seconds, once per process) before the first message needs it."""
         await self.call(asyncio.to_thread(default_detector().warm))
@@ -273,6 +283,15 @@ class EngineHost:
             on_notice,
             pseudonymiser=pseudonymiser,
         )
+
+    async def _ahead(self, messages: list[dict], pseudonyms: Pseudonyms | None, forget: bool) -> int:
+        if self.chat is None:
+            return 0
+        pseudonymiser = await self._pseudonymiser_for(pseudonyms) if pseudonyms is not None else None
+        if forget:
+            await self.chat.forget_ahead(messages, pseudonymiser)
+            return 0
+        return await self.chat.prefill_ahead(messages, pseudonymiser)
 
     async def _model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
         pseudonymiser = await self._pseudonymiser_for(pseudonyms)

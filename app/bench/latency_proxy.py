@@ -38,6 +38,8 @@ class LatencyProxy:
         self._writers: set[asyncio.StreamWriter] = set()
         self._cut_after: int | None = None
         self.port: int | None = None
+        self.bytes_up = 0  # client to upstream, as read (every connection)
+        self.bytes_down = 0
 
     async def start(self) -> int:
         self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
@@ -93,6 +95,10 @@ class LatencyProxy:
                         self._abort_all()
                         break
                     self._cut_after -= len(chunk)
+                if upstream:
+                    self.bytes_up += len(chunk)
+                else:
+                    self.bytes_down += len(chunk)
                 now = time.perf_counter()
                 sent_at = now
                 if bytes_per_s:
@@ -133,9 +139,27 @@ class ProxyThread:
         self._proxy = LatencyProxy(host, port, profile)
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
 
-    def __enter__(self) -> int:
+    def __enter__(self) -> ProxyThread:
         self._thread.start()
-        return asyncio.run_coroutine_threadsafe(self._proxy.start(), self._loop).result(10)
+        asyncio.run_coroutine_threadsafe(self._proxy.start(), self._loop).result(10)
+        return self
+
+    @property
+    def port(self) -> int:
+        return self._proxy.port
+
+    def cut_after(self, n_bytes: int) -> None:
+        """Fault injection from any thread: see ``LatencyProxy.cut_after``."""
+        self._loop.call_soon_threadsafe(self._proxy.cut_after, n_bytes)
+
+    @property
+    def bytes_up(self) -> int:
+        """Bytes forwarded from clients to the upstream so far."""
+        return self._proxy.bytes_up
+
+    @property
+    def bytes_down(self) -> int:
+        return self._proxy.bytes_down
 
     def __exit__(self, *exc) -> None:
         asyncio.run_coroutine_threadsafe(self._proxy.close(), self._loop).result(10)

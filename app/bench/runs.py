@@ -31,6 +31,7 @@ from app.engine.source.split import SplitSpec
 from app.engine.speculation.head import HeadDrafter
 from app.engine.speculation.head_file import load_head_drafter
 from app.engine.speculation.modes import MODE_NAMES, Mode, Speculation
+from app.jobs import Progress
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 
 BENCH_MODES = (LOCAL, *MODE_NAMES)
@@ -57,9 +58,11 @@ class BenchConfig:
     peer: bool = True
 
 
-def run_bench(config: BenchConfig, log: Log = print) -> BenchResult:
-    """Run every mode × RTT × prompt; the runs, their summaries and the RTT decomposition."""
-    source = resolve_model(config.spec)
+def run_bench(config: BenchConfig, log: Log = print, progress: Progress | None = None) -> BenchResult:
+    """Run every mode × RTT × prompt; the runs, their summaries and the RTT decomposition.
+
+    ``progress`` hears of the model's conversion (first use only), then of each run done."""
+    source = resolve_model(config.spec, progress)
     device = resolve_device(config.device)
     dtype = resolve_dtype(config.dtype, device)
     wire = config.wire_dtype or wire_dtype_for(dtype)
@@ -76,13 +79,15 @@ def run_bench(config: BenchConfig, log: Log = print) -> BenchResult:
 
     prompts = [(p, chat_ids(p.messages)) for p in config.prompts]
     warmup = chat_ids(WARMUP)
+    remote_modes = [m for m in config.modes if m != LOCAL]
+    per_prompt = int(LOCAL in config.modes) + len(remote_modes) * len(config.rtts_ms) + int(config.peer)
+    tally = _Tally(progress, len(prompts) * per_prompt)
     runs: list[BenchRun] = []
     if LOCAL in config.modes:
         middle = LocalMiddle.of(source, config.split, device, dtype)
         runs += asyncio.run(
-            _run_interleaved(edge, lambda: _same(middle), prompts, [LOCAL], 0.0, config, log, warmup, None)
+            _run_interleaved(edge, lambda: _same(middle), prompts, [LOCAL], 0.0, config, log, warmup, None, tally)
         )
-    remote_modes = [m for m in config.modes if m != LOCAL]
     if remote_modes:
         link = WorkerLink.embedded(
             source, config.split, wire, config.max_frame, device=config.device, dtype=config.dtype
@@ -92,17 +97,17 @@ def run_bench(config: BenchConfig, log: Log = print) -> BenchResult:
             host, port = link.endpoint.removeprefix("ws://").rsplit(":", 1)
             for rtt in config.rtts_ms:
                 profile = LinkProfile(rtt, config.jitter_ms, config.bandwidth_mbps)
-                with ProxyThread(host, int(port), profile) as proxy_port:
+                with ProxyThread(host, int(port), profile) as proxy:
 
-                    def connect(proxy_port: int = proxy_port) -> Awaitable[Middle]:
+                    def connect(proxy_port: int = proxy.port) -> Awaitable[Middle]:
                         return link.connect(via=f"ws://127.0.0.1:{proxy_port}")
 
                     runs += asyncio.run(
-                        _run_interleaved(edge, connect, prompts, remote_modes, rtt, config, log, warmup, head)
+                        _run_interleaved(edge, connect, prompts, remote_modes, rtt, config, log, warmup, head, tally)
                     )
         finally:
             link.close()
-    peers = _peer_pld(source, prompts, config, log) if config.peer else {}
+    peers = _peer_pld(source, prompts, config, log, tally) if config.peer else {}
     for run in runs:
         peer = peers.get(run.prompt_id)
         if peer is not None:
@@ -148,6 +153,7 @@ async def _run_interleaved(
     log: Log,
     warmup_ids: list[int],
     head: HeadDrafter | None,
+    tally: _Tally,
 ) -> list[BenchRun]:
     """Every prompt runs in every mode back to back, so slow drift of the machine favours no mode."""
     speculations, controllers = {}, {}
@@ -173,6 +179,7 @@ async def _run_interleaved(
             generation = await session.generate(ids, config.max_new_tokens)
             await middle.close()
             runs.append(_run_record(mode, rtt, prompt, ids, generation, log))
+            tally.done(f"{mode} at {rtt:.0f} ms, {prompt.id}")
     return runs
 
 
@@ -216,7 +223,11 @@ def _run_record(
 
 
 def _peer_pld(
-    source: ModelSource, prompts: list[tuple[BenchPrompt, list[int]]], config: BenchConfig, log: Log
+    source: ModelSource,
+    prompts: list[tuple[BenchPrompt, list[int]]],
+    config: BenchConfig,
+    log: Log,
+    tally: _Tally,
 ) -> dict[str, PeerResult]:
     from transformers import AutoModelForCausalLM
 
@@ -225,4 +236,17 @@ def _peer_pld(
     for prompt, ids in prompts:
         peers[prompt.id] = pld_tokens_per_forward(model, ids, config.max_new_tokens)
         log(f"{'peer pld':>10} {prompt.id:>29}: {peers[prompt.id].tokens_per_forward:.2f} tok/forward")
+        tally.done(f"peer pld, {prompt.id}")
     return peers
+
+
+class _Tally:
+    """Counts the bench's runs for ``progress``: "bench run 5/24: sequential at 50 ms, prompt-id"."""
+
+    def __init__(self, progress: Progress | None, total: int):
+        self.progress, self.total, self.count = progress, max(1, total), 0
+
+    def done(self, what: str) -> None:
+        self.count += 1
+        if self.progress is not None:
+            self.progress(f"bench run {self.count}/{self.total}: {what}", min(1.0, self.count / self.total))

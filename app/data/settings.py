@@ -51,6 +51,9 @@ class ProviderProfile:
     endpoint: str
     cert_sha256: str = ""  # a pinned certificate fingerprint for self-signed workers (hex, colons allowed)
     pseudonymise: bool = True  # replace identifiers before the model reads them (a remote worker sees its input)
+    # Send the settled part of a long message to the worker while it is still being typed, so the first
+    # word of the answer comes soon after Send. Off unless chosen: text then leaves before the user sends it.
+    prefill_while_typing: bool = False
 
     @property
     def encrypted_or_local(self) -> bool:
@@ -73,8 +76,8 @@ class ProviderProfile:
         pin = self.cert_sha256.replace(":", "").lower()
         if pin and (len(pin) != 64 or any(c not in "0123456789abcdef" for c in pin)):
             raise SettingsError("A certificate pin is a SHA-256 fingerprint: 64 hex digits (colons allowed).")
-        if not isinstance(self.pseudonymise, bool):
-            raise SettingsError("A provider's pseudonymise switch is true or false.")
+        if not isinstance(self.pseudonymise, bool) or not isinstance(self.prefill_while_typing, bool):
+            raise SettingsError("A provider's pseudonymise and prefill_while_typing switches are true or false.")
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,8 @@ class AppSettings:
     pseudonymise_embedded: bool = False
     # On for every provider, the embedded one included; an admin's policy locks it on.
     pseudonymise_always: bool = False
+    # Prefill while typing for the embedded worker (nothing leaves this computer either way).
+    prefill_embedded: bool = False
     locked: tuple[str, ...] = field(default=(), compare=False)  # filled from the policy, never saved
     # Only an admin's policy (allow_unencrypted_endpoints) can allow ws:// beyond this computer; never saved.
     unencrypted_allowed: bool = field(default=False, compare=False)
@@ -137,6 +142,12 @@ class AppSettings:
         return next((p for p in self.profiles if p.name == self.active_profile), None)
 
     @property
+    def prefilling_while_typing(self) -> bool:
+        """Whether what is typed reaches the active worker before Send (the user's or the admin's choice)."""
+        provider = self.provider
+        return self.prefill_embedded if provider is None else provider.prefill_while_typing
+
+    @property
     def pseudonymising(self) -> bool:
         """Whether the active provider's conversations reach the model with their identifiers replaced."""
         if self.pseudonymise_always:
@@ -175,6 +186,7 @@ _FIELD_TYPES = {
     "device": str,
     "pseudonymise_embedded": bool,
     "pseudonymise_always": bool,
+    "prefill_embedded": bool,
 }
 _TYPE_WORDS = {str: "text", int: "a whole number", (int, float): "a number", bool: "true or false"}
 

@@ -19,6 +19,7 @@ from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.head_file import load_head_drafter
+from app.engine.speculation.lookup import common_prefix
 from app.engine.speculation.modes import Mode, Speculation
 from app.identifiers.pseudonyms import Pseudonymiser
 from app.jobs import Progress
@@ -26,6 +27,10 @@ from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 from app.wire.frames import DEFAULT_MAX_FRAME
 
 RECONNECT_WINDOW_S = 60.0  # how long a lost worker is retried before the error reaches the user
+# The last tokens of a message still being typed may tokenise differently once more text follows
+# ("lea" + "se"): they are left for Send.
+UNSETTLED_TOKENS = 4
+AHEAD_CHUNK_ROWS = 512  # a reply waits at most one chunk of a prefill-ahead
 
 
 @dataclass
@@ -53,6 +58,8 @@ class SplitChat:
         self.session = session
         self.link = link
         self._history: list[int] = []  # exact ids of the last prompt and the reply generated to it
+        self._turn = asyncio.Lock()  # a reply and a prefill-ahead never run at once
+        self._reply_waiting = False  # a reply wants the lock: a prefill-ahead stops after its chunk
 
     @classmethod
     async def open(
@@ -136,6 +143,43 @@ class SplitChat:
     def _encode(self, text: str) -> list[int]:
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"]) if text else []
 
+    async def prefill_ahead(self, messages: list[dict], pseudonymiser: Pseudonymiser | None = None) -> int:
+        """Send the settled part of the conversation-to-be (``messages`` ends with the message being typed)
+        to every cache before Send, through the same pseudonymisation as a reply; returns the tokens cached.
+
+        Only called where the user turned prefill-while-typing on: the text reaches the worker (as hidden
+        states) before the user decides to send it. The answer is unchanged — Send runs what is missing.
+        """
+        model_messages = await asyncio.to_thread(pseudonymiser.conversation, messages) if pseudonymiser else messages
+        prompt = self.prompt_ids(model_messages)
+        # The generation prompt and end of turn follow the text: what survives more text being appended is
+        # the common part of the prompt with and without an extra word, less the tokens that may re-split.
+        longer = self.prompt_ids(
+            [*model_messages[:-1], {**model_messages[-1], "content": model_messages[-1]["content"] + " x"}]
+        )
+        settled = max(0, common_prefix(prompt, longer) - UNSETTLED_TOKENS)
+        if self._reply_waiting:
+            return 0
+        async with self._turn:
+            return await self.session.prefill_ahead(
+                prompt[:settled], AHEAD_CHUNK_ROWS, should_stop=lambda: self._reply_waiting
+            )
+
+    async def forget_ahead(self, messages: list[dict], pseudonymiser: Pseudonymiser | None = None) -> None:
+        """The text typed ahead was deleted: crop every cache back to what ``messages`` (the conversation
+        as sent; [] when it was left) shares with it, so the worker keeps none of the draft — with nothing
+        shared, the worker session is closed and a fresh one opened."""
+        if messages and pseudonymiser:
+            messages = await asyncio.to_thread(pseudonymiser.conversation, messages)
+        async with self._turn:
+            prompt = self.prompt_ids(messages) if messages else []
+            kept = common_prefix(self.session.processed, prompt)
+            if kept < len(self.session.processed):
+                if kept:
+                    await self.session.prefill_ahead(prompt[:kept])
+                else:
+                    await self.session.reset_worker()
+
     async def reply(
         self,
         messages: list[dict],
@@ -165,8 +209,16 @@ class SplitChat:
 
         prompt = self.prompt_ids(model_messages)
         self.session.notice = on_notice
-        self._history = []  # until this reply completes, the next prompt is tokenized afresh
-        generation = await self.session.generate(prompt, max_new_tokens, sampling, on_token, should_stop, on_step)
+        self._reply_waiting = True
+        try:
+            async with self._turn:
+                self._reply_waiting = False
+                self._history = []  # until this reply completes, the next prompt is tokenized afresh
+                generation = await self.session.generate(
+                    prompt, max_new_tokens, sampling, on_token, should_stop, on_step
+                )
+        finally:
+            self._reply_waiting = False
         self._history = prompt + generation.tokens
         written = self.decode(generation.tokens)
         if not pseudonymiser:

@@ -32,6 +32,9 @@ STORE_EVERY_S = 0.5  # a streaming answer is written to disk at least this often
 # token made a long answer cost O(n²) of the GUI thread.
 RENDER_EVERY_MS = 120
 TITLE_CHARS = 48
+# Prefill while typing waits this long after the last keystroke, so a paste is sent once, not per key.
+AHEAD_AFTER_MS = 700
+AHEAD_NOTE = "Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider)."
 ENDING_OF_STOP = {"stop_token": "", "max_new_tokens": "length", "cancelled": "stopped"}
 LOST_CODES = ("connection_lost", "unreachable")
 # Said on every screen where the demonstration model answers: its summary of a discharge note once got
@@ -95,6 +98,13 @@ class ChatPane(QWidget):
         self.render_timer.setSingleShot(True)
         self.render_timer.setInterval(RENDER_EVERY_MS)
         self.render_timer.timeout.connect(self._render_pending)
+        self.ahead_timer = QTimer(self)
+        self.ahead_timer.setSingleShot(True)
+        self.ahead_timer.setInterval(AHEAD_AFTER_MS)
+        self.ahead_timer.timeout.connect(self._send_ahead)
+        self.ahead_task: asyncio.Task | None = None
+        self.ahead_sent = False  # the worker holds text of the draft (a deleted draft must be forgotten)
+        self.ahead_again = False  # the draft changed while it was being sent
         self._build()
         self.update_banner()
 
@@ -113,6 +123,10 @@ class ChatPane(QWidget):
         self.input.setPlaceholderText("Type or paste a message — Ctrl+Enter sends, Esc stops an answer")
         self.input.setMaximumHeight(110)
         self.input.setTabChangesFocus(True)  # Tab moves on to the buttons; Ctrl+Tab types a tab
+        self.input.textChanged.connect(self._draft_changed)
+        self.ahead_note = QLabel(AHEAD_NOTE)
+        self.ahead_note.setWordWrap(True)
+        self.ahead_note.setStyleSheet("color: #8a4b00;")
         self.send_button = QPushButton("Send")
         self.stop_button = QPushButton("Stop")
         self.regenerate_button = QPushButton("Regenerate")
@@ -143,11 +157,13 @@ class ChatPane(QWidget):
         column.addWidget(self.banner)
         column.addWidget(self.chat_view, 1)
         column.addWidget(self.error)
+        column.addWidget(self.ahead_note)
         column.addWidget(self.input)
         column.addLayout(buttons)
         self._set_generating(False)
 
     def update_banner(self) -> None:
+        self.ahead_note.setVisible(self._settings().prefilling_while_typing)
         text, colour = banner_for(self._settings(), self.exposure)
         self.banner.setText(text)
         self.banner.setStyleSheet(f"background: {colour}; padding: 6px; border-radius: 4px;")
@@ -156,6 +172,7 @@ class ChatPane(QWidget):
     def new_conversation(self) -> None:
         if self.generating:
             return
+        self._leave_ahead()
         self.conversation_id = None
         self.pseudonyms = None
         self.chat_view.clear()
@@ -173,6 +190,7 @@ class ChatPane(QWidget):
     def open_conversation(self, conversation_id: int) -> None:
         if self.generating or conversation_id == self.conversation_id:
             return
+        self._leave_ahead()
         self.conversation_id = conversation_id
         mapping = self.store.pseudonyms(conversation_id)
         self.pseudonyms = Pseudonyms.from_json(mapping) if mapping else None
@@ -195,6 +213,55 @@ class ChatPane(QWidget):
         if path:
             self.export_conversation(Path(path))
 
+    # -- prefill while typing ----------------------------------------------------------------------
+    def _draft_changed(self) -> None:
+        if self._settings().prefilling_while_typing or self.ahead_sent:
+            self.ahead_timer.start()  # restarted by every keystroke
+
+    def _history(self) -> list[dict]:
+        messages = self.store.messages(self.conversation_id) if self.conversation_id is not None else []
+        return [{"role": m.role, "content": m.content} for m in messages]
+
+    def _send_ahead(self) -> asyncio.Task | None:
+        """Send the settled part of the draft to the worker (or, if it was deleted, make the worker forget it)."""
+        if self.ahead_task is not None and not self.ahead_task.done():
+            self.ahead_again = True
+            return None
+        if self.generating or self.host.info is None:
+            return None  # an answer is being written, or the engine is not open yet: Send sends it all
+        settings = self._settings()
+        draft = self.input.toPlainText().strip()
+        if draft and settings.prefilling_while_typing:
+            if settings.pseudonymising and self.pseudonyms is None:
+                self.pseudonyms = Pseudonyms()
+            pseudonyms = self.pseudonyms if settings.pseudonymising else None
+            job = self.host.prefill_ahead([*self._history(), {"role": "user", "content": draft}], pseudonyms)
+            self.ahead_sent = True
+        elif self.ahead_sent:
+            job = self.host.forget_ahead(self._history(), self.pseudonyms if settings.pseudonymising else None)
+            self.ahead_sent = False
+        else:
+            return None
+        self.ahead_task = asyncio.ensure_future(job)
+        self.ahead_task.add_done_callback(self._ahead_done)
+        return self.ahead_task
+
+    def _ahead_done(self, task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            # Sending ahead is only a head start: a failure is said, and Send does the whole work as before.
+            what, _ = explain(task.exception())
+            self.status.emit(f"Could not send ahead as you type: {what}")
+        if self.ahead_again:
+            self.ahead_again = False
+            self._send_ahead()
+
+    def _leave_ahead(self) -> None:
+        """Leaving the conversation (or starting another): the worker keeps nothing of the draft."""
+        self.ahead_timer.stop()
+        if self.ahead_sent:
+            self.ahead_sent = False
+            self.ahead_task = asyncio.ensure_future(self.host.forget_ahead([]))
+
     # -- answering --------------------------------------------------------------------------------
     @property
     def generating(self) -> bool:
@@ -213,7 +280,11 @@ class ChatPane(QWidget):
         text = self.input.toPlainText().strip()
         if not text or self.generating:
             return
+        self.ahead_timer.stop()
+        self.ahead_sent = False  # the draft becomes the message: what was sent ahead is used, not forgotten
+        self.input.blockSignals(True)
         self.input.clear()
+        self.input.blockSignals(False)
         self._run(self.send_prompt(text))
 
     def regenerate_clicked(self) -> None:

@@ -68,6 +68,11 @@ def torch_dtype_for(device: str) -> str:
     return "bfloat16" if device == "cuda" else "float32"
 
 
+PREFILL_LABEL = "Send long messages to the worker while I type (the answer starts sooner)"
+PREFILL_WARNING = (
+    "With this on, what you type reaches the worker (as hidden states, pseudonymised like a sent message) "
+    "before you press Send — text you delete or never send included. The worker forgets deleted text."
+)
 ALWAYS_TIP = "Your administrator's policy requires identifiers to be replaced for every provider."
 ALWAYS_SET_TIP = "pseudonymise_always is set in settings.json: identifiers are replaced for every provider."
 
@@ -100,6 +105,7 @@ class SettingsDialog(QDialog):
         self.pending_tokens: dict[str, str] = {}  # typed, not yet saved
         self._shown: str | None = None  # the profile whose fields the editor holds
         self.pseudonymise_embedded = settings.pseudonymise_embedded
+        self.prefill_embedded = settings.prefill_embedded
         self.probe_task: asyncio.Task | None = None
         layout = QVBoxLayout(self)
         # Three tabs rather than one column: the panel fits a 1366×768 screen, and the depth table gets
@@ -167,6 +173,14 @@ class SettingsDialog(QDialog):
         form.addRow("Access token", token_row)
         form.addRow("", self.token_state)
         form.addRow("", self.pseudonymise)
+        self.prefill = QCheckBox(PREFILL_LABEL)
+        self.prefill.setToolTip(PREFILL_WARNING)
+        self.prefill.toggled.connect(self._prefill_toggled)
+        self.prefill_warning = QLabel(PREFILL_WARNING)
+        self.prefill_warning.setWordWrap(True)
+        self.prefill_warning.setStyleSheet("color: #8a4b00;")
+        form.addRow("", self.prefill)
+        form.addRow("", self.prefill_warning)
         form.addRow(buttons)
         form.addRow(self.test_result)
         return group
@@ -209,6 +223,7 @@ class SettingsDialog(QDialog):
             self.token_state.setText("No token set.")
         self.test_result.setText("")
         self._show_pseudonymise(profile)
+        self._show_prefill(profile)
 
     def _show_pseudonymise(self, profile: ProviderProfile | None) -> None:
         """The switch for the shown provider: on and locked when the policy requires it everywhere."""
@@ -224,6 +239,23 @@ class SettingsDialog(QDialog):
             self.pseudonymise.setEnabled(key not in locked)
             self.pseudonymise.setToolTip(LOCKED_TIP if key in locked else PSEUDONYMISE_TIP)
         self.pseudonymise.blockSignals(False)
+
+    def _show_prefill(self, profile: ProviderProfile | None) -> None:
+        key = "prefill_embedded" if profile is None else "profiles"
+        self.prefill.blockSignals(True)
+        self.prefill.setChecked(self.prefill_embedded if profile is None else profile.prefill_while_typing)
+        self.prefill.blockSignals(False)
+        self.prefill.setEnabled(key not in self.settings.locked)
+        self.prefill.setToolTip(LOCKED_TIP if key in self.settings.locked else PREFILL_WARNING)
+        self.prefill_warning.setVisible(self.prefill.isChecked())
+
+    def _prefill_toggled(self, on: bool) -> None:
+        name = self.provider.currentData()
+        if name in self.profiles:
+            self.profiles[name] = replace(self.profiles[name], prefill_while_typing=on)
+        else:
+            self.prefill_embedded = on
+        self.prefill_warning.setVisible(on)
 
     def _pseudonymise_toggled(self, on: bool) -> None:
         name = self.provider.currentData()
@@ -538,6 +570,7 @@ class SettingsDialog(QDialog):
             top_p=round(self.top_p.value(), 3),
             max_new_tokens=self.max_new_tokens.value(),
             pseudonymise_embedded=self.pseudonymise_embedded,
+            prefill_embedded=self.prefill_embedded,
         )
         chosen.check()
         return chosen

@@ -166,6 +166,30 @@ class SplitSession:
             self._record(reply, step, plan, on_step)
         return reply.generation
 
+    async def prefill_ahead(
+        self, prefix: Sequence[int], chunk_rows: int = 512, should_stop: Callable[[], bool] | None = None
+    ) -> int:
+        """Put ``prefix`` into every cache before a reply that will begin with it (what the user is still
+        typing), a chunk at a time so a reply waits at most one chunk; returns how much of it is cached.
+
+        What the caches hold beyond the common part is cropped first — an edit rolls them back to the last
+        unchanged token, never to zero — and a shorter prefix (text deleted) crops them even with nothing new
+        to run. ``generate`` later runs only what is missing, so the answer is the one a prefill at Send gives.
+        """
+        prefix = list(prefix)[: self.max_context - 1]
+        if not prefix:
+            return 0
+        self._rope_for_prompt(len(prefix))
+        reuse = common_prefix(self.processed, prefix)
+        if reuse == len(prefix) and len(self.processed) > reuse:
+            reuse -= 1  # nothing new, but the caches hold deleted text: re-running the last token crops them
+        while reuse < len(prefix) and not (should_stop and should_stop()):
+            block = Block.consecutive(prefix[reuse : reuse + chunk_rows], reuse)
+            if await self._run_or_recover(block, [block.size - 1], StepClock("prefill")) is not None:
+                self.processed = prefix[: reuse + block.size]
+            reuse = len(self.processed)  # after a recovery, what the fresh session was given again
+        return len(self.processed)
+
     # -- the named steps ----------------------------------------------------------------------------
     async def _prefill(self, prompt: list[int], picker: TokenPicker) -> tuple[int, StepTiming]:
         """Run what the caches lack of ``prompt`` (at least its last token); return the first new token."""
@@ -315,6 +339,15 @@ class SplitSession:
             if await self._run_or_recover(block, [block.size - 1], StepClock("prefill"), refill=False):
                 break
         self.processed = committed
+
+    async def reset_worker(self) -> None:
+        """Leave the worker nothing of this conversation: its session closed and a fresh one opened (or,
+        without a way to reconnect, every cache emptied by the next block)."""
+        if self.reconnect is not None:
+            self.replace_middle(await self.reconnect())
+        else:
+            self.processed, self._pending_keep = [], None
+            self.edge.crop(0)
 
     def replace_middle(self, middle: Middle) -> None:
         """Continue on a fresh worker session: nothing is cached there, so the next call re-prefills."""

@@ -1,0 +1,120 @@
+"""Prefill while typing, in the window, over a real worker behind a byte-counting link: off, nothing
+leaves before Send; on, the settled draft does (pseudonymised), edits and deletions roll the worker back,
+a cut link recovers, and the answer is the one a prefill at Send gives."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.bench.latency_proxy import LinkProfile, ProxyThread
+from app.data import credentials
+from app.data.conversations import ConversationStore
+from app.data.settings import AppSettings, ProviderProfile
+from app.engine.link.export import embedded_shard
+from app.engine.source.specs import resolve_model
+from app.engine.source.split import SplitSpec
+from app.engine.speculation.lookup import common_prefix
+from app.ui.chat_pane import AHEAD_AFTER_MS
+from app.ui.main_window import MainWindow
+
+pytestmark = pytest.mark.bundled
+
+CLAUSE = (
+    "Clause {n}. The Tenant shall keep the Premises in good repair and condition, fair wear and tear "
+    "excepted, and shall not make any structural alteration without the Landlord's prior written consent. "
+)
+LETTER = "".join(CLAUSE.format(n=n) for n in range(1, 13))  # ~450 tokens: several chunks of frames
+ROW_BYTES = 576 * 4  # one hidden state of the bundled model in float32
+
+
+@pytest.fixture
+def link(workers):
+    worker = workers(embedded_shard(resolve_model(), SplitSpec(2, 2)))
+    host, port = worker.endpoint.removeprefix("ws://").rsplit(":", 1)
+    with ProxyThread(host, int(port), LinkProfile(rtt_ms=2)) as proxy:
+        credentials.set_token("office", worker.token)
+        yield proxy
+
+
+def window_for(qtbot, engine_host, tmp_path, proxy, prefill: bool, pseudonymise: bool = False) -> MainWindow:
+    profile = ProviderProfile(
+        "office", f"ws://127.0.0.1:{proxy.port}", pseudonymise=pseudonymise, prefill_while_typing=prefill
+    )
+    settings = AppSettings(profiles=(profile,), active_profile="office", max_new_tokens=10, mode="sequential")
+    window = MainWindow(engine_host, ConversationStore(tmp_path / "c.sqlite3"), settings, owns_host=False)
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+async def typed(qtbot, pane, text: str) -> None:
+    """Paste ``text`` into the message box and wait for what it sets off to finish."""
+    pane.input.setPlainText(text)
+    await asyncio.sleep(AHEAD_AFTER_MS / 1000 + 0.2)
+    while pane.ahead_task is not None and not pane.ahead_task.done():
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)
+
+
+async def test_with_the_setting_off_nothing_reaches_the_worker_before_send(qtbot, engine_host, link, tmp_path):
+    window = window_for(qtbot, engine_host, tmp_path, link, prefill=False)
+    await window.ensure_engine()
+    before = link.bytes_up
+    await typed(qtbot, window.chat_pane, LETTER)
+    assert link.bytes_up - before < ROW_BYTES  # not one hidden state
+    assert engine_host.chat.session.processed == []
+    assert not window.chat_pane.ahead_note.isVisible()
+
+
+async def test_typed_ahead_edited_deleted_and_sent_answers_as_a_prefill_at_send(qtbot, engine_host, link, tmp_path):
+    window = window_for(qtbot, engine_host, tmp_path, link, prefill=True)
+    await window.ensure_engine()
+    pane, chat = window.chat_pane, engine_host.chat
+    assert pane.ahead_note.isVisible()
+    before = link.bytes_up
+    await typed(qtbot, pane, LETTER)
+    sent = len(chat.session.processed)
+    assert sent > 400 and link.bytes_up - before > sent * ROW_BYTES  # the settled draft went ahead
+    full = chat.prompt_ids([{"role": "user", "content": LETTER}])
+    assert chat.session.processed == full[:sent]  # exactly the prompt's own first tokens
+
+    # An edit in the middle: the worker is rolled back to the last unchanged token, not to zero.
+    edited = LETTER.replace("Clause 6.", "Clause 6 (amended).")
+    await typed(qtbot, pane, edited)
+    edited_ids = chat.prompt_ids([{"role": "user", "content": edited}])
+    assert chat.session.processed == edited_ids[: len(chat.session.processed)]
+    assert len(chat.session.processed) > 400
+    assert common_prefix(full, edited_ids) < len(chat.session.processed)  # rolled back, then resent
+
+    # Deleted: the worker keeps nothing of it (a fresh session, as nothing was sent before).
+    await typed(qtbot, pane, "")
+    assert chat.session.processed == []
+
+    # Typed again, then sent with a question: the answer a cold prefill at Send gives, token for token.
+    question = f"{edited}\n\nWhich clause was amended?"
+    await typed(qtbot, pane, question)
+    assert len(chat.session.processed) > 400
+    pane.send_clicked()
+    await pane.current_task
+    reference = await engine_host.whole_model_tokens([{"role": "user", "content": question}], 10)
+    assert pane.last_reply.generation.tokens == reference
+    assert pane.last_reply.generation.stats.steps[0].tokens_in < 40  # Send ran only what was missing
+
+
+async def test_pseudonymised_text_is_all_that_goes_ahead_and_a_cut_link_recovers(qtbot, engine_host, link, tmp_path):
+    window = window_for(qtbot, engine_host, tmp_path, link, prefill=True, pseudonymise=True)
+    await window.ensure_engine()
+    pane, chat = window.chat_pane, engine_host.chat
+    draft = f"Letter from Dr Alice Whitcombe, St Mary's Hospital, about Mr Jonathan Pendleford.\n\n{LETTER}"
+    link.cut_after(40_000)  # the link dies in the middle of the draft's frames; the session recovers
+    await typed(qtbot, pane, draft)
+    seen = chat.tokenizer.decode(chat.session.processed)
+    assert len(chat.session.processed) > 400
+    assert "Whitcombe" not in seen and "Pendleford" not in seen  # only the stand-ins went ahead
+    assert any(r.original == "Whitcombe" or "Whitcombe" in r.original for r in pane.pseudonyms.replacements)
+    pane.send_clicked()
+    await pane.current_task
+    assert pane.last_reply is not None and not pane.error.isVisible()
+    assert "Whitcombe" not in pane.last_reply.model_prompt
