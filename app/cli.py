@@ -10,6 +10,7 @@ import os
 import sys
 from pathlib import Path
 
+from app.progress_display import stderr_progress as _progress
 from app.thread_policy import apply_thread_wait_policy
 
 EXAMPLE_PROMPT = "In two sentences, why should a clinic keep patient notes on its own computers?"
@@ -27,10 +28,6 @@ EXIT_CODES_EPILOG = f"""exit status:
   {EXIT_USAGE}    usage: an unknown option, or a value the command cannot use (a split with no middle layers,
        an unknown mode, an endpoint without $SPLITCHAT_TOKEN)
   {EXIT_INTERRUPTED}  interrupted (Ctrl+C)"""
-
-
-def _progress(message: str, fraction: float) -> None:
-    print(f"[{fraction:4.0%}] {message}", file=sys.stderr, flush=True)
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
@@ -61,6 +58,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             progress=None if args.json else _progress,
             cert_sha256=args.pin,
         )
+        _progress.close()  # the answer streams to stdout: no bar left open on the terminal
         printed = 0
 
         def stream(text: str) -> None:
@@ -126,6 +124,7 @@ def cmd_export_worker(args: argparse.Namespace) -> int:
     else:
         export = export_worker_shard
     manifest = export(source, SplitSpec.parse(args.split), args.out, args.dtype, _progress)
+    _progress.close()
     what = "a worker bundle (shard, worker code, requirements, systemd unit, Dockerfile)" if args.bundle else ""
     print(f"wrote layers [{manifest.first_layer}, {manifest.last_layer}) to {args.out} {what}".rstrip())
     print(f"fingerprint {manifest.fingerprint}")
@@ -156,6 +155,7 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     head, info = train_draft_head(
         model, tokenizer, model_fingerprint(source), config, set(stop_token_ids(source, tokenizer)), prompts, _progress
     )
+    _progress.close()
     save_head(head, info, out)
     accuracy = ", ".join(f"{k} {v:.1%}" for k, v in info.training["held_out_accuracy"].items())
     print(
@@ -458,9 +458,13 @@ def _run(argv: list[str]) -> int:
     try:
         return args.func(args)
     except KeyboardInterrupt:
+        _progress.close()
         raise
     except Exception as exc:  # a person reads this: say what failed, in one line, not a traceback
+        _progress.close()  # the message goes on a line of its own, not after a half-drawn bar
         return _report_failure(exc)
+    finally:
+        _progress.close()
 
 
 def _report_failure(exc: Exception) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from dataclasses import asdict
 
@@ -16,6 +15,7 @@ from app.bench.records import BenchResult
 from app.bench.report import add_ratios, decompose, plot_bench, summarise
 from app.bench.runs import BENCH_MODES, BenchConfig, run_bench
 from app.engine.source.split import SplitSpec
+from app.progress_display import stderr_progress
 
 
 def report_command(args: argparse.Namespace) -> int:
@@ -65,7 +65,9 @@ def run_bench_command(args: argparse.Namespace) -> int:
         peer=not args.no_peer,
     )
     started = time.perf_counter()
-    result = run_bench(config, log=lambda line: print(line, file=sys.stderr, flush=True))
+    # The per-run lines go above the progress bar (on a terminal) without tearing it.
+    result = run_bench(config, log=stderr_progress.write, progress=stderr_progress)
+    stderr_progress.close()
     result.elapsed_s = round(time.perf_counter() - started, 1)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

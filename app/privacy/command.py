@@ -11,10 +11,7 @@ import threading
 from app.engine.source.specs import resolve_model
 from app.jobs import Cancelled
 from app.privacy.settings import PrivacySettings
-
-
-def _progress(message: str, fraction: float) -> None:
-    print(f"[{fraction:4.0%}] {message}", file=sys.stderr, flush=True)
+from app.progress_display import stderr_progress as _progress
 
 
 def run_privacy_command(args: argparse.Namespace) -> int:
@@ -40,8 +37,10 @@ def recovery_command(args: argparse.Namespace) -> int:
     try:
         report = run(source, settings, _progress, threading.Event(), refresh=args.refresh)
     except (Cancelled, KeyboardInterrupt):
+        _progress.close()
         print("splitchat: privacy evaluation cancelled; nothing was cached", file=sys.stderr)
         return 130
+    _progress.close()  # the table goes on lines of its own
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(report.to_json(indent=1))
     if args.plot:
@@ -96,6 +95,7 @@ def identifier_command(args: argparse.Namespace) -> int:
         if chat is not None:
             loop.run_until_complete(chat.close())
         loop.close()
+    _progress.close()
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(report.to_json())
     print("\n".join(summary_lines(report)))

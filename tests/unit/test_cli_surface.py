@@ -18,7 +18,7 @@ import app
 from app import cli
 
 README = Path(app.__file__).resolve().parent.parent / "README.md"
-HEAVY = ("torch", "transformers", "safetensors", "numpy", "PySide6", "matplotlib")
+HEAVY = ("torch", "transformers", "safetensors", "numpy", "PySide6", "matplotlib", "tqdm")
 
 
 def splitchat(*args: str, **kwargs) -> subprocess.CompletedProcess:

@@ -83,10 +83,15 @@ def _converted_bundled_folder(progress: Progress | None) -> Path:
     folder = cache_root() / "models" / f"{BUNDLED_SPEC}-{file_key(gguf)}"
     if (folder / SOURCE_MARKER).is_file():
         return folder
+    step = None
     if progress:
         progress("Converting the bundled model (first start only)", 0.0)
+
+        def step(message: str, fraction: float) -> None:
+            progress(f"Converting the bundled model: {message}", fraction)
+
     with staged_folder(folder, replace=False) as staging:
-        convert_gguf(gguf, staging)
+        convert_gguf(gguf, staging, step)
         (staging / SOURCE_MARKER).write_text(json.dumps({"origin": gguf.name, "public_checkpoint": True}, indent=2))
     if progress:
         progress("Model ready", 1.0)
