@@ -364,7 +364,20 @@ def build_parser() -> argparse.ArgumentParser:
     model_options(bench)
     bench.add_argument("--rtt-ms", default="0,20,80,150", help="round-trip times to emulate, comma-separated")
     bench.add_argument("--jitter-ms", type=float, default=0.0, help="random extra delay per message, in ms")
-    bench.add_argument("--bandwidth-mbps", type=float, default=0.0, help="0 = unlimited")
+    bench.add_argument(
+        "--bandwidth-mbps",
+        default="0",
+        help="link bandwidth each way in Mbit/s (0 = unlimited); with --document-tokens a comma-separated list",
+    )
+    bench.add_argument(
+        "--document-tokens",
+        help="instead: the wait for the first token after pasting documents of these sizes, e.g. 1000,4000",
+    )
+    bench.add_argument(
+        "--no-ahead",
+        action="store_true",
+        help="with --document-tokens: skip the runs where the document was sent while the user typed",
+    )
     bench.add_argument(
         "--modes",
         default="local,sequential,lookup,lookahead,learned,auto",

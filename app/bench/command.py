@@ -7,6 +7,7 @@ import json
 import time
 from dataclasses import asdict
 
+from app.bench.document import project, run_document_bench
 from app.bench.failover import run_failover
 from app.bench.load import run_load
 from app.bench.pass_profile import profile_passes
@@ -14,6 +15,7 @@ from app.bench.prompts import load_prompts
 from app.bench.records import BenchResult
 from app.bench.report import add_ratios, decompose, plot_bench, summarise
 from app.bench.runs import BENCH_MODES, BenchConfig, run_bench
+from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
 from app.progress_display import stderr_progress
 
@@ -37,6 +39,8 @@ def run_bench_command(args: argparse.Namespace) -> int:
         return report_command(args)
     if args.load:
         return load_command(args)
+    if args.document_tokens:
+        return document_command(args)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     unknown = set(modes) - set(BENCH_MODES)
     if unknown:
@@ -54,7 +58,7 @@ def run_bench_command(args: argparse.Namespace) -> int:
         max_new_tokens=args.max_new_tokens,
         prompts=load_prompts(per_category=args.prompts),
         jitter_ms=args.jitter_ms,
-        bandwidth_mbps=args.bandwidth_mbps,
+        bandwidth_mbps=_one_bandwidth(args.bandwidth_mbps),
         device=args.device,
         dtype=args.dtype,
         wire_dtype=args.wire_dtype,
@@ -77,6 +81,78 @@ def run_bench_command(args: argparse.Namespace) -> int:
         plot_bench(result, args.plot)
     print_summary(result)
     return 0
+
+
+def _numbers(text: str, what: str) -> list[float]:
+    try:
+        values = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"{what} takes numbers separated by commas, not {text!r}") from None
+    if not values or min(values) < 0:
+        raise ValueError(f"{what} takes numbers >= 0, e.g. 20,100,0")
+    return values
+
+
+def _one_bandwidth(text: str) -> float:
+    values = _numbers(text, "--bandwidth-mbps")
+    if len(values) != 1:
+        raise ValueError("--bandwidth-mbps takes one value here (a list only with --document-tokens)")
+    return values[0]
+
+
+def document_command(args: argparse.Namespace) -> int:
+    """The wait for the first token after pasting a long document: cold, and sent ahead while typing."""
+    sizes = [int(n) for n in _numbers(args.document_tokens, "--document-tokens")]
+    if min(sizes) < 1:
+        raise ValueError("--document-tokens takes sizes of at least one token")
+    rtts = _numbers(args.rtt_ms, "--rtt-ms")
+    bandwidths = _numbers(args.bandwidth_mbps, "--bandwidth-mbps")
+    split = SplitSpec.parse(args.split)
+    runs = []
+    for rtt in rtts:
+        runs += run_document_bench(
+            args.model,
+            split,
+            sizes,
+            rtt,
+            bandwidths,
+            ahead=not args.no_ahead,
+            log=_print,
+            device=args.device,
+            dtype=args.dtype,
+            wire_dtype=args.wire_dtype,
+        )
+    hidden = resolve_model(args.model).config.hidden_size
+    wire = args.wire_dtype or _wire_of(args)
+    projections = project(runs, hidden, wire, sorted({*sizes, 4000, 16000}), sorted({*bandwidths, 50.0, 100.0}))
+    for row in projections:
+        _print(
+            f"projection {row.shape}, {row.document_tokens} tokens, {row.bandwidth_mbps:g} Mbit/s: upload "
+            f"{row.upload_s:.1f} s, download {row.download_s:.1f} s; link {row.serial_link_s:.1f} s in turn, "
+            f"{row.overlapped_link_s:.1f} s overlapped (half precision on the wire; worker compute not included)"
+        )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(
+            json.dumps(
+                {
+                    "model": args.model,
+                    "split": args.split,
+                    "rtt_ms": rtts,
+                    "wire_dtype": wire,
+                    "runs": [asdict(run) for run in runs],
+                    "projections": [asdict(row) for row in projections],
+                },
+                indent=2,
+            )
+        )
+    return 0
+
+
+def _wire_of(args: argparse.Namespace) -> str:
+    from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
+
+    return wire_dtype_for(resolve_dtype(args.dtype, resolve_device(args.device)))
 
 
 def load_command(args: argparse.Namespace) -> int:
