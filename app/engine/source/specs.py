@@ -11,20 +11,17 @@ Only tensors a caller names are read: the workstation never needs the middle lay
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from platformdirs import user_cache_dir
-
-from app.engine.source.gguf import bundled_gguf_path, convert_gguf, file_key
+from app.engine.source.gguf import bundled_gguf_path, convert_gguf
+from app.engine.source.locations import SOURCE_MARKER, bundled_model_folder
+from app.engine.source.locations import cache_root as cache_root
 from app.engine.source.names import BUNDLED_SPEC as BUNDLED_SPEC
 from app.engine.source.staging import staged_folder
 from app.jobs import Progress
 from app.model.config import ModelError, load_config
 from app.model.weights import WeightReader
-
-SOURCE_MARKER = "splitchat-source.json"
 
 
 @dataclass(frozen=True)
@@ -53,12 +50,6 @@ class ModelSource:
         return AutoTokenizer.from_pretrained(self.folder)
 
 
-def cache_root() -> Path:
-    """Where converted models and exported shards live (``SPLITCHAT_CACHE_DIR`` overrides)."""
-    override = os.environ.get("SPLITCHAT_CACHE_DIR")
-    return Path(override) if override else Path(user_cache_dir("splitchat", appauthor=False))
-
-
 def resolve_model(spec: str = BUNDLED_SPEC, progress: Progress | None = None) -> ModelSource:
     """Return the model a spec names, converting the bundled GGUF on first use."""
     if spec == BUNDLED_SPEC:
@@ -80,7 +71,7 @@ def _converted_bundled_folder(progress: Progress | None) -> Path:
     """The bundled GGUF as an HF folder in the cache, converted on first use (~20 s) and kept, so later
     starts take seconds; the marker file, written last, says the conversion finished."""
     gguf = bundled_gguf_path()
-    folder = cache_root() / "models" / f"{BUNDLED_SPEC}-{file_key(gguf)}"
+    folder = bundled_model_folder(gguf)
     if (folder / SOURCE_MARKER).is_file():
         return folder
     step = None
