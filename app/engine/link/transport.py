@@ -40,6 +40,13 @@ from app.wire.messages import (
 from app.wire.tls import PinMismatch, check_pin, client_context, normalise_pin
 
 _HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
+# A long prefill goes as at least this many frames, so upload, the worker's compute and download overlap:
+# the first frame must arrive before the worker starts and the last return after it ends. A link-bound
+# prefill (1,000 rows at 2 Mbit/s, 9.7 s each way) took 1.61× its slowest phase in 3 frames, 1.24× in 8
+# and 1.14× in 16 (BENCH.md, long documents). Not below MIN_PIPELINE_ROWS a frame: each frame is a block
+# of its own in the worker's passes.
+PIPELINE_FRAMES = 16
+MIN_PIPELINE_ROWS = 64
 R = TypeVar("R", Opened, Closed, ForwardResult)
 
 
@@ -173,6 +180,8 @@ class RemoteMiddle:
         row_bytes = self.hello.hidden_size * torch.finfo(WIRE_DTYPES[self.wire_dtype]).bits // 8
         per_frame = max(1, (self.hello.max_frame - _HEADER_BUDGET - 8 * rows) // row_bytes)
         per_frame = min(per_frame, self.hello.max_block)
+        if ancestry is None:
+            per_frame = min(per_frame, max(MIN_PIPELINE_ROWS, -(-rows // PIPELINE_FRAMES)))
         if ancestry is not None and rows > per_frame:
             raise ValueError(f"a {rows}-token tree block does not fit one frame of the worker's limits")
         frames = []
