@@ -378,3 +378,25 @@ def test_the_depth_table_fits_the_panel_at_1366_pixels_without_a_horizontal_scro
         title = table.horizontalHeaderItem(column).text()
         assert header.sectionSize(column) >= metrics.horizontalAdvance(title), title  # no header cut short
     assert dialog.minimumWidth() <= 1366 and dialog.sizeHint().height() <= 768 - 60  # fits a laptop screen
+
+
+def test_prefill_while_typing_is_off_by_default_says_what_it_means_and_the_policy_can_lock_it(qtbot, engine_host):
+    from app.ui.settings_dialog import PREFILL_WARNING
+
+    provider = ProviderProfile("clinic", "wss://gpu.clinic.example:8765")
+    dialog = SettingsDialog(AppSettings(profiles=(provider,), active_profile="clinic"), 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    assert not dialog.prefill.isChecked() and dialog.prefill.isEnabled()
+    dialog.prefill.setChecked(True)
+    assert "before you press Send" in PREFILL_WARNING and not dialog.prefill_warning.isHidden()
+    chosen = dialog.result_settings()
+    assert chosen.prefilling_while_typing and chosen.provider.prefill_while_typing
+
+    # Locked by the administrator (on, through the provider profiles it sets): shown, not changeable.
+    on = replace(provider, prefill_while_typing=True)
+    locked = AppSettings(profiles=(on,), active_profile="clinic", locked=("profiles", "prefill_embedded"))
+    dialog = SettingsDialog(locked, 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    assert dialog.prefill.isChecked() and not dialog.prefill.isEnabled()
+    dialog.provider.setCurrentIndex(0)  # the embedded default: its own switch, locked too
+    assert not dialog.prefill.isEnabled() and "administrator" in dialog.prefill.toolTip()

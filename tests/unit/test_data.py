@@ -125,7 +125,13 @@ def test_settings_round_trip_and_validation():
     assert load_settings() == settings
     assert load_settings().provider.endpoint == "wss://gpu.example:8765"
     stored = json.loads((config_dir() / "settings.json").read_text())
-    assert set(stored["profiles"][0]) == {"name", "endpoint", "cert_sha256", "pseudonymise"}  # no token field
+    assert set(stored["profiles"][0]) == {
+        "name",
+        "endpoint",
+        "cert_sha256",
+        "pseudonymise",
+        "prefill_while_typing",
+    }  # no token field
     assert "locked" not in stored  # the policy's locks are never written back
     for bad, message in [
         (AppSettings(profiles=(ProviderProfile("x", "http://x"),), active_profile="x"), "ws://"),
