@@ -41,6 +41,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
         {"role": "user", "content": args.prompt}
     ]
     token = os.environ.get(TOKEN_ENV) if args.endpoint else None
+    if args.endpoint and not token:  # the command line takes its token from the environment only
+        raise ValueError(f"a worker endpoint needs its bearer token in ${TOKEN_ENV}")
     # On by default where the model runs elsewhere; the embedded worker is this computer.
     pseudonymise = args.pseudonymise if args.pseudonymise is not None else args.endpoint is not None
 

@@ -6,6 +6,7 @@ import argparse
 import json
 import time
 from dataclasses import asdict
+from pathlib import Path
 
 from app.bench.document import project, run_document_bench
 from app.bench.failover import run_failover
@@ -132,19 +133,16 @@ def document_command(args: argparse.Namespace) -> int:
             f"{row.overlapped_link_s:.1f} s overlapped (half precision on the wire; worker compute not included)"
         )
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps(
-                {
-                    "model": args.model,
-                    "split": args.split,
-                    "rtt_ms": rtts,
-                    "wire_dtype": wire,
-                    "runs": [asdict(run) for run in runs],
-                    "projections": [asdict(row) for row in projections],
-                },
-                indent=2,
-            )
+        _write_json(
+            args.json,
+            {
+                "model": args.model,
+                "split": args.split,
+                "rtt_ms": rtts,
+                "wire_dtype": wire,
+                "runs": [asdict(run) for run in runs],
+                "projections": [asdict(row) for row in projections],
+            },
         )
     return 0
 
@@ -178,7 +176,6 @@ def load_command(args: argparse.Namespace) -> int:
     on_cpu = args.device in ("cpu", "auto") and args.replicas == 1
     curve = profile_passes(args.model, split, sorted({1, 2, 4, 8, 16, 32, *counts}), log=_print) if on_cpu else []
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
         load = {
             "model": args.model,
             "split": args.split,
@@ -188,8 +185,13 @@ def load_command(args: argparse.Namespace) -> int:
             "load": [asdict(row) for row in rows],
             "pass_profile": [asdict(cost) for cost in curve],
         }
-        args.json.write_text(json.dumps(load, indent=2))
+        _write_json(args.json, load)
     return 0
+
+
+def _write_json(path: Path, body: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(body, indent=2))
 
 
 def _print(line: str) -> None:
@@ -215,10 +217,7 @@ def failover_command(args: argparse.Namespace, counts: list[int]) -> int:
         f"the failure, {result.killed_s:.1f} s with it"
     )
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(
-            json.dumps({"model": args.model, "split": args.split, "failover": asdict(result)}, indent=2)
-        )
+        _write_json(args.json, {"model": args.model, "split": args.split, "failover": asdict(result)})
     return 0 if result.identical_to_alone else 1
 
 

@@ -250,19 +250,19 @@ class SettingsDialog(QDialog):
         self.prefill_warning.setVisible(self.prefill.isChecked())
 
     def _prefill_toggled(self, on: bool) -> None:
-        name = self.provider.currentData()
-        if name in self.profiles:
-            self.profiles[name] = replace(self.profiles[name], prefill_while_typing=on)
-        else:
-            self.prefill_embedded = on
+        self._switch_changed("prefill_while_typing", "prefill_embedded", on)
         self.prefill_warning.setVisible(on)
 
     def _pseudonymise_toggled(self, on: bool) -> None:
+        self._switch_changed("pseudonymise", "pseudonymise_embedded", on)
+
+    def _switch_changed(self, profile_field: str, embedded_field: str, on: bool) -> None:
+        """A per-provider switch, into the shown profile or the embedded default's own setting."""
         name = self.provider.currentData()
         if name in self.profiles:
-            self.profiles[name] = replace(self.profiles[name], pseudonymise=on)
+            self.profiles[name] = replace(self.profiles[name], **{profile_field: on})
         else:
-            self.pseudonymise_embedded = on
+            setattr(self, embedded_field, on)
 
     def _fold_fields(self) -> None:
         """Fold the editor's fields into the profile they show (a rename re-keys it); nothing is checked or

@@ -150,7 +150,7 @@ def test_bench_load_reports_throughput_latency_and_worker_memory(tiny_models, tm
     assert "3 sessions:" in result.stdout
 
 
-# Runs main() in a fresh interpreter and prints the wait policy torch was loaded under.
+# Runs main() in a fresh interpreter and prints the wait policy torch will load under (--help itself loads none).
 _POLICY_PROBE = """
 import os, sys
 from app.cli import main
@@ -159,8 +159,7 @@ try:
     main(sys.argv[1:])
 except SystemExit:
     pass
-assert "torch" in sys.modules
-print(os.environ.get("OMP_WAIT_POLICY"))
+print(os.environ.get("OMP_WAIT_POLICY"))  # what torch, loaded after this point, would read
 """
 
 

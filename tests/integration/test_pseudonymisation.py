@@ -148,7 +148,16 @@ def ask_through(endpoint: str, token: str, switch: str) -> dict:
 def recovered_prompt(worker: RecordingWorker, attacker: WholeModel, rows: torch.Tensor, tokenizer) -> str:
     """The public-weights head search on the prompt the worker received last (positions 0 … n-1)."""
     session, positions, hidden = worker.received[-1]
-    prefill = [h for s, p, h in worker.received if s == session and p[0] == 0]
+    # A long prefill arrives as several frames: the prompt is every frame of the session from position 0 on,
+    # in order, while the positions run on.
+    frames = [(p, h) for s, p, h in worker.received if s == session]
+    start = next((i for i, (p, _) in enumerate(frames) if p[0] == 0), None)
+    prefill, expected = [], 0
+    for p, h in frames[start:] if start is not None else []:
+        if p[0] != expected:
+            break
+        prefill.append(h)
+        expected = p[-1] + 1
     observed = torch.cat(prefill) if prefill else hidden
     shortlist = nearest_rows(observed, rows, k=32)
     guesses = head_search(attacker, 2, observed, shortlist, [(0, len(observed))])[:, 0]

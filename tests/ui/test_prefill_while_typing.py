@@ -5,6 +5,7 @@ a cut link recovers, and the answer is the one a prefill at Send gives."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
@@ -58,21 +59,21 @@ async def typed(qtbot, pane, text: str) -> None:
     await asyncio.sleep(0.05)
 
 
-async def test_with_the_setting_off_nothing_reaches_the_worker_before_send(qtbot, engine_host, link, tmp_path):
+async def test_typed_ahead_edited_deleted_and_sent_answers_as_a_prefill_at_send(qtbot, engine_host, link, tmp_path):
     window = window_for(qtbot, engine_host, tmp_path, link, prefill=False)
     await window.ensure_engine()
-    before = link.bytes_up
-    await typed(qtbot, window.chat_pane, LETTER)
-    assert link.bytes_up - before < ROW_BYTES  # not one hidden state
-    assert engine_host.chat.session.processed == []
-    assert not window.chat_pane.ahead_note.isVisible()
-
-
-async def test_typed_ahead_edited_deleted_and_sent_answers_as_a_prefill_at_send(qtbot, engine_host, link, tmp_path):
-    window = window_for(qtbot, engine_host, tmp_path, link, prefill=True)
-    await window.ensure_engine()
     pane, chat = window.chat_pane, engine_host.chat
-    assert pane.ahead_note.isVisible()
+    # Off (the default): nothing reaches the worker before Send — not one hidden state on the wire.
+    before = link.bytes_up
+    await typed(qtbot, pane, LETTER)
+    assert link.bytes_up - before < ROW_BYTES and chat.session.processed == []
+    assert not pane.ahead_note.isVisible()
+
+    profile = replace(window.settings.profiles[0], prefill_while_typing=True)
+    window.apply_settings(replace(window.settings, profiles=(profile,)))  # the same engine, now sending ahead
+    assert pane.ahead_note.isVisible() and engine_host.chat is chat
+    pane.input.clear()
+    await typed(qtbot, pane, "")
     before = link.bytes_up
     await typed(qtbot, pane, LETTER)
     sent = len(chat.session.processed)
@@ -101,6 +102,14 @@ async def test_typed_ahead_edited_deleted_and_sent_answers_as_a_prefill_at_send(
     reference = await engine_host.whole_model_tokens([{"role": "user", "content": question}], 10)
     assert pane.last_reply.generation.tokens == reference
     assert pane.last_reply.generation.stats.steps[0].tokens_in < 40  # Send ran only what was missing
+
+    # A second draft sent ahead, then the conversation left: the worker session holding it is closed.
+    await typed(qtbot, pane, f"{LETTER}\n\nAnd clause 3?")
+    assert len(chat.session.processed) > 800
+    old_session = chat.session.middle.session
+    window.new_conversation()
+    await pane.ahead_task
+    assert chat.session.processed == [] and chat.session.middle.session != old_session
 
 
 async def test_pseudonymised_text_is_all_that_goes_ahead_and_a_cut_link_recovers(qtbot, engine_host, link, tmp_path):
