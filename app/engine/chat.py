@@ -150,7 +150,7 @@ class SplitChat:
         Only called where the user turned prefill-while-typing on: the text reaches the worker (as hidden
         states) before the user decides to send it. The answer is unchanged — Send runs what is missing.
         """
-        model_messages = await asyncio.to_thread(pseudonymiser.conversation, messages) if pseudonymiser else messages
+        model_messages = await self._as_the_model_reads(messages, pseudonymiser)
         prompt = self.prompt_ids(model_messages)
         # The generation prompt and end of turn follow the text: what survives more text being appended is
         # the common part of the prompt with and without an extra word, less the tokens that may re-split.
@@ -165,12 +165,19 @@ class SplitChat:
                 prompt[:settled], AHEAD_CHUNK_ROWS, should_stop=lambda: self._reply_waiting
             )
 
+    @staticmethod
+    async def _as_the_model_reads(messages: list[dict], pseudonymiser: Pseudonymiser | None) -> list[dict]:
+        """``messages`` with their identifiers replaced when pseudonymising (as they are otherwise)."""
+        if not pseudonymiser or not messages:
+            return messages
+        # Detection takes a few hundred milliseconds a page: off the loop that keeps the link alive.
+        return await asyncio.to_thread(pseudonymiser.conversation, messages)
+
     async def forget_ahead(self, messages: list[dict], pseudonymiser: Pseudonymiser | None = None) -> None:
         """The text typed ahead was deleted: crop every cache back to what ``messages`` (the conversation
         as sent; [] when it was left) shares with it, so the worker keeps none of the draft — with nothing
         shared, the worker session is closed and a fresh one opened."""
-        if messages and pseudonymiser:
-            messages = await asyncio.to_thread(pseudonymiser.conversation, messages)
+        messages = await self._as_the_model_reads(messages, pseudonymiser)
         async with self._turn:
             prompt = self.prompt_ids(messages) if messages else []
             kept = common_prefix(self.session.processed, prompt)
@@ -198,8 +205,7 @@ class SplitChat:
         model, its stand-ins never reach the user.
         """
         written_so_far = StreamingText(self.tokenizer)
-        # Detection takes a few hundred milliseconds a page: off the loop that keeps the link alive.
-        model_messages = await asyncio.to_thread(pseudonymiser.conversation, messages) if pseudonymiser else messages
+        model_messages = await self._as_the_model_reads(messages, pseudonymiser)
         shown = pseudonymiser.stream() if pseudonymiser else None
 
         def on_token(token: int) -> None:

@@ -219,8 +219,17 @@ class ChatPane(QWidget):
             self.ahead_timer.start()  # restarted by every keystroke
 
     def _history(self) -> list[dict]:
+        """The open conversation as the engine takes it (the originals: the host pseudonymises)."""
         messages = self.store.messages(self.conversation_id) if self.conversation_id is not None else []
         return [{"role": m.role, "content": m.content} for m in messages]
+
+    def _model_pseudonyms(self, settings: AppSettings) -> Pseudonyms | None:
+        """The conversation's identifier mapping when the provider pseudonymises (started on first use)."""
+        if not settings.pseudonymising:
+            return None
+        if self.pseudonyms is None:
+            self.pseudonyms = Pseudonyms()
+        return self.pseudonyms
 
     def _send_ahead(self) -> asyncio.Task | None:
         """Send the settled part of the draft to the worker (or, if it was deleted, make the worker forget it)."""
@@ -232,13 +241,11 @@ class ChatPane(QWidget):
         settings = self._settings()
         draft = self.input.toPlainText().strip()
         if draft and settings.prefilling_while_typing:
-            if settings.pseudonymising and self.pseudonyms is None:
-                self.pseudonyms = Pseudonyms()
-            pseudonyms = self.pseudonyms if settings.pseudonymising else None
-            job = self.host.prefill_ahead([*self._history(), {"role": "user", "content": draft}], pseudonyms)
+            draft_turn = {"role": "user", "content": draft}
+            job = self.host.prefill_ahead([*self._history(), draft_turn], self._model_pseudonyms(settings))
             self.ahead_sent = True
         elif self.ahead_sent:
-            job = self.host.forget_ahead(self._history(), self.pseudonyms if settings.pseudonymising else None)
+            job = self.host.forget_ahead(self._history(), self._model_pseudonyms(settings))
             self.ahead_sent = False
         else:
             return None
@@ -343,15 +350,13 @@ class ChatPane(QWidget):
         self.stop_flag.clear()
         self.generation += 1
         conversation = self.conversation_id
-        history = [{"role": m.role, "content": m.content} for m in self.store.messages(conversation)]
+        history = self._history()
         bubble = self.streaming = self.chat_view.add("assistant", "")
         bubble.set_streaming(True)
         self.streaming_row = None
         number = self.generation
         settings = self._settings()
-        if settings.pseudonymising and self.pseudonyms is None:
-            self.pseudonyms = Pseudonyms()
-        pseudonyms = self.pseudonyms if settings.pseudonymising else None
+        pseudonyms = self._model_pseudonyms(settings)
         try:
             await self._ensure_engine()
             self.status.emit("Writing…")
@@ -408,8 +413,7 @@ class ChatPane(QWidget):
         return self.model_view_task
 
     async def _show_model_texts(self) -> None:
-        messages = self.store.messages(self.conversation_id)
-        history = [{"role": m.role, "content": m.content} for m in messages]
+        history = self._history()
         self.status.emit("Reading the conversation as the model did…")
         try:
             texts = await self.host.model_texts(history, self.pseudonyms)
