@@ -59,6 +59,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             speculation=Speculation(mode=args.mode, max_nodes=args.budget),
             progress=None if args.json else _progress,
             cert_sha256=args.pin,
+            compress_wire=args.compress_wire,
         )
         _progress.close()  # the answer streams to stdout: no bar left open on the terminal
         printed = 0
@@ -290,6 +291,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SHA256",
         help="with a wss:// endpoint: trust only the worker certificate with this SHA-256 (a self-signed worker)",
     )
+    ask.add_argument(
+        "--no-compress",
+        dest="compress_wire",
+        action="store_false",
+        help="with --endpoint: send hidden states uncompressed (compression is lossless and pays below "
+        "~500 Mbit/s; the loopback worker never uses it)",
+    )
     ask.add_argument("--system", help="a system message (default: none)")
     ask.add_argument("--max-new-tokens", type=int, default=128, help="most tokens in the answer (%(default)s)")
     ask.add_argument("--temperature", type=float, default=0.0, help="0 = greedy")
@@ -379,6 +387,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-ahead",
         action="store_true",
         help="with --document-tokens: skip the runs where the document was sent while the user typed",
+    )
+    bench.add_argument(
+        "--wire-compression",
+        choices=("on", "off", "both"),
+        default="on",
+        help="with --document-tokens: compress large frames as a remote provider does by default, not, or "
+        "both (%(default)s)",
     )
     bench.add_argument(
         "--modes",

@@ -77,6 +77,7 @@ class EngineConfig:
     endpoint: str | None = None  # None: the bundled worker process on loopback
     token: str | None = None
     cert_sha256: str | None = None  # pinned certificate of a self-signed wss:// worker
+    compress_wire: bool = True  # large frames to a remote worker go compressed, losslessly
     device: str = "auto"
     mode: str = "auto"
     budget: int = 48
@@ -260,6 +261,7 @@ class EngineHost:
                 speculation=Speculation(mode=config.mode, max_nodes=config.budget),
                 progress=progress,
                 cert_sha256=config.cert_sha256,
+                compress_wire=config.compress_wire,
             )
             self.config = config
         return self.info

@@ -60,6 +60,7 @@ class DocumentRun:
     ahead_s: float  # how long the prefill while typing took (the lead time if it was still running at Send)
     ahead_finished: bool  # it was all sent before Send
     first_token: int
+    compressed: bool = False  # large frames went compressed both ways (wire/codecs.py)
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,10 @@ def run_document_bench(
     device: str = "auto",
     dtype: str = "auto",
     wire_dtype: str | None = None,
+    compression: tuple[bool, ...] = (True,),
 ) -> list[DocumentRun]:
-    """Every (document size, bandwidth), cold (prefill at Send) and, with ``ahead``, prefilled while typing."""
+    """Every (document size, bandwidth, compression), cold (prefill at Send) and, with ``ahead``, prefilled
+    while typing."""
     source = resolve_model(spec)
     limit = source.config.max_position_embeddings - 64
     too_long = [n for n in document_tokens if n > limit]
@@ -134,13 +137,14 @@ def run_document_bench(
                     pasted = [{"role": "user", "content": text}]
                     typed = tokenizer.apply_chat_template(pasted, tokenize=False, add_generation_prompt=False)
                     document_end = len(tokenizer(typed, add_special_tokens=False)["input_ids"]) - UNSETTLED_TOKENS
-                    for lead in (0.0, *LEADS_S) if ahead else (0.0,):
-                        early = document_end if lead else 0
-                        run = asyncio.run(
-                            _one_run(edge, link, proxy, stops, prompt, early, tokens, rtt_ms, mbps, lead_s=lead)
-                        )
-                        runs.append(run)
-                        log(describe(run))
+                    for compress in compression:
+                        for lead in (0.0, *LEADS_S) if ahead else (0.0,):
+                            early = document_end if lead else 0
+                            run = asyncio.run(
+                                _one_run(edge, link, proxy, stops, prompt, early, tokens, rtt_ms, mbps, lead, compress)
+                            )
+                            runs.append(run)
+                            log(describe(run))
     finally:
         link.close()
     return runs
@@ -157,10 +161,11 @@ async def _one_run(
     rtt_ms: float,
     mbps: float,
     lead_s: float = 0.0,
+    compress: bool = True,
     chunk_rows: int = AHEAD_CHUNK_ROWS,
 ) -> DocumentRun:
     edge.crop(0)
-    middle = await link.connect(via=f"ws://127.0.0.1:{proxy.port}")
+    middle = await link.connect(via=f"ws://127.0.0.1:{proxy.port}", compress=compress)
     session = SplitSession(edge, middle, stops, Speculation(mode=Mode.SEQUENTIAL))
     try:
         ahead_s = 0.0
@@ -204,6 +209,7 @@ async def _one_run(
         ahead_s=round(ahead_s, 2),
         ahead_finished=bool(ahead_tokens) and finished,
         first_token=generation.tokens[0],
+        compressed=middle.codec is not None,
     )
 
 
@@ -214,7 +220,10 @@ def project(
     GPU worker computing in bf16 sends): the framing measured here per row, plus each shape's row."""
     import torch
 
-    cold = [r for r in runs if not r.ahead and r.upload_bytes and r.rtt_ms == max(x.rtt_ms for x in runs)]
+    # Raw rows: what compression gains depends on the model's values, measured here only for this one.
+    cold = [
+        r for r in runs if not (r.ahead or r.compressed) and r.upload_bytes and r.rtt_ms == max(x.rtt_ms for x in runs)
+    ]
     if not cold:
         return []
     measured = max(cold, key=lambda r: r.prompt_tokens)
@@ -247,6 +256,7 @@ def project(
 
 def describe(run: DocumentRun) -> str:
     mbps = f"{run.bandwidth_mbps:g} Mbit/s" if run.bandwidth_mbps else "unlimited"
+    mbps += ", compressed" if run.compressed else ", raw"
     lead = ""
     if run.ahead:
         how = f"all sent in {run.ahead_s:.1f} s" if run.ahead_finished else "still sending at Send"

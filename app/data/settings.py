@@ -54,6 +54,9 @@ class ProviderProfile:
     # Send the settled part of a long message to the worker while it is still being typed, so the first
     # word of the answer comes soon after Send. Off unless chosen: text then leaves before the user sends it.
     prefill_while_typing: bool = False
+    # Compress large frames of hidden states both ways, losslessly: fewer bytes on links slower than about
+    # 500 Mbit/s for a few ms of CPU a megabyte; off for a worker on a faster network.
+    compress_wire: bool = True
 
     @property
     def encrypted_or_local(self) -> bool:
@@ -76,8 +79,9 @@ class ProviderProfile:
         pin = self.cert_sha256.replace(":", "").lower()
         if pin and (len(pin) != 64 or any(c not in "0123456789abcdef" for c in pin)):
             raise SettingsError("A certificate pin is a SHA-256 fingerprint: 64 hex digits (colons allowed).")
-        if not isinstance(self.pseudonymise, bool) or not isinstance(self.prefill_while_typing, bool):
-            raise SettingsError("A provider's pseudonymise and prefill_while_typing switches are true or false.")
+        for switch in ("pseudonymise", "prefill_while_typing", "compress_wire"):
+            if not isinstance(getattr(self, switch), bool):
+                raise SettingsError(f"A provider's {switch} switch is true or false.")
 
 
 @dataclass(frozen=True)

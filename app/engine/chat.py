@@ -75,7 +75,10 @@ class SplitChat:
         speculation: Speculation = Speculation(),
         progress: Progress | None = None,
         cert_sha256: str | None = None,
+        compress_wire: bool = True,
     ) -> SplitChat:
+        """``compress_wire``: large frames to and from a remote worker go compressed, losslessly (the
+        embedded worker's loopback never does)."""
         source = resolve_model(spec, progress)
         split.check(source.num_layers)
         torch_device = resolve_device(device)
@@ -86,7 +89,7 @@ class SplitChat:
                 progress("Starting the local worker", 0.3)
             link = WorkerLink.embedded(source, split, wire, max_frame, progress)
         else:
-            link = WorkerLink.remote(source, split, endpoint, token, wire, max_frame, cert_sha256)
+            link = WorkerLink.remote(source, split, endpoint, token, wire, max_frame, cert_sha256, compress_wire)
         try:
             if progress:
                 progress("Loading the local layers", 0.5)

@@ -19,12 +19,15 @@ from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PAS
 from app.remote_worker.sessions import SessionTable
 from app.remote_worker.shard import Shard
 from app.remote_worker.tokens import TokenFile
+from app.wire.codecs import CODECS, check_codec, compress, decompress
 from app.wire.frames import (
     ErrorCode,
     Frame,
     ProtocolError,
     decode_frame,
+    element_size,
     encode_frame,
+    payload_size,
     tensor_from_bytes,
 )
 from app.wire.log_redaction import redacting_logger
@@ -140,6 +143,7 @@ class WorkerServer:
             max_block=max_block,
             stored_dtype=shard.manifest.dtype,
             max_pass_rows=max_pass_rows,
+            codecs=CODECS,
         )
 
     async def start(self, host: str, port: int, tls: ssl.SSLContext | None = None) -> Server:
@@ -250,7 +254,14 @@ class WorkerServer:
             raise ProtocolError(
                 ErrorCode.SHAPE_MISMATCH, f"hidden size {request.shape[1]} != this shard's {self.hello.hidden_size}"
             )
-        hidden = tensor_from_bytes(frame.payload, request.dtype, request.shape)
+        check_codec(request.codec)
+        check_codec(request.reply_codec)
+        payload = frame.payload
+        if request.codec is not None:
+            # Off the event loop: zstd releases the GIL, and other connections' frames keep moving.
+            size = payload_size(request.dtype, request.shape)
+            payload = await asyncio.to_thread(decompress, payload, element_size(request.dtype), size, request.codec)
+        hidden = tensor_from_bytes(payload, request.dtype, request.shape)
         reply_dtype = request.reply_dtype or request.dtype
         if reply_dtype not in REPLY_DTYPES:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown reply dtype {reply_dtype!r}")
@@ -261,18 +272,24 @@ class WorkerServer:
             done = await self.batcher.run(job)  # batched with whatever else waits (batcher.py)
         finally:
             self.sessions.release(session)
+        payload, codec, packed_ms = done.payload, None, 0.0
+        if request.reply_codec is not None:  # the client asks only where the bytes matter
+            packing = time.perf_counter()
+            payload = await asyncio.to_thread(compress, payload, element_size(reply_dtype), request.reply_codec)
+            codec, packed_ms = request.reply_codec, (time.perf_counter() - packing) * 1000
         result = ForwardResult(
             seq=frame.header.get("seq"),
             shape=done.shape,
             dtype=reply_dtype,
             compute_ms=done.compute_ms,
-            serialize_ms=(decoded - started) * 1000 + done.encode_ms,
+            serialize_ms=(decoded - started) * 1000 + done.encode_ms + packed_ms,
             cache_len=done.cache_len,
             pass_id=done.pass_id,
             pass_rows=done.pass_rows,
             queue_ms=done.queue_ms,
+            codec=codec,
         )
-        return encode_frame(result.to_header(), done.payload)
+        return encode_frame(result.to_header(), payload)
 
     async def sweep_sessions(self, every_s: float) -> None:
         """Expire idle sessions for as long as the server runs."""

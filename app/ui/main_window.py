@@ -171,6 +171,7 @@ class MainWindow(QMainWindow):
             endpoint=provider.endpoint if provider else None,
             token=token,
             cert_sha256=(provider.cert_sha256 or None) if provider else None,
+            compress_wire=provider.compress_wire if provider else True,
             device=self.settings.device,
             mode=self.settings.mode,
             budget=self.settings.budget,

@@ -102,14 +102,26 @@ def tensor_to_bytes(tensor: torch.Tensor, wire_dtype: str) -> bytes:
     return flat.view(torch.uint8).numpy().tobytes()
 
 
-def tensor_from_bytes(payload: bytes, wire_dtype: str, shape: list[int]) -> torch.Tensor:
-    """Rebuild a tensor; raise SHAPE_MISMATCH if the bytes do not match the declared shape."""
+def element_size(wire_dtype: str) -> int:
+    """Bytes a value takes in ``wire_dtype``; BAD_REQUEST for a dtype the wire does not carry."""
     dtype = WIRE_DTYPES.get(wire_dtype)
     if dtype is None:
         raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown wire dtype {wire_dtype!r}")
+    return torch.finfo(dtype).bits // 8
+
+
+def payload_size(wire_dtype: str, shape: list[int]) -> int:
+    """Bytes a tensor of ``shape`` takes on the wire, checked before anything is allocated for it."""
+    size = element_size(wire_dtype)
     if not isinstance(shape, list) or not all(isinstance(d, int) and d > 0 for d in shape):
         raise ProtocolError(ErrorCode.MALFORMED, f"bad tensor shape {shape!r}")
-    expected = math.prod(shape) * torch.finfo(dtype).bits // 8  # exact: declared sizes may be absurd
+    return math.prod(shape) * size  # exact: declared sizes may be absurd
+
+
+def tensor_from_bytes(payload: bytes, wire_dtype: str, shape: list[int]) -> torch.Tensor:
+    """Rebuild a tensor; raise SHAPE_MISMATCH if the bytes do not match the declared shape."""
+    expected = payload_size(wire_dtype, shape)
+    dtype = WIRE_DTYPES[wire_dtype]
     if expected != len(payload):
         raise ProtocolError(
             ErrorCode.SHAPE_MISMATCH,

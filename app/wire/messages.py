@@ -34,17 +34,22 @@ class Hello:
     max_block: int = 2048  # most tokens the worker takes in one forward request
     stored_dtype: str | None = None  # the dtype its shard stores the weights in (what the fingerprint hashes)
     max_pass_rows: int | None = None  # most rows of all sessions the worker computes in one pass
+    codecs: tuple[str, ...] = ()  # payload compressions the worker reads and writes (codecs.py); none: raw only
 
     def to_header(self) -> dict:
-        return {"type": "hello", **self.__dict__}
+        return {"type": "hello", **self.__dict__, "codecs": list(self.codecs)}
 
     @classmethod
     def from_header(cls, header: dict) -> Hello:
-        optional = {"max_block", "stored_dtype", "max_pass_rows"}
+        optional = {"max_block", "stored_dtype", "max_pass_rows", "codecs"}
         try:
-            return cls(**{k: header[k] for k in cls.__dataclass_fields__ if k not in optional or k in header})
+            fields = {k: header[k] for k in cls.__dataclass_fields__ if k not in optional or k in header}
         except KeyError as exc:
             raise ProtocolError(ErrorCode.MALFORMED, f"hello lacks {exc}") from None
+        codecs = fields.get("codecs", [])
+        if not isinstance(codecs, list) or not all(isinstance(c, str) for c in codecs):
+            raise ProtocolError(ErrorCode.MALFORMED, "hello's codecs must be a list of names")
+        return cls(**{**fields, "codecs": tuple(codecs)})
 
 
 @dataclass
@@ -59,6 +64,8 @@ class ForwardRequest:
     edit: CacheEdit = field(default_factory=CacheEdit)
     reply_dtype: str | None = None
     long_rope: bool = False  # LongRoPE models past their trained context: the long factors (families.py)
+    codec: str | None = None  # how the payload is compressed (codecs.py); None: raw
+    reply_codec: str | None = None  # a codec the reply may use when it is large enough to gain from it
 
     def to_header(self, seq: int) -> dict:
         header: dict = {
@@ -83,6 +90,10 @@ class ForwardRequest:
             header["reply_dtype"] = self.reply_dtype
         if self.long_rope:
             header["long_rope"] = True
+        if self.codec:
+            header["codec"] = self.codec
+        if self.reply_codec:
+            header["reply_codec"] = self.reply_codec
         return header
 
     @classmethod
@@ -112,6 +123,9 @@ class ForwardRequest:
         ancestry = header.get("ancestry")
         if not isinstance(header.get("long_rope", False), bool):
             raise ProtocolError(ErrorCode.MALFORMED, "long_rope must be true or false")
+        codec, reply_codec = header.get("codec"), header.get("reply_codec")
+        if not isinstance(codec or "", str) or not isinstance(reply_codec or "", str):
+            raise ProtocolError(ErrorCode.MALFORMED, "codec and reply_codec must be strings")
         return cls(
             session=session,
             shape=shape,
@@ -121,6 +135,8 @@ class ForwardRequest:
             edit=_cache_edit(header),
             reply_dtype=header.get("reply_dtype"),
             long_rope=header.get("long_rope", False),
+            codec=codec or None,
+            reply_codec=reply_codec or None,
         )
 
 
@@ -217,9 +233,10 @@ class ForwardResult:
     pass_id: int = 0  # which of the worker's batched passes finished this block (0: an older worker)
     pass_rows: int = 0  # rows of every session in that pass
     queue_ms: float = 0.0  # waiting for a pass with room, on the worker
+    codec: str | None = None  # how the payload is compressed (the request's reply_codec, or None: raw)
 
     def to_header(self) -> dict:
-        return {
+        header = {
             "type": "result",
             "seq": self.seq,
             "shape": self.shape,
@@ -231,10 +248,15 @@ class ForwardResult:
             "pass_rows": self.pass_rows,
             "queue_ms": round(self.queue_ms, 3),
         }
+        if self.codec:
+            header["codec"] = self.codec
+        return header
 
     @classmethod
     def from_header(cls, header: dict) -> ForwardResult:
         shape, dtype = header.get("shape"), header.get("dtype")
+        if not isinstance(header.get("codec") or "", str):
+            raise ProtocolError(ErrorCode.MALFORMED, "a result's codec must be a string")
         if not (isinstance(shape, list) and len(shape) == 2 and all(isinstance(d, int) and d > 0 for d in shape)):
             raise ProtocolError(ErrorCode.MALFORMED, f"result shape must be [tokens, hidden], got {shape!r}")
         if dtype not in REPLY_DTYPES:
@@ -250,6 +272,7 @@ class ForwardResult:
                 int(header.get("pass", 0)),
                 int(header.get("pass_rows", 0)),
                 float(header.get("queue_ms", 0.0)),
+                header.get("codec") or None,
             )
         except (TypeError, ValueError):
             raise ProtocolError(ErrorCode.MALFORMED, "result timings must be numbers") from None

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 import torch
+import zstandard
 from safetensors import safe_open
 from safetensors.torch import save_file
 from websockets.asyncio.client import connect
@@ -37,9 +38,9 @@ def tiny_worker(tiny_models, workers, tmp_path_factory):
     return source, workers(shard, max_frame=64 * 1024), shard
 
 
-async def _connect(source, worker, **kwargs) -> RemoteMiddle:
+async def _connect(source, worker, endpoint=None, **kwargs) -> RemoteMiddle:
     options = dict(expected_fingerprint=expected_fingerprint(source, SPLIT), wire_dtype="float32")
-    return await RemoteMiddle.connect(worker.endpoint, worker.token, **{**options, **kwargs})
+    return await RemoteMiddle.connect(endpoint or worker.endpoint, worker.token, **{**options, **kwargs})
 
 
 def test_exported_shard_holds_only_the_middle_layers(tiny_worker):
@@ -87,6 +88,45 @@ def test_long_prompt_is_chunked_into_frames_under_the_cap(tiny_models, tiny_work
     generation = asyncio.run(run())
     assert generation.stats.steps[0].frames >= 2
     assert_greedy_matches(model, prompt, generation.tokens, reference_greedy(model, prompt, 8))
+
+
+@pytest.mark.parametrize("wire_dtype", ["float32", "bfloat16"])
+def test_compressed_frames_carry_the_same_bits_in_fewer_bytes(tiny_models, tiny_worker, wire_dtype):
+    """Both directions compressed through a byte-counting link: the middle's output is bit-identical to
+    the raw wire's, so are the greedy tokens (the unsplit model's, on a float32 wire), and fewer bytes
+    cross each way. The session's first block crops the worker's cache back to empty."""
+    from app.bench.latency_proxy import LinkProfile, ProxyThread
+
+    source, worker, _ = tiny_worker
+    _, model = tiny_models["llama"]
+    prompt = [(i * 11) % 300 + 1 for i in range(300)]  # several frames under the 64 KiB cap
+    torch.manual_seed(1)
+    hidden = torch.randn(1, 200, 64) * 0.5
+    host, port = worker.endpoint.removeprefix("ws://").rsplit(":", 1)
+
+    async def run(proxy, compress):
+        via = f"ws://127.0.0.1:{proxy.port}"
+        middle = await _connect(source, worker, compress=compress, wire_dtype=wire_dtype, endpoint=via)
+        middle.min_compressed_bytes = 1024  # the tiny model's frames are a few KB; the bundled one's 100s
+        try:
+            up, down = proxy.bytes_up, proxy.bytes_down
+            reply = await middle.forward(hidden, list(range(200)))
+            moved = (proxy.bytes_up - up, proxy.bytes_down - down)
+            tokens = (await SplitSession(LocalEdge(source, SPLIT), middle).generate(prompt, 12)).tokens
+            return middle.codec, reply, moved, tokens
+        finally:
+            await middle.close()
+
+    with ProxyThread(host, int(port), LinkProfile(0.0, 0.0, 0.0)) as proxy:
+        raw_codec, raw, raw_bytes, raw_tokens = asyncio.run(run(proxy, False))
+        codec, packed, packed_bytes, tokens = asyncio.run(run(proxy, True))
+    assert (raw_codec, codec) == (None, "zstd-planes")
+    assert raw.frames == packed.frames >= 2
+    assert torch.equal(packed.hidden.view(torch.int8), raw.hidden.view(torch.int8))
+    assert packed_bytes[0] < raw_bytes[0] and packed_bytes[1] < raw_bytes[1]
+    assert tokens == raw_tokens
+    if wire_dtype == "float32":  # bfloat16 rows round what a float32 worker computed; compression adds nothing
+        assert_greedy_matches(model, prompt, tokens, reference_greedy(model, prompt, 12))
 
 
 def test_wrong_or_missing_token_gets_401(tiny_worker):
@@ -168,6 +208,8 @@ def test_bad_input_gets_typed_errors_and_the_worker_keeps_serving(tiny_models, t
                 encode_frame({"type": "dance", "seq": 9}),
                 _forward(sid, [1, 64], row, pos=10_000),  # past the model's context
                 _forward(sid, [1, 64], row, crop=50),  # crop beyond the cache
+                _forward(sid, [1, 64], row, codec="gzip"),  # a codec the worker does not speak
+                _forward(sid, [1, 64], zstandard.ZstdCompressor().compress(bytes(1 << 24)), codec="zstd-planes"),
                 _forward(sid, [1, 64], row, seq=11),  # and a valid request still works on this connection
             ],
             other_token,
@@ -189,6 +231,8 @@ def test_bad_input_gets_typed_errors_and_the_worker_keeps_serving(tiny_models, t
         "bad_request",
         "context_too_long",
         "bad_request",
+        "bad_request",
+        "shape_mismatch",  # 16 MiB packed in a few KB, where the shape allows 256 bytes: refused unread
     ]
     assert replies[-1]["type"] == "result" and replies[-1]["seq"] == 11
     assert_greedy_matches(model, [9, 8, 7], before, reference_greedy(model, [9, 8, 7], 5))

@@ -4,6 +4,7 @@ every ending said plainly — real widgets, offscreen, against real worker proce
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import replace
 
 import pytest
@@ -400,3 +401,20 @@ def test_prefill_while_typing_is_off_by_default_says_what_it_means_and_the_polic
     assert dialog.prefill.isChecked() and not dialog.prefill.isEnabled()
     dialog.provider.setCurrentIndex(0)  # the embedded default: its own switch, locked too
     assert not dialog.prefill.isEnabled() and "administrator" in dialog.prefill.toolTip()
+
+
+def test_wire_compression_is_on_for_a_provider_saved_with_it_and_off_for_this_computer(qtbot, engine_host, tmp_path):
+    provider = ProviderProfile("clinic", "wss://gpu.clinic.example:8765")
+    dialog = SettingsDialog(AppSettings(profiles=(provider,), active_profile="clinic"), 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    assert dialog.compress.isChecked() and dialog.compress.isEnabled()
+    assert "500 Mbit/s" in dialog.compress.toolTip()
+    dialog.compress.setChecked(False)  # a worker on a fast office network
+    chosen = dialog.result_settings()
+    assert chosen.provider.compress_wire is False
+    path = tmp_path / "settings.json"
+    path.write_text(chosen.to_json())
+    assert AppSettings.from_dict(json.loads(path.read_text())).provider.compress_wire is False
+    dialog.provider.setCurrentIndex(0)  # the embedded worker: nothing crosses a network
+    assert not dialog.compress.isChecked() and not dialog.compress.isEnabled()
+    assert "this computer" in dialog.compress.toolTip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -15,13 +15,16 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from app.engine.link.middle import MiddleReply
 from app.model.kv_cache import CacheEdit
+from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, decompress
 from app.wire.frames import (
     DEFAULT_MAX_FRAME,
     WIRE_DTYPES,
     Frame,
     ProtocolError,
     decode_frame,
+    element_size,
     encode_frame,
+    payload_size,
     tensor_from_bytes,
     tensor_to_bytes,
 )
@@ -48,6 +51,24 @@ _HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
 PIPELINE_FRAMES = 16
 MIN_PIPELINE_ROWS = 64
 R = TypeVar("R", Opened, Closed, ForwardResult)
+T = TypeVar("T")
+
+
+@dataclass
+class _Costs:
+    """What one forward's frames cost, added up as their replies arrive."""
+
+    client_ms: float = 0.0  # packing requests and unpacking replies here
+    remote_ms: float = 0.0
+    worker_ser_ms: float = 0.0
+    queue_ms: float = 0.0
+    last: ForwardResult | None = None
+
+    def add(self, result: ForwardResult) -> None:
+        self.remote_ms += result.compute_ms
+        self.worker_ser_ms += result.serialize_ms
+        self.queue_ms += result.queue_ms
+        self.last = result
 
 
 class WorkerError(Exception):
@@ -71,11 +92,15 @@ class _PinnedConnection(ClientConnection):
 class RemoteMiddle:
     """One session on a worker: blocks of hidden states in, the middle layers' output back."""
 
-    def __init__(self, connection: ClientConnection, hello: Hello, session: str, wire_dtype: str):
+    def __init__(
+        self, connection: ClientConnection, hello: Hello, session: str, wire_dtype: str, codec: str | None = None
+    ):
         self._ws = connection
         self.hello = hello
         self.session = session
         self.wire_dtype = wire_dtype
+        self.codec = codec  # compresses large frames both ways (codecs.py); None: raw bytes
+        self.min_compressed_bytes = MIN_COMPRESSED_BYTES  # smaller frames go raw both ways
         self._seq = 0
 
     @classmethod
@@ -90,8 +115,12 @@ class RemoteMiddle:
         max_frame: int = DEFAULT_MAX_FRAME,
         open_timeout: float = 10.0,
         cert_sha256: str | None = None,
+        compress: bool = False,
     ) -> RemoteMiddle:
         """Connect, authenticate, check the worker's shard and open a session.
+
+        With ``compress`` large frames go compressed both ways, losslessly, when the worker offers the
+        codec (an older one does not: then raw bytes, as before).
 
         ``expected_fingerprint`` is the fingerprint itself, or a function of the dtype the worker says its
         shard stores (an admin may export a float32 model as bfloat16), run on a thread. ``wss://``
@@ -158,7 +187,8 @@ class RemoteMiddle:
                     f"the worker serves weights {hello.fingerprint[:19]}…, expected {expected_fingerprint[:19]}…: "
                     "re-export the worker bundle for this model and split",
                 )
-            client = cls(ws, hello, session="", wire_dtype=wire_dtype)
+            codec = ZSTD_PLANES if compress and ZSTD_PLANES in hello.codecs else None
+            client = cls(ws, hello, session="", wire_dtype=wire_dtype, codec=codec)
             client.hello = Hello(**{**hello.__dict__, "max_frame": min(hello.max_frame, max_frame)})
             client.session = (await client._roundtrip(OpenRequest(), Opened)).session
             return client
@@ -184,9 +214,10 @@ class RemoteMiddle:
             per_frame = min(per_frame, max(MIN_PIPELINE_ROWS, -(-rows // PIPELINE_FRAMES)))
         if ancestry is not None and rows > per_frame:
             raise ValueError(f"a {rows}-token tree block does not fit one frame of the worker's limits")
-        frames = []
+        requests = []
         for offset in range(0, rows, per_frame):
             end = min(rows, offset + per_frame)
+            self._seq += 1
             request = ForwardRequest(
                 session=self.session,
                 shape=[end - offset, self.hello.hidden_size],
@@ -196,33 +227,53 @@ class RemoteMiddle:
                 edit=(edit or CacheEdit()) if offset == 0 else CacheEdit(),  # the edit precedes the first chunk
                 long_rope=long_rope,
             )
-            self._seq += 1
-            frames.append(
-                encode_frame(request.to_header(self._seq), tensor_to_bytes(hidden[0, offset:end], self.wire_dtype))
-            )
-        first_seq = self._seq - len(frames) + 1
-        encode_ms = (time.perf_counter() - started) * 1000
-        replies = await self._exchange(frames)
-        decode_start = time.perf_counter()
-        outputs, remote_ms, worker_ser_ms, queue_ms = [], 0.0, 0.0, 0.0
-        for index, frame in enumerate(replies):
+            requests.append((self._seq, request, hidden[0, offset:end]))
+        first_seq = requests[0][0]
+        costs = _Costs()
+
+        async def frames() -> AsyncIterator[bytes]:
+            # One at a time, so the first frame is on the wire while the next is packed.
+            for seq, request, values in requests:
+                packing = time.perf_counter()
+                payload = tensor_to_bytes(values, self.wire_dtype)
+                if self.codec is not None and len(payload) >= self.min_compressed_bytes:
+                    element = element_size(self.wire_dtype)
+                    payload = await asyncio.to_thread(compress, payload, element, self.codec)
+                    request.codec = request.reply_codec = self.codec
+                frame = encode_frame(request.to_header(seq), payload)
+                costs.client_ms += (time.perf_counter() - packing) * 1000
+                yield frame
+
+        async def unpack(index: int, frame: Frame) -> torch.Tensor:
             result = self._expect(frame, first_seq + index, ForwardResult)
-            outputs.append(tensor_from_bytes(frame.payload, result.dtype, result.shape))
-            remote_ms += result.compute_ms
-            worker_ser_ms += result.serialize_ms
-            queue_ms += result.queue_ms
+            unpacking = time.perf_counter()
+            payload = frame.payload
+            if result.codec is not None:
+                if result.codec != self.codec:
+                    raise WorkerError("malformed", f"the worker replied in codec {result.codec!r}, not one asked for")
+                size = payload_size(result.dtype, result.shape)
+                element = element_size(result.dtype)
+                try:
+                    payload = await asyncio.to_thread(decompress, payload, element, size, result.codec)
+                except ProtocolError as exc:
+                    raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
+            costs.add(result)
+            tensor = tensor_from_bytes(payload, result.dtype, result.shape)
+            costs.client_ms += (time.perf_counter() - unpacking) * 1000
+            return tensor
+
+        outputs = await self._exchange(frames(), len(requests), unpack)
         output = torch.cat(outputs).unsqueeze(0) if len(outputs) > 1 else outputs[0].unsqueeze(0)
-        now = time.perf_counter()
-        client_ser_ms = encode_ms + (now - decode_start) * 1000
+        last = costs.last
         return MiddleReply(
             hidden=output,
-            wall_ms=(now - started) * 1000,
-            remote_compute_ms=remote_ms,
-            serialization_ms=client_ser_ms + worker_ser_ms,
-            frames=len(frames),
-            queue_ms=queue_ms,
-            pass_id=result.pass_id,
-            pass_rows=result.pass_rows,
+            wall_ms=(time.perf_counter() - started) * 1000,
+            remote_compute_ms=costs.remote_ms,
+            serialization_ms=costs.client_ms + costs.worker_ser_ms,
+            frames=len(requests),
+            queue_ms=costs.queue_ms,
+            pass_id=last.pass_id,
+            pass_rows=last.pass_rows,
         )
 
     async def ping_ms(self) -> float:
@@ -242,25 +293,61 @@ class RemoteMiddle:
 
     async def _roundtrip(self, request: OpenRequest | CloseRequest, expected: type[R]) -> R:
         self._seq += 1
-        (frame,) = await self._exchange([encode_frame(request.to_header(self._seq))])
-        return self._expect(frame, self._seq, expected)
+        seq = self._seq
 
-    async def _exchange(self, frames: list[bytes]) -> list[Frame]:
-        """Send frames and collect as many replies, concurrently so neither side's buffers fill up."""
+        async def one() -> AsyncIterator[bytes]:
+            yield encode_frame(request.to_header(seq))
+
+        async def check(_: int, frame: Frame) -> R:
+            return self._expect(frame, seq, expected)
+
+        (reply,) = await self._exchange(one(), 1, check)
+        return reply
+
+    async def _exchange(
+        self, frames: AsyncIterator[bytes], count: int, unpack: Callable[[int, Frame], Awaitable[T]]
+    ) -> list[T]:
+        """Send ``count`` frames and read as many replies, concurrently so neither side's buffers fill up;
+        each reply is unpacked as it arrives, while later ones are still on the way.
+
+        Every reply is read even after one fails, so the next request's replies are its own.
+        """
 
         async def send_all() -> None:
-            for frame in frames:
+            async for frame in frames:
                 await self._ws.send(frame)
 
-        async def receive_all() -> list[Frame]:
-            return [decode_frame(await self._ws.recv()) for _ in frames]
+        async def receive_all() -> list[T]:
+            results: list[T] = []
+            failure: WorkerError | None = None
+            for index in range(count):
+                message = await self._ws.recv()
+                if failure is not None:
+                    continue
+                try:
+                    results.append(await unpack(index, decode_frame(message)))
+                except ProtocolError as exc:
+                    failure = WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}")
+                except WorkerError as exc:
+                    failure = exc
+            if failure is not None:
+                raise failure
+            return results
 
+        sending, receiving = asyncio.ensure_future(send_all()), asyncio.ensure_future(receive_all())
         try:
-            _, replies = await asyncio.gather(send_all(), receive_all())
+            await asyncio.wait((sending, receiving), return_when=asyncio.FIRST_EXCEPTION)
+            if sending.done() and sending.exception() is not None:
+                # Fewer requests went than replies are awaited: this connection's replies no longer line up.
+                await self._ws.close()
+                raise sending.exception()
+            replies = await receiving
+            await sending
         except ConnectionClosed as exc:
             raise WorkerError("connection_lost", f"the connection to the worker closed: {exc}") from None
-        except ProtocolError as exc:
-            raise WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}") from None
+        finally:
+            for task in (sending, receiving):
+                task.cancel()
         return replies
 
     @staticmethod

@@ -35,7 +35,7 @@ def worker_modules() -> list[Path]:
 
 # The distributions the worker's code imports (the test that starts it with nothing else proves the
 # list); their version ranges come from splitchat's own metadata, so they cannot drift from pyproject.toml.
-WORKER_DISTRIBUTIONS = ("torch", "transformers", "safetensors", "websockets", "numpy")
+WORKER_DISTRIBUTIONS = ("torch", "transformers", "safetensors", "websockets", "numpy", "zstandard")
 REQUIREMENTS_HEADER = """# The worker's own dependencies (ranges as in splitchat {version}): no Qt, no tokenizer, no UI.
 # On a CUDA box install torch first from https://download.pytorch.org/whl/<cuda-version>.
 """

@@ -34,6 +34,9 @@ class WorkerLink:
     local_worker: LocalWorker | None = None
     source: ModelSource | None = None
     split: SplitSpec | None = None
+    # Compress large frames both ways (wire/codecs.py): a link slower than ~500 Mbit/s gains from it, the
+    # loopback to an embedded worker does not.
+    compress: bool = False
 
     @classmethod
     def remote(
@@ -45,12 +48,20 @@ class WorkerLink:
         wire_dtype: str,
         max_frame: int = DEFAULT_MAX_FRAME,
         cert_sha256: str | None = None,
+        compress: bool = True,
     ) -> WorkerLink:
         """A worker someone else runs (the admin's GPU server)."""
         if not token:
             raise WorkerError("no_token", f"no access token is set for the worker at {endpoint}")
         return cls._serving(
-            source, split, wire_dtype, max_frame, endpoint=endpoint, token=token, cert_sha256=cert_sha256
+            source,
+            split,
+            wire_dtype,
+            max_frame,
+            endpoint=endpoint,
+            token=token,
+            cert_sha256=cert_sha256,
+            compress=compress,
         )
 
     @classmethod
@@ -109,10 +120,11 @@ class WorkerLink:
         if self.local_worker is not None and self.endpoint is None:
             self.endpoint, self.token = self.local_worker.wait_ready(timeout_s)
 
-    async def connect(self, via: str | None = None) -> RemoteMiddle:
+    async def connect(self, via: str | None = None, compress: bool | None = None) -> RemoteMiddle:
         """Open a session, refusing a worker that serves other weights or layers.
 
-        ``via`` reaches the same worker through something in front of it (the bench's latency proxy).
+        ``via`` reaches the same worker through something in front of it (the bench's latency proxy), and
+        ``compress`` overrides the link's own choice (the bench measures both).
         """
         return await RemoteMiddle.connect(
             via or self.endpoint,
@@ -122,6 +134,7 @@ class WorkerLink:
             wire_dtype=self.wire_dtype,
             max_frame=self.max_frame,
             cert_sha256=self.cert_sha256,
+            compress=self.compress if compress is None else compress,
         )
 
     async def revive(self) -> None:
