@@ -15,13 +15,20 @@ def test_the_document_bench_splits_the_wait_counts_the_bytes_and_sending_ahead_c
     out = tmp_path / "document.json"
     result = subprocess.run(
         [sys.executable, "-m", "app", "bench", "--document-tokens", "300", "--rtt-ms", "40",
-         "--bandwidth-mbps", "20", "--json", str(out)],
+         "--bandwidth-mbps", "20", "--wire-compression", "both", "--json", str(out)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     report = json.loads(out.read_text())
-    cold, *ahead = report["runs"]
+    raw_runs = [run for run in report["runs"] if not run["compressed"]]
+    packed_runs = [run for run in report["runs"] if run["compressed"]]
+    cold, *ahead = raw_runs
     assert (cold["ahead"], [run["lead_s"] for run in ahead]) == (False, [15.0, 120.0])
+    assert [run["lead_s"] for run in packed_runs] == [0.0, 15.0, 120.0]
+    # Compressed, the same rows cross in fewer bytes each way and the answer is the same token.
+    assert packed_runs[0]["upload_bytes"] < cold["upload_bytes"] / 1.05
+    assert packed_runs[0]["download_bytes"] < cold["download_bytes"] / 1.05
+    assert {run["first_token"] for run in packed_runs} == {cold["first_token"]}
     # What crossed the link: every prompt row each way, float32 rows of 576, plus framing.
     row = 576 * 4
     assert cold["prompt_tokens"] * row <= cold["upload_bytes"] <= cold["prompt_tokens"] * row * 1.05

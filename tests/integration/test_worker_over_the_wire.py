@@ -129,6 +129,28 @@ def test_compressed_frames_carry_the_same_bits_in_fewer_bytes(tiny_models, tiny_
         assert_greedy_matches(model, prompt, tokens, reference_greedy(model, prompt, 12))
 
 
+def test_a_background_prefill_goes_as_whole_passes_and_a_foreground_one_as_a_pipeline(tiny_worker):
+    from app.model.layers import LayerStack
+
+    source, worker, _ = tiny_worker
+    torch.manual_seed(2)
+    hidden = torch.randn(1, 300, 64) * 0.5
+
+    async def run(pipelined):
+        middle = await _connect(source, worker)
+        try:
+            return await middle.forward(hidden, list(range(300)), pipelined=pipelined)
+        finally:
+            await middle.close()
+
+    pipeline, whole = asyncio.run(run(True)), asyncio.run(run(False))
+    assert pipeline.frames == 5  # 64-row frames (the pipeline's floor)
+    assert whole.frames == 2  # as large as the 64 KiB cap allows (250 rows), under a pass (256)
+    expected = LayerStack.from_source(source, 2, 4)(hidden, torch.arange(300))
+    torch.testing.assert_close(pipeline.hidden, expected, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(whole.hidden, expected, atol=1e-5, rtol=1e-5)
+
+
 def test_wrong_or_missing_token_gets_401(tiny_worker):
     source, worker, _ = tiny_worker
     for token in ("not-the-token", ""):

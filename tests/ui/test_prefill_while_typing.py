@@ -40,8 +40,13 @@ def link(workers):
 
 
 def window_for(qtbot, engine_host, tmp_path, proxy, prefill: bool, pseudonymise: bool = False) -> MainWindow:
+    # Raw rows on the wire, so the bytes the link counts say how many rows went ahead.
     profile = ProviderProfile(
-        "office", f"ws://127.0.0.1:{proxy.port}", pseudonymise=pseudonymise, prefill_while_typing=prefill
+        "office",
+        f"ws://127.0.0.1:{proxy.port}",
+        pseudonymise=pseudonymise,
+        prefill_while_typing=prefill,
+        compress_wire=False,
     )
     settings = AppSettings(profiles=(profile,), active_profile="office", max_new_tokens=10, mode="sequential")
     window = MainWindow(engine_host, ConversationStore(tmp_path / "c.sqlite3"), settings, owns_host=False)

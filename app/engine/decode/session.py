@@ -119,6 +119,7 @@ class SplitSession:
         self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None
+        self._background = False  # a prefill ahead runs: whole passes a frame, not a pipeline
 
     async def generate(
         self,
@@ -183,11 +184,15 @@ class SplitSession:
         reuse = common_prefix(self.processed, prefix)
         if reuse == len(prefix) and len(self.processed) > reuse:
             reuse -= 1  # nothing new, but the caches hold deleted text: re-running the last token crops them
-        while reuse < len(prefix) and not (should_stop and should_stop()):
-            block = Block.consecutive(prefix[reuse : reuse + chunk_rows], reuse)
-            if await self._run_or_recover(block, [block.size - 1], StepClock("prefill")) is not None:
-                self.processed = prefix[: reuse + block.size]
-            reuse = len(self.processed)  # after a recovery, what the fresh session was given again
+        self._background = True
+        try:
+            while reuse < len(prefix) and not (should_stop and should_stop()):
+                block = Block.consecutive(prefix[reuse : reuse + chunk_rows], reuse)
+                if await self._run_or_recover(block, [block.size - 1], StepClock("prefill")) is not None:
+                    self.processed = prefix[: reuse + block.size]
+                reuse = len(self.processed)  # after a recovery, what the fresh session was given again
+        finally:
+            self._background = False
         return len(self.processed)
 
     # -- the named steps ----------------------------------------------------------------------------
@@ -260,7 +265,9 @@ class SplitSession:
         hidden = self.edge.run_head(torch.tensor(block.tokens), positions, block.ancestry, long_rope)
         keep_start, keep_rows = self._pending_keep or (None, ())
         edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
-        reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit, long_rope=long_rope)
+        reply = await self.middle.forward(
+            hidden, block.positions, block.ancestry, edit, long_rope=long_rope, pipelined=not self._background
+        )
         self._pending_keep = None
         clock.middle_replied(reply)
         features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows, long_rope)

@@ -40,6 +40,7 @@ class Middle(Protocol):
         ancestry: torch.Tensor | None = None,
         edit: CacheEdit | None = None,
         long_rope: bool = False,
+        pipelined: bool = True,
     ) -> MiddleReply: ...
 
     async def close(self) -> None: ...
@@ -59,7 +60,9 @@ class LocalMiddle:
         first, last = split.middle(source.config.num_hidden_layers)
         return cls(LayerStack.from_source(source, first, last, device, dtype))
 
-    async def forward(self, hidden, positions, ancestry=None, edit=None, long_rope=False) -> MiddleReply:
+    async def forward(
+        self, hidden, positions, ancestry=None, edit=None, long_rope=False, pipelined=True
+    ) -> MiddleReply:
         start = time.perf_counter()
         if edit is not None:
             edit.apply(self.stack.cache)

@@ -203,15 +203,23 @@ class RemoteMiddle:
         ancestry: torch.Tensor | None = None,
         edit: CacheEdit | None = None,
         long_rope: bool = False,
+        pipelined: bool = True,
     ) -> MiddleReply:
-        """Run a block through the worker; long blocks go as several frames, pipelined."""
+        """Run a block through the worker; long blocks go as several frames, pipelined.
+
+        Without ``pipelined`` (a prefill in the background, where the whole block's time counts, not its
+        first byte's) frames are as large as one of the worker's passes: a CPU worker computes 4,000 rows
+        in ~12 s as 256-row passes and ~21 s as 64-row ones (docs/BENCH.md, long documents).
+        """
         started = time.perf_counter()
         rows = hidden.shape[1]
         row_bytes = self.hello.hidden_size * torch.finfo(WIRE_DTYPES[self.wire_dtype]).bits // 8
         per_frame = max(1, (self.hello.max_frame - _HEADER_BUDGET - 8 * rows) // row_bytes)
         per_frame = min(per_frame, self.hello.max_block)
-        if ancestry is None:
+        if ancestry is None and pipelined:
             per_frame = min(per_frame, max(MIN_PIPELINE_ROWS, -(-rows // PIPELINE_FRAMES)))
+        elif ancestry is None and self.hello.max_pass_rows:
+            per_frame = min(per_frame, self.hello.max_pass_rows)
         if ancestry is not None and rows > per_frame:
             raise ValueError(f"a {rows}-token tree block does not fit one frame of the worker's limits")
         requests = []
