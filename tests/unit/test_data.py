@@ -131,6 +131,7 @@ def test_settings_round_trip_and_validation():
         "cert_sha256",
         "pseudonymise",
         "prefill_while_typing",
+        "compress_wire",
     }  # no token field
     assert "locked" not in stored  # the policy's locks are never written back
     for bad, message in [
