@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from http import HTTPStatus
 
+import torch
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
@@ -254,14 +255,8 @@ class WorkerServer:
             raise ProtocolError(
                 ErrorCode.SHAPE_MISMATCH, f"hidden size {request.shape[1]} != this shard's {self.hello.hidden_size}"
             )
-        check_codec(request.codec)
         check_codec(request.reply_codec)
-        payload = frame.payload
-        if request.codec is not None:
-            # Off the event loop: zstd releases the GIL, and other connections' frames keep moving.
-            size = payload_size(request.dtype, request.shape)
-            payload = await asyncio.to_thread(decompress, payload, element_size(request.dtype), size, request.codec)
-        hidden = tensor_from_bytes(payload, request.dtype, request.shape)
+        hidden = await self._hidden_states(request, frame.payload)
         reply_dtype = request.reply_dtype or request.dtype
         if reply_dtype not in REPLY_DTYPES:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown reply dtype {reply_dtype!r}")
@@ -290,6 +285,15 @@ class WorkerServer:
             codec=codec,
         )
         return encode_frame(result.to_header(), payload)
+
+    async def _hidden_states(self, request: ForwardRequest, payload: bytes) -> torch.Tensor:
+        """What a forward frame carries, unpacked where compressed: exactly what this worker's operator reads."""
+        check_codec(request.codec)
+        if request.codec is not None:
+            # Off the event loop: zstd releases the GIL, and other connections' frames keep moving.
+            size = payload_size(request.dtype, request.shape)
+            payload = await asyncio.to_thread(decompress, payload, element_size(request.dtype), size, request.codec)
+        return tensor_from_bytes(payload, request.dtype, request.shape)
 
     async def sweep_sessions(self, every_s: float) -> None:
         """Expire idle sessions for as long as the server runs."""

@@ -27,8 +27,7 @@ from app.privacy.identifier_corpus import load_corpus
 from app.remote_worker.server import WorkerServer, compute_thread
 from app.remote_worker.shard import load_shard
 from app.remote_worker.tokens import TokenFile, issue_token
-from app.wire.frames import DEFAULT_MAX_FRAME, tensor_from_bytes
-from app.wire.messages import ForwardRequest
+from app.wire.frames import DEFAULT_MAX_FRAME
 
 pytestmark = pytest.mark.bundled
 
@@ -108,11 +107,10 @@ class RecordingWorker(WorkerServer):
 
     received: list[tuple[str, list[int], torch.Tensor]]
 
-    async def _forward(self, frame, owner, started):
-        request = ForwardRequest.from_header(frame.header, self.max_block)
-        hidden = tensor_from_bytes(frame.payload, request.dtype, request.shape).float()
-        self.received.append((request.session, list(request.positions), hidden))
-        return await super()._forward(frame, owner, started)
+    async def _hidden_states(self, request, payload):
+        hidden = await super()._hidden_states(request, payload)  # unpacked, as the operator would
+        self.received.append((request.session, list(request.positions), hidden.float()))
+        return hidden
 
 
 @pytest.fixture(scope="module")
