@@ -75,7 +75,7 @@ PREFILL_WARNING = (
 )
 COMPRESS_LABEL = "Compress hidden states on the network (lossless)"
 COMPRESS_TIP = (
-    "Long messages then send about 1.2–1.4× fewer bytes each way, for a few milliseconds of processor time a "
+    "Long messages then send about 1.1–1.4× fewer bytes each way, for a few milliseconds of processor time a "
     "megabyte: it pays on links slower than about 500 Mbit/s. The answer is the same either way."
 )
 LOOPBACK_COMPRESS_TIP = "The embedded worker runs on this computer: nothing crosses a network to compress."
