@@ -177,6 +177,15 @@ class EngineHost:
         worker before Send — only where the user turned this on; returns the tokens now cached."""
         return await self.call(self._ahead(messages, pseudonyms, forget=False))
 
+    def draft_moved(self) -> None:
+        """The draft changed while an earlier version of it is being sent ahead: that one stops after the
+        chunks in flight, so the new version (sent next) need not wait for all of the old."""
+        self._loop.call_soon_threadsafe(self._draft_moved)
+
+    def _draft_moved(self) -> None:
+        if self.chat is not None:
+            self.chat.draft_moved()
+
     async def forget_ahead(self, messages: list[dict], pseudonyms: Pseudonyms | None = None) -> None:
         """The draft sent ahead was deleted (``messages``: the conversation as sent) or its conversation
         left (``[]``): the worker keeps none of it."""

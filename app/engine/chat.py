@@ -30,7 +30,6 @@ RECONNECT_WINDOW_S = 60.0  # how long a lost worker is retried before the error 
 # The last tokens of a message still being typed may tokenise differently once more text follows
 # ("lea" + "se"): they are left for Send.
 UNSETTLED_TOKENS = 4
-AHEAD_CHUNK_ROWS = 512  # a reply waits at most one chunk of a prefill-ahead
 
 
 @dataclass
@@ -60,6 +59,7 @@ class SplitChat:
         self._history: list[int] = []  # exact ids of the last prompt and the reply generated to it
         self._turn = asyncio.Lock()  # a reply and a prefill-ahead never run at once
         self._reply_waiting = False  # a reply wants the lock: a prefill-ahead stops after its chunk
+        self._draft_moved = False  # the draft changed since the prefill-ahead running began: it is stale
 
     @classmethod
     async def open(
@@ -153,6 +153,7 @@ class SplitChat:
         Only called where the user turned prefill-while-typing on: the text reaches the worker (as hidden
         states) before the user decides to send it. The answer is unchanged — Send runs what is missing.
         """
+        self._draft_moved = False
         model_messages = await self._as_the_model_reads(messages, pseudonymiser)
         prompt = self.prompt_ids(model_messages)
         # The generation prompt and end of turn follow the text: what survives more text being appended is
@@ -165,8 +166,13 @@ class SplitChat:
             return 0
         async with self._turn:
             return await self.session.prefill_ahead(
-                prompt[:settled], AHEAD_CHUNK_ROWS, should_stop=lambda: self._reply_waiting
+                prompt[:settled], should_stop=lambda: self._reply_waiting or self._draft_moved
             )
+
+    def draft_moved(self) -> None:
+        """The draft changed while an earlier version of it is being sent ahead: send no more of that one
+        (the chunks in flight finish) — the caller sends the new version next, from the common part."""
+        self._draft_moved = True
 
     @staticmethod
     async def _as_the_model_reads(messages: list[dict], pseudonymiser: Pseudonymiser | None) -> list[dict]:

@@ -235,6 +235,7 @@ class ChatPane(QWidget):
         """Send the settled part of the draft to the worker (or, if it was deleted, make the worker forget it)."""
         if self.ahead_task is not None and not self.ahead_task.done():
             self.ahead_again = True
+            self.host.draft_moved()  # the text being sent is stale: stop it, then send this one
             return None
         if self.generating or self.host.info is None:
             return None  # an answer is being written, or the engine is not open yet: Send sends it all

@@ -33,8 +33,10 @@ def test_the_document_bench_splits_the_wait_counts_the_bytes_and_sending_ahead_c
     row = 576 * 4
     assert cold["prompt_tokens"] * row <= cold["upload_bytes"] <= cold["prompt_tokens"] * row * 1.05
     assert cold["upload_s"] == pytest.approx(cold["upload_bytes"] / 2.5e6, abs=0.002)
+    # A long prefill streams, so its parts overlap: together they cover the wait, and the worker's passes
+    # (one session's, one after another) fit inside it.
     parts = cold["local_s"] + cold["worker_s"] + cold["network_s"] + cold["serialization_s"]
-    assert parts == pytest.approx(cold["ttft_s"], rel=0.1)
+    assert parts >= 0.9 * cold["ttft_s"] and cold["worker_s"] <= cold["ttft_s"]
     for run in ahead:
         assert run["ahead_finished"] and run["ttft_s"] < cold["ttft_s"]
         assert run["upload_bytes"] < cold["upload_bytes"] / 5  # Send carried only the question

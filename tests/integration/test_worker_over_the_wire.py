@@ -17,9 +17,11 @@ from websockets.asyncio.client import connect
 from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import SplitSession
 from app.engine.link.export import expected_fingerprint, export_worker_shard
+from app.engine.link.middle import MiddleBlock
 from app.engine.link.transport import RemoteMiddle, WorkerError
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
+from app.model.kv_cache import CacheEdit
 from app.remote_worker.tokens import issue_token
 from app.wire.frames import decode_frame, encode_frame, tensor_to_bytes
 from app.wire.shard_format import MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
@@ -129,26 +131,150 @@ def test_compressed_frames_carry_the_same_bits_in_fewer_bytes(tiny_models, tiny_
         assert_greedy_matches(model, prompt, tokens, reference_greedy(model, prompt, 12))
 
 
-def test_a_background_prefill_goes_as_whole_passes_and_a_foreground_one_as_a_pipeline(tiny_worker):
+def test_a_streamed_block_goes_as_whole_passes_and_a_lone_one_as_a_pipeline(tiny_worker):
     from app.model.layers import LayerStack
 
     source, worker, _ = tiny_worker
     torch.manual_seed(2)
     hidden = torch.randn(1, 300, 64) * 0.5
 
-    async def run(pipelined):
+    async def one_block():
+        yield MiddleBlock(hidden, list(range(300)))
+
+    async def run(streamed):
         middle = await _connect(source, worker)
         try:
-            return await middle.forward(hidden, list(range(300)), pipelined=pipelined)
+            if streamed:
+                return [reply async for reply in middle.stream(one_block(), 2)][0]
+            return await middle.forward(hidden, list(range(300)))
         finally:
             await middle.close()
 
-    pipeline, whole = asyncio.run(run(True)), asyncio.run(run(False))
+    pipeline, whole = asyncio.run(run(False)), asyncio.run(run(True))
     assert pipeline.frames == 5  # 64-row frames (the pipeline's floor)
     assert whole.frames == 2  # as large as the 64 KiB cap allows (250 rows), under a pass (256)
     expected = LayerStack.from_source(source, 2, 4)(hidden, torch.arange(300))
     torch.testing.assert_close(pipeline.hidden, expected, atol=1e-5, rtol=1e-5)
     torch.testing.assert_close(whole.hidden, expected, atol=1e-5, rtol=1e-5)
+
+
+def test_a_streamed_prefill_keeps_two_blocks_in_flight_and_carries_the_same_layers(tiny_worker):
+    from app.model.layers import LayerStack
+
+    source, worker, _ = tiny_worker
+    torch.manual_seed(3)
+    hidden = torch.randn(1, 400, 64) * 0.5  # the tiny model holds 512 positions
+    starts = range(0, 400, 100)
+
+    async def run():
+        middle = await _connect(source, worker)
+        received, pulled_after, outputs = [], [], []
+
+        async def blocks():
+            for start in starts:
+                pulled_after.append(len(received))  # how many replies were back when this block was made
+                rows = hidden[:, start : start + 100]
+                yield MiddleBlock(rows, list(range(start, start + 100)), CacheEdit(crop=start))
+
+        try:
+            async for reply in middle.stream(blocks(), 2):
+                received.append(reply)
+                outputs.append(reply.hidden)
+        finally:
+            await middle.close()
+        return pulled_after, outputs
+
+    pulled_after, outputs = asyncio.run(run())
+    # Blocks left before the reply to the one before was back (in turn, this would be [0, 1, 2, 3]);
+    # none left more than one block ahead of the replies (two in flight).
+    assert any(seen < index for index, seen in enumerate(pulled_after))
+    assert all(seen >= index - 1 for index, seen in enumerate(pulled_after))
+    expected = LayerStack.from_source(source, 2, 4)(hidden, torch.arange(400))
+    torch.testing.assert_close(torch.cat(outputs, dim=1), expected, atol=1e-5, rtol=1e-5)
+
+
+def test_frames_waiting_for_their_reply_never_exceed_the_window(tiny_worker, monkeypatch):
+    """A client far ahead of a slow worker queued the answer to the worker's keepalive ping behind its
+    unread frames, and a 16,000-token prefill lost its connection; frames in flight are now bounded."""
+    from app.engine.link import transport
+    from app.model.layers import LayerStack
+
+    monkeypatch.setattr(transport, "MAX_FRAMES_IN_FLIGHT", 2)
+    source, worker, _ = tiny_worker
+    torch.manual_seed(5)
+    hidden = torch.randn(1, 400, 64) * 0.5
+
+    class Counting:
+        """The client's WebSocket, counting the frames it sent that have no reply yet."""
+
+        def __init__(self, ws):
+            self.ws, self.waiting, self.most = ws, 0, 0
+
+        async def send(self, frame):
+            self.waiting += 1
+            self.most = max(self.most, self.waiting)
+            await self.ws.send(frame)
+
+        async def recv(self):
+            message = await self.ws.recv()
+            self.waiting -= 1
+            return message
+
+        def __getattr__(self, name):
+            return getattr(self.ws, name)
+
+    async def blocks():
+        for start in range(0, 400, 50):
+            yield MiddleBlock(hidden[:, start : start + 50], list(range(start, start + 50)), CacheEdit(crop=start))
+
+    async def run():
+        middle = await _connect(source, worker)
+        counting = middle._ws = Counting(middle._ws)
+        try:
+            piped = await middle.forward(hidden, list(range(400)), edit=CacheEdit(crop=0))
+            most_piped, counting.most = counting.most, 0
+            streamed = [reply.hidden async for reply in middle.stream(blocks(), 8)]
+        finally:
+            await middle.close()
+        return piped, most_piped, torch.cat(streamed, dim=1), counting.most
+
+    piped, most_piped, streamed, most_streamed = asyncio.run(run())
+    assert piped.frames == 7 and (most_piped, most_streamed) == (2, 2)
+    expected = LayerStack.from_source(source, 2, 4)(hidden, torch.arange(400))
+    torch.testing.assert_close(piped.hidden, expected, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(streamed, expected, atol=1e-5, rtol=1e-5)
+
+
+def test_a_refused_block_ends_a_stream_with_its_code_and_the_connection_stays_in_step(tiny_worker):
+    from app.model.layers import LayerStack
+
+    source, worker, _ = tiny_worker
+    torch.manual_seed(4)
+    hidden = torch.randn(1, 40, 64) * 0.5
+    # The second block reaches past the context: the worker refuses it; the third went before it knew.
+    positions = [list(range(0, 10)), list(range(10_000, 10_010)), list(range(20, 30)), list(range(30, 40))]
+
+    async def blocks():
+        for block_positions in positions:
+            yield MiddleBlock(hidden[:, :10], block_positions)
+
+    async def run():
+        middle = await _connect(source, worker)
+        yielded = []
+        try:
+            with pytest.raises(WorkerError) as caught:
+                async for reply in middle.stream(blocks(), 2):
+                    yielded.append(reply)
+            # Every reply to what went was read: the next request gets its own reply.
+            again = await middle.forward(hidden, list(range(40)), edit=CacheEdit(crop=0))
+        finally:
+            await middle.close()
+        return caught.value.code, len(yielded), again
+
+    code, yielded, again = asyncio.run(run())
+    assert code == "context_too_long" and yielded == 1
+    expected = LayerStack.from_source(source, 2, 4)(hidden, torch.arange(40))
+    torch.testing.assert_close(again.hidden, expected, atol=1e-5, rtol=1e-5)
 
 
 def test_wrong_or_missing_token_gets_401(tiny_worker):

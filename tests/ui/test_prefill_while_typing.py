@@ -132,3 +132,27 @@ async def test_pseudonymised_text_is_all_that_goes_ahead_and_a_cut_link_recovers
     await pane.current_task
     assert pane.last_reply is not None and not pane.error.isVisible()
     assert "Whitcombe" not in pane.last_reply.model_prompt
+
+
+async def test_an_edit_while_a_long_draft_goes_ahead_stops_the_stale_text_and_sends_the_new(
+    qtbot, engine_host, link, tmp_path
+):
+    window = window_for(qtbot, engine_host, tmp_path, link, prefill=True)
+    await window.ensure_engine()
+    pane, chat = window.chat_pane, engine_host.chat
+    draft = "".join(CLAUSE.format(n=n) for n in range(1, 49))  # ~1,800 tokens: seven chunks
+    pane.input.setPlainText(draft)
+    while pane.ahead_task is None:
+        await asyncio.sleep(0.02)
+    stale = pane.ahead_task
+    edited = draft.replace("Clause 2.", "Clause 2 (amended).")
+    pane.input.setPlainText(edited)  # 0.7 s later, while the first version is still going
+    whole = len(chat.prompt_ids([{"role": "user", "content": draft}]))
+    assert await stale < whole - 256  # it stopped: chunks of the stale text never went
+
+    await asyncio.sleep(0.1)
+    while pane.ahead_again or not pane.ahead_task.done():
+        await asyncio.sleep(0.05)
+    edited_ids = chat.prompt_ids([{"role": "user", "content": edited}])
+    sent = chat.session.processed
+    assert len(sent) > whole - 40 and sent == edited_ids[: len(sent)]  # the new version went, all of it

@@ -63,10 +63,7 @@ def test_edits_and_deletions_leave_the_caches_as_a_fresh_prefill_of_the_final_te
 def test_a_stop_request_ends_a_prefill_ahead_between_chunks(tiny_models):
     folder, _ = tiny_models["qwen2"]
     session = in_process_session(folder, SplitSpec(1, 1))
-    chunks = []
     cached = asyncio.run(
-        session.prefill_ahead(
-            list(range(3, 83)), chunk_rows=16, should_stop=lambda: chunks.append(1) or len(chunks) > 2
-        )
+        session.prefill_ahead(list(range(3, 83)), chunk_rows=16, should_stop=lambda: len(session.processed) >= 32)
     )
     assert cached == 32 and session.processed == list(range(3, 35))

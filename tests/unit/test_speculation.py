@@ -13,6 +13,7 @@ from app.engine.decode.edge import LocalEdge
 from app.engine.decode.sampling import Sampling, TokenPicker
 from app.engine.decode.session import SplitSession
 from app.engine.link.middle import LocalMiddle
+from app.engine.link.transport import WorkerError
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import Speculation
@@ -83,6 +84,49 @@ def test_rejected_speculation_leaves_every_cache_as_if_only_accepted_tokens_were
         assert ours.length == theirs.length == len(speculative.processed)
         for a, b in zip(_cache_tensors(ours), _cache_tensors(theirs), strict=True):
             torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-5)
+
+
+class _RefusesFirstStream(LocalMiddle):
+    """The middle of a worker that refuses a streamed prefill's first block (its memory is full): a refused
+    request leaves the session's cache as it was, the pending commit not applied."""
+
+    refused = False
+
+    async def stream(self, blocks, depth=1):
+        if not self.refused:
+            self.refused = True
+            await anext(blocks)  # the block is made and goes
+            raise WorkerError("memory_limit", "no room for this session's cache")
+        async for reply in super().stream(blocks, depth):
+            yield reply
+
+
+def test_a_refused_first_block_keeps_the_last_replys_commit_pending(tiny_models):
+    """The commit of a reply's last step rides with the next request; when that was a long prefill's first
+    block and the worker refused it, the commit used to be dropped, and the worker kept rejected rows."""
+    folder, _ = tiny_models["llama"]
+
+    def drafter(history):  # an always-wrong branch laid out first, so an accepted path skips rows
+        tree = DraftTree.rooted_at(history[-1])
+        tree.add_path([(history[-1] + 1) % 320, 1, 2], "pool")
+        tree.add_path(history[-5:-1], "lookup3")
+        return tree
+
+    for length in range(4, 40):
+        ours = session(folder, "lookahead", draft_tree=drafter)
+        asyncio.run(ours.generate(REPETITIVE, length))
+        start, rows = ours.pending_keep
+        if rows != list(range(len(rows))):
+            break  # the commit is a gather, not a crop: dropping it would leave the wrong rows
+    else:
+        pytest.fail("no reply ended on a step whose accepted path skips rows")
+    ours.middle = _RefusesFirstStream(ours.middle.stack)
+    follow = ours.processed + [(7 * i) % 300 + 3 for i in range(160)]  # long enough to stream
+    with pytest.raises(WorkerError):
+        asyncio.run(ours.generate(follow, 8))
+    assert ours.pending_keep == (start, rows)
+    answer = asyncio.run(ours.generate(follow, 8)).tokens
+    assert answer == asyncio.run(session(folder, "sequential").generate(follow, 8)).tokens
 
 
 @pytest.fixture(scope="module")

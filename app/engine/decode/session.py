@@ -7,7 +7,10 @@ the caches keep exactly that path. Sequential decoding is the same loop with a o
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 
 import torch
@@ -17,7 +20,7 @@ from app.engine.decode.edge import LazyLogits, LocalEdge
 from app.engine.decode.metrics import GenerationStats, StepClock, StepTiming
 from app.engine.decode.sampling import Sampling, TokenPicker
 from app.engine.decode.verification import verify
-from app.engine.link.middle import Middle
+from app.engine.link.middle import Middle, MiddleBlock, MiddleReply
 from app.engine.speculation.controller import Controller, Plan
 from app.engine.speculation.drafter import Drafter
 from app.engine.speculation.head import HeadDrafter
@@ -35,6 +38,23 @@ RECOVERABLE = frozenset({"unknown_session", "connection_lost"})
 # little more than one row, and verification reads 2-4 rows a step. Below 3 nodes, rows one by one are cheaper.
 PREFETCH_ROWS = 16
 PREFETCH_MIN = 3
+
+# A prefill of this many tokens or more goes as a stream of blocks (``SplitSession._stream``), in about
+# SEND_BLOCKS blocks of 64 to 256 rows: enough blocks for this computer's layers, the upload, the worker
+# and the download to overlap (a link-bound prefill took 1.14x its slowest phase in 16 frames, 1.61x in 3:
+# docs/BENCH.md), none so large that its layers keep the event loop (and the link's keepalive) waiting
+# long, none larger than a CPU worker's pass, none so small that its pass is inefficient.
+STREAM_FROM_ROWS = 128
+SEND_BLOCKS = 16
+MIN_BLOCK_ROWS, MAX_BLOCK_ROWS = 64, 256
+AHEAD_CHUNK_ROWS = MAX_BLOCK_ROWS  # a prefill while typing: one worker pass a chunk
+SEND_DEPTH = 16  # a prefill at Send: every block may be in flight (the transport bounds its frames)
+AHEAD_DEPTH = 2  # a prefill while typing: a Send waits for at most two chunks before its own
+
+
+def send_block_rows(rows: int) -> int:
+    """The rows of each block when a prefill of ``rows`` tokens goes as a stream."""
+    return min(MAX_BLOCK_ROWS, max(MIN_BLOCK_ROWS, -(-rows // SEND_BLOCKS)))
 
 
 class ContextTooLong(ValueError):
@@ -119,7 +139,6 @@ class SplitSession:
         self._feature: torch.Tensor | None = None  # the feature whose logits chose the root (for the head)
         # Block rows the worker must keep from the last block sent; rides in the next request's header.
         self._pending_keep: tuple[int, list[int]] | None = None
-        self._background = False  # a prefill ahead runs: whole passes a frame, not a pipeline
 
     async def generate(
         self,
@@ -168,10 +187,11 @@ class SplitSession:
         return reply.generation
 
     async def prefill_ahead(
-        self, prefix: Sequence[int], chunk_rows: int = 512, should_stop: Callable[[], bool] | None = None
+        self, prefix: Sequence[int], chunk_rows: int = AHEAD_CHUNK_ROWS, should_stop: Callable[[], bool] | None = None
     ) -> int:
         """Put ``prefix`` into every cache before a reply that will begin with it (what the user is still
-        typing), a chunk at a time so a reply waits at most one chunk; returns how much of it is cached.
+        typing); returns how much of it is cached. It streams in chunks, the next leaving while the worker
+        computes the last; ``should_stop`` is asked before each, so a reply waits only for those in flight.
 
         What the caches hold beyond the common part is cropped first — an edit rolls them back to the last
         unchanged token, never to zero — and a shorter prefix (text deleted) crops them even with nothing new
@@ -184,31 +204,96 @@ class SplitSession:
         reuse = common_prefix(self.processed, prefix)
         if reuse == len(prefix) and len(self.processed) > reuse:
             reuse -= 1  # nothing new, but the caches hold deleted text: re-running the last token crops them
-        self._background = True
-        try:
-            while reuse < len(prefix) and not (should_stop and should_stop()):
-                block = Block.consecutive(prefix[reuse : reuse + chunk_rows], reuse)
-                if await self._run_or_recover(block, [block.size - 1], StepClock("prefill")) is not None:
-                    self.processed = prefix[: reuse + block.size]
-                reuse = len(self.processed)  # after a recovery, what the fresh session was given again
-        finally:
-            self._background = False
+        while reuse < len(prefix) and not (should_stop and should_stop()):
+            try:
+                await self._stream(prefix, reuse, chunk_rows, AHEAD_DEPTH, should_stop)
+            except Exception as exc:
+                committed = list(self.processed)
+                await self._recover_or_raise(exc)
+                await self._refill(committed)
+            reuse = len(self.processed)  # after a recovery, what the fresh session was given again
         return len(self.processed)
+
+    async def _stream(
+        self,
+        tokens: list[int],
+        start: int,
+        block_rows: int,
+        depth: int,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> tuple[_BlockOutput | None, MiddleReply | None]:
+        """``tokens`` from ``start`` through every layer in causal blocks of ``block_rows``, as a stream: a
+        block's head layers run and it leaves while the worker computes the ones before (``depth`` in
+        flight), and each reply's tail layers run as it arrives, so this computer's layers, the link and
+        the worker overlap. ``processed`` grows block by block; ``should_stop`` is asked before each.
+
+        Returns the last token's output and the replies' joint account (None, None if nothing ran).
+        """
+        self.edge.crop(start)  # past an edit: every cache forgets what follows the unchanged part
+        self.processed = self.processed[:start]
+        long_rope = self.long_rope
+        sent: deque[Block] = deque()
+        replies: list[MiddleReply] = []
+        first_left = last_back = 0.0
+        features = None
+
+        async def heads() -> AsyncIterator[MiddleBlock]:
+            nonlocal first_left
+            offset = start
+            while offset < len(tokens) and not (should_stop and should_stop()):
+                block = Block.consecutive(tokens[offset : offset + block_rows], offset)
+                hidden = self.edge.run_head(torch.tensor(block.tokens), torch.tensor(block.positions), None, long_rope)
+                # The last reply's keep rides with the first block only, and stays pending until that block's
+                # reply is back: a refused request leaves the worker's cache as it was, so it must go again
+                # (sent twice it is refused or changes nothing: the kept rows are then 0..n-1 of n).
+                keep_start, keep_rows = (self._pending_keep or (None, ())) if offset == start else (None, ())
+                edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
+                sent.append(block)
+                first_left = first_left or time.perf_counter()
+                yield MiddleBlock(hidden, block.positions, edit, long_rope)
+                offset += block.size
+
+        async with aclosing(self.middle.stream(heads(), depth)) as stream:
+            async for reply in stream:
+                last_back = time.perf_counter()
+                self._pending_keep = None
+                block = sent.popleft()
+                positions = torch.tensor(block.positions)
+                features = self.edge.run_tail_features(reply.hidden, positions, None, [block.size - 1], long_rope)
+                self.processed = tokens[: block.start + block.size]
+                replies.append(reply)
+        if not replies:
+            return None, None
+        output = _BlockOutput(features, self.edge.lazy_logits(features))
+        return output, MiddleReply.joined(replies, (last_back - first_left) * 1000)
 
     # -- the named steps ----------------------------------------------------------------------------
     async def _prefill(self, prompt: list[int], picker: TokenPicker) -> tuple[int, StepTiming]:
-        """Run what the caches lack of ``prompt`` (at least its last token); return the first new token."""
+        """Run what the caches lack of ``prompt`` (at least its last token); return the first new token.
+
+        A long one goes as a stream of blocks (``_stream``), so the wait tends to the slowest of this
+        computer's layers, the link and the worker rather than their sum.
+        """
         while True:
             clock = StepClock("prefill")
             reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run
-            block = Block.consecutive(prompt[reuse:], reuse)
-            output = await self._run_or_recover(block, [block.size - 1], clock, refill=False)
+            rows = len(prompt) - reuse
+            if rows < STREAM_FROM_ROWS:
+                block = Block.consecutive(prompt[reuse:], reuse)
+                output = await self._run_or_recover(block, [block.size - 1], clock, refill=False)
+            else:
+                try:
+                    output, joint = await self._stream(prompt, reuse, send_block_rows(rows), SEND_DEPTH)
+                    clock.middle_replied(joint)
+                except Exception as exc:
+                    await self._recover_or_raise(exc)
+                    output = None
             if output is not None:
                 break
         self.processed = prompt
         self._feature = output.features[-1]
         root = picker.pick(output.logits[-1])
-        step = clock.stop(block.size, tokens_out=1)
+        step = clock.stop(rows, tokens_out=1)
         self.controller.observe_prefill(step.network_ms)
         return root, step
 
@@ -265,9 +350,7 @@ class SplitSession:
         hidden = self.edge.run_head(torch.tensor(block.tokens), positions, block.ancestry, long_rope)
         keep_start, keep_rows = self._pending_keep or (None, ())
         edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
-        reply = await self.middle.forward(
-            hidden, block.positions, block.ancestry, edit, long_rope=long_rope, pipelined=not self._background
-        )
+        reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit, long_rope=long_rope)
         self._pending_keep = None
         clock.middle_replied(reply)
         features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows, long_rope)
@@ -342,9 +425,11 @@ class SplitSession:
     async def _refill(self, committed: list[int]) -> None:
         """Re-prefill what was committed before the loss, so every cache holds it again."""
         while committed:
-            block = Block.consecutive(committed, 0)
-            if await self._run_or_recover(block, [block.size - 1], StepClock("prefill"), refill=False):
+            try:
+                await self._stream(committed, 0, send_block_rows(len(committed)), SEND_DEPTH)
                 break
+            except Exception as exc:
+                await self._recover_or_raise(exc)
         self.processed = committed
 
     async def reset_worker(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -27,9 +28,34 @@ class MiddleReply:
     pass_id: int = 0  # the worker's pass that finished the block (0: not batched, or an older worker)
     pass_rows: int = 0  # every session's rows in that pass
 
+    @classmethod
+    def joined(cls, replies: list[MiddleReply], wall_ms: float) -> MiddleReply:
+        """One account of a stream's replies over the stream's own wall time (the last one's rows)."""
+        last = replies[-1]
+        return cls(
+            hidden=last.hidden,
+            wall_ms=wall_ms,
+            remote_compute_ms=sum(r.remote_compute_ms for r in replies),
+            serialization_ms=sum(r.serialization_ms for r in replies),
+            frames=sum(r.frames for r in replies),
+            queue_ms=sum(r.queue_ms for r in replies),
+            pass_id=last.pass_id,
+            pass_rows=last.pass_rows,
+        )
+
     @property
     def network_ms(self) -> float:
         return max(0.0, self.wall_ms - self.remote_compute_ms - self.serialization_ms - self.queue_ms)
+
+
+@dataclass
+class MiddleBlock:
+    """One causal block of a streamed prefill: the head layers' output for consecutive positions."""
+
+    hidden: torch.Tensor  # [1, q, hidden]
+    positions: list[int]
+    edit: CacheEdit | None = None
+    long_rope: bool = False
 
 
 class Middle(Protocol):
@@ -40,8 +66,12 @@ class Middle(Protocol):
         ancestry: torch.Tensor | None = None,
         edit: CacheEdit | None = None,
         long_rope: bool = False,
-        pipelined: bool = True,
     ) -> MiddleReply: ...
+
+    def stream(self, blocks: AsyncIterator[MiddleBlock], depth: int) -> AsyncIterator[MiddleReply]:
+        """Consecutive causal blocks, each one's reply in order; a middle across a wire lets up to ``depth``
+        blocks leave before the first one's reply is back."""
+        ...
 
     async def close(self) -> None: ...
 
@@ -60,15 +90,18 @@ class LocalMiddle:
         first, last = split.middle(source.config.num_hidden_layers)
         return cls(LayerStack.from_source(source, first, last, device, dtype))
 
-    async def forward(
-        self, hidden, positions, ancestry=None, edit=None, long_rope=False, pipelined=True
-    ) -> MiddleReply:
+    async def forward(self, hidden, positions, ancestry=None, edit=None, long_rope=False) -> MiddleReply:
         start = time.perf_counter()
         if edit is not None:
             edit.apply(self.stack.cache)
         output = self.stack(hidden, torch.tensor(positions), ancestry, long_rope=long_rope)
         elapsed = (time.perf_counter() - start) * 1000
         return MiddleReply(output, wall_ms=elapsed, remote_compute_ms=elapsed, serialization_ms=0.0)
+
+    async def stream(self, blocks: AsyncIterator[MiddleBlock], depth: int = 1) -> AsyncIterator[MiddleReply]:
+        # In this process there is no wire to overlap with: each block in turn.
+        async for block in blocks:
+            yield await self.forward(block.hidden, block.positions, None, block.edit, block.long_rope)
 
     async def close(self) -> None:
         self.stack.reset()

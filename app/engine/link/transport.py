@@ -6,14 +6,14 @@ import asyncio
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import torch
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from app.engine.link.middle import MiddleReply
+from app.engine.link.middle import MiddleBlock, MiddleReply
 from app.model.kv_cache import CacheEdit
 from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, decompress
 from app.wire.frames import (
@@ -50,6 +50,11 @@ _HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
 # of its own in the worker's passes.
 PIPELINE_FRAMES = 16
 MIN_PIPELINE_ROWS = 64
+# Frames sent and not yet answered, at most. The worker reads a connection's next frame once it has
+# answered the one before, and its WebSocket stops reading the socket when 16 frames wait: a client far
+# ahead of a slow worker would leave the worker's keepalive ping's answer queued behind them (a 16,000-token
+# prefill to a CPU worker lost its connection that way). Eight frames still cover the link's round trip.
+MAX_FRAMES_IN_FLIGHT = 8
 R = TypeVar("R", Opened, Closed, ForwardResult)
 T = TypeVar("T")
 
@@ -69,6 +74,15 @@ class _Costs:
         self.worker_ser_ms += result.serialize_ms
         self.queue_ms += result.queue_ms
         self.last = result
+
+
+@dataclass
+class _Flight:
+    """One block of a stream on its way: its frames' requests, and what they cost so far."""
+
+    requests: list[tuple[int, ForwardRequest, torch.Tensor]]
+    started: float = field(default_factory=time.perf_counter)
+    costs: _Costs = field(default_factory=_Costs)
 
 
 class WorkerError(Exception):
@@ -203,20 +217,137 @@ class RemoteMiddle:
         ancestry: torch.Tensor | None = None,
         edit: CacheEdit | None = None,
         long_rope: bool = False,
-        pipelined: bool = True,
     ) -> MiddleReply:
-        """Run a block through the worker; long blocks go as several frames, pipelined.
-
-        Without ``pipelined`` (a prefill in the background, where the whole block's time counts, not its
-        first byte's) frames are as large as one of the worker's passes: a CPU worker computes 4,000 rows
-        in ~12 s as 256-row passes and ~21 s as 64-row ones (docs/BENCH.md, long documents).
-        """
+        """Run a block through the worker; long blocks go as several frames, pipelined."""
         started = time.perf_counter()
+        requests = self._requests(hidden, positions, ancestry, edit, long_rope, whole_passes=False)
+        first_seq = requests[0][0]
+        costs = _Costs()
+
+        async def frames() -> AsyncIterator[bytes]:
+            # One at a time, so the first frame is on the wire while the next is packed.
+            for seq, request, values in requests:
+                yield await self._pack(seq, request, values, costs)
+
+        async def unpack(index: int, frame: Frame) -> torch.Tensor:
+            return await self._unpack(frame, first_seq + index, costs)
+
+        outputs = await self._exchange(frames(), len(requests), unpack)
+        return self._reply(outputs, costs, started, len(requests))
+
+    async def stream(self, blocks: AsyncIterator[MiddleBlock], depth: int) -> AsyncIterator[MiddleReply]:
+        """Consecutive causal blocks (a long prefill), up to ``depth`` of them in flight: the next block leaves
+        while the worker computes this one, so round trips and transfers hide under its compute.
+
+        ``blocks`` is pulled only when a block may leave, so what produces it (the head layers) runs while
+        the worker computes. Each block goes as whole worker passes, at most MAX_FRAMES_IN_FLIGHT frames
+        unanswered, and its reply is yielded in order. After a failure nothing more is sent, the replies to
+        what went are read (so the connection's replies stay in step) and the first error is raised; an
+        error from ``blocks`` comes after those replies too.
+        """
+        slots = asyncio.Semaphore(depth)
+        window = asyncio.Semaphore(MAX_FRAMES_IN_FLIGHT)
+        flights: asyncio.Queue[_Flight | None] = asyncio.Queue()
+        halted = False
+        send_failure: BaseException | None = None  # what broke sending (the connection is then closed)
+
+        async def send_all() -> None:
+            nonlocal send_failure
+            try:
+                while True:
+                    await slots.acquire()
+                    block = None if halted else await anext(blocks, None)
+                    if block is None or halted:
+                        return
+                    requests = self._requests(
+                        block.hidden, block.positions, None, block.edit, block.long_rope, whole_passes=True
+                    )
+                    flight = _Flight(requests)
+                    flights.put_nowait(flight)
+                    try:
+                        for seq, request, values in requests:
+                            await window.acquire()
+                            await self._ws.send(await self._pack(seq, request, values, flight.costs))
+                    except BaseException as exc:
+                        send_failure = exc
+                        await self._ws.close()  # part of a block went: replies would no longer line up
+                        raise
+            finally:
+                flights.put_nowait(None)
+
+        sender = asyncio.ensure_future(send_all())
+        failure: WorkerError | None = None
+        finished = False
+        try:
+            while (flight := await flights.get()) is not None:
+                outputs = []
+                for seq, _, _ in flight.requests:
+                    try:
+                        message = await self._ws.recv()
+                    except ConnectionClosed as exc:
+                        if send_failure is not None and not isinstance(send_failure, ConnectionClosed):
+                            raise send_failure from None  # packing failed here: say so, not "connection lost"
+                        raise WorkerError("connection_lost", f"the connection to the worker closed: {exc}") from None
+                    window.release()
+                    if failure is not None:
+                        continue
+                    try:
+                        outputs.append(await self._unpack(decode_frame(message), seq, flight.costs))
+                    except ProtocolError as exc:
+                        failure = WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}")
+                    except WorkerError as exc:
+                        failure = exc
+                    halted = halted or failure is not None  # no block leaves after a failure
+                slots.release()
+                if failure is None:
+                    yield self._reply(outputs, flight.costs, flight.started, len(flight.requests))
+            finished = True  # every reply to what went was read: the connection is in step
+            await sender
+            if failure is not None:
+                raise failure
+        finally:
+            if not sender.done():
+                sender.cancel()
+            elif not sender.cancelled():
+                sender.exception()  # retrieved: raised above, or superseded by the receiving side's error
+            if not finished:
+                await self._ws.close()  # left early: replies still on the way would answer the next request
+
+    async def ping_ms(self) -> float:
+        """One WebSocket ping's round trip, in milliseconds: the network alone, no compute."""
+        waiter = await self._ws.ping()
+        return 1000 * await asyncio.wait_for(waiter, 10)
+
+    async def close(self) -> None:
+        """End the session and the connection; never raises."""
+        try:
+            if self.session:
+                await asyncio.wait_for(self._roundtrip(CloseRequest(self.session), Closed), 5)
+        except (TimeoutError, WorkerError, ConnectionClosed, OSError):
+            pass
+        finally:
+            await self._ws.close()
+
+    def _requests(
+        self,
+        hidden: torch.Tensor,
+        positions: list[int],
+        ancestry: torch.Tensor | None,
+        edit: CacheEdit | None,
+        long_rope: bool,
+        whole_passes: bool,
+    ) -> list[tuple[int, ForwardRequest, torch.Tensor]]:
+        """A block cut into frames within the worker's limits, each with its sequence number and rows.
+
+        A causal block goes as a pipeline of small frames, or with ``whole_passes`` (a block of a stream,
+        already one of several) as frames as large as one of the worker's passes: a CPU worker computes
+        4,000 rows in ~12 s as 256-row passes and ~21 s as 64-row ones (docs/BENCH.md, long documents).
+        """
         rows = hidden.shape[1]
         row_bytes = self.hello.hidden_size * torch.finfo(WIRE_DTYPES[self.wire_dtype]).bits // 8
         per_frame = max(1, (self.hello.max_frame - _HEADER_BUDGET - 8 * rows) // row_bytes)
         per_frame = min(per_frame, self.hello.max_block)
-        if ancestry is None and pipelined:
+        if ancestry is None and not whole_passes:
             per_frame = min(per_frame, max(MIN_PIPELINE_ROWS, -(-rows // PIPELINE_FRAMES)))
         elif ancestry is None and self.hello.max_pass_rows:
             per_frame = min(per_frame, self.hello.max_pass_rows)
@@ -236,41 +367,41 @@ class RemoteMiddle:
                 long_rope=long_rope,
             )
             requests.append((self._seq, request, hidden[0, offset:end]))
-        first_seq = requests[0][0]
-        costs = _Costs()
+        return requests
 
-        async def frames() -> AsyncIterator[bytes]:
-            # One at a time, so the first frame is on the wire while the next is packed.
-            for seq, request, values in requests:
-                packing = time.perf_counter()
-                payload = tensor_to_bytes(values, self.wire_dtype)
-                if self.codec is not None and len(payload) >= self.min_compressed_bytes:
-                    element = element_size(self.wire_dtype)
-                    payload = await asyncio.to_thread(compress, payload, element, self.codec)
-                    request.codec = request.reply_codec = self.codec
-                frame = encode_frame(request.to_header(seq), payload)
-                costs.client_ms += (time.perf_counter() - packing) * 1000
-                yield frame
+    async def _pack(self, seq: int, request: ForwardRequest, values: torch.Tensor, costs: _Costs) -> bytes:
+        """One request's frame, its rows compressed off the event loop when large enough."""
+        packing = time.perf_counter()
+        payload = tensor_to_bytes(values, self.wire_dtype)
+        if self.codec is not None and len(payload) >= self.min_compressed_bytes:
+            element = element_size(self.wire_dtype)
+            payload = await asyncio.to_thread(compress, payload, element, self.codec)
+            request.codec = request.reply_codec = self.codec
+        frame = encode_frame(request.to_header(seq), payload)
+        costs.client_ms += (time.perf_counter() - packing) * 1000
+        return frame
 
-        async def unpack(index: int, frame: Frame) -> torch.Tensor:
-            result = self._expect(frame, first_seq + index, ForwardResult)
-            unpacking = time.perf_counter()
-            payload = frame.payload
-            if result.codec is not None:
-                if result.codec != self.codec:
-                    raise WorkerError("malformed", f"the worker replied in codec {result.codec!r}, not one asked for")
-                size = payload_size(result.dtype, result.shape)
-                element = element_size(result.dtype)
-                try:
-                    payload = await asyncio.to_thread(decompress, payload, element, size, result.codec)
-                except ProtocolError as exc:
-                    raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
-            costs.add(result)
-            tensor = tensor_from_bytes(payload, result.dtype, result.shape)
-            costs.client_ms += (time.perf_counter() - unpacking) * 1000
-            return tensor
+    async def _unpack(self, frame: Frame, seq: int, costs: _Costs) -> torch.Tensor:
+        """The rows of the reply to request ``seq``; WorkerError if it is not that reply or is malformed."""
+        result = self._expect(frame, seq, ForwardResult)
+        unpacking = time.perf_counter()
+        payload = frame.payload
+        if result.codec is not None:
+            if result.codec != self.codec:
+                raise WorkerError("malformed", f"the worker replied in codec {result.codec!r}, not one asked for")
+            size = payload_size(result.dtype, result.shape)
+            element = element_size(result.dtype)
+            try:
+                payload = await asyncio.to_thread(decompress, payload, element, size, result.codec)
+            except ProtocolError as exc:
+                raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
+        costs.add(result)
+        tensor = tensor_from_bytes(payload, result.dtype, result.shape)
+        costs.client_ms += (time.perf_counter() - unpacking) * 1000
+        return tensor
 
-        outputs = await self._exchange(frames(), len(requests), unpack)
+    @staticmethod
+    def _reply(outputs: list[torch.Tensor], costs: _Costs, started: float, frames: int) -> MiddleReply:
         output = torch.cat(outputs).unsqueeze(0) if len(outputs) > 1 else outputs[0].unsqueeze(0)
         last = costs.last
         return MiddleReply(
@@ -278,26 +409,11 @@ class RemoteMiddle:
             wall_ms=(time.perf_counter() - started) * 1000,
             remote_compute_ms=costs.remote_ms,
             serialization_ms=costs.client_ms + costs.worker_ser_ms,
-            frames=len(requests),
+            frames=frames,
             queue_ms=costs.queue_ms,
             pass_id=last.pass_id,
             pass_rows=last.pass_rows,
         )
-
-    async def ping_ms(self) -> float:
-        """One WebSocket ping's round trip, in milliseconds: the network alone, no compute."""
-        waiter = await self._ws.ping()
-        return 1000 * await asyncio.wait_for(waiter, 10)
-
-    async def close(self) -> None:
-        """End the session and the connection; never raises."""
-        try:
-            if self.session:
-                await asyncio.wait_for(self._roundtrip(CloseRequest(self.session), Closed), 5)
-        except (TimeoutError, WorkerError, ConnectionClosed, OSError):
-            pass
-        finally:
-            await self._ws.close()
 
     async def _roundtrip(self, request: OpenRequest | CloseRequest, expected: type[R]) -> R:
         self._seq += 1
@@ -321,15 +437,25 @@ class RemoteMiddle:
         Every reply is read even after one fails, so the next request's replies are its own.
         """
 
+        window = asyncio.Semaphore(MAX_FRAMES_IN_FLIGHT)
+
         async def send_all() -> None:
-            async for frame in frames:
+            while True:
+                await window.acquire()
+                frame = await anext(frames, None)
+                if frame is None:
+                    return
                 await self._ws.send(frame)
 
+        in_step = False
+
         async def receive_all() -> list[T]:
+            nonlocal in_step
             results: list[T] = []
             failure: WorkerError | None = None
             for index in range(count):
                 message = await self._ws.recv()
+                window.release()
                 if failure is not None:
                     continue
                 try:
@@ -338,6 +464,7 @@ class RemoteMiddle:
                     failure = WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}")
                 except WorkerError as exc:
                     failure = exc
+            in_step = True  # every reply was read
             if failure is not None:
                 raise failure
             return results
@@ -356,6 +483,8 @@ class RemoteMiddle:
         finally:
             for task in (sending, receiving):
                 task.cancel()
+            if not in_step:
+                await self._ws.close()  # left early (cancelled): replies on the way would answer the next request
         return replies
 
     @staticmethod
