@@ -396,6 +396,12 @@ def build_parser() -> argparse.ArgumentParser:
         "both (%(default)s)",
     )
     bench.add_argument(
+        "--cores-apart",
+        action="store_true",
+        help="with --document-tokens: the worker on one half of this computer's cores and the app on the other, "
+        "as two machines would be (Linux)",
+    )
+    bench.add_argument(
         "--modes",
         default="local,sequential,lookup,lookahead,learned,auto",
         help="decoding modes to run, comma-separated",

@@ -123,6 +123,7 @@ def document_command(args: argparse.Namespace) -> int:
             dtype=args.dtype,
             wire_dtype=args.wire_dtype,
             compression={"on": (True,), "off": (False,), "both": (False, True)}[args.wire_compression],
+            cores_apart=args.cores_apart,
         )
     hidden = resolve_model(args.model).config.hidden_size
     wire = args.wire_dtype or _wire_of(args)

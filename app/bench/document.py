@@ -18,12 +18,13 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from app.bench.core_affinity import core_halves, pin_this_process
 from app.bench.latency_proxy import LinkProfile, ProxyThread
-from app.engine.chat import AHEAD_CHUNK_ROWS, UNSETTLED_TOKENS, stop_token_ids
+from app.engine.chat import UNSETTLED_TOKENS, stop_token_ids
 from app.engine.decode.edge import LocalEdge
-from app.engine.decode.session import SplitSession
+from app.engine.decode.session import AHEAD_CHUNK_ROWS, SplitSession
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
@@ -49,9 +50,10 @@ class DocumentRun:
     ahead: bool  # the document went to the worker while the user typed; Send ran the rest
     lead_s: float  # how long before Send it was pasted (0 without prefill while typing)
     ttft_s: float  # Send to the first answer token, wall clock
-    local_s: float  # the prefill step's compute on this computer (head and tail layers, LM head)
-    worker_s: float  # the worker's compute for it
-    serialization_s: float
+    # A long prefill streams (SplitSession._stream), so these parts overlap rather than add up:
+    local_s: float  # this computer's compute not hidden under the wire (before the first block left, after the last)
+    worker_s: float  # the worker's compute for it, every pass added up
+    serialization_s: float  # packing and unpacking on both ends, added up
     network_s: float  # the rest of the step: the link (transmission each way and the round trip)
     upload_bytes: int  # counted by the proxy, client to worker, during the step
     download_bytes: int
@@ -61,6 +63,7 @@ class DocumentRun:
     ahead_finished: bool  # it was all sent before Send
     first_token: int
     compressed: bool = False  # large frames went compressed both ways (wire/codecs.py)
+    cores_apart: bool = False  # the worker and this computer each on half of the cores (core_affinity.py)
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,12 @@ def run_document_bench(
     dtype: str = "auto",
     wire_dtype: str | None = None,
     compression: tuple[bool, ...] = (True,),
+    cores_apart: bool = False,
 ) -> list[DocumentRun]:
     """Every (document size, bandwidth, compression), cold (prefill at Send) and, with ``ahead``, prefilled
-    while typing."""
+    while typing. With ``cores_apart`` the worker and this process each get half of the cores, as two
+    machines would (``core_affinity``)."""
+    halves = core_halves() if cores_apart else None
     source = resolve_model(spec)
     limit = source.config.max_position_embeddings - 64
     too_long = [n for n in document_tokens if n > limit]
@@ -119,7 +125,11 @@ def run_document_bench(
     edge = LocalEdge(source, split, torch_device, torch_dtype)
     tokenizer = source.tokenizer()
     stops = stop_token_ids(source, tokenizer)
+    if halves:
+        pin_this_process(halves.worker)  # the worker starts with these cores, and one thread each
     link = WorkerLink.embedded(source, split, wire, device=device, dtype=dtype)
+    if halves:
+        pin_this_process(halves.app)
     runs: list[DocumentRun] = []
     try:
         link.wait_ready()
@@ -143,7 +153,7 @@ def run_document_bench(
                             run = asyncio.run(
                                 _one_run(edge, link, proxy, stops, prompt, early, tokens, rtt_ms, mbps, lead, compress)
                             )
-                            runs.append(run)
+                            runs.append(replace(run, cores_apart=cores_apart))
                             log(describe(run))
     finally:
         link.close()
@@ -257,6 +267,7 @@ def project(
 def describe(run: DocumentRun) -> str:
     mbps = f"{run.bandwidth_mbps:g} Mbit/s" if run.bandwidth_mbps else "unlimited"
     mbps += ", compressed" if run.compressed else ", raw"
+    mbps += ", cores apart" if run.cores_apart else ""
     lead = ""
     if run.ahead:
         how = f"all sent in {run.ahead_s:.1f} s" if run.ahead_finished else "still sending at Send"
