@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -21,6 +23,15 @@ NO_ESTIMATE = (
     "an attacker could recover from the hidden states at each split depth."
 )
 
+BASELINE_LABEL = "baseline: most frequent token"
+
+
+def legend_key(label: str, colour: tuple[int, int, int], style: Qt.PenStyle) -> str:
+    """One line of the key: the series' colour and line style drawn in text, then its name."""
+    stroke = "━━" if style == Qt.SolidLine else "╍╍"
+    red, green, blue = colour
+    return f'<span style="color: rgb({red},{green},{blue})">{stroke}</span>&nbsp;{html.escape(label)}'
+
 
 class PrivacyView(QWidget):
     run_requested = Signal()
@@ -36,12 +47,16 @@ class PrivacyView(QWidget):
         self.statement.setWordWrap(True)
         self.checkpoint = QLabel("")
         self.checkpoint.setWordWrap(True)
-        self.plot = pg.PlotWidget(title="Tokens recovered (top-1) versus split depth")
+        self.plot = pg.PlotWidget(title="Tokens recovered (top-1)")
         self.plot.setLabel("left", "recovered", units="%")
-        self.plot.setLabel("bottom", "layers kept local on each side")
-        self.plot.setYRange(0, 100)
+        self.plot.setLabel("bottom", "split depth (layers kept local on each side)")
+        self.plot.setYRange(0, 100, padding=0.04)
         self.plot.showGrid(x=True, y=True, alpha=0.3)
-        self.legend = self.plot.addLegend(offset=(5, 5))
+        # The key sits below the plot, not on it: the sent series run along the top at 90-100 % and the
+        # baseline along the bottom, so no corner of the plot is free whatever the model.
+        self.legend = QLabel("")
+        self.legend.setTextFormat(Qt.RichText)
+        self.legend.setWordWrap(True)
         self.depth_line = pg.InfiniteLine(angle=90, pen=pg.mkPen((0, 0, 0), width=1, style=Qt.DotLine))
         self.plot.addItem(self.depth_line)
         buttons = QHBoxLayout()
@@ -58,15 +73,16 @@ class PrivacyView(QWidget):
         layout.addWidget(self.statement)
         layout.addWidget(self.checkpoint)
         layout.addWidget(self.plot, 1)
+        layout.addWidget(self.legend)
         layout.addLayout(buttons)
         self.plot.setVisible(False)
+        self.legend.setVisible(False)
 
     def show_report(self, report: PrivacyReport | None, depth: int, public_checkpoint: bool) -> None:
         """Draw ``report`` (or say there is none) with the current split depth marked."""
         self.report, self.depth = report, depth
         self.plot.clear()
         self.plot.addItem(self.depth_line)
-        self.legend.clear()
         self.depth_line.setValue(depth)
         if public_checkpoint:
             self.checkpoint.setText(
@@ -81,28 +97,34 @@ class PrivacyView(QWidget):
         if report is None:
             self.statement.setText(NO_ESTIMATE)
             self.plot.setVisible(False)
+            self.legend.setVisible(False)
             self.shown.emit()
             return
         self.plot.setVisible(True)
+        self.legend.setVisible(True)
+        self.plot.getAxis("bottom").setTicks([[(d, str(d)) for d in report.depths]])  # depths are whole layers
+        keys = []
         for direction, attacker, label, colour, style in SERIES:
             rows = report.series(direction, attacker)
             if not rows:
                 continue
+            keys.append(legend_key(label, colour, style))
             x = np.array([r.depth for r in rows], dtype=float)
             y = np.array([100 * r.top1 for r in rows])
             low = y - np.array([100 * r.ci95[0] for r in rows])
             high = np.array([100 * r.ci95[1] for r in rows]) - y
             pen = pg.mkPen(colour, width=2, style=style)
-            self.plot.plot(x, y, pen=pen, symbol="o", symbolBrush=colour, name=label)
+            self.plot.plot(x, y, pen=pen, symbol="o", symbolBrush=colour)
             self.plot.addItem(pg.ErrorBarItem(x=x, y=y, top=high, bottom=low, beam=0.2, pen=pg.mkPen(colour)))
         baseline = 100 * report.baseline["most_frequent"].top1
         line = self.plot.plot(
             [min(report.depths), max(report.depths)],
             [baseline, baseline],
             pen=pg.mkPen((90, 90, 90), width=1, style=Qt.DashLine),
-            name="baseline: most frequent token",
         )
         line.setZValue(-1)
+        keys.append(legend_key(BASELINE_LABEL, (90, 90, 90), Qt.DashLine))
+        self.legend.setText("<br>".join(keys))
         self.statement.setText(self.describe(report, depth))
         self.shown.emit()
 

@@ -166,6 +166,12 @@ async def test_privacy_view_shows_no_number_until_measured_then_the_measurement(
     learned = report.recovery(1, "to_worker", "learned_mlp")
     assert text.startswith("At depth 1") and f"{100 * learned.top1:.0f}%" in text
     assert view.depth_line.value() == 1
+    # The key lists what was drawn, beside the plot rather than over its lines, and the axis counts whole layers.
+    key = view.legend.text()
+    drawn = ("sent · learned MLP", "returned · public weights (tail)", "returned · learned MLP", "baseline")
+    assert not view.legend.isHidden() and all(label in key for label in drawn) and "head search" not in key
+    assert view.plot.getPlotItem().legend is None
+    assert view.plot.getAxis("bottom")._tickLevels == [[(1, "1"), (2, "2")]]
 
 
 async def test_wrong_weights_missing_model_and_expired_sessions_read_plainly(
