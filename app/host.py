@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from app.engine.chat import ChatReply, SplitChat
-from app.engine.decode.metrics import StepTiming
+from app.engine.decode.metrics import LocalStepCost, StepTiming
 from app.engine.decode.sampling import Sampling
 from app.engine.link import prelaunch
 from app.engine.link.transport import WorkerError, WorkerProbe, probe_worker
@@ -51,6 +51,7 @@ __all__ = [
     "CorpusError",
     "EngineConfig",
     "EngineHost",
+    "LocalStepCost",
     "Manifest",
     "ModelError",
     "ModelFacts",
@@ -172,19 +173,22 @@ class EngineHost:
             self._reply(messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms)
         )
 
-    async def prefill_ahead(self, messages: list[dict], pseudonyms: Pseudonyms | None = None) -> int:
-        """Send the settled part of the conversation being typed (``messages`` ends with the draft) to the
-        worker before Send — only where the user turned this on; returns the tokens now cached."""
-        return await self.call(self._ahead(messages, pseudonyms, forget=False))
+    async def prefill_ahead(
+        self, messages: list[dict], pseudonyms: Pseudonyms | None = None, draft: int | None = None
+    ) -> int:
+        """Send the settled part of the conversation being typed (``messages`` ends with the draft, numbered
+        ``draft`` by the caller) to the worker before Send — only where the user turned this on; returns the
+        tokens now cached."""
+        return await self.call(self._ahead(messages, pseudonyms, forget=False, draft=draft))
 
-    def draft_moved(self) -> None:
-        """The draft changed while an earlier version of it is being sent ahead: that one stops after the
-        chunks in flight, so the new version (sent next) need not wait for all of the old."""
-        self._loop.call_soon_threadsafe(self._draft_moved)
+    def draft_moved(self, draft: int) -> None:
+        """The text sent ahead as ``draft`` has changed: it stops after the chunks in flight (or never
+        starts), so the new version (sent next) need not wait for all of the old."""
+        self._loop.call_soon_threadsafe(self._draft_moved, draft)
 
-    def _draft_moved(self) -> None:
+    def _draft_moved(self, draft: int) -> None:
         if self.chat is not None:
-            self.chat.draft_moved()
+            self.chat.draft_moved(draft)
 
     async def forget_ahead(self, messages: list[dict], pseudonyms: Pseudonyms | None = None) -> None:
         """The draft sent ahead was deleted (``messages``: the conversation as sent) or its conversation
@@ -295,14 +299,16 @@ class EngineHost:
             pseudonymiser=pseudonymiser,
         )
 
-    async def _ahead(self, messages: list[dict], pseudonyms: Pseudonyms | None, forget: bool) -> int:
+    async def _ahead(
+        self, messages: list[dict], pseudonyms: Pseudonyms | None, forget: bool, draft: int | None = None
+    ) -> int:
         if self.chat is None:
             return 0
         pseudonymiser = await self._pseudonymiser_for(pseudonyms) if pseudonyms is not None else None
         if forget:
             await self.chat.forget_ahead(messages, pseudonymiser)
             return 0
-        return await self.chat.prefill_ahead(messages, pseudonymiser)
+        return await self.chat.prefill_ahead(messages, pseudonymiser, draft)
 
     async def _model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
         pseudonymiser = await self._pseudonymiser_for(pseudonyms)

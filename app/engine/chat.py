@@ -30,6 +30,7 @@ RECONNECT_WINDOW_S = 60.0  # how long a lost worker is retried before the error 
 # The last tokens of a message still being typed may tokenise differently once more text follows
 # ("lea" + "se"): they are left for Send.
 UNSETTLED_TOKENS = 4
+CLOSE_WAIT_S = 30.0  # closing waits this long for a reply to finish (a prefill-ahead stops at once)
 
 
 @dataclass
@@ -58,8 +59,9 @@ class SplitChat:
         self.link = link
         self._history: list[int] = []  # exact ids of the last prompt and the reply generated to it
         self._turn = asyncio.Lock()  # a reply and a prefill-ahead never run at once
-        self._reply_waiting = False  # a reply wants the lock: a prefill-ahead stops after its chunk
-        self._draft_moved = False  # the draft changed since the prefill-ahead running began: it is stale
+        self._reply_waiting = False  # a reply wants the lock: a prefill-ahead stops after the chunks in flight
+        self._stale_draft = -1  # drafts numbered up to this one changed while being sent ahead: stop them
+        self._closing = False
 
     @classmethod
     async def open(
@@ -146,14 +148,16 @@ class SplitChat:
     def _encode(self, text: str) -> list[int]:
         return list(self.tokenizer(text, add_special_tokens=False)["input_ids"]) if text else []
 
-    async def prefill_ahead(self, messages: list[dict], pseudonymiser: Pseudonymiser | None = None) -> int:
+    async def prefill_ahead(
+        self, messages: list[dict], pseudonymiser: Pseudonymiser | None = None, draft: int | None = None
+    ) -> int:
         """Send the settled part of the conversation-to-be (``messages`` ends with the message being typed)
         to every cache before Send, through the same pseudonymisation as a reply; returns the tokens cached.
+        ``draft`` numbers this version of the text, so that ``draft_moved`` can stop it.
 
         Only called where the user turned prefill-while-typing on: the text reaches the worker (as hidden
         states) before the user decides to send it. The answer is unchanged — Send runs what is missing.
         """
-        self._draft_moved = False
         model_messages = await self._as_the_model_reads(messages, pseudonymiser)
         prompt = self.prompt_ids(model_messages)
         # The generation prompt and end of turn follow the text: what survives more text being appended is
@@ -166,13 +170,18 @@ class SplitChat:
             return 0
         async with self._turn:
             return await self.session.prefill_ahead(
-                prompt[:settled], should_stop=lambda: self._reply_waiting or self._draft_moved
+                prompt[:settled], should_stop=lambda: self._reply_waiting or self._closing or self._is_stale(draft)
             )
 
-    def draft_moved(self) -> None:
-        """The draft changed while an earlier version of it is being sent ahead: send no more of that one
-        (the chunks in flight finish) — the caller sends the new version next, from the common part."""
-        self._draft_moved = True
+    def draft_moved(self, draft: int) -> None:
+        """The text sent ahead as ``draft`` (and every earlier one) has changed: send no more of it, whether
+        it is going now or has yet to start (the chunks in flight finish) — the caller sends the new version
+        next, from the common part. Numbered rather than flagged, so the order in which this and the
+        prefill-ahead reach the engine does not matter."""
+        self._stale_draft = max(self._stale_draft, draft)
+
+    def _is_stale(self, draft: int | None) -> bool:
+        return draft is not None and draft <= self._stale_draft
 
     @staticmethod
     async def _as_the_model_reads(messages: list[dict], pseudonymiser: Pseudonymiser | None) -> list[dict]:
@@ -262,10 +271,22 @@ class SplitChat:
         return self.tokenizer.decode(tokens, skip_special_tokens=True)
 
     async def close(self) -> None:
+        """End the worker session and the link. A prefill-ahead in flight stops first and its chunks on the
+        way are read, so closing never reads the connection while the stream does; a reply is waited for
+        up to CLOSE_WAIT_S (then closed under, and it fails as a lost link)."""
+        self._closing = True
+        turn = False
+        try:
+            async with asyncio.timeout(CLOSE_WAIT_S):
+                turn = await self._turn.acquire()
+        except TimeoutError:
+            pass
         try:
             await self.session.close()
         finally:
             self.link.close()
+            if turn:
+                self._turn.release()
 
 
 def stop_token_ids(source: ModelSource, tokenizer) -> list[int]:

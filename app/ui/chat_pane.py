@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, 
 
 from app.data.conversations import ConversationStore, ending_note
 from app.data.settings import AppSettings
-from app.host import BUNDLED_SPEC, ChatReply, EngineHost, Pseudonyms, Sampling, WorkerError
+from app.host import BUNDLED_SPEC, ChatReply, EngineHost, LocalStepCost, Pseudonyms, Sampling, WorkerError
 from app.ui.bridge import EngineSignals
 from app.ui.chat_view import ChatView, MessageBubble
 from app.ui.messages import explain
@@ -105,6 +105,7 @@ class ChatPane(QWidget):
         self.ahead_task: asyncio.Task | None = None
         self.ahead_sent = False  # the worker holds text of the draft (a deleted draft must be forgotten)
         self.ahead_again = False  # the draft changed while it was being sent
+        self.ahead_draft = 0  # the number of the draft last sent ahead
         self._build()
         self.update_banner()
 
@@ -235,7 +236,7 @@ class ChatPane(QWidget):
         """Send the settled part of the draft to the worker (or, if it was deleted, make the worker forget it)."""
         if self.ahead_task is not None and not self.ahead_task.done():
             self.ahead_again = True
-            self.host.draft_moved()  # the text being sent is stale: stop it, then send this one
+            self.host.draft_moved(self.ahead_draft)  # the text being sent is stale: stop it, then send this one
             return None
         if self.generating or self.host.info is None:
             return None  # an answer is being written, or the engine is not open yet: Send sends it all
@@ -243,7 +244,10 @@ class ChatPane(QWidget):
         draft = self.input.toPlainText().strip()
         if draft and settings.prefilling_while_typing:
             draft_turn = {"role": "user", "content": draft}
-            job = self.host.prefill_ahead([*self._history(), draft_turn], self._model_pseudonyms(settings))
+            self.ahead_draft += 1
+            job = self.host.prefill_ahead(
+                [*self._history(), draft_turn], self._model_pseudonyms(settings), draft=self.ahead_draft
+            )
             self.ahead_sent = True
         elif self.ahead_sent:
             job = self.host.forget_ahead(self._history(), self._model_pseudonyms(settings))
@@ -455,14 +459,9 @@ class ChatPane(QWidget):
             self.store.update_message(self.streaming_row, text, complete, ending)
         self.last_store = time.monotonic()
 
-    def local_ms_per_layer(self, local_layers: int) -> float | None:
-        """Measured local compute per decode step and per local layer, from the last answer (None before one)."""
-        if self.last_reply is None:
-            return None
-        steps = self.last_reply.generation.stats.decode_steps
-        if not steps:
-            return None
-        return sum(s.local_compute_ms for s in steps) / len(steps) / local_layers
+    def local_step_cost(self, local_layers: int) -> LocalStepCost | None:
+        """This computer's measured compute in a decode step of the last answer (None before one)."""
+        return self.last_reply.generation.stats.local_step_cost(local_layers) if self.last_reply else None
 
 
 FINISHED_STATUS = {

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QSplitter
 from app.data import credentials
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, config_dir, save_settings
-from app.host import ChatInfo, EngineConfig, EngineHost
+from app.host import ChatInfo, EngineConfig, EngineHost, LocalStepCost
 from app.ui.bridge import EngineSignals
 from app.ui.bundle_export import WorkerBundleExport
 from app.ui.chat_pane import ChatPane
@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
             self.privacy.view.report,
             self.host.probe,
             self,
-            self.local_ms_per_layer(),
+            self.local_step_cost(),
             self.host.inspect_model,
         )
         dialog.export_requested.connect(
@@ -261,10 +261,10 @@ class MainWindow(QMainWindow):
         dialog.open()
         return dialog
 
-    def local_ms_per_layer(self) -> float | None:
-        """Measured local compute per decode step and per local layer, from the last answer (None before one)."""
+    def local_step_cost(self) -> LocalStepCost | None:
+        """This computer's measured compute in a decode step, per local layer and the rest (None before an answer)."""
         info = self.host.info
-        return self.chat_pane.local_ms_per_layer(info.local_layers) if info else None
+        return self.chat_pane.local_step_cost(info.local_layers) if info else None
 
     def apply_settings(self, settings: AppSettings) -> None:
         """Save and use new settings: when they change the engine (a new token included), it reopens at

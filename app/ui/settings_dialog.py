@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from app.data import credentials
 from app.data.settings import DEVICES, EMBEDDED, MODES, AppSettings, ProviderProfile, SettingsError
-from app.host import ModelFacts, PrivacyReport, WorkerProbe
+from app.host import LocalStepCost, ModelFacts, PrivacyReport, WorkerProbe
 from app.ui.messages import explain
 
 EMBEDDED_LABEL = "Embedded (this computer only)"
@@ -93,7 +93,7 @@ class SettingsDialog(QDialog):
         privacy_report: PrivacyReport | None,
         probe: Callable[[str, str, str | None], Awaitable[WorkerProbe]],
         parent: QWidget | None = None,
-        local_ms_per_layer: float | None = None,
+        local_cost: LocalStepCost | None = None,
         inspect: Callable[[str], Awaitable[ModelFacts]] | None = None,
     ):
         super().__init__(parent)
@@ -105,7 +105,7 @@ class SettingsDialog(QDialog):
         self.inspect = inspect
         self.facts: ModelFacts | None = None
         self.inspect_task: asyncio.Task | None = None
-        self.local_ms_per_layer = local_ms_per_layer  # measured on this computer, None before an answer
+        self.local_cost = local_cost  # measured on this computer, None before an answer
         self.profiles = {p.name: p for p in settings.profiles}  # as edited, keyed by their current names
         self.keyring_names = {name: name for name in self.profiles}  # a renamed profile's token is here
         self.pending_tokens: dict[str, str] = {}  # typed, not yet saved
@@ -474,8 +474,8 @@ class SettingsDialog(QDialog):
             share = 2 * depth / layers
             cost = f"{2 * depth} of {layers} layers ({share:.0%})"
             measured_here = self.facts is None or self.facts.spec == self.settings.model
-            if self.local_ms_per_layer is not None and measured_here:
-                cost += f", ≈{2 * depth * self.local_ms_per_layer:.0f} ms a step"
+            if self.local_cost is not None and measured_here:
+                cost += f", ≈{self.local_cost.at(2 * depth):.0f} ms a step here"
             here = there = "choose a model to size it"
             if self.facts is not None:
                 here = f"{size_text(self.facts.edge_bytes(depth, depth, local_dtype))} ({local_dtype})"

@@ -178,3 +178,23 @@ def test_ask_with_an_endpoint_needs_the_token_from_the_environment():
         env=env,
     )
     assert result.returncode == 2 and "SPLITCHAT_TOKEN" in result.stderr
+
+
+def test_closing_while_a_draft_goes_ahead_stops_it_and_closes_cleanly(bundled, workers):
+    """Closing (a provider changed in settings, say) used to read the connection while the prefill-ahead's
+    stream was reading it: websockets refused the second reader, and the error escaped close()."""
+    source, _, tokenizer = bundled
+    split = SplitSpec(2, 2)
+    worker = workers(embedded_shard(source, split))
+    draft = " ".join(f"Clause {i}: the Tenant shall keep the Premises in good repair." for i in range(150))
+
+    async def run():
+        chat = await SplitChat.open(split=split, endpoint=worker.endpoint, token=worker.token, dtype="float32")
+        ahead = asyncio.ensure_future(chat.prefill_ahead([{"role": "user", "content": draft}]))
+        while not chat.session.processed:  # the first chunk is back; more are on their way
+            await asyncio.sleep(0.01)
+        await chat.close()
+        return await ahead, len(chat.prompt_ids([{"role": "user", "content": draft}]))
+
+    cached, whole = asyncio.run(run())
+    assert 0 < cached < whole - 256  # it stopped: the rest never went

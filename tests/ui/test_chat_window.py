@@ -83,10 +83,15 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
     pane.chat_view.bubbles[-1].copy_button.click()
     assert QApplication.clipboard().text() == expected
 
-    # The depth table prices each depth with this computer's measured cost per local layer.
+    # The depth table prices each depth with this computer's measured costs: per local layer, plus what
+    # every step costs whatever the depth (the LM head above all). At the current depth it is what was measured.
     dialog = window.open_settings()
-    per_layer = window.local_ms_per_layer()
-    assert per_layer and f"≈{2 * per_layer:.0f} ms a step" in dialog.depth_table.item(0, 1).text()
+    cost = window.local_step_cost()
+    steps = pane.last_reply.generation.stats.decode_steps
+    assert cost.at(window.host.info.local_layers) == pytest.approx(sum(s.local_compute_ms for s in steps) / len(steps))
+    for row in range(dialog.depth_table.rowCount()):
+        depth = int(dialog.depth_table.item(row, 0).text())
+        assert f"≈{cost.at(2 * depth):.0f} ms a step here" in dialog.depth_table.item(row, 1).text()
     dialog.close()
 
     # Regenerate replaces the answer (greedy: the same one), leaving one assistant message.

@@ -156,3 +156,16 @@ async def test_an_edit_while_a_long_draft_goes_ahead_stops_the_stale_text_and_se
     edited_ids = chat.prompt_ids([{"role": "user", "content": edited}])
     sent = chat.session.processed
     assert len(sent) > whole - 40 and sent == edited_ids[: len(sent)]  # the new version went, all of it
+
+
+async def test_a_draft_marked_stale_before_it_reaches_the_engine_never_goes(qtbot, engine_host, link, tmp_path):
+    """The mark and the text it stops may reach the engine in either order (the text can wait on the
+    pseudonymiser): with a flag that the text's start cleared, a stale version went in full."""
+    window = window_for(qtbot, engine_host, tmp_path, link, prefill=True)
+    await window.ensure_engine()
+    session = engine_host.chat.session
+    held = list(session.processed)
+    messages = [{"role": "user", "content": LETTER}]
+    engine_host.draft_moved(7)
+    assert await engine_host.prefill_ahead(messages, draft=7) == len(held) and session.processed == held
+    assert await engine_host.prefill_ahead(messages, draft=8) > 300  # the next version goes

@@ -96,15 +96,30 @@ class _RefusesFirstStream(LocalMiddle):
         if not self.refused:
             self.refused = True
             await anext(blocks)  # the block is made and goes
-            raise WorkerError("memory_limit", "no room for this session's cache")
+            raise WorkerError("memory_limit", "no room for this session's cache", refused=True)
         async for reply in super().stream(blocks, depth):
             yield reply
 
 
-def test_a_refused_first_block_keeps_the_last_replys_commit_pending(tiny_models):
-    """The commit of a reply's last step rides with the next request; when that was a long prefill's first
-    block and the worker refused it, the commit used to be dropped, and the worker kept rejected rows."""
-    folder, _ = tiny_models["llama"]
+class _FailsAfterTakingTheCommit(LocalMiddle):
+    """The middle of a worker whose pass fails after it applied the first block's cache edit (an internal
+    error, say out of GPU memory): the pending commit was applied once, and must not go again."""
+
+    failed = False
+
+    async def stream(self, blocks, depth=1):
+        if not self.failed:
+            self.failed = True
+            block = await anext(blocks)
+            block.edit.apply(self.stack.cache)
+            raise WorkerError("internal", "OutOfMemoryError: CUDA out of memory")
+        async for reply in super().stream(blocks, depth):
+            yield reply
+
+
+def _ended_on_a_gathering_commit(folder) -> SplitSession:
+    """A session whose last reply ended on a step whose accepted path skips rows: its pending commit is a
+    gather, not a crop."""
 
     def drafter(history):  # an always-wrong branch laid out first, so an accepted path skips rows
         tree = DraftTree.rooted_at(history[-1])
@@ -115,16 +130,37 @@ def test_a_refused_first_block_keeps_the_last_replys_commit_pending(tiny_models)
     for length in range(4, 40):
         ours = session(folder, "lookahead", draft_tree=drafter)
         asyncio.run(ours.generate(REPETITIVE, length))
-        start, rows = ours.pending_keep
+        _, rows = ours.pending_keep
         if rows != list(range(len(rows))):
-            break  # the commit is a gather, not a crop: dropping it would leave the wrong rows
-    else:
-        pytest.fail("no reply ended on a step whose accepted path skips rows")
+            return ours
+    pytest.fail("no reply ended on a step whose accepted path skips rows")
+
+
+def test_a_refused_first_block_keeps_the_last_replys_commit_pending(tiny_models):
+    """The commit of a reply's last step rides with the next request; when that was a long prefill's first
+    block and the worker refused it, the commit used to be dropped, and the worker kept rejected rows."""
+    folder, _ = tiny_models["llama"]
+    ours = _ended_on_a_gathering_commit(folder)
+    start, rows = ours.pending_keep
     ours.middle = _RefusesFirstStream(ours.middle.stack)
     follow = ours.processed + [(7 * i) % 300 + 3 for i in range(160)]  # long enough to stream
     with pytest.raises(WorkerError):
         asyncio.run(ours.generate(follow, 8))
     assert ours.pending_keep == (start, rows)
+    answer = asyncio.run(ours.generate(follow, 8)).tokens
+    assert answer == asyncio.run(session(folder, "sequential").generate(follow, 8)).tokens
+
+
+def test_a_block_that_failed_after_taking_the_commit_does_not_send_it_twice(tiny_models):
+    """Sent again, a commit the worker already applied is refused ("keep indices out of range") on this and
+    every later request: the conversation was stuck until the app reconnected. Its side now starts afresh."""
+    folder, _ = tiny_models["llama"]
+    ours = _ended_on_a_gathering_commit(folder)
+    ours.middle = _FailsAfterTakingTheCommit(ours.middle.stack)
+    follow = ours.processed + [(7 * i) % 300 + 3 for i in range(160)]  # long enough to stream
+    with pytest.raises(WorkerError, match="out of memory"):
+        asyncio.run(ours.generate(follow, 8))
+    assert ours.pending_keep is None and ours.processed == []
     answer = asyncio.run(ours.generate(follow, 8)).tokens
     assert answer == asyncio.run(session(folder, "sequential").generate(follow, 8)).tokens
 
@@ -241,7 +277,35 @@ def test_every_step_accounts_for_all_of_its_time(tiny_models):
     for step in generation.stats.steps:
         parts = step.local_compute_ms + step.remote_compute_ms + step.serialization_ms + step.network_ms
         assert parts == pytest.approx(step.total_ms, rel=1e-9)
-        assert 0 <= step.draft_ms + step.layout_ms <= step.local_compute_ms
+        assert 0 <= step.draft_ms + step.layout_ms + step.layers_ms <= step.local_compute_ms
+        assert step.layers_ms > 0  # every step here, the prefill too, runs as one block
         running = step.total_ms - step.draft_ms - step.layout_ms - step.network_ms
         assert step.compute_ms == pytest.approx(running, rel=1e-9)
     assert sum(step.tokens_out for step in generation.stats.steps) == len(generation.tokens) == 20
+    # The local part of a step, split into what the split depth scales (2 + 2 layers here) and the rest.
+    cost = generation.stats.local_step_cost(local_layers=4)
+    mean_local = sum(step.local_compute_ms for step in decode) / len(decode)
+    assert cost.per_layer_ms > 0 and cost.other_ms > 0 and cost.at(4) == pytest.approx(mean_local, rel=1e-9)
+    assert cost.at(6) - cost.at(4) == pytest.approx(2 * cost.per_layer_ms)
+
+
+def test_a_streamed_prefill_tells_the_controller_nothing_about_the_round_trip(tiny_models):
+    """A long prefill's wall time less the worker's is its transfers and this computer's layers between
+    replies; taken as the round trip it made the first decode steps plan for a link seconds long."""
+    folder, _ = tiny_models["llama"]
+    short, long = session(folder, "auto"), session(folder, "auto")
+    asyncio.run(short.generate(REPETITIVE[:40], 1))
+    asyncio.run(long.generate([(7 * i) % 300 + 3 for i in range(300)], 1))  # streams: 300 rows
+    assert short.controller.cost.rtt_ms is not None and long.controller.cost.rtt_ms is None
+
+
+def test_stop_during_a_long_prefill_ends_it_between_blocks_and_the_next_reply_goes_on_from_there(tiny_models):
+    """Stop used to wait for the whole prefill (minutes for a long document on a CPU worker)."""
+    folder, _ = tiny_models["llama"]
+    ours = session(folder, "sequential")
+    prompt = [(7 * i) % 300 + 3 for i in range(300)]
+    stopped = asyncio.run(ours.generate(prompt, 8, should_stop=lambda: len(ours.processed) >= 128))
+    assert stopped.tokens == [] and stopped.stop_reason == "cancelled"
+    assert 128 <= len(ours.processed) < len(prompt) and ours.processed == prompt[: len(ours.processed)]
+    answer = asyncio.run(ours.generate(prompt, 8)).tokens
+    assert answer == asyncio.run(session(folder, "sequential").generate(prompt, 8)).tokens

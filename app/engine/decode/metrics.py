@@ -25,6 +25,10 @@ class StepTiming:
     frames: int = 1
     draft_ms: float = 0.0  # drafting and planning, already inside local_compute_ms and total_ms
     layout_ms: float = 0.0  # laying out the block (positions, ancestry), already inside local_compute_ms
+    # This computer's decoder layers (head and tail), already inside local_compute_ms; the rest of it (the LM
+    # head, verification, drafting) does not grow with the split depth. 0 for a streamed prefill, whose
+    # layers overlap the wire.
+    layers_ms: float = 0.0
 
     @property
     def compute_ms(self) -> float:
@@ -40,7 +44,7 @@ class StepClock:
     def __init__(self, kind: str):
         self.kind = kind  # "prefill" | "decode"
         self._started = time.perf_counter()
-        self._spans = {"draft": 0.0, "layout": 0.0}
+        self._spans = {"draft": 0.0, "layout": 0.0, "layers": 0.0}
         self._reply: MiddleReply | None = None
 
     @contextmanager
@@ -53,6 +57,12 @@ class StepClock:
     def laying_out(self) -> Iterator[None]:
         """Laying the plan out as a block: local time, also reported on its own."""
         with self._span("layout"):
+            yield
+
+    @contextmanager
+    def running_layers(self) -> Iterator[None]:
+        """This computer's decoder layers: local time, also reported on its own."""
+        with self._span("layers"):
             yield
 
     @contextmanager
@@ -84,6 +94,7 @@ class StepClock:
             frames=reply.frames,
             draft_ms=self._spans["draft"],
             layout_ms=self._spans["layout"],
+            layers_ms=self._spans["layers"],
         )
 
 
@@ -124,6 +135,16 @@ class GenerationStats:
         elapsed = sum(s.total_ms for s in steps)
         return 1000 * sum(s.tokens_out for s in steps) / elapsed if elapsed else 0.0
 
+    def local_step_cost(self, local_layers: int) -> LocalStepCost | None:
+        """This computer's part of a decode step, split into what grows with its layers and what does not
+        (None before a decode step)."""
+        steps = self.decode_steps
+        if not steps or local_layers < 1:
+            return None
+        layers = sum(s.layers_ms for s in steps) / len(steps)
+        rest = sum(s.local_compute_ms - s.layers_ms for s in steps) / len(steps)
+        return LocalStepCost(per_layer_ms=layers / local_layers, other_ms=max(0.0, rest))
+
     def mean_step_ms(self) -> StepBreakdown:
         """Mean per decode step (per step of any kind when there was no decode step)."""
         steps = self.decode_steps or self.steps
@@ -150,3 +171,16 @@ class StepBreakdown:
     def rounded(self, digits: int = 3) -> dict[str, float]:
         """As a JSON object (the bench's and ``ask --json``'s ``step_ms``)."""
         return {name: round(value, digits) for name, value in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class LocalStepCost:
+    """This computer's compute in a decode step, measured: per local decoder layer, and the rest (the LM
+    head over the block's rows, verification, drafting), which stays whatever the split depth."""
+
+    per_layer_ms: float
+    other_ms: float
+
+    def at(self, local_layers: int) -> float:
+        """The step's local compute with ``local_layers`` decoder layers here (both ends together)."""
+        return self.other_ms + local_layers * self.per_layer_ms

@@ -163,7 +163,11 @@ class SplitSession:
         self.controller.new_reply()
 
         self._rope_for_prompt(len(prompt))
-        root, step = await self._prefill(prompt, picker)
+        prefilled = await self._prefill(prompt, picker, should_stop)
+        if prefilled is None:
+            reply.generation.stop_reason = "cancelled"
+            return reply.generation
+        root, step = prefilled
         self._record(reply, step, None, on_step)
         reply.emit([root])
         while not reply.finished:
@@ -210,7 +214,7 @@ class SplitSession:
             except Exception as exc:
                 committed = list(self.processed)
                 await self._recover_or_raise(exc)
-                await self._refill(committed)
+                await self._refill(committed, should_stop)
             reuse = len(self.processed)  # after a recovery, what the fresh session was given again
         return len(self.processed)
 
@@ -245,7 +249,7 @@ class SplitSession:
                 hidden = self.edge.run_head(torch.tensor(block.tokens), torch.tensor(block.positions), None, long_rope)
                 # The last reply's keep rides with the first block only, and stays pending until that block's
                 # reply is back: a refused request leaves the worker's cache as it was, so it must go again
-                # (sent twice it is refused or changes nothing: the kept rows are then 0..n-1 of n).
+                # (any other failure starts the worker's side afresh: _recover_or_raise).
                 keep_start, keep_rows = (self._pending_keep or (None, ())) if offset == start else (None, ())
                 edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
                 sent.append(block)
@@ -268,33 +272,42 @@ class SplitSession:
         return output, MiddleReply.joined(replies, (last_back - first_left) * 1000)
 
     # -- the named steps ----------------------------------------------------------------------------
-    async def _prefill(self, prompt: list[int], picker: TokenPicker) -> tuple[int, StepTiming]:
+    async def _prefill(
+        self, prompt: list[int], picker: TokenPicker, should_stop: Callable[[], bool] | None = None
+    ) -> tuple[int, StepTiming] | None:
         """Run what the caches lack of ``prompt`` (at least its last token); return the first new token.
 
         A long one goes as a stream of blocks (``_stream``), so the wait tends to the slowest of this
-        computer's layers, the link and the worker rather than their sum.
+        computer's layers, the link and the worker rather than their sum; ``should_stop`` is asked before
+        each block (a 16,000-token document takes minutes on a CPU worker), and None means it stopped.
         """
         while True:
             clock = StepClock("prefill")
             reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run
             rows = len(prompt) - reuse
-            if rows < STREAM_FROM_ROWS:
+            streamed = rows >= STREAM_FROM_ROWS
+            if not streamed:
                 block = Block.consecutive(prompt[reuse:], reuse)
                 output = await self._run_or_recover(block, [block.size - 1], clock, refill=False)
             else:
                 try:
-                    output, joint = await self._stream(prompt, reuse, send_block_rows(rows), SEND_DEPTH)
-                    clock.middle_replied(joint)
+                    output, joint = await self._stream(prompt, reuse, send_block_rows(rows), SEND_DEPTH, should_stop)
                 except Exception as exc:
                     await self._recover_or_raise(exc)
-                    output = None
+                    continue
+                if len(self.processed) < len(prompt):
+                    return None  # stopped part way: the caches hold what went, and the next prefill goes on from it
+                clock.middle_replied(joint)
             if output is not None:
                 break
         self.processed = prompt
         self._feature = output.features[-1]
         root = picker.pick(output.logits[-1])
         step = clock.stop(rows, tokens_out=1)
-        self.controller.observe_prefill(step.network_ms)
+        if not streamed:
+            # A stream's "network" is its wall time less the worker's: its transfers and this computer's
+            # layers between replies, seconds for a long document — no round trip a decode step will see.
+            self.controller.observe_prefill(step.network_ms)
         return root, step
 
     def _plan_block(self, root: int, clock: StepClock) -> tuple[Plan, VerifyBlock]:
@@ -347,13 +360,15 @@ class SplitSession:
         self.edge.crop(block.start)
         self.processed = self.processed[: block.start]
         long_rope = self.long_rope
-        hidden = self.edge.run_head(torch.tensor(block.tokens), positions, block.ancestry, long_rope)
+        with clock.running_layers():
+            hidden = self.edge.run_head(torch.tensor(block.tokens), positions, block.ancestry, long_rope)
         keep_start, keep_rows = self._pending_keep or (None, ())
         edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
         reply = await self.middle.forward(hidden, block.positions, block.ancestry, edit, long_rope=long_rope)
         self._pending_keep = None
         clock.middle_replied(reply)
-        features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows, long_rope)
+        with clock.running_layers():
+            features = self.edge.run_tail_features(reply.hidden, positions, block.ancestry, rows, long_rope)
         return _BlockOutput(features, self.edge.lazy_logits(features))
 
     def _verify(
@@ -415,6 +430,8 @@ class SplitSession:
     async def _recover_or_raise(self, error: Exception) -> None:
         """After a lost session or link, move to a fresh session; re-raise anything else."""
         if getattr(error, "code", None) not in RECOVERABLE or self.reconnect is None:
+            if self._pending_keep is not None and not getattr(error, "refused", False):
+                await self._forget_the_workers_side()
             raise error
         if self.notice:
             self.notice(f"Worker session lost ({error.code}); reconnecting…")
@@ -422,15 +439,26 @@ class SplitSession:
         if self.notice:
             self.notice("Reconnected; re-sent the conversation to a new worker session.")
 
-    async def _refill(self, committed: list[int]) -> None:
-        """Re-prefill what was committed before the loss, so every cache holds it again."""
+    async def _forget_the_workers_side(self) -> None:
+        """A request carrying the last commit failed after the worker may have applied it (an internal error in
+        its pass, a reply that could not be read): sent again it would be refused on every later request, and
+        not sent, the worker might hold rejected rows. So its side starts afresh and the next request re-sends
+        the conversation."""
+        try:
+            await self.reset_worker()
+        except Exception:  # no fresh session to be had now: the next request crops the old one to nothing
+            self.processed, self._pending_keep = [], None
+            self.edge.crop(0)
+
+    async def _refill(self, committed: list[int], should_stop: Callable[[], bool] | None = None) -> None:
+        """Re-prefill what was committed before the loss, so every cache holds it again (with ``should_stop``,
+        as much of it as went before it said stop: ``processed`` says how much)."""
         while committed:
             try:
-                await self._stream(committed, 0, send_block_rows(len(committed)), SEND_DEPTH)
-                break
+                await self._stream(committed, 0, send_block_rows(len(committed)), SEND_DEPTH, should_stop)
+                return
             except Exception as exc:
                 await self._recover_or_raise(exc)
-        self.processed = committed
 
     async def reset_worker(self) -> None:
         """Leave the worker nothing of this conversation: its session closed and a fresh one opened (or,

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 import torch
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.exceptions import ConcurrencyError, ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from app.engine.link.middle import MiddleBlock, MiddleReply
 from app.model.kv_cache import CacheEdit
@@ -19,6 +19,7 @@ from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, decompr
 from app.wire.frames import (
     DEFAULT_MAX_FRAME,
     WIRE_DTYPES,
+    ErrorCode,
     Frame,
     ProtocolError,
     decode_frame,
@@ -86,11 +87,17 @@ class _Flight:
 
 
 class WorkerError(Exception):
-    """The worker refused a request or could not be used; ``code`` says which way."""
+    """The worker refused a request or could not be used; ``code`` says which way.
 
-    def __init__(self, code: str, message: str):
+    ``refused``: the worker answered with an error reply made before it changed the session (every code but
+    ``internal``, docs/PROTOCOL.md), so its cache is as it was. Otherwise — an internal error in its pass, a
+    reply this side could not read, a lost link — the request's cache edit may have been applied.
+    """
+
+    def __init__(self, code: str, message: str, refused: bool = False):
         super().__init__(message)
         self.code = code
+        self.refused = refused
 
 
 class _PinnedConnection(ClientConnection):
@@ -241,9 +248,9 @@ class RemoteMiddle:
 
         ``blocks`` is pulled only when a block may leave, so what produces it (the head layers) runs while
         the worker computes. Each block goes as whole worker passes, at most MAX_FRAMES_IN_FLIGHT frames
-        unanswered, and its reply is yielded in order. After a failure nothing more is sent, the replies to
-        what went are read (so the connection's replies stay in step) and the first error is raised; an
-        error from ``blocks`` comes after those replies too.
+        unanswered, and its reply is yielded in order. After a failure no further block leaves (the rest of
+        one already leaving still goes), the replies to what went are read (so the connection's replies stay
+        in step) and the first error is raised; an error from ``blocks`` comes after those replies too.
         """
         slots = asyncio.Semaphore(depth)
         window = asyncio.Semaphore(MAX_FRAMES_IN_FLIGHT)
@@ -323,8 +330,8 @@ class RemoteMiddle:
         try:
             if self.session:
                 await asyncio.wait_for(self._roundtrip(CloseRequest(self.session), Closed), 5)
-        except (TimeoutError, WorkerError, ConnectionClosed, OSError):
-            pass
+        except (TimeoutError, WorkerError, ConnectionClosed, ConcurrencyError, OSError):
+            pass  # ConcurrencyError: something still reads the connection; closing it ends that too
         finally:
             await self._ws.close()
 
@@ -495,7 +502,7 @@ class RemoteMiddle:
         except ProtocolError as exc:
             raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
         if isinstance(reply, ErrorReply):
-            raise WorkerError(reply.code, reply.message)
+            raise WorkerError(reply.code, reply.message, refused=reply.code != ErrorCode.INTERNAL)
         if reply.seq != seq or not isinstance(reply, expected):
             raise WorkerError("out_of_order", f"expected reply {seq}, got {reply.seq} ({frame.type})")
         return reply
