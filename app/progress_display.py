@@ -84,13 +84,15 @@ class TerminalProgress:
             if fraction >= 1.0:
                 self._end()
 
-    def write(self, line: str) -> None:
-        """A line of its own (a log line, a result) that leaves any bar whole below it."""
+    def write(self, line: str, stream: TextIO | None = None) -> None:
+        """A line of its own (a log line, a result) that leaves any bar whole below it; on ``stream``
+        (stdout for a command's results) or this display's own."""
+        target = stream if stream is not None else self.stream
         with self._lock:
             if self._bar is not None:
-                self._bar.write(line, file=self.stream)
+                self._bar.write(line, file=target)
             else:
-                print(line, file=self.stream, flush=True)
+                print(line, file=target, flush=True)
 
     def close(self) -> None:
         """End the job under way, if any: its bar keeps its last state on a line of its own."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -118,13 +119,15 @@ def document_command(args: argparse.Namespace) -> int:
             rtt,
             bandwidths,
             ahead=not args.no_ahead,
-            log=_print,
+            log=_result_line,
             device=args.device,
             dtype=args.dtype,
             wire_dtype=args.wire_dtype,
             compression={"on": (True,), "off": (False,), "both": (False, True)}[args.wire_compression],
             cores_apart=args.cores_apart,
+            progress=stderr_progress,
         )
+    stderr_progress.close()
     hidden = resolve_model(args.model).config.hidden_size
     wire = args.wire_dtype or _wire_of(args)
     projections = project(runs, hidden, wire, sorted({*sizes, 4000, 16000}), sorted({*bandwidths, 50.0, 100.0}))
@@ -168,12 +171,14 @@ def load_command(args: argparse.Namespace) -> int:
         args.model,
         split,
         counts,
-        log=_print,
+        log=_result_line,
         device=args.device,
         dtype=args.dtype,
         max_pass_rows=args.max_pass_rows,
         replicas=args.replicas,
+        progress=stderr_progress,
     )
+    stderr_progress.close()
     # The cost curve (rows per pass vs time) behind the GPU projection: the CPU worker's middle in-process.
     on_cpu = args.device in ("cpu", "auto") and args.replicas == 1
     curve = profile_passes(args.model, split, sorted({1, 2, 4, 8, 16, 32, *counts}), log=_print) if on_cpu else []
@@ -198,6 +203,11 @@ def _write_json(path: Path, body: dict) -> None:
 
 def _print(line: str) -> None:
     print(line, flush=True)
+
+
+def _result_line(line: str) -> None:
+    """A result on stdout while a progress bar may be drawn on the terminal: above it, not through it."""
+    stderr_progress.write(line, sys.stdout)
 
 
 def failover_command(args: argparse.Namespace, counts: list[int]) -> int:

@@ -29,6 +29,7 @@ from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import Mode, Speculation
+from app.jobs import Progress
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 from app.resources import IDENTIFIER_SET
 from app.wire.frames import WIRE_DTYPES
@@ -108,12 +109,14 @@ def run_document_bench(
     wire_dtype: str | None = None,
     compression: tuple[bool, ...] = (True,),
     cores_apart: bool = False,
+    progress: Progress | None = None,
 ) -> list[DocumentRun]:
     """Every (document size, bandwidth, compression), cold (prefill at Send) and, with ``ahead``, prefilled
     while typing. With ``cores_apart`` the worker and this process each get half of the cores, as two
-    machines would (``core_affinity``)."""
+    machines would (``core_affinity``). ``progress`` hears of the model's conversion (first use only),
+    then of each run as it starts (a 16,000-token run takes minutes on a CPU)."""
     halves = core_halves() if cores_apart else None
-    source = resolve_model(spec)
+    source = resolve_model(spec, progress)
     limit = source.config.max_position_embeddings - 64
     too_long = [n for n in document_tokens if n > limit]
     if too_long:
@@ -131,6 +134,8 @@ def run_document_bench(
     if halves:
         pin_this_process(halves.app)
     runs: list[DocumentRun] = []
+    leads = (0.0, *LEADS_S) if ahead else (0.0,)
+    total = len(bandwidths_mbps) * len(sizes) * len(compression) * len(leads)
     try:
         link.wait_ready()
         host, port = link.endpoint.removeprefix("ws://").rsplit(":", 1)
@@ -148,7 +153,11 @@ def run_document_bench(
                     typed = tokenizer.apply_chat_template(pasted, tokenize=False, add_generation_prompt=False)
                     document_end = len(tokenizer(typed, add_special_tokens=False)["input_ids"]) - UNSETTLED_TOKENS
                     for compress in compression:
-                        for lead in (0.0, *LEADS_S) if ahead else (0.0,):
+                        for lead in leads:
+                            if progress:
+                                when = f"pasted {lead:g} s before Send" if lead else "cold"
+                                what = f"{tokens} tokens at {mbps:g} Mbit/s, {when}"
+                                progress(f"document run {len(runs) + 1}/{total}: {what}", len(runs) / total)
                             early = document_end if lead else 0
                             run = asyncio.run(
                                 _one_run(edge, link, proxy, stops, prompt, early, tokens, rtt_ms, mbps, lead, compress)
@@ -157,6 +166,8 @@ def run_document_bench(
                             log(describe(run))
     finally:
         link.close()
+    if progress and total:
+        progress(f"document run {total}/{total} done", 1.0)
     return runs
 
 

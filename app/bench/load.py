@@ -23,6 +23,7 @@ from app.engine.link.local_worker import LocalWorker
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
+from app.jobs import Progress
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 
 
@@ -100,6 +101,7 @@ def run_load(
     dtype: str = "float32",
     max_pass_rows: int | None = None,
     replicas: int = 1,
+    progress: Progress | None = None,
 ) -> list[LoadRow]:
     """Aggregate tok/s and step latency of ``counts`` concurrent sessions against one worker on loopback
     (or ``replicas`` of it behind HAProxy), computing on ``device`` in ``dtype`` (the wire carries that).
@@ -107,7 +109,7 @@ def run_load(
     Every session prefills ``prompt`` positions, then all decode ``steps`` positions at once; the
     aggregate is the decode phase's tokens over its time.
     """
-    source = resolve_model(spec)
+    source = resolve_model(spec, progress)
     wire = wire_dtype_for(resolve_dtype(dtype, resolve_device(device)))
     options = ["--max-sessions-per-token", str(max(counts))]
     if max_pass_rows is not None:
@@ -125,13 +127,18 @@ def run_load(
         torch.set_num_threads(1)  # the clients only draw random rows: their threads must not spin on its cores
         try:
             measured = []
-            for count in counts:
+            for done, count in enumerate(counts):
+                if progress:
+                    sessions = f"{count} session{'s' * (count != 1)}"
+                    progress(f"load run {done + 1}/{len(counts)}: {sessions} at once", done / len(counts))
                 results, prefill_s, decode_s = asyncio.run(
                     _gather(link, source.config.hidden_size, prompt, steps, count, via)
                 )
                 measured.append((count, results, prefill_s, decode_s, _summed_memory(workers)))
         finally:
             torch.set_num_threads(threads)
+        if progress:
+            progress(f"load run {len(counts)}/{len(counts)} done", 1.0)
         for count, results, prefill_s, decode_s, memory in measured:
             steps_seen = [step for client in results for step in client]
             latencies = [step.ms for step in steps_seen]

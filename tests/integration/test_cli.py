@@ -148,6 +148,9 @@ def test_bench_load_reports_throughput_latency_and_worker_memory(tiny_models, tm
         memory = row["worker_memory_mib"]
         assert memory["rss"] > 50 and memory["peak"] >= memory["rss"]
     assert "3 sessions:" in result.stdout
+    progress = [line for line in result.stderr.splitlines() if "load run" in line]
+    assert progress == ["[  0%] load run 1/2: 1 session at once", "[ 50%] load run 2/2: 3 sessions at once",
+                        "[100%] load run 2/2 done"]  # fmt: skip
 
 
 # Runs main() in a fresh interpreter and prints the wait policy torch will load under (--help itself loads none).

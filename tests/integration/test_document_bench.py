@@ -44,3 +44,7 @@ def test_the_document_bench_splits_the_wait_counts_the_bytes_and_sending_ahead_c
     shapes = {row["shape"] for row in report["projections"]}
     assert len(shapes) == 4 and all(row["serial_link_s"] > row["overlapped_link_s"] for row in report["projections"])
     assert "first token after" in result.stdout and "projection 8B" in result.stdout
+    # Each run is announced as it starts on stderr (plain lines off a terminal); results stay on stdout.
+    progress = result.stderr.splitlines()
+    assert "[  0%] document run 1/6: 300 tokens at 20 Mbit/s, cold" in progress
+    assert progress[-1] == "[100%] document run 6/6 done" and "first token after" not in result.stderr
