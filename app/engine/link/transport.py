@@ -7,6 +7,7 @@ import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeVar
 
 import torch
@@ -298,12 +299,11 @@ class RemoteMiddle:
                     window.release()
                     if failure is not None:
                         continue
-                    try:
-                        outputs.append(await self._unpack(decode_frame(message), seq, flight.costs))
-                    except ProtocolError as exc:
-                        failure = WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}")
-                    except WorkerError as exc:
-                        failure = exc
+                    outcome = await self._read(message, partial(self._unpack, seq=seq, costs=flight.costs))
+                    if isinstance(outcome, WorkerError):
+                        failure = outcome
+                    else:
+                        outputs.append(outcome)
                     halted = halted or failure is not None  # no block leaves after a failure
                 slots.release()
                 if failure is None:
@@ -465,12 +465,11 @@ class RemoteMiddle:
                 window.release()
                 if failure is not None:
                     continue
-                try:
-                    results.append(await unpack(index, decode_frame(message)))
-                except ProtocolError as exc:
-                    failure = WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}")
-                except WorkerError as exc:
-                    failure = exc
+                outcome = await self._read(message, partial(unpack, index))
+                if isinstance(outcome, WorkerError):
+                    failure = outcome
+                else:
+                    results.append(outcome)
             in_step = True  # every reply was read
             if failure is not None:
                 raise failure
@@ -493,6 +492,17 @@ class RemoteMiddle:
             if not in_step:
                 await self._ws.close()  # left early (cancelled): replies on the way would answer the next request
         return replies
+
+    @staticmethod
+    async def _read(message: bytes | str, read: Callable[[Frame], Awaitable[T]]) -> T | WorkerError:
+        """What ``read`` makes of one reply, or the error it makes of it — returned, not raised: the caller
+        still reads the replies after it, so the connection's replies stay in step."""
+        try:
+            return await read(decode_frame(message))
+        except ProtocolError as exc:
+            return WorkerError(exc.code.value, f"the worker sent a bad frame: {exc.message}")
+        except WorkerError as exc:
+            return exc
 
     @staticmethod
     def _expect(frame: Frame, seq: int, expected: type[R]) -> R:
