@@ -106,6 +106,9 @@ class ChatPane(QWidget):
         self.ahead_sent = False  # the worker holds text of the draft (a deleted draft must be forgotten)
         self.ahead_again = False  # the draft changed while it was being sent
         self.ahead_draft = 0  # the number of the draft last sent ahead
+        # What was typed and not sent, per conversation (None: a new one), so a draft never follows the user
+        # into another matter's conversation.
+        self.drafts: dict[int | None, str] = {}
         self._build()
         self.update_banner()
 
@@ -174,11 +177,23 @@ class ChatPane(QWidget):
         if self.generating:
             return
         self._leave_ahead()
+        self._switch_draft(None)
         self.conversation_id = None
         self.pseudonyms = None
         self.chat_view.clear()
         self._set_generating(False)
         self.input.setFocus()
+
+    def _switch_draft(self, to: int | None) -> None:
+        """Keep the draft with the conversation it was typed in, and show the one kept for ``to``."""
+        draft = self.input.toPlainText()
+        if draft.strip() and self.conversation_id not in self.deleted:
+            self.drafts[self.conversation_id] = draft
+        else:
+            self.drafts.pop(self.conversation_id, None)
+        self.input.blockSignals(True)  # not a change the user made: it is sent ahead only once edited
+        self.input.setPlainText(self.drafts.pop(to, ""))
+        self.input.blockSignals(False)
 
     def forget(self, conversation_id: int) -> None:
         """The conversation was deleted: stop its answer, write nothing more to it, stop showing it."""
@@ -192,6 +207,7 @@ class ChatPane(QWidget):
         if self.generating or conversation_id == self.conversation_id:
             return
         self._leave_ahead()
+        self._switch_draft(conversation_id)
         self.conversation_id = conversation_id
         mapping = self.store.pseudonyms(conversation_id)
         self.pseudonyms = Pseudonyms.from_json(mapping) if mapping else None
@@ -245,8 +261,10 @@ class ChatPane(QWidget):
         if draft and settings.prefilling_while_typing:
             draft_turn = {"role": "user", "content": draft}
             self.ahead_draft += 1
-            job = self.host.prefill_ahead(
-                [*self._history(), draft_turn], self._model_pseudonyms(settings), draft=self.ahead_draft
+            job = self._sending_ahead(
+                self.host.prefill_ahead(
+                    [*self._history(), draft_turn], self._model_pseudonyms(settings), draft=self.ahead_draft
+                )
             )
             self.ahead_sent = True
         elif self.ahead_sent:
@@ -257,6 +275,14 @@ class ChatPane(QWidget):
         self.ahead_task = asyncio.ensure_future(job)
         self.ahead_task.add_done_callback(self._ahead_done)
         return self.ahead_task
+
+    async def _sending_ahead(self, job) -> int:
+        """Say that the draft is going ahead, and how much of it is on the worker once it stops."""
+        self.status.emit(SENDING_AHEAD)
+        cached = await job
+        if not self.ahead_again and not self.generating:  # not superseded by an edit or by Send
+            self.status.emit(SENT_AHEAD.format(tokens=cached))
+        return cached
 
     def _ahead_done(self, task: asyncio.Task) -> None:
         if not task.cancelled() and task.exception() is not None:
@@ -270,6 +296,9 @@ class ChatPane(QWidget):
     def _leave_ahead(self) -> None:
         """Leaving the conversation (or starting another): the worker keeps nothing of the draft."""
         self.ahead_timer.stop()
+        self.ahead_again = False
+        if self.ahead_task is not None and not self.ahead_task.done():
+            self.host.draft_moved(self.ahead_draft)  # stop sending it now, not after all of it has gone
         if self.ahead_sent:
             self.ahead_sent = False
             self.ahead_task = asyncio.ensure_future(self.host.forget_ahead([]))
@@ -282,8 +311,8 @@ class ChatPane(QWidget):
     def _set_generating(self, generating: bool) -> None:
         self.send_button.setEnabled(not generating)
         self.stop_button.setEnabled(generating)
-        has_answer = bool(self.chat_view.bubbles) and self.chat_view.bubbles[-1].role == "assistant"
-        self.regenerate_button.setEnabled(not generating and has_answer)
+        # Regenerate replaces the last answer, or answers a last message left without one (stopped, failed).
+        self.regenerate_button.setEnabled(not generating and bool(self.chat_view.bubbles))
         if generating or self.pseudonyms is None:
             self.model_view_button.setChecked(False)  # a streaming answer is shown as the user reads it
         self.model_view_button.setEnabled(not generating and self.pseudonyms is not None)
@@ -341,12 +370,13 @@ class ChatPane(QWidget):
         return await self._answer()
 
     async def regenerate(self) -> str | None:
-        """Replace the last answer with a new one."""
+        """Replace the last answer with a new one, or answer the last message if it has none."""
         messages = self.store.messages(self.conversation_id) if self.conversation_id else []
-        if not messages or messages[-1].role != "assistant":
+        if not messages:
             return None
-        self.store.delete_from(self.conversation_id, messages[-1].id)
-        self.chat_view.remove_last()
+        if messages[-1].role == "assistant":
+            self.store.delete_from(self.conversation_id, messages[-1].id)
+            self.chat_view.remove_last()
         return await self._answer()
 
     async def _answer(self) -> str | None:
@@ -387,7 +417,7 @@ class ChatPane(QWidget):
         self._keep_pseudonyms(conversation, pseudonyms)
         ending = ENDING_OF_STOP.get(reply.generation.stop_reason, "")
         self._finish(conversation, reply.text, complete=ending != "stopped", ending=ending)
-        self.status.emit(FINISHED_STATUS[ending])
+        self.status.emit(FINISHED_STATUS[ending] if reply.text else STOPPED_BEFORE_ANSWER)
         return reply.text
 
     def _finish(self, conversation: int, text: str, complete: bool, ending: str = "") -> None:
@@ -448,7 +478,6 @@ class ChatPane(QWidget):
             return
         self.streaming.set_text(self.pending_text)
         self.streaming.set_streaming(True)
-        self.chat_view.follow()
 
     def _store_answer(self, conversation: int, text: str, complete: bool, ending: str = "") -> None:
         if conversation in self.deleted:
@@ -469,6 +498,9 @@ FINISHED_STATUS = {
     "length": "The answer reached the longest-answer limit and was cut there (Settings → Decoding).",
     "stopped": "Stopped; what was written so far is kept.",
 }
+SENDING_AHEAD = "Sending the draft ahead as you type…"
+SENT_AHEAD = "Sent ahead: the worker holds {tokens:,} tokens of this conversation; Send starts from there."
+STOPPED_BEFORE_ANSWER = "Stopped before the answer began; your message is kept — Regenerate answers it."
 PRIVACY_LINK = '<a href="privacy">Privacy tab</a>'
 # What docs/PRIVACY.md measured for the bundled model with its public checkpoint, at every depth tried:
 # said when no evaluation of the current model exists yet, and said to be that.

@@ -135,12 +135,19 @@ class ChatView(QScrollArea):
         self._layout.addStretch(1)
         self.setWidget(self._inner)
         self.bubbles: list[MessageBubble] = []
+        # The view keeps to its end while it is there (a message added, an answer growing) and stays put
+        # once the user scrolls up to read. The end is known only once the layout has grown the range.
+        self._at_end = True
+        bar = self.verticalScrollBar()
+        bar.rangeChanged.connect(self._range_changed)
+        bar.valueChanged.connect(self._moved)
 
     def clear(self) -> None:
         for bubble in self.bubbles:
             bubble.setParent(None)
             bubble.deleteLater()
         self.bubbles = []
+        self._at_end = True
 
     def add(self, role: str, text: str = "", note: str = "") -> MessageBubble:
         bubble = MessageBubble(role, text, note)
@@ -156,5 +163,14 @@ class ChatView(QScrollArea):
             bubble.deleteLater()
 
     def follow(self) -> None:
+        """Go to the end, and keep to it as the content grows."""
+        self._at_end = True
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
+
+    def _range_changed(self, _low: int, high: int) -> None:
+        if self._at_end:
+            self.verticalScrollBar().setValue(high)
+
+    def _moved(self, value: int) -> None:
+        self._at_end = value >= self.verticalScrollBar().maximum()

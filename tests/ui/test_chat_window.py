@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import subprocess
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
+from app.ui.chat_pane import STOPPED_BEFORE_ANSWER
 from app.ui.main_window import MainWindow
 
 pytestmark = pytest.mark.bundled
@@ -188,3 +190,55 @@ async def test_conversations_survive_a_restart_and_can_be_searched(qtbot, engine
     assert reopened.store.get(conversation).title == "Colours"
     panel.delete(conversation)
     assert panel.list.count() == 1
+
+
+async def test_stop_before_the_first_word_keeps_the_message_and_regenerate_answers_it(qtbot, engine_host, tmp_path):
+    """Stop is heard between a long message's blocks; with nothing written, the message stays, the status
+    says so, and Regenerate answers the message (it used to need an answer to replace)."""
+    window = make_window(qtbot, engine_host, tmp_path)
+    await window.ensure_engine()
+    pane = window.chat_pane
+    session = engine_host.chat.session
+    held = len(session.processed)
+    long_message = " ".join(f"Clause {n}: the Tenant shall keep the Premises in good repair." for n in range(60))
+
+    def stop_once_a_block_is_in(_timing, _plan) -> None:
+        raise AssertionError("no step should finish: Stop came during the prefill")
+
+    pane.signals.step.connect(stop_once_a_block_is_in)
+    task = pane._run(pane.send_prompt(long_message))
+    while len(session.processed) <= held + 64:  # the first blocks are through every layer
+        await asyncio.sleep(0.01)
+    pane.stop()
+    assert not await task  # nothing was written
+    pane.signals.step.disconnect(stop_once_a_block_is_in)
+    assert [b.role for b in pane.chat_view.bubbles] == ["user"]
+    assert [m.role for m in window.store.messages(pane.conversation_id)] == ["user"]
+    assert window.status.text() == STOPPED_BEFORE_ANSWER and pane.regenerate_button.isEnabled()
+    answer = await pane.regenerate()
+    assert answer and [b.role for b in pane.chat_view.bubbles] == ["user", "assistant"]
+    assert [m.role for m in window.store.messages(pane.conversation_id)] == ["user", "assistant"]
+
+
+def test_a_draft_stays_with_its_conversation_and_the_view_opens_at_the_end(qtbot, engine_host, tmp_path):
+    window = make_window(qtbot, engine_host, tmp_path)
+    store, pane = window.store, window.chat_pane
+    long_one, other = store.create("Lease, 40 messages"), store.create("Referral")
+    for n in range(20):
+        store.add_message(long_one.id, "user", f"Question {n} about clause {n}.\n" * 6)
+        store.add_message(long_one.id, "assistant", f"Answer {n}.\n" * 6)
+    pane.open_conversation(long_one.id)
+    QApplication.processEvents()
+    bar = pane.chat_view.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == bar.maximum()  # the newest message is in view
+
+    pane.input.setPlainText("Draft about the lease: is clause 7 enforceable?")
+    pane.open_conversation(other.id)
+    assert pane.input.toPlainText() == ""  # the lease draft does not follow into the referral
+    pane.input.setPlainText("Referral draft")
+    pane.new_conversation()
+    assert pane.input.toPlainText() == ""
+    pane.open_conversation(long_one.id)
+    assert pane.input.toPlainText() == "Draft about the lease: is clause 7 enforceable?"
+    pane.open_conversation(other.id)
+    assert pane.input.toPlainText() == "Referral draft"
