@@ -164,13 +164,17 @@ class EngineHost:
         should_stop: Callable[[], bool] | None = None,
         on_notice: Callable[[str], None] | None = None,
         pseudonyms: Pseudonyms | None = None,
+        on_reading: Callable[[int, int], None] | None = None,
     ) -> ChatReply:
-        """The assistant's next message for ``messages``; ``on_text`` receives the text as it grows.
+        """The assistant's next message for ``messages``; ``on_text`` receives the text as it grows, and
+        ``on_reading(done, total)`` how much of a long message the model has read before its first word.
 
         With ``pseudonyms`` (the conversation's mapping, grown in place) the model reads the conversation
         with its identifiers replaced and ``on_text`` and the reply get the answer re-identified."""
         return await self.call(
-            self._reply(messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms)
+            self._reply(
+                messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms, on_reading
+            )
         )
 
     async def prefill_ahead(
@@ -279,7 +283,9 @@ class EngineHost:
             self.config = config
         return self.info
 
-    async def _reply(self, messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms):
+    async def _reply(
+        self, messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms, on_reading
+    ):
         if self.chat is None:
             raise RuntimeError("no chat is open")
         pseudonymiser = await self._pseudonymiser_for(pseudonyms) if pseudonyms is not None else None
@@ -297,6 +303,7 @@ class EngineHost:
             step_done if on_step else None,
             on_notice,
             pseudonymiser=pseudonymiser,
+            on_reading=on_reading,
         )
 
     async def _ahead(

@@ -215,6 +215,7 @@ class SplitChat:
         on_step: Callable[[StepTiming, Plan | None], None] | None = None,
         on_notice: Callable[[str], None] | None = None,
         pseudonymiser: Pseudonymiser | None = None,
+        on_reading: Callable[[int, int], None] | None = None,
     ) -> ChatReply:
         """Generate the assistant's next message; ``on_text`` receives the text as it grows.
 
@@ -239,7 +240,7 @@ class SplitChat:
                 self._reply_waiting = False
                 self._history = []  # until this reply completes, the next prompt is tokenized afresh
                 generation = await self.session.generate(
-                    prompt, max_new_tokens, sampling, on_token, should_stop, on_step
+                    prompt, max_new_tokens, sampling, on_token, should_stop, on_step, on_reading
                 )
         finally:
             self._reply_waiting = False

@@ -16,6 +16,7 @@ class EngineSignals(QObject):
     step = Signal(object)
     notice = Signal(str)
     progress = Signal(str, float)
+    reading = Signal(int, int, int)  # answer number, tokens of the message read so far, of how many
 
 
 class ThreadProgress(QObject):

@@ -91,6 +91,7 @@ class ChatPane(QWidget):
         self.model_view_task: asyncio.Task | None = None
         self.signals = EngineSignals()
         self.signals.text.connect(self._on_text)
+        self.signals.reading.connect(self._on_reading)
         self.deleted: set[int] = set()  # conversations deleted while shown: an answer finishing skips them
         self.exposure: str | None = None  # the measured recovery for the current model and depth, in words
         self.pending_text: str | None = None  # the newest streamed text not yet rendered
@@ -404,6 +405,7 @@ class ChatPane(QWidget):
                 should_stop=self.stop_flag.is_set,
                 on_notice=self.signals.notice.emit,
                 pseudonyms=pseudonyms,
+                on_reading=lambda done, total: self.signals.reading.emit(number, done, total),
             )
         except Exception as exc:  # every failure becomes a message; the conversation stays as it was
             self._keep_pseudonyms(conversation, pseudonyms)
@@ -464,6 +466,12 @@ class ChatPane(QWidget):
         count = len(self.pseudonyms.replacements)
         self.status.emit(f"What the model read: {count} identifier{'s' * (count != 1)} replaced by stand-ins.")
 
+    def _on_reading(self, number: int, done: int, total: int) -> None:
+        if number == self.generation and self.streaming is not None and done < total:
+            self.status.emit(READING.format(done=done, total=total))
+        elif number == self.generation and self.streaming is not None:
+            self.status.emit("Writing…")
+
     def _on_text(self, number: int, text: str) -> None:
         if number != self.generation or self.streaming is None:
             return  # a late signal from an answer that already finished
@@ -498,6 +506,7 @@ FINISHED_STATUS = {
     "length": "The answer reached the longest-answer limit and was cut there (Settings → Decoding).",
     "stopped": "Stopped; what was written so far is kept.",
 }
+READING = "Reading your message: {done:,} of {total:,} tokens…"
 SENDING_AHEAD = "Sending the draft ahead as you type…"
 SENT_AHEAD = "Sent ahead: the worker holds {tokens:,} tokens of this conversation; Send starts from there."
 STOPPED_BEFORE_ANSWER = "Stopped before the answer began; your message is kept — Regenerate answers it."

@@ -206,12 +206,16 @@ async def test_stop_before_the_first_word_keeps_the_message_and_regenerate_answe
         raise AssertionError("no step should finish: Stop came during the prefill")
 
     pane.signals.step.connect(stop_once_a_block_is_in)
+    said = []
+    pane.status.connect(said.append)
     task = pane._run(pane.send_prompt(long_message))
     while len(session.processed) <= held + 64:  # the first blocks are through every layer
         await asyncio.sleep(0.01)
     pane.stop()
     assert not await task  # nothing was written
     pane.signals.step.disconnect(stop_once_a_block_is_in)
+    reading = [line for line in said if line.startswith("Reading your message: ")]
+    assert reading and reading[0].endswith(" tokens…")  # the wait before the first word is shown as it goes
     assert [b.role for b in pane.chat_view.bubbles] == ["user"]
     assert [m.role for m in window.store.messages(pane.conversation_id)] == ["user"]
     assert window.status.text() == STOPPED_BEFORE_ANSWER and pane.regenerate_button.isEnabled()

@@ -307,5 +307,9 @@ def test_stop_during_a_long_prefill_ends_it_between_blocks_and_the_next_reply_go
     stopped = asyncio.run(ours.generate(prompt, 8, should_stop=lambda: len(ours.processed) >= 128))
     assert stopped.tokens == [] and stopped.stop_reason == "cancelled"
     assert 128 <= len(ours.processed) < len(prompt) and ours.processed == prompt[: len(ours.processed)]
-    answer = asyncio.run(ours.generate(prompt, 8)).tokens
+    reading = []
+    answer = asyncio.run(ours.generate(prompt, 8, on_reading=lambda done, total: reading.append((done, total)))).tokens
     assert answer == asyncio.run(session(folder, "sequential").generate(prompt, 8)).tokens
+    # The rest is read block by block, and each block is reported as it comes through.
+    dones = [done for done, _ in reading]
+    assert len(reading) > 1 and dones == sorted(dones) and reading[-1][0] == reading[-1][1]

@@ -148,10 +148,13 @@ class SplitSession:
         on_token: Callable[[int], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         on_step: Callable[[StepTiming, Plan | None], None] | None = None,
+        on_reading: Callable[[int, int], None] | None = None,
     ) -> Generation:
         """Continue the conversation ``prompt_ids`` (the whole of it) by up to ``max_new_tokens``.
 
         Only the part after what the caches already hold is sent: turn 2 costs its new tokens.
+        ``on_reading(done, total)`` hears how much of a long prefill has been through every layer, block by
+        block (a long document takes seconds to minutes before the first word).
         """
         prompt = list(prompt_ids)
         if not prompt:
@@ -163,7 +166,7 @@ class SplitSession:
         self.controller.new_reply()
 
         self._rope_for_prompt(len(prompt))
-        prefilled = await self._prefill(prompt, picker, should_stop)
+        prefilled = await self._prefill(prompt, picker, should_stop, on_reading)
         if prefilled is None:
             reply.generation.stop_reason = "cancelled"
             return reply.generation
@@ -225,11 +228,13 @@ class SplitSession:
         block_rows: int,
         depth: int,
         should_stop: Callable[[], bool] | None = None,
+        on_rows: Callable[[int, int], None] | None = None,
     ) -> tuple[_BlockOutput | None, MiddleReply | None]:
         """``tokens`` from ``start`` through every layer in causal blocks of ``block_rows``, as a stream: a
         block's head layers run and it leaves while the worker computes the ones before (``depth`` in
         flight), and each reply's tail layers run as it arrives, so this computer's layers, the link and
-        the worker overlap. ``processed`` grows block by block; ``should_stop`` is asked before each.
+        the worker overlap. ``processed`` grows block by block; ``should_stop`` is asked before each, and
+        ``on_rows(done, total)`` hears of each as its reply is in.
 
         Returns the last token's output and the replies' joint account (None, None if nothing ran).
         """
@@ -266,6 +271,8 @@ class SplitSession:
                 features = self.edge.run_tail_features(reply.hidden, positions, None, [block.size - 1], long_rope)
                 self.processed = tokens[: block.start + block.size]
                 replies.append(reply)
+                if on_rows:
+                    on_rows(len(self.processed) - start, len(tokens) - start)
         if not replies:
             return None, None
         output = _BlockOutput(features, self.edge.lazy_logits(features))
@@ -273,7 +280,11 @@ class SplitSession:
 
     # -- the named steps ----------------------------------------------------------------------------
     async def _prefill(
-        self, prompt: list[int], picker: TokenPicker, should_stop: Callable[[], bool] | None = None
+        self,
+        prompt: list[int],
+        picker: TokenPicker,
+        should_stop: Callable[[], bool] | None = None,
+        on_reading: Callable[[int, int], None] | None = None,
     ) -> tuple[int, StepTiming] | None:
         """Run what the caches lack of ``prompt`` (at least its last token); return the first new token.
 
@@ -291,7 +302,9 @@ class SplitSession:
                 output = await self._run_or_recover(block, [block.size - 1], clock, refill=False)
             else:
                 try:
-                    output, joint = await self._stream(prompt, reuse, send_block_rows(rows), SEND_DEPTH, should_stop)
+                    output, joint = await self._stream(
+                        prompt, reuse, send_block_rows(rows), SEND_DEPTH, should_stop, on_reading
+                    )
                 except Exception as exc:
                     await self._recover_or_raise(exc)
                     continue
