@@ -38,15 +38,20 @@ class PrivacyDock(QDockWidget):
     def depth(self) -> int:
         return int(self._settings().split.split(",")[0])
 
+    @property
+    def worker_here(self) -> bool:
+        """The built-in worker on this computer answers (no remote provider is chosen)."""
+        return self._settings().provider is None
+
     def show_depth(self) -> None:
         """Mark the current split depth on what is shown (after the settings changed)."""
-        self.view.show_report(self.view.report, self.depth, self.public_checkpoint)
+        self.view.show_report(self.view.report, self.depth, self.public_checkpoint, self.worker_here)
 
     async def refresh(self) -> None:
         """Show the cached evaluation for the current model, or that none exists."""
         privacy = await self.host.privacy(self._settings().model)
         self.public_checkpoint = privacy.public_checkpoint
-        self.view.show_report(privacy.report, self.depth, privacy.public_checkpoint)
+        self.view.show_report(privacy.report, self.depth, privacy.public_checkpoint, self.worker_here)
 
     def start(self) -> asyncio.Task:
         self.task = asyncio.ensure_future(self.run())
@@ -74,6 +79,6 @@ class PrivacyDock(QDockWidget):
         finally:
             self.view.set_running(False)
         self.public_checkpoint = privacy.public_checkpoint
-        self.view.show_report(privacy.report, self.depth, privacy.public_checkpoint)
+        self.view.show_report(privacy.report, self.depth, privacy.public_checkpoint, self.worker_here)
         self.status.emit("Privacy evaluation finished.")
         return privacy.report

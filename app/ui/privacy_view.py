@@ -24,6 +24,10 @@ NO_ESTIMATE = (
 )
 
 BASELINE_LABEL = "baseline: most frequent token"
+WORKER_HERE = (
+    "Now the built-in worker on this computer answers, so nothing crosses the network: these figures are what "
+    "the operator of a remote worker could read back, were one chosen in Settings."
+)
 
 
 def legend_key(label: str, colour: tuple[int, int, int], style: Qt.PenStyle) -> str:
@@ -78,22 +82,26 @@ class PrivacyView(QWidget):
         self.plot.setVisible(False)
         self.legend.setVisible(False)
 
-    def show_report(self, report: PrivacyReport | None, depth: int, public_checkpoint: bool) -> None:
-        """Draw ``report`` (or say there is none) with the current split depth marked."""
+    def show_report(
+        self, report: PrivacyReport | None, depth: int, public_checkpoint: bool, worker_here: bool = False
+    ) -> None:
+        """Draw ``report`` (or say there is none) with the current split depth marked. ``worker_here``: the
+        built-in worker on this computer answers now, so the figures describe a remote worker, not it."""
         self.report, self.depth = report, depth
         self.plot.clear()
         self.plot.addItem(self.depth_line)
         self.depth_line.setValue(depth)
         if public_checkpoint:
-            self.checkpoint.setText(
+            checkpoint = (
                 "The local layers are a published checkpoint: anyone can download them, so the public-weights "
                 "attacks apply."
             )
         else:
-            self.checkpoint.setText(
+            checkpoint = (
                 "The local layers are private weights: the public-weights attacks apply only if they leak. Keeping "
                 "them private is an operational duty, not a guarantee."
             )
+        self.checkpoint.setText(f"{WORKER_HERE} {checkpoint}" if worker_here else checkpoint)
         if report is None:
             self.statement.setText(NO_ESTIMATE)
             self.plot.setVisible(False)

@@ -480,9 +480,12 @@ class SettingsDialog(QDialog):
             if self.facts is not None:
                 here = f"{size_text(self.facts.edge_bytes(depth, depth, local_dtype))} ({local_dtype})"
                 worker = self.facts.worker_bytes(depth, depth, WORKER_DTYPE)
-                there = f"{size_text(worker)} ({WORKER_DTYPE}) + KV cache"
+                there = f"{size_text(worker)} ({WORKER_DTYPE}) + each conversation's cache"
             for column, text in enumerate((str(depth), cost, here, there, self._privacy_cell(depth))):
-                self.depth_table.setItem(row, column, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                last = column == len(DEPTH_COLUMNS) - 1
+                item.setToolTip(self._privacy_tip(depth) if last else DEPTH_COLUMNS[column][1])
+                self.depth_table.setItem(row, column, item)
         self.depth_table.resizeRowsToContents()
 
     def _choose_model_folder(self) -> None:
@@ -516,6 +519,19 @@ class SettingsDialog(QDialog):
             self.facts = facts
             self.model_facts.setText(f"✓ {facts.summary()}")
         self._fill_depths()
+
+    def _privacy_tip(self, depth: int) -> str:
+        """The privacy cell in words a non-engineer can act on."""
+        exposure = self.report.exposure(depth) if self.report is not None else None
+        if exposure is None or exposure.sent is None or exposure.returned is None:
+            return DEPTH_COLUMNS[-1][1]
+        return (
+            f"Someone running the worker, holding the published model, could read back about "
+            f"{100 * exposure.sent.top1:.0f}% of the words this computer sends it at depth {depth}, and "
+            f"{100 * exposure.returned.top1:.0f}% of what it sends back. Keeping more layers here changes this "
+            "little; replacing identifiers before sending (Provider tab) is what keeps names, dates and numbers "
+            "from the worker."
+        )
 
     def _privacy_cell(self, depth: int) -> str:
         if self.report is None:

@@ -418,3 +418,20 @@ def test_wire_compression_is_on_for_a_provider_saved_with_it_and_off_for_this_co
     dialog.provider.setCurrentIndex(0)  # the embedded worker: nothing crosses a network
     assert not dialog.compress.isChecked() and not dialog.compress.isEnabled()
     assert "this computer" in dialog.compress.toolTip()
+
+
+def test_the_depth_tables_privacy_figures_say_what_they_mean(qtbot):
+    from app.ui.settings_dialog import DEPTH_COLUMNS, SettingsDialog
+
+    async def no_probe(*_):
+        raise AssertionError("not used")
+
+    dialog = SettingsDialog(AppSettings(), 30, small_report(188, 200), no_probe)
+    qtbot.addWidget(dialog)
+    measured, unmeasured = dialog.depth_table.item(1, 4), dialog.depth_table.item(0, 4)  # depths 2 and 1
+    assert measured.text() == "94% / 94% (public weights)"
+    tip = measured.toolTip()
+    assert "could read back about 94% of the words this computer sends it at depth 2" in tip
+    assert "replacing identifiers before sending" in tip
+    assert unmeasured.text() == "not measured at this depth" and unmeasured.toolTip() == DEPTH_COLUMNS[4][1]
+    assert dialog.depth_table.item(1, 3).toolTip() == DEPTH_COLUMNS[3][1]

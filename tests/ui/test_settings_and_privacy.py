@@ -16,7 +16,7 @@ from app.engine.source.split import SplitSpec
 from app.privacy.corpus import bundled_corpus
 from app.privacy.evaluation import PrivacySettings
 from app.ui.main_window import MainWindow
-from app.ui.privacy_view import NO_ESTIMATE
+from app.ui.privacy_view import NO_ESTIMATE, WORKER_HERE
 from app.ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.bundled
@@ -166,6 +166,8 @@ async def test_privacy_view_shows_no_number_until_measured_then_the_measurement(
     learned = report.recovery(1, "to_worker", "learned_mlp")
     assert text.startswith("At depth 1") and f"{100 * learned.top1:.0f}%" in text
     assert view.depth_line.value() == 1
+    # The built-in worker answers now: the figures are said to be about a remote worker, not this one.
+    assert view.checkpoint.text().startswith(WORKER_HERE) and "published checkpoint" in view.checkpoint.text()
     # The key lists what was drawn, beside the plot rather than over its lines, and the axis counts whole layers.
     key = view.legend.text()
     drawn = ("sent · learned MLP", "returned · public weights (tail)", "returned · learned MLP", "baseline")
@@ -265,7 +267,7 @@ async def test_choosing_a_model_folder_checks_it_sizes_each_depth_and_exports_it
     edge = elements("model.embed_tokens.", "model.norm.", "lm_head.", "model.layers.0.", "model.layers.5.")
     middle = elements(*(f"model.layers.{i}." for i in range(1, 5)))
     assert dialog.depth_table.item(0, 2).text() == f"{4 * edge / 1e6:.1f} MB (float32)"
-    assert dialog.depth_table.item(0, 3).text() == f"{2 * middle / 1e6:.1f} MB (bfloat16) + KV cache"
+    assert dialog.depth_table.item(0, 3).text() == f"{2 * middle / 1e6:.1f} MB (bfloat16) + each conversation's cache"
     dialog.device.setCurrentText("cuda")  # a GPU workstation computes its layers in bfloat16
     assert dialog.depth_table.item(0, 2).text() == f"{2 * edge / 1e6:.1f} MB (bfloat16)"
 
