@@ -467,10 +467,8 @@ class ChatPane(QWidget):
         self.status.emit(f"What the model read: {count} identifier{'s' * (count != 1)} replaced by stand-ins.")
 
     def _on_reading(self, number: int, done: int, total: int) -> None:
-        if number == self.generation and self.streaming is not None and done < total:
-            self.status.emit(READING.format(done=done, total=total))
-        elif number == self.generation and self.streaming is not None:
-            self.status.emit("Writing…")
+        if number == self.generation and self.streaming is not None:  # not a late signal of a finished answer
+            self.status.emit(READING.format(done=done, total=total) if done < total else "Writing…")
 
     def _on_text(self, number: int, text: str) -> None:
         if number != self.generation or self.streaming is None:
