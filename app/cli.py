@@ -45,6 +45,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
         raise ValueError(f"a worker endpoint needs its bearer token in ${TOKEN_ENV}")
     # On by default where the model runs elsewhere; the embedded worker is this computer.
     pseudonymise = args.pseudonymise if args.pseudonymise is not None else args.endpoint is not None
+    if _policy_forces_pseudonymisation():
+        if args.pseudonymise is False:
+            raise ValueError("the administrator's policy replaces identifiers for every provider: --no-pseudonymise "
+                             "is not allowed here")
+        pseudonymise = True
+    detector = _office_detector(args) if pseudonymise else None
 
     async def run() -> dict:
         chat = await SplitChat.open(
@@ -74,7 +80,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         if pseudonymise:
             from app.identifiers.pseudonyms import Pseudonymiser
 
-            pseudonymiser = Pseudonymiser()
+            pseudonymiser = Pseudonymiser(detector=detector)
         try:
             reply = await chat.reply(
                 messages, args.max_new_tokens, sampling, on_text=stream, pseudonymiser=pseudonymiser
@@ -168,6 +174,40 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _policy_forces_pseudonymisation() -> bool:
+    from app.data.settings import AppSettings, apply_policy, read_policy
+
+    return apply_policy(AppSettings(), read_policy()).pseudonymise_always
+
+
+def _office_detector(args: argparse.Namespace):
+    """The detector with the office's lists of terms: the policy's, and those of --hide-terms / --keep-terms
+    (a term the policy hides stays hidden whatever --keep-terms says)."""
+    from app.data.settings import office_term_lists
+    from app.identifiers.detect import IdentifierDetector
+    from app.identifiers.office_terms import OfficeTerms, read_terms
+
+    office = office_term_lists()
+    hidden = set(office.hidden) | (read_terms(args.hide_terms) if args.hide_terms else set())
+    kept = set(office.kept) | (read_terms(args.keep_terms) if args.keep_terms else set())
+    return IdentifierDetector(office_terms=OfficeTerms.of(hidden, kept))
+
+
+def term_list_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--hide-terms",
+        type=Path,
+        metavar="FILE",
+        help="a file of terms always replaced before the model reads the text, one a line (beside the policy's)",
+    )
+    parser.add_argument(
+        "--keep-terms",
+        type=Path,
+        metavar="FILE",
+        help="a file of terms never replaced (a product, the practice's own name), one a line",
+    )
+
+
 def cmd_pseudonymise(args: argparse.Namespace) -> int:
     try:
         text = sys.stdin.read() if str(args.file) == "-" else Path(args.file).read_text(encoding="utf-8")
@@ -176,7 +216,7 @@ def cmd_pseudonymise(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     from app.identifiers.pseudonyms import Pseudonymiser
 
-    result = Pseudonymiser().pseudonymise(text)
+    result = Pseudonymiser(detector=_office_detector(args)).pseudonymise(text)
     print(result.text, end="" if result.text.endswith("\n") else "\n")
     if not args.json:
         return 0
@@ -318,6 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="replace identifiers before the model reads them, and put them back in the answer "
         "(default: on with --endpoint, off for the embedded worker on this computer)",
     )
+    term_list_options(ask)
     model_options(ask)
     compute_options(ask)
     ask.set_defaults(func=cmd_ask)
@@ -362,6 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     pseudonymise.add_argument(
         "--json", action="store_true", help="also print {text, entities: [{type, start, end, surrogate}]} last"
     )
+    term_list_options(pseudonymise)
     pseudonymise.set_defaults(func=cmd_pseudonymise)
 
     token = command("worker-token", help="add a random token's hash to a token file and print the token once")
@@ -516,11 +558,18 @@ def _report_failure(exc: Exception) -> int:
         print(f"splitchat: {message}", file=sys.stderr)
         return EXIT_USAGE
     from app.engine.link.transport import WorkerError
+    from app.data.settings import PolicyError
     from app.identifiers.detect import DetectorUnavailable
+    from app.identifiers.office_terms import TermListError
     from app.model.config import ModelError
     from app.plotting import PlottingUnavailable
+    from app.privacy.annotated import AnnotatedSetError
 
-    if isinstance(exc, (ModelError, WorkerError, DetectorUnavailable, PlottingUnavailable, OSError)):
+    expected = (ModelError, WorkerError, DetectorUnavailable, PlottingUnavailable, OSError, TermListError, PolicyError)
+    if isinstance(exc, AnnotatedSetError):
+        print(f"splitchat: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    if isinstance(exc, expected):
         print(f"splitchat: {message}", file=sys.stderr)
     else:  # a bug rather than a circumstance: name its kind and say how to see the traceback
         print(

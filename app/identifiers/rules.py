@@ -22,7 +22,7 @@ _CAPITAL_NAME = r"[A-ZÀ-ÖØ-ÞŁŚŻŹĆŠŽ](?:[^\W\d_]|['’\-](?=[^\W\d_]))
 _PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|du|le|la|ter|ten|bin|al|el|ap)"
 # A capitalised name of up to four words, with lower-case particles inside ("van den Heuvel").
 _PERSON_NAME = rf"{_CAPITAL_NAME}(?:[ -](?:{_PARTICLE} )*{_CAPITAL_NAME}){{0,3}}"
-_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Judge|Justice)\.?"
+_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Judge|Justice|Dra|Sr|Sra|Srta|Dña|Lic|Licda|Ing)\.?"
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
@@ -32,12 +32,41 @@ _STREET_SUFFIX = (
     r"Blvd|Terrace|Gardens|Grove|Square|Sq|Row|Walk|Path|Parade|Mews|Hill|Park|Rise|View|Green|Loop|Shoals)"
 )
 _COMPANY_SUFFIX = (
-    r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|Inc|Incorporated|Corp|Corporation|plc|PLC|GmbH|KG|AG|S\.A\.|SA|SAS|"
-    r"S\.p\.A\.|BV|B\.V\.|NV|Co|Company|Group|Holdings|Partners|Partnership|Associates|Trust|Foundation)\.?"
+    r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|Inc|Incorporated|Corp|Corporation|plc|PLC|GmbH|KG|AG|"
+    r"S\.A\. de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.|S\.C\.|A\.C\.|"
+    r"SLU|SL|SA de CV|SA|SAS|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|"
+    r"Co|Company|Group|Holdings|Partners|Partnership|Associates|Trust|Foundation|Abogados|Asociados)\.?"
+)
+# Institutions named by their kind first, as Spanish writes them: "Juzgado de Primera Instancia nº 4 de
+# Getafe", "Clínica San Rafael", "Hospital Universitario de Getafe". A name made only of generic words
+# ("el Tribunal Supremo") names no one.
+_SPANISH_INSTITUTION = (
+    r"(?:Hospital(?: General| Universitario| Cl[íi]nico| Regional)?|Cl[íi]nica|Centro de Salud|"
+    r"Centro de Diagn[óo]stico|"
+    r"Polic[íi]a (?:Municipal|Local)|Registro de la Propiedad|Registro Civil|Ayuntamiento|Funeraria|Isapre|CESFAM|"
+    r"Mutua(?: Laboral)?|Banco|Caja|Seguros|Abarrotes|Tienda|Taller|Ferreter[íi]a|Panader[íi]a|Restaurante|"
+    r"Hotel|Centro M[ée]dico|Sanatorio|"
+    r"Consultorio|Policl[íi]nica|Despacho|Bufete|Notar[íi]a|Inmobiliaria|Juzgado|Tribunal|Audiencia|Farmacia|"
+    r"Colegio|Universidad|Fundaci[óo]n|Asociaci[óo]n|Grupo|Instituto|Residencia|Laboratorio|Mutua|Aseguradora|"
+    r"Gestor[íi]a|Constructora|Cooperativa|Escuela|Sociedad|Corporaci[óo]n|Empresa|Comercial|Distribuidora)"
+)
+GENERIC_INSTITUTION_WORDS = frozenset(
+    "supremo constitucional nacional provincial superior justicia primera instancia instrucción instruccion social "
+    "mercantil penal contencioso-administrativo contencioso administrativo laboral familia general universitario "
+    "universitaria central regional militar civil salud médico medico público publico pública publica privado "
+    "privada menores violencia mujer vigilancia penitenciaria paz juzgado tribunal audiencia hospital clínica "
+    "clinica centro de del la las los y e nº núm número".split()
 )
 _INSTITUTION_SUFFIX = (
     r"(?:General Hospital|Hospital|Royal Infirmary|Infirmary|Medical Centre|Medical Center|Health Centre|"
-    r"Surgery|Family Practice|Practice|Clinic|Hospice|NHS Foundation Trust|NHS Trust)"
+    r"Surgery|Family Practice|Practice|Clinic|Hospice|NHS Foundation Trust|NHS Trust|Institute|Centre|Center|"
+    r"Credit Union|Bank|Building Society|Mutual|Insurance|Assurance|Solutions|Services|Pharmacy|Chemist|Pediatrics|"
+    r"Paediatrics|Dental|Orthodontics|Physiotherapy|Physical Therapy|PT|Chiropractic|Law|Legal|Chambers|"
+    r"School District|Unified School District|School|Academy|University|College|Nursery|Learning Center|Church|"
+    r"Motors|Auto|Autos|Garage|Tire|Tyres|Realty|Properties|Lettings|Estates|Care Home|Nursing Home|Home Care|"
+    r"Labs|Laboratories|Laboratory|Health|Healthcare|Medical Group|Logistics|Freight|Construction|Builders|"
+    r"Plumbing|Electrical|Consulting|Consultants|Analytics|Software|Technologies|Systems|Media|Agency|Bakery|"
+    r"Restaurant|Hotel|Transport|Haulage|Removals|Cleaning|Security|Staffing|Recruitment|Foods|Farms|Pain & Spine)"
 )
 
 
@@ -72,11 +101,15 @@ RULES: tuple[Rule, ...] = (
     # Ages over 89 are identifying (HIPAA); younger ones are not.
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)[- ](?:years?|yrs?)(?:[- ]old)?)\b", re.I),
     _rule(T.AGE, r"\b(?:aged?|age:?)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
-    # Dates: numeric with / . -, ISO, day month year, month day year.
-    _rule(T.DATE, r"\b\d{1,2}[/.\-]\d{1,2}[/.\-](?:\d{4}|\d{2})\b"),
-    _rule(T.DATE, r"\b\d{4}-\d{2}-\d{2}\b"),
-    _rule(T.DATE, rf"\b\d{{1,2}}(?:st|nd|rd|th)?(?: of)?[ \-]{_MONTH}[ \-,]*\d{{2,4}}\b", re.I),
-    _rule(T.DATE, rf"\b{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}\b", re.I),
+    _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|a\.|añas))(?!\w)", re.I),
+    _rule(T.AGE, r"\b(?:edad:?|de edad)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
+    _rule(
+        T.AGE,
+        r"\b(?:mom|mum|mam[áa]|dad|pap[áa]|mother|father|grand(?:ma|pa|mother|father)|abuel[oa]|madre|padre|she|he|"
+        r"patient|paciente|husband|wife|esposo|esposa|who|quien) (?:is|was|turned|turns|es|tiene|ten[íi]a|cumpli[óo]) "
+        r"(?P<value>(?:9\d|1[01]\d))(?! ?(?:%|mg|kg|mmhg|lpm|bpm|/|\.\d))\b",
+        re.I,
+    ),
     # Record, hospital, member, insurance and policy numbers, named by the words before them.
     _rule(
         T.RECORD_NUMBER,
@@ -116,7 +149,8 @@ RULES: tuple[Rule, ...] = (
     _rule(T.URL, r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:!?]"),
     _rule(
         T.PHONE,
-        r"(?<![\w/.-])(?:\+\d{1,3}[ .\-]?)?(?:\(\d{2,5}\)|\d{2,5})(?:[ .\-]?\d{2,4}){1,3}(?:x\d{1,5})?(?![\w/])",
+        r"(?<![\w/.-])(?:\+\d{1,3}[ .\-]?|\b1[ .\-])?(?:\(0\) ?)?(?:\(\d{2,5}\)|\d{1,5})(?:[ .\-]?\d{2,5}){1,5}"
+        r"(?: ?(?:x|ext\.?|extn\.?|extension|ext|int\.?) ?\d{1,5})?(?![\w/])",
         accept=_phone_length,
     ),
     # Street addresses, then postcodes.
@@ -128,7 +162,25 @@ RULES: tuple[Rule, ...] = (
     _rule(T.POSTCODE, r"\b(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b"),
     # People: with a title, as SURNAME, First, or as an initial and a surname.
     _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. )?(?:{_PARTICLE} )*{_PERSON_NAME}"),
-    _rule(T.PERSON, rf"(?<!\w)[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}, {_CAPITAL_NAME}(?!\w)"),
+    _rule(
+        T.PERSON,
+        rf"(?<!\w)[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}(?: [A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}})?, "
+        rf"{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?(?: [A-Z](?!\w))?",
+    ),
+    # A chat's sender at the start of its line: "[16/5/24, 9:02 p.m.] Memo:", "Mar 2, 12:05, Kwame:".
+    _rule(
+        T.PERSON,
+        r"(?m)^\[?(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
+        r"(?: ?[ap]\.? ?m\.?)?\]?[,\- ]+(?:(?:T[íi]a|T[íi]o|Abuela|Abuelo|Mam[áa]|Pap[áa]|Aunt|Uncle|"
+        r"Nurse|Dr\.?) )?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?):",
+    ),
+    # A nickname or a name someone is called by.
+    _rule(
+        T.PERSON,
+        r"(?:\b(?:called|named|known as|nicknamed|alias|"
+        r"goes by|apodad[oa]|llamad[oa]|llamar|le dicen|conocid[oa] como))"
+        r",? (?:him |her |them |me |el |la )?[\"“«']?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?)[\"”»']?",
+    ),
     _rule(T.PERSON, rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} )*{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?"),
     # People named by the role a letter, a filing or a statement gives them.
     _rule(
@@ -158,16 +210,36 @@ RULES: tuple[Rule, ...] = (
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?(?:{_CAPITAL_NAME}(?:'s)? (?:(?:{_PARTICLE}|'t) )*){{1,3}}"
         rf"{_INSTITUTION_SUFFIX}\b",
     ),
+    # Companies written in lower case: "bluefin data llc", "7 hills analytics inc".
+    _rule(
+        T.ORGANIZATION,
+        r"(?<![\w.])(?:[a-z0-9][a-z0-9&'\-]* ){1,3}(?:llc|inc|ltd|corp|gmbh|plc|llp|s\.l\.|s\.a\.|sl|sa de cv)\b\.?",
+    ),
+    _rule(
+        T.ORGANIZATION,
+        rf"(?<!\w)(?i:{_SPANISH_INSTITUTION})(?: (?:de|del|de la|de los|de las|de lo|lo|y|DE|DEL|LA|LOS|LAS|Y|"
+        rf"n[º°]\.?|N[º°]\.?|núm\.|No\.|\d+|[A-ZÁÉÍÓÚÑÜ][\wáéíóúñü\-]*))* [A-ZÁÉÍÓÚÑÜ][\wáéíóúñüÁÉÍÓÚÑÜ\-]*",
+        accept=lambda s: any(
+            w.lower() not in GENERIC_INSTITUTION_WORDS for w in re.findall(r"[^\W\d_]+", s)[1:] if w[0].isupper()
+        ),
+    ),
 )
 
-# Every date the rules find, as one pattern (re-identification reads dates back in any of these formats).
-DATE_PATTERN = re.compile("|".join(f"(?:{rule.pattern.pattern})" for rule in RULES if rule.type is T.DATE), re.I)
+LOWER_CASE_COMPANY = re.compile(r"\b(?:llc|inc|ltd|corp|gmbh|plc|llp|s\.l\.|s\.a\.|sl|sa de cv)\.?$")
 
 # Words that open a line naming a person: what follows them on the line is a name.
 NAME_LABELS = re.compile(
-    rf"(?:^|\n)[ \t]*(?:Dear|Patient|Name|Re|To|From|Signed(?: by)?|Witness|Tenant|Landlord|Lessee|Lessor|"
-    rf"Pharmacist|Consultant|Referrer|GP|Cc|Attn\.?|attn\.?|Carer|Next of kin)[:\s]+(?:{_TITLE} )?"
-    rf"(?P<value>{_PERSON_NAME})"
+    rf"(?:(?:^|\n)[ \t]*(?i:Dear|Signed(?: by)?|Attn\.?|Cc|Fdo\.?|Firmado|Estimad[oa]|Querid[oa]|Hola|Hi|Hello)[ \t]+"
+    rf"|(?:^|\n|\t| {{2,}})[ \t]*(?i:Patient(?: name)?|Name|Full name|Last name|First name|First|Surname|Given names?|"
+    rf"Middle name|Preferred name|Re|To|From|Signed(?: by)?|Signature|Witness(?:es)?|Tenant|Landlord|Lessee|Lessor|"
+    rf"Pharmacist|Consultant|Referrer|Referring (?:doctor|physician|clinician)|GP|Cc|Attn\.?|Carer|"
+    rf"Next of kin|NOK|Emergency contact|Contact|Insured|Your insured|Policyholder|Claimant|Respondent|Guarantor|"
+    rf"Employee|Parent|Guardian|Mother|Father|Nurse|Physician|Doctor|Author|Reviewer|Interpreter|Applicant|"
+    rf"Paciente|Nombre(?: y apellidos| completo)?|Apellidos?|Titular|Enfermer[oa]|M[ée]dic[oa](?: de guardia)?|"
+    rf"Doctor[a]?|Facultativ[oa]|Cuidador[a]?(?: principal)?|Acompañante(?: responsable)?|Contacto|Familiar|"
+    rf"Madre|Padre|Tutor[a]?|Responsable|Arrendador[a]?|Arrendatari[oa]|Demandante|Demandad[oa]|Fdo\.?|Firmado|"
+    rf"Atendid[oa] por|Remitente|Destinatari[oa]|De|Para):[ \t]*)"
+    rf"(?:{_TITLE} )?(?P<value>{_PERSON_NAME}(?: [A-Z]\.?)?(?: {_CAPITAL_NAME}){{0,2}})"
 )
 # In a line that holds a street address, a city before a postcode and a five-digit ZIP are address parts.
 ZIP_AFTER_STREET = re.compile(
@@ -179,8 +251,13 @@ CITY_AFTER_STREET = re.compile(
 
 # What looks like a name or an organisation but is the text's medicine or law.
 EPONYM = re.compile(
-    r"\b[A-Z][a-z]+(?:'s|s')? (?:disease|syndrome|palsy|lymphoma|thyroiditis|oesophagus|esophagus|score|scale|"
-    r"catheter|sign|test|manoeuvre|maneuver|criteria)\b"
+    r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s')?(?: [A-Z][a-z]+){0,2} (?:disease|syndrome|palsy|lymphoma|"
+    r"thyroiditis|oesophagus|esophagus|score|scale|catheter|sign|test|manoeuvre|maneuver|criteria|grade|grading|"
+    r"classification|class|index|fracture|repair|procedure|technique|tube|needle|stain|protocol|rule|method|"
+    r"position|reflex|phenomenon|tumou?r|ulcer|pouch|operation|incision|approach|line|device|bundle|cyst|"
+    r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)\b"
+    r"|\b(?:enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|índice|test|prueba|"
+    r"fractura|sonda|técnica) de [A-Z][a-zá-ú]+(?:[-–][A-Z][a-zá-ú]+)?\b"
 )
 STATUTE = re.compile(
     r"\b(?:the )?(?:[A-Z][a-z]+ ){1,6}(?:Act|Rules|Regulations|Code|Directive)(?: (?:of )?\d{4})?\b|"

@@ -12,15 +12,18 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from datetime import date, timedelta
 
+from app.identifiers.dates import parse_date
 from app.identifiers.entities import EntityType
 
 T = EntityType
-_TITLES = frozenset("mr mrs ms miss mx dr prof professor sir dame judge justice".split())
+_TITLES = frozenset(
+    "mr mrs ms miss mx dr prof professor sir dame judge justice d dña dª don doña sr sra srta dra lic licda ing "
+    "mtro mtra profa abg abgda letrado letrada".split()
+)
 # A title says which first names read naturally after it: "Mrs Mario Walker" makes a model stumble.
-_FEMALE_TITLES = frozenset("mrs ms miss dame lady".split())
-_MALE_TITLES = frozenset("mr sir lord".split())
+_FEMALE_TITLES = frozenset("mrs ms miss dame lady dña dª doña sra srta dra licda mtra profa abgda letrada".split())
+_MALE_TITLES = frozenset("mr sir lord don sr mtro letrado".split())
 _PARTICLES = frozenset("van von der den de del della di da du le la ter ten bin al el ap 't".split())
 _PUBLIC_MAIL = frozenset(
     "gmail.com googlemail.com outlook.com hotmail.com hotmail.co.uk live.com yahoo.com yahoo.co.uk icloud.com "
@@ -38,10 +41,11 @@ _STREET_WORDS = frozenset(
     "suite".split()
 )
 FAKER_LOCALES = ("en_GB", "en_US")
+# A Spanish conversation's stand-ins are Spanish and Mexican names, towns and streets.
+SPANISH_LOCALES = ("es_ES", "es_MX")
 REALISTIC = "realistic"  # a name for a name, a shifted date, a number of the same format
 TAGS = "tags"  # [PERSON_1], [DATE_2]: what redaction tools print; kept to measure against
 STYLES = (REALISTIC, TAGS)
-_MONTHS = ("January February March April May June July August September October November December").split()
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
@@ -70,9 +74,11 @@ class SurrogateMaker:
         self._rng = random.Random(seed)
         # One generator per locale, picked by this conversation's own random stream: a multi-locale Faker
         # proxy costs more per name than the name itself.
-        self._fakes = [Faker(locale) for locale in FAKER_LOCALES]
-        for index, fake in enumerate(self._fakes):
+        self._english = [Faker(locale) for locale in FAKER_LOCALES]
+        self._spanish = [Faker(locale) for locale in SPANISH_LOCALES]
+        for index, fake in enumerate(self._english + self._spanish):
             fake.seed_instance(seed + index)
+        self._fakes = self._english
         self._taken = taken
         self.date_offset_days = date_offset_days or self._rng.choice([-1, 1]) * self._rng.randrange(30, 400)
         self.words: dict[str, str] = {}  # an original name word (lower case) -> its stand-in (as written)
@@ -85,8 +91,10 @@ class SurrogateMaker:
         if self.style == TAGS:
             self._tags[kind] = self._tags.get(kind, 0) + 1
 
-    def make(self, kind: EntityType, original: str) -> str:
-        """A stand-in for ``original``: same kind, same shape, never an original nor another's stand-in."""
+    def make(self, kind: EntityType, original: str, spanish: bool = False) -> str:
+        """A stand-in for ``original``: same kind, same shape, never an original nor another's stand-in.
+        ``spanish``: the text it stands in is Spanish, so a name or a town is drawn from Spanish ones."""
+        self._fakes = self._spanish if spanish else self._english
         if self.style == TAGS:
             self._tags[kind] = self._tags.get(kind, 0) + 1
             return f"[{kind.value.upper()}_{self._tags[kind]}]"
@@ -98,13 +106,17 @@ class SurrogateMaker:
             T.AGE: self._age,
             T.EMAIL: self._email,
             T.URL: self._url,
+            T.LOCATION: self._place,
+            T.CARD: self._card,
+            T.IP_ADDRESS: self._ip,
+            T.OTHER: self._other,
         }.get(kind, self._same_format)
-        if kind in (T.PERSON, T.ORGANIZATION, T.ADDRESS):
+        if kind in (T.PERSON, T.ORGANIZATION, T.ADDRESS, T.LOCATION, T.OTHER):
             made = maker(original)  # built word by word: each word's stand-in is already unique and free
             if made.lower() != original.lower():
                 return made
             # Only words kept as they are ("VAN DEN", "St"): the whole of it stands in as one name.
-            return self.word(original, "place" if kind is T.ADDRESS else "last")
+            return self.word(original, "place" if kind in (T.ADDRESS, T.LOCATION) else "last")
         for attempt in range(50):
             candidate = self._date(original, attempt) if kind is T.DATE else maker(original)
             if candidate != original and not self._taken(candidate) and candidate.lower() not in self._used:
@@ -160,6 +172,37 @@ class SurrogateMaker:
                 return stand_in[:1].upper()
         return self.word(f"{letter}.", "first")[:1].upper()
 
+    def _place(self, original: str) -> str:
+        return self.word(original, "place")
+
+    def _other(self, original: str) -> str:
+        """A term an office or a user hid: a code keeps its shape, words become surnames."""
+        if re.search(r"\d", original):
+            return self._same_format(original)
+        return self._replace_words(original, frozenset(), "last")
+
+    def _card(self, original: str) -> str:
+        """A card number of the same length and grouping that passes Luhn's check, starting with 9: no
+        payment network issues cards in that range (ISO/IEC 7812 leaves it to national use)."""
+        digits = [c for c in original if c.isdigit()]
+        body = ["9"] + [str(self._rng.randrange(10)) for _ in digits[1:-1]]
+        total = 0
+        for index, digit in enumerate(reversed(body)):
+            value = int(digit) * (2 if index % 2 == 0 else 1)
+            total += value - 9 if value > 9 else value
+        body.append(str((10 - total % 10) % 10))
+        out, next_digit = [], iter(body)
+        for c in original:
+            out.append(next(next_digit) if c.isdigit() else c)
+        return "".join(out)
+
+    def _ip(self, original: str) -> str:
+        """An address from the ranges kept for documentation (RFC 5737, RFC 3849): it reaches no one."""
+        if ":" in original:
+            return f"2001:db8::{self._rng.randrange(1, 0xFFFF):x}:{self._rng.randrange(1, 0xFFFF):x}"
+        network = self._rng.choice(("192.0.2", "198.51.100", "203.0.113"))
+        return f"{network}.{self._rng.randrange(1, 255)}"
+
     def _organization(self, original: str) -> str:
         return self._replace_words(original, _COMPANY_WORDS, "org")
 
@@ -180,9 +223,8 @@ class SurrogateMaker:
         parsed = parse_date(original)
         if parsed is None:
             return self._same_format(original)
-        day, render = parsed
         nudge = (attempt + 1) // 2 * (1 if attempt % 2 else -1)
-        return render(day + timedelta(days=self.date_offset_days + nudge))
+        return parsed.shifted(self.date_offset_days + nudge)
 
     def _age(self, original: str) -> str:
         return re.sub(r"\d+", lambda m: str(90 + (int(m.group(0)) - 90 + self._rng.randrange(1, 12)) % 15), original)
@@ -232,77 +274,3 @@ def _same_case(model: str, word: str) -> str:
     if model.islower():
         return word.lower()
     return word
-
-
-# -- dates: parse a date in one of the common formats, and render another in exactly that format -------
-def parse_date(text: str) -> tuple[date, Callable[[date], str]] | None:
-    """The date ``text`` names and a function that writes any date the same way; None if not a date."""
-    text = text.strip()
-    numeric = re.fullmatch(r"(\d{1,4})([/.\-])(\d{1,2})\2(\d{2,4})", text)
-    if numeric:
-        first, sep, second, third = numeric.groups()
-        if len(first) == 4:
-            order = "ymd"
-        elif int(first) > 12:
-            order = "dmy"
-        elif int(second) > 12:
-            order = "mdy"
-        else:
-            order = "dmy"  # ambiguous: day first, as in the UK and most of the world
-        fields = dict(zip(order, (first, second, third), strict=True))
-        year = int(fields["y"]) + (0 if len(fields["y"]) == 4 else 2000 if int(fields["y"]) < 50 else 1900)
-        try:
-            parsed = date(year, int(fields["m"]), int(fields["d"]))
-        except ValueError:
-            return None
-
-        def render(d: date) -> str:
-            values = {"y": d.year % 100 if len(fields["y"]) == 2 else d.year, "m": d.month, "d": d.day}
-            return sep.join(str(values[key]).zfill(len(fields[key])) for key in order)
-
-        return parsed, render
-    named = re.fullmatch(
-        r"(?:(\d{1,2})(st|nd|rd|th)?(?: of)?([ \-]))?([A-Za-z]+)(\.)?([ \-,]+)"
-        r"(?:(\d{1,2})(st|nd|rd|th)?(,? ))?(\d{2,4})",
-        text,
-    )
-    if named:
-        day_first, suffix1, sep1, month_name, dot, sep2, day_after, suffix2, sep3, year_text = named.groups()
-        month = _month_number(month_name)
-        day_text = day_first or day_after
-        if month is None or day_text is None:
-            return None
-        year = int(year_text) + (
-            2000 if len(year_text) == 2 and int(year_text) < 50 else 1900 if len(year_text) == 2 else 0
-        )
-        try:
-            parsed = date(year, month, int(day_text))
-        except ValueError:
-            return None
-        abbreviated = len(month_name) <= 4 and month_name.lower() not in ("june", "july", "may")
-        upper, lower = month_name.isupper(), month_name.islower()
-
-        def render(d: date) -> str:
-            name = _MONTHS[d.month - 1][:3] if abbreviated else _MONTHS[d.month - 1]
-            name = name.upper() if upper else name.lower() if lower else name
-            year_out = f"{d.year % 100:02d}" if len(year_text) == 2 else str(d.year)
-            day_out = str(d.day).zfill(len(day_text)) if day_text.startswith("0") else str(d.day)
-            ordinal = _ordinal(d.day) if (suffix1 or suffix2) else ""
-            if day_first:
-                return f"{day_out}{ordinal}{' of' if ' of' in text else ''}{sep1}{name}{dot or ''}{sep2}{year_out}"
-            return f"{name}{dot or ''}{sep2}{day_out}{ordinal}{sep3}{year_out}"
-
-        return parsed, render
-    return None
-
-
-def _month_number(name: str) -> int | None:
-    key = name.lower()[:3]
-    for index, month in enumerate(_MONTHS, start=1):
-        if month.lower()[:3] == key:
-            return index
-    return None
-
-
-def _ordinal(day: int) -> str:
-    return "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")

@@ -17,6 +17,11 @@ from app.privacy.identifier_corpus import LabelledDocument
 from app.privacy.stats import wilson_interval
 
 _TOKEN = re.compile(r"[^\W_]+")
+# Titles name no one, and stand-ins keep them as written; sets differ on whether a span includes them
+# ("Dr Ana Ruiz" or "Dr [Ana Ruiz]"), so they count neither for recall nor against precision.
+TITLES = frozenset(
+    "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra".split()
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,7 @@ class DetectionScores:
 
 
 def _tokens(text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in _TOKEN.finditer(text)]
+    return [m.span() for m in _TOKEN.finditer(text) if m.group(0).lower() not in TITLES]
 
 
 def _covered(span: tuple[int, int], entities: Iterable[Entity]) -> bool:
@@ -68,6 +73,8 @@ def score(documents: list[LabelledDocument], detect: Callable[[str], list[Entity
         tokens = _tokens(document.text)
         for entity in document.entities:
             inside = [t for t in tokens if entity.start <= t[0] and t[1] <= entity.end]
+            if not inside:
+                continue  # a title alone
             hits = sum(_covered(t, predicted) for t in inside)
             for key in (entity.type.value, "overall"):
                 span_hits.setdefault(key, [0, 0])

@@ -46,6 +46,7 @@ class LabelledDocument:
     half: str  # "development" | "held_out"
     text: str
     entities: tuple[Entity, ...]
+    language: str = "en"
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from app.identifiers.dates import find_dates, parse_date
 from app.identifiers.detect import IdentifierDetector
 from app.identifiers.entities import EntityType
 from app.identifiers.pseudonyms import Pseudonymiser, Pseudonyms
-from app.identifiers.rules import DATE_PATTERN
-from app.identifiers.surrogates import STYLES, parse_date
+from app.identifiers.surrogates import STYLES
 from app.jobs import CancelFlag, Progress, raise_if_cancelled
 from app.privacy.detection_scores import Rate
 
@@ -127,8 +127,8 @@ def names_right(answer: str, item: QAItem) -> bool:
     if item.type is T.DATE:
         expected = parse_date(item.expected)
         return item.expected.lower() in lower or any(
-            (found := parse_date(match.group(0))) is not None and expected is not None and found[0] == expected[0]
-            for match in DATE_PATTERN.finditer(answer)
+            (found := parse_date(answer[start:end])) is not None and expected is not None and found.same_as(expected)
+            for start, end in find_dates(answer)
         )
     if item.type is T.PERSON:
         key = _TITLED.sub("", item.expected).split()[-1]

@@ -194,9 +194,8 @@ def test_without_the_spacy_model_detection_refuses_with_how_to_install_it(monkey
     from app.identifiers import detect
 
     found = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name in detect.SPACY_MODELS else found(name, *a)
-    )
+    models = {name for names in detect.SPACY_MODELS.values() for name in names}
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in models else found(name, *a))
     detect._entity_recogniser.cache_clear()
     try:
         with pytest.raises(detect.DetectorUnavailable, match="requirements-nlp.txt"):

@@ -1,0 +1,354 @@
+"""Dates as clinical and legal text writes them, in English and Spanish: finding them, reading them, and
+writing another date exactly the way the original was written.
+
+HIPAA counts every element of a date but the year as identifying, so a day and month without a year
+("April 9th", "5 Nov", "el 3 de junio"), a month and year ("March 2023", "abril de 2023") and a weekday with
+its day ("Friday 21st") are dates here, beside the full forms. A stand-in keeps its original's form: the
+same order, separators, zero padding, ordinal suffix, case, language and abbreviation, so the model reads a
+date where there was one and the intervals between a conversation's dates survive.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from enum import StrEnum
+
+_EN_MONTHS = "January February March April May June July August September October November December".split()
+_ES_MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
+_EN_WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+_ES_WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()
+_EN_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+)
+_ES_MONTH = (
+    r"(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|"
+    r"ene|feb|mar|abr|may|jun|jul|ago|sept|sep|set|oct|nov|dic)\.?"
+)
+_EN_WEEKDAY = r"(?:Mon|Tues|Tue|Wednes|Wed|Thurs|Thu|Fri|Satur|Sat|Sun)(?:day)?\.?"
+_ES_WEEKDAY = r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo)"
+_ORDINAL = r"(?:st|nd|rd|th)"
+_YEAR4 = r"(?:1[89]|20)\d{2}"
+
+
+class Precision(StrEnum):
+    """What a date names: a day of a known year, a day and month alone, a month of a year, a weekday and
+    a day of the month."""
+
+    DAY = "day"
+    DAY_NO_YEAR = "day_no_year"
+    MONTH = "month"
+    WEEKDAY = "weekday"
+
+
+# Each form names its parts; ``parse_date`` reads them and writes a new date into the same places.
+_FORMS: tuple[tuple[str, int], ...] = (
+    (r"(?P<a>\d{1,4})(?P<sep>[/.\-])(?P<b>\d{1,2})(?P=sep)(?P<c>\d{4}|\d{2})", 0),
+    (
+        rf"(?:(?P<weekday>{_EN_WEEKDAY}),? )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})?(?: of)?[ \-/]"
+        rf"(?P<month>{_EN_MONTH})"
+        rf"(?:[ \-/,]+(?P<year>{_YEAR4}|'?\d{{2}}(?![\d:])))?",
+        re.I,
+    ),
+    (
+        rf"(?:(?P<weekday>{_EN_WEEKDAY}),? )?(?P<month>{_EN_MONTH}) (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})?"
+        rf"(?:,? (?P<year>{_YEAR4}))?(?![\d:.,]\d)",
+        re.I,
+    ),
+    (rf"(?P<month>{_EN_MONTH}),? (?:of )?(?P<year>{_YEAR4})", re.I),
+    (
+        rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro)? de "
+        rf"(?P<month>{_ES_MONTH})"
+        rf"(?:,? (?P<of>del?|,) (?P<year>{_YEAR4}))?",
+        re.I,
+    ),
+    (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ES_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", re.I),
+    (rf"(?P<month>{_ES_MONTH}) (?P<of>del?) (?P<year>{_YEAR4})", re.I),
+    (rf"(?P<weekday>{_EN_WEEKDAY}),? (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})", re.I),
+    (rf"(?P<weekday>{_ES_WEEKDAY}),? (?:d[íi]a )?(?P<day>\d{{1,2}})(?![\d:/]|[.,]\d)", re.I),
+)
+_COMPILED = tuple(re.compile(rf"(?<![\w/]){form}(?![\w])", flags) for form, flags in _FORMS)
+_WHOLE = tuple(re.compile(form, flags) for form, flags in _FORMS)
+
+
+def find_dates(text: str) -> list[tuple[int, int]]:
+    """The spans of every date in ``text``, longest first where two forms overlap."""
+    spans = sorted(
+        {match.span() for pattern in _COMPILED for match in pattern.finditer(text) if _plausible(match)},
+        key=lambda span: (span[0], -span[1]),
+    )
+    kept: list[tuple[int, int]] = []
+    for start, end in spans:
+        if kept and start < kept[-1][1]:
+            if end > kept[-1][1]:
+                kept[-1] = (kept[-1][0], end)
+            continue
+        kept.append((start, end))
+    return kept
+
+
+def _plausible(match: re.Match) -> bool:
+    """A day of 1-31 and, in a numeric date, a month of 1-12 somewhere: "120/80" is a blood pressure."""
+    groups = match.groupdict()
+    if groups.get("a") is not None:
+        return parse_date(match.group(0)) is not None
+    day = groups.get("day")
+    if day is not None and not 1 <= int(day) <= 31:
+        return False
+    month = groups.get("month")
+    if month and month.lower().rstrip(".") in ("may", "mar", "jun", "sep", "set") and month[0].islower():
+        # "may" and "mar" are words too; lower-case month names only in a date with a day and year
+        return groups.get("day") is not None and (groups.get("year") is not None or "de" in match.group(0))
+    return True
+
+
+def sub_dates(text: str, replace: Callable[[str], str]) -> str:
+    """``text`` with every date replaced by ``replace(date_text)``."""
+    out, cursor = [], 0
+    for start, end in find_dates(text):
+        out += [text[cursor:start], replace(text[start:end])]
+        cursor = end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class ParsedDate:
+    """The date a text names, how precisely, and how to write any other date the same way."""
+
+    day: date
+    render: Callable[[date], str]
+    precision: Precision
+
+    def __iter__(self):  # ``day, render = parse_date(...)`` reads as the pair it is
+        return iter((self.day, self.render))
+
+    def __getitem__(self, index: int):
+        return (self.day, self.render)[index]
+
+    def shifted(self, days: int) -> str:
+        """This date moved by ``days`` (a month-and-year by whole months, so it can be moved back exactly)."""
+        return self.render(shift(self.day, days, self.precision))
+
+    def same_as(self, other: ParsedDate) -> bool:
+        """The same date as far as both texts say (a day and month without a year match any year)."""
+        if Precision.MONTH in (self.precision, other.precision):
+            return (self.day.year, self.day.month) == (other.day.year, other.day.month)
+        if Precision.DAY_NO_YEAR in (self.precision, other.precision) or Precision.WEEKDAY in (
+            self.precision,
+            other.precision,
+        ):
+            return (self.day.month, self.day.day) == (other.day.month, other.day.day)
+        return self.day == other.day
+
+
+def shift(day: date, days: int, precision: Precision) -> date:
+    if precision is Precision.MONTH:
+        months = days // 30 if days >= 0 else -((-days) // 30)
+        months = months or (1 if days >= 0 else -1)
+        index = day.year * 12 + day.month - 1 + months
+        return date(index // 12, index % 12 + 1, 1)
+    return day + timedelta(days=days)
+
+
+def parse_date(text: str) -> ParsedDate | None:
+    """The date ``text`` names, or None if it names none of the forms above."""
+    text = text.strip()
+    for pattern in _WHOLE:
+        match = pattern.fullmatch(text)
+        if match:
+            parsed = _numeric(match) if match.groupdict().get("a") is not None else _named(match)
+            if parsed is not None:
+                return parsed
+    return None
+
+
+def _numeric(match: re.Match) -> ParsedDate | None:
+    first, second, third = match.group("a"), match.group("b"), match.group("c")
+    if len(first) == 3 or (len(first) == 4 and len(third) == 4):
+        return None  # "2024-12-2024" is no date
+    if len(first) == 4:
+        order = "ymd"
+    elif int(first) > 12:
+        order = "dmy"
+    elif int(second) > 12:
+        order = "mdy"
+    else:
+        order = "dmy"  # ambiguous: day first, as in the UK, Spain and most of the world
+    fields = dict(zip(order, (first, second, third), strict=True))
+    if len(fields["y"]) not in (2, 4):
+        return None
+    year = _full_year(fields["y"])
+    try:
+        parsed = date(year, int(fields["m"]), int(fields["d"]))
+    except ValueError:
+        return None
+    sep = match.group("sep")
+
+    def render(d: date) -> str:
+        values = {"y": d.year % 100 if len(fields["y"]) == 2 else d.year, "m": d.month, "d": d.day}
+        return sep.join(str(values[key]).zfill(len(fields[key])) for key in order)
+
+    return ParsedDate(parsed, render, Precision.DAY)
+
+
+def _named(match: re.Match) -> ParsedDate | None:
+    groups = match.groupdict()
+    month_text = groups.get("month")
+    if month_text is None and groups.get("weekday"):
+        return _weekday_and_day(match)
+    month = _month_number(month_text) if month_text else None
+    if month is None:
+        return None
+    year_text = groups.get("year")
+    day_text = groups.get("day")
+    weekday_text = groups.get("weekday")
+    year = _full_year(year_text.lstrip("'")) if year_text else 2000  # a leap year: 29 February reads
+    try:
+        parsed = date(year, month, int(day_text) if day_text else 1)
+    except ValueError:
+        return None
+    if day_text is None:
+        precision = Precision.MONTH
+    elif year_text is None:
+        precision = Precision.DAY_NO_YEAR
+    else:
+        precision = Precision.DAY
+    spanish = month_text.lower().rstrip(".") in _ES_ONLY or " de " in match.group(0).lower()
+    original = match.group(0)
+    base = match.start()
+
+    def render(d: date) -> str:
+        pieces = {
+            "month": _month_like(month_text, d.month, spanish),
+            "day": str(d.day).zfill(len(day_text)) if day_text and day_text.startswith("0") else str(d.day),
+            "year": _year_like(year_text, d.year) if year_text else None,
+            "ordinal": _ordinal_like(groups.get("ordinal"), d.day),
+            "weekday": _weekday_like(weekday_text, d, spanish) if weekday_text else None,
+        }
+        out, cursor = [], 0
+        for name in sorted((n for n in pieces if groups.get(n)), key=lambda n: match.start(n)):
+            start, end = match.start(name) - base, match.end(name) - base
+            out += [original[cursor:start], pieces[name]]
+            cursor = end
+        out.append(original[cursor:])
+        return "".join(out)
+
+    return ParsedDate(parsed, render, precision)
+
+
+def _weekday_and_day(match: re.Match) -> ParsedDate | None:
+    """ "Friday 21st", "el viernes 21": a day of some month that falls on that weekday."""
+    weekday_text, day_text = match.group("weekday"), match.group("day")
+    spanish = weekday_text.lower() in _ES_WEEKDAYS_PLAIN
+    names = [n.lower() for n in (_ES_WEEKDAYS if spanish else _EN_WEEKDAYS)]
+    stem = weekday_text.lower().rstrip(".")
+    weekday = next((i for i, n in enumerate(names) if n.startswith(stem[:3]) or _plain(n) == _plain(stem)), None)
+    if weekday is None or not 1 <= int(day_text) <= 31:
+        return None
+    anchor = next(
+        date(2000 + i // 12, i % 12 + 1, int(day_text))
+        for i in range(48)
+        if int(day_text) <= 28 or _valid(2000 + i // 12, i % 12 + 1, int(day_text))
+        if date(2000 + i // 12, i % 12 + 1, int(day_text)).weekday() == weekday
+    )
+    original, base = match.group(0), match.start()
+
+    def render(d: date) -> str:
+        pieces = {
+            "weekday": _weekday_like(weekday_text, d, spanish),
+            "day": str(d.day),
+            "ordinal": _ordinal_like(match.group("ordinal") if "ordinal" in match.groupdict() else None, d.day),
+        }
+        out, cursor = [], 0
+        for name in sorted((n for n in pieces if match.groupdict().get(n)), key=match.start):
+            out += [original[cursor : match.start(name) - base], pieces[name]]
+            cursor = match.end(name) - base
+        out.append(original[cursor:])
+        return "".join(out)
+
+    return ParsedDate(anchor, render, Precision.WEEKDAY)
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _plain(word: str) -> str:
+    return word.replace("é", "e").replace("á", "a")
+
+
+def _weekday_like(original: str, day: date, spanish: bool) -> str:
+    names = _ES_WEEKDAYS if spanish or original.lower() in _ES_WEEKDAYS_PLAIN else _EN_WEEKDAYS
+    name = names[day.weekday()]
+    stem = original.rstrip(".")
+    if len(stem) <= 4 and not spanish:
+        name = name[: len(stem)] + ("." if original.endswith(".") else "")
+    return _case_like(stem, name)
+
+
+_ES_ONLY = frozenset(
+    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre "
+    "diciembre ene abr ago set dic".split()
+)
+_ES_WEEKDAYS_PLAIN = frozenset("lunes martes miércoles miercoles jueves viernes sábado sabado domingo".split())
+
+
+def _month_like(original: str, month: int, spanish: bool) -> str:
+    stem = original.rstrip(".")
+    dot = "." if original.endswith(".") else ""
+    names = _ES_MONTHS if spanish else _EN_MONTHS
+    name = names[month - 1]
+    full = stem.lower() in {n.lower() for n in names} or stem.lower() == "setiembre"
+    if not full:
+        name = name[: max(3, len(stem))] if not (stem.lower() == "sept" and month == 9) else name[:4]
+        name = name[:3] if len(stem) == 3 else name
+    return _case_like(stem, name) + dot
+
+
+def _year_like(original: str, year: int) -> str:
+    digits = original.lstrip("'")
+    prefix = original[: len(original) - len(digits)]
+    return prefix + (f"{year % 100:02d}" if len(digits) == 2 else str(year))
+
+
+def _ordinal_like(original: str | None, day: int) -> str | None:
+    if not original:
+        return None
+    if original in ("º", "°", "ro"):
+        return original if day == 1 else ""  # "1º de mayo", but "15 de junio"
+    suffix = "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return suffix.upper() if original.isupper() else suffix
+
+
+def _case_like(model: str, word: str) -> str:
+    if model.isupper() and len(model) > 1:
+        return word.upper()
+    if model[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word.lower()
+
+
+def _full_year(text: str) -> int:
+    value = int(text)
+    if len(text) == 2:
+        return value + (2000 if value < 50 else 1900)
+    return value
+
+
+def _month_number(name: str) -> int | None:
+    key = name.lower().rstrip(".")
+    if key == "setiembre" or key == "set":
+        return 9
+    for names in (_EN_MONTHS, _ES_MONTHS):
+        for index, month in enumerate(names, start=1):
+            if month.lower() == key or (len(key) >= 3 and month.lower().startswith(key)):
+                return index
+    return None

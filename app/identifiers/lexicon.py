@@ -1,0 +1,172 @@
+"""What the detector knows about words: which are people's names, which are everyday English or Spanish,
+which are regions too large to identify anyone, and which are the medicine, devices and makes that look
+like names but must reach the model as written.
+
+Name words come from Faker's person providers in forty locales (census and registry lists: about 9,000
+given names and 9,600 surnames in Latin script), already a dependency for the stand-ins. Word frequencies
+come from wordfreq (Zipf scale: 6 is "the", 3 a word seen once in a million words); they tell an everyday
+word from a rare one, which is Philter's question turned round: a rare capitalised word is a candidate.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+
+_NAME_LOCALES = (
+    "en_US en_GB en_IE en_IN en_NG es_ES es_MX es_AR es_CO es_CL pt_PT pt_BR fr_FR de_DE it_IT nl_NL sv_SE pl_PL "
+    "fi_FI da_DK no_NO cs_CZ ro_RO hu_HU tr_TR el_GR hi_IN ar_AA fa_IR he_IL vi_VN id_ID tl_PH zh_CN ja_JP ko_KR "
+    "ru_RU uk_UA"
+).split()
+_LATIN_NAME = re.compile(r"[^\W\d_]+(?:[-'’ ][^\W\d_]+)*")
+# Given names that are also everyday words: only ever a name beside another name.
+EVERYDAY_NAMES = frozenset(
+    "will may june april august grace hope faith joy rose mark bill jack summer autumn dawn eve ivy lily daisy "
+    "sky river reed wood young long short brown green white black gray grey page hunter mason rich major price "
+    "ward bell king hall wells wall street lane stone bishop cook miles banks sharp love art pat sue ray dean "
+    "chase sterling norman frank earl carol glen iris amber ruby pearl crystal hazel holly heather rosa paz luz "
+    "dolores soledad mercedes pilar consuelo amparo rosario esperanza cruz angel angeles guadalupe victoria "
+    "gloria paloma nieves asuncion concepcion remedios socorro trinidad milagros modesto severo justo leal "
+    "blanca clara alba aurora sol mar rocio martes bueno roca salud flor son he de la le do".split()
+)
+# Medicine, devices, makes and clinical words spaCy's small model takes for names.
+KEEP_TERMS = frozenset(
+    """
+    medtronic abbott boston scientific philips siemens ge healthcare stryker zimmer biomet baxter becton dickinson
+    bd braun fresenius smiths cardinal olympus roche bayer pfizer novartis sanofi astrazeneca gsk merck lilly
+    novo nordisk dexcom freestyle libre omnipod tandem insulet accu-chek accuchek contour hamilton drager dräger
+    toyota ford honda nissan volkswagen vw bmw mercedes mercedes-benz audi hyundai kia seat renault peugeot citroen
+    citroën fiat tesla chevrolet chevy dodge jeep subaru mazda volvo skoda škoda opel vauxhall lexus mitsubishi
+    suzuki jaguar porsche mini dacia cupra chrysler buick cadillac gmc ram lincoln infiniti acura land rover
+    troponin creatinine bilirubin albumin haemoglobin hemoglobin ferritin lactate procalcitonin ck-mb bnp nt-probnp
+    inr aptt crp esr tsh ldl hdl hba1c egfr alt ast ggt alp wbc rbc mcv ecg ekg echo eeg emg mri ct cxr pet
+    cha2ds2-vasc has-bled wells curb-65 nihss gcs glasgow apgar qsofa news2 moca mmse phq-9 gad-7 timi grace
+    heart abcd2 child-pugh meld rankin barthel braden waterlow ottawa centor alvarado
+    eliquis xarelto pradaxa lixiana warfarin apixaban rivaroxaban metformin ozempic wegovy mounjaro jardiance
+    farxiga lantus humalog novorapid tresiba levemir keytruda humira entresto januvia lipitor crestor zocor
+    plavix brilinta aspirin paracetamol ibuprofen naproxen tramadol oxycodone morphine fentanyl codeine
+    amoxicillin augmentin clarithromycin doxycycline ceftriaxone vancomycin gentamicin metronidazole
+    omeprazole lansoprazole pantoprazole ramipril lisinopril amlodipine bisoprolol atorvastatin simvastatin
+    furosemide spironolactone levothyroxine prednisolone dexamethasone salbutamol ventolin seretide symbicort
+    sertraline citalopram fluoxetine mirtazapine quetiapine olanzapine lorazepam diazepam zopiclone gabapentin
+    pregabalin enoxaparin clexane heparin insulin nolotil enantyum adiro sintrom orfidal lexatin
+    foley hickman picc swan-ganz port-a-cath mirena nexplanon holter doppler
+    """.split()
+)
+# Regions at the level of a state or larger, whose names HIPAA does not count as identifying.
+_REGION_EXTRA = (
+    "england, scotland, wales, northern ireland, britain, great britain, uk, usa, us, united states, "
+    "united states of america, america, europe, españa, espana, méxico, mexico, latinoamérica, latinoamerica, "
+    "iberoamérica, andalucía, andalucia, aragón, aragon, asturias, baleares, islas baleares, canarias, "
+    "islas canarias, cantabria, castilla, castilla y león, castilla-la mancha, cataluña, catalunya, "
+    "comunidad valenciana, extremadura, galicia, la rioja, navarra, país vasco, euskadi, región de murcia, "
+    "comunidad de madrid, ceuta, melilla, nuevo león, jalisco, yucatán, estado de méxico, edomex, oaxaca, "
+    "chiapas, puebla, veracruz, sonora, chihuahua, coahuila, sinaloa, guerrero, michoacán, tamaulipas, "
+    "quintana roo, baja california"
+)
+
+
+@functools.cache
+def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
+    first: set[str] = set()
+    last: set[str] = set()
+    for locale in _NAME_LOCALES:
+        try:
+            provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        except ImportError:
+            continue
+        for attribute in ("first_names", "first_names_female", "first_names_male"):
+            first |= _latin(getattr(provider, attribute, ()))
+        last |= _latin(getattr(provider, "last_names", ()))
+    return frozenset(first), frozenset(last)
+
+
+def _latin(values) -> set[str]:
+    if not isinstance(values, (list, tuple, dict, set, frozenset)):
+        return set()
+    return {
+        value.lower()
+        for value in values
+        if isinstance(value, str)
+        and _LATIN_NAME.fullmatch(value)
+        and all(ord(c) < 0x250 or 0x1E00 <= ord(c) < 0x1F00 for c in value)
+    }
+
+
+def first_names() -> frozenset[str]:
+    return _name_lists()[0]
+
+
+def last_names() -> frozenset[str]:
+    return _name_lists()[1]
+
+
+def is_name_word(word: str) -> bool:
+    """A given name or surname in any of the locales' lists (each part of a hyphenated one)."""
+    lower = word.lower()
+    first, last = _name_lists()
+    if lower in first or lower in last or lower in ("mª", "m.ª", "ma"):
+        return True
+    parts = re.split(r"[-‐]", lower)
+    return len(parts) > 1 and all(part in first or part in last for part in parts if part)
+
+
+@functools.cache
+def _frequencies() -> tuple[dict[str, float], dict[str, float]]:
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict("en", wordlist="large"), get_frequency_dict("es", wordlist="large")
+
+
+def zipf(word: str) -> float:
+    """How common ``word`` is in English or Spanish, whichever it is more common in (Zipf scale, 0 if unseen)."""
+    import math
+
+    english, spanish = _frequencies()
+    lower = word.lower()
+    frequency = max(english.get(lower, 0.0), spanish.get(lower, 0.0))
+    return round(math.log10(frequency) + 9, 2) if frequency > 0 else 0.0
+
+
+def zipf_in(word: str, language: str) -> float:
+    import math
+
+    english, spanish = _frequencies()
+    frequency = (spanish if language == "es" else english).get(word.lower(), 0.0)
+    return round(math.log10(frequency) + 9, 2) if frequency > 0 else 0.0
+
+
+@functools.cache
+def regions() -> frozenset[str]:
+    """Countries and state-level regions (lower case) in English and Spanish."""
+    out: set[str] = {region.strip() for region in _REGION_EXTRA.split(",")}
+    for locale, attributes in (
+        ("en_US", ("countries", "states")),
+        ("es_ES", ("countries", "regions")),
+        ("es_MX", ("countries", "states")),
+        ("es_CO", ("departments",)),
+        ("es_AR", ("provinces",)),
+        ("es_CL", ("regions",)),
+    ):
+        provider = importlib.import_module(f"faker.providers.address.{locale}").Provider
+        for attribute in attributes:
+            values = getattr(provider, attribute, ())
+            out |= {str(v).lower() for v in (values if not isinstance(values, dict) else values.values())}
+            out |= {str(v).lower() for v in values} if isinstance(values, dict) else set()
+    return frozenset(out)
+
+
+def is_region(surface: str) -> bool:
+    lower = re.sub(r"^(?:the|el|la|los|las) ", "", surface.lower().strip(" .,"))
+    return lower in regions() or _REGION_PHRASE.fullmatch(surface.lower()) is not None
+
+
+_REGION_PHRASE = re.compile(
+    r"(?:the )?(?:state|republic|kingdom|commonwealth|estado|provincia|comunidad|rep[úu]blica) of .+"
+    r"|(?:el |la )?(?:estado|comunidad|rep[úu]blica) de .+"
+)
+
+
+def is_kept_term(word: str) -> bool:
+    return word.lower() in KEEP_TERMS

@@ -1,0 +1,289 @@
+"""People found by lexical evidence where spaCy's small English model does not look: names in lower case
+("maria gonzalez"), names of other languages, a bare middle initial, Spanish titles and double surnames,
+and a rare capitalised word that is on a list of people's names.
+
+The evidence is the name lists and word frequencies of ``lexicon``: a pair of name words reads as a
+person even in lower case, a given name alone counts where the text is typed in lower case throughout and
+the word is rare as an ordinary word ("tyrone", not "will"), and a name found extends over the name words
+and initials beside it ("Olga P Smirnova", "María José Fernández Ruiz", "García y Pérez").
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.identifiers import lexicon
+from app.identifiers.entities import Entity, EntityType
+
+T = EntityType
+_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+_FUNCTION_WORDS = frozenset(
+    """
+    a an the and or but if of to in on at by for with from as is are was were be been am i you he she it we they
+    me him her us them my your his its our their this that these those who what which when where why how not no
+    yes do does did have has had will would can could shall should may might must so then than there here also
+    very just only all any some each every more most other such own same too up down out over under again
+    el la los las un una unos unas y o u de del al en con por para sin sobre entre es son fue era ser estar está
+    están le les lo se su sus mi mis tu tus que qué como cómo cuando cuándo donde dónde muy más menos ya no sí
+    pero porque hay ha he han hemos este esta estos estas ese esa eso nos me te
+    """.split()
+)
+# Spanish and English titles before a name; the name after them is a person's whatever its case.
+SPANISH_TITLES = (
+    r"(?:D\.|Dña\.|Dª|Don|Doña|Sr\.|Sra\.|Srta\.|Dr\.|Dra\.|Lic\.|Licda\.|Ing\.|Mtro\.|Mtra\.|Prof\.|Profa\.|"
+    r"Abg\.|Abgda\.|Letrad[oa])"
+)
+_TITLED = re.compile(
+    rf"(?<!\w){SPANISH_TITLES} (?P<name>[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*"
+    rf"(?: (?:de |del |de la |y |i )?(?:[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?)){{0,4}})"
+)
+
+
+_LOWER_TITLED = re.compile(
+    r"(?<![\w.])(?i:dr|dra|doctor|doctora|mr|mrs|ms|miss|sr|sra|srta|don|doña|dña|nurse|enfermera|enfermero|lic|"
+    r"licda|prof|profe|maestra|maestro|miss)\.? (?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?"
+    r"(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)"
+)
+_INTRODUCED = re.compile(
+    r"(?<!\w)(?i:this is|i'm|i am|im|my name is|my name's|it's|soy|me llamo|mi nombre es|habla|le saluda|"
+    r"le escribe|te escribe|firma|atentamente,?\n?|regards,?\n?|thanks,?\n?|gracias,?\n?|saludos,?\n?|cheers,?\n?) "
+    r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_](?: |\. ))?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?){0,2})"
+)
+_PARTICLES = frozenset("de del la van von der den da das dos do di du le y i ter ten bin al el".split())
+
+
+def _name_after_cue(text: str, match: re.Match) -> Entity | None:
+    """The words after a title or an introduction that can be a name: not function words, not everyday words
+    (unless on the name lists), the longest such start."""
+    words = list(re.finditer(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", match.group("name")))
+    kept = []
+    for word in words:
+        surface = word.group(0)
+        lower = surface.lower()
+        if lower in _FUNCTION_WORDS or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
+            break
+        if len(surface) == 1 and kept:
+            kept.append(word)
+            continue
+        if not (
+            lexicon.is_name_word(surface)
+            or lexicon.zipf(surface) < 3.0
+            or surface[0].isupper()
+            and lexicon.zipf(surface) < 4.0
+        ):
+            break
+        kept.append(word)
+    while kept and len(kept[-1].group(0)) == 1:
+        kept.pop()
+    if not kept:
+        return None
+    base = match.start("name")
+    return Entity(base + kept[0].start(), base + kept[-1].end(), T.PERSON)
+
+
+def _is_name(word: str) -> bool:
+    return lexicon.is_name_word(word) and word.lower() not in _FUNCTION_WORDS
+
+
+def _rare_name(word: str) -> bool:
+    """A name word seldom written as an ordinary word: a name even alone."""
+    lower = word.lower()
+    return _is_name(word) and lower not in lexicon.EVERYDAY_NAMES and lexicon.zipf(lower) < 3.6
+
+
+def mostly_lower_case(text: str) -> bool:
+    """Typed without capitals (a patient portal, a chat): fewer than one word in twenty-five capitalised
+    other than at a sentence's start."""
+    words = list(re.finditer(r"(?<![.!?:\n]\s)(?<!^)\b[^\W\d_]{2,}", text))
+    if len(words) < 8:
+        return text == text.lower()
+    capitals = sum(1 for m in words if m.group(0)[0].isupper() and m.group(0) != "I")
+    return capitals * 25 < len(words)
+
+
+def find_names(text: str) -> list[Entity]:
+    """People named by name lists and titles (spaCy's entities and the rules find the rest)."""
+    found = [Entity(*m.span(), T.PERSON) for m in _TITLED.finditer(text)]
+    words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+    lower_text = mostly_lower_case(text)
+    index = 0
+    while index < len(words):
+        start, end, word = words[index]
+        run = index
+        # a run of name words with single spaces between them (an initial may stand inside)
+        while (
+            run + 1 < len(words)
+            and _joined(text, words[run], words[run + 1])
+            and (
+                _is_name(words[run + 1][2])
+                or (
+                    len(words[run + 1][2]) == 1
+                    and words[run + 1][2].isalpha()
+                    and (words[run + 1][2].isupper() or lower_text)
+                )
+                or _rare_surname(words, run + 1)
+                or _particle_inside(text, words, run + 1)
+            )
+        ):
+            run += 1
+        names = words[index : run + 1]
+        if _is_name(word) and _a_person(text, names, lower_text):
+            found.append(Entity(names[0][0], names[-1][1], T.PERSON))
+            index = run + 1
+            continue
+        index += 1
+    return found
+
+
+def _rare_surname(words: list[tuple[int, int, str]], index: int) -> bool:
+    """A capitalised word seldom seen in either language, after a given name: a surname the lists lack
+    ("Trent W Halvorsen", "Leire Urquiza")."""
+    word = words[index][2]
+    if not word[:1].isupper() or lexicon.is_kept_term(word) or lexicon.zipf(word) >= 3.6:
+        return False
+    before = [w for _, _, w in words[max(0, index - 2) : index] if len(w) > 1]
+    return bool(before) and before[-1].lower() in lexicon.first_names()
+
+
+def _particle_inside(text: str, words: list[tuple[int, int, str]], index: int) -> bool:
+    """ "de", "van", "y" between two capitalised name words ("Marloes de Vries-Bakker", "Ortega y Gasset")."""
+    word = words[index][2]
+    return (
+        word in _PARTICLES
+        and index + 1 < len(words)
+        and words[index - 1][2][:1].isupper()
+        and words[index + 1][2][:1].isupper()
+        and _joined(text, words[index], words[index + 1])
+        and (_is_name(words[index + 1][2]) or lexicon.zipf(words[index + 1][2]) < 3.0)
+    )
+
+
+def find_cued_names(text: str) -> list[Entity]:
+    """Names after a title or an introduction in any case ("hi dr kowalski", "soy rosa elena ruiz"): the
+    cue is the evidence, so they need not be on the name lists."""
+    return [
+        entity
+        for pattern in (_LOWER_TITLED, _INTRODUCED)
+        for m in pattern.finditer(text)
+        if (entity := _name_after_cue(text, m)) is not None
+    ]
+
+
+_RARE_RUN = re.compile(
+    r"(?<![\w'’-])(?P<run>[A-ZÀ-ÖØ-ÞŁŚŻ][^\W\d_]+(?:[-'’][A-ZÀ-ÖØ-Þa-z][^\W\d_]+)?"
+    r"(?: (?:(?:de|del|van|von|der|den|da|dos|di|du|le|la|y|bin|al) )*"
+    r"[A-ZÀ-ÖØ-ÞŁŚŻ][^\W\d_]+(?:[-'’][A-Za-zÀ-ÿ][^\W\d_]+)?){1,3})"
+)
+
+
+def find_rare_runs(text: str) -> list[Entity]:
+    """Two or more capitalised words that are rare in both languages, side by side: a name no list holds
+    ("Marloes de Vries-Bakker"), Philter's question turned on words the lists lack."""
+    found = []
+    for match in _RARE_RUN.finditer(text):
+        words = [w for w in re.findall(r"[^\W\d_]+(?:[-'’][^\W\d_]+)?", match.group("run")) if w not in _PARTICLES]
+        if len(words) < 2 or any(w.isupper() for w in words):
+            continue
+        if all(lexicon.zipf(w) < 2.5 and not lexicon.is_kept_term(w) for w in words) and not any(
+            lexicon.is_region(w) for w in words
+        ):
+            found.append(Entity(*match.span("run"), T.PERSON))
+    return found
+
+
+_CAPITALISED = re.compile(r"(?<![\w'’\-@./])[A-ZÀ-ÖØ-ÞŁŚŻ][a-zà-öø-ÿłśżźćńą]{2,}(?:[-'’][A-Za-zÀ-ÿ][a-zà-ÿ]+)?(?![\w@/]|\.\w)")
+
+
+def find_rare_capitalised(text: str, language: str) -> list[Entity]:
+    """A capitalised word inside a sentence that neither language uses as an ordinary word (Zipf < 3): a
+    name, a town or a company the lists and the model missed ("Racine", "Quillion") — Philter's rule that
+    what is not known to be safe is a candidate. Drugs, devices and kept terms are known to be safe."""
+    found = []
+    for match in _CAPITALISED.finditer(text):
+        word = match.group(0)
+        if opens_sentence(text, match.start()) or lexicon.is_kept_term(word) or lexicon.is_region(word):
+            continue
+        if lexicon.zipf_in(word, language) >= 3.0 or lexicon.zipf(word) >= 3.4:
+            continue
+        before = text[max(0, match.start() - 4) : match.start()].lower()
+        kind = T.LOCATION if re.search(r"(?:in|at|to|en|a|de) $", before) else T.PERSON
+        found.append(Entity(match.start(), match.end(), kind))
+    return found
+
+
+def _joined(text: str, left: tuple[int, int, str], right: tuple[int, int, str]) -> bool:
+    between = text[left[1] : right[0]]
+    return between in (" ", ". ") and (between == " " or len(left[2]) == 1)
+
+
+def _a_person(text: str, names: list[tuple[int, int, str]], lower_text: bool) -> bool:
+    surfaces = [w for _, _, w in names if len(w) > 1 and w not in _PARTICLES]
+    if not surfaces:
+        return False
+    capitalised = all(w[0].isupper() for w in surfaces)
+    if not capitalised and not all(w.islower() for w in surfaces):
+        return False
+    if any(lexicon.is_kept_term(w) for w in surfaces):
+        return False
+    if len(surfaces) >= 2:
+        firsts = lexicon.first_names()
+        if surfaces[0].lower() not in firsts and not capitalised:
+            return False  # in lower case a person starts with a given name: "maria gonzalez"
+        everyday = sum(w.lower() in lexicon.EVERYDAY_NAMES or lexicon.zipf(w) >= 4.6 for w in surfaces)
+        if capitalised:
+            return everyday < len(surfaces) and not _sentence_start_pair(text, names, everyday)
+        return everyday == 0 and all(lexicon.zipf(w) < 4.6 for w in surfaces)
+    word = surfaces[0]
+    if capitalised:
+        # a lone capitalised name word: rare as a word, and not just opening a sentence
+        return _rare_name(word) and not opens_sentence(text, names[0][0]) and lexicon.zipf(word) < 3.0
+    return lower_text and _rare_name(word) and word.lower() in lexicon.first_names() and lexicon.zipf(word) < 3.4
+
+
+def opens_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \t\"'(“")
+    return not before or before[-1] in ".!?:\n•-*"
+
+
+def _sentence_start_pair(text: str, names: list[tuple[int, int, str]], everyday: int) -> bool:
+    """ "Will Smith" is a person, "Will Payment" at a sentence's start is not: a pair whose first word opens
+    the sentence needs both words to be names and the first not an everyday word."""
+    return opens_sentence(text, names[0][0]) and names[0][2].lower() in lexicon.EVERYDAY_NAMES
+
+
+def extend_names(text: str, found: list[Entity]) -> list[Entity]:
+    """A person found grows over the name words and initials beside it: a second surname, a middle
+    initial, "y Pérez", a given name before."""
+    out = []
+    for entity in found:
+        if entity.type is not T.PERSON:
+            continue
+        start, end = entity.start, entity.end
+        if text[start:end].islower():
+            while after := re.match(r" ([a-zñáéíóú]\.?|[a-zñáéíóú]{2,})(?![\w])", text[end:]):
+                word = after.group(1).rstrip(".")
+                if not (len(word) == 1 or lexicon.is_name_word(word)) or word in _FUNCTION_WORDS:
+                    break
+                end += after.end()
+            while end > entity.end and len(text[start:end].split()[-1].rstrip(".")) == 1:
+                end = start + text[start:end].rstrip(". ").rfind(" ")
+        while after := re.match(
+            r"(?: (?:y |i |de |del |de la )?)([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?(?= [A-ZÀ-ÖØ-Þ]))",
+            text[end:],
+        ):
+            word = after.group(1)
+            if not (_is_name(word) or len(word.rstrip(".")) == 1 or lexicon.zipf(word) < 2.0):
+                break
+            if lexicon.is_kept_term(word) or lexicon.is_region(word):
+                break
+            end += after.end()
+        while before := re.search(
+            r"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?) $", text[max(0, start - 40) : start]
+        ):
+            word = before.group(1)
+            if not (_is_name(word) and word.lower() not in lexicon.EVERYDAY_NAMES) or lexicon.is_kept_term(word):
+                break
+            start -= len(before.group(0))
+        if (start, end) != (entity.start, entity.end):
+            out.append(Entity(start, end, T.PERSON))
+    return out

@@ -1,0 +1,208 @@
+"""Numbers and codes that identify someone, found by their checks or by the words that introduce them.
+
+A number is taken on its own when its check digits prove what it is (a payment card by Luhn's sum, an IBAN
+by ISO 7064, a Spanish DNI or NIE by its letter, a CIF, a Mexican CURP, an NPI, a VIN by its shape) and
+otherwise when a cue names it: "serial no.", "IMEI", "NPI", "GMC", "nº de colegiado", "matrícula",
+"plate", "NHC", "tarjeta sanitaria", "póliza", "NSS", "passport". python-stdnum holds the check
+algorithms; the cues in English and Spanish are this product's, written for clinical and legal text.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable
+
+from stdnum import iban, luhn
+from stdnum.es import cif, dni, nie
+from stdnum.mx import curp, rfc
+
+from app.identifiers.entities import Entity, EntityType
+
+T = EntityType
+# A code after its cue: letters and digits with inner separators, at least one digit.
+_CODE = (
+    r"(?=[A-Za-z0-9./\- ]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
+    r"|(?<=[A-Z]) (?=\d)){2,30}"
+)
+_SEP = r"\s*(?:[:#=]|n[º°o]\.?|no\.?|num\.?|núm\.?|number|número|is|es)?\s*(?:[:#]\s*)?"
+
+
+def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:
+    return kind, re.compile(
+        rf"(?<!\w)(?:{cues})(?!\w){_SEP}(?:\([^)\n]{{1,20}}\)[:\s]*)?(?P<value>{_CODE})(?![\w])", re.I
+    )
+
+
+_CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
+    _cued(
+        T.DEVICE,
+        r"serial(?: number| no)?|s/n|sn|imei|udi|device id|device identifier|n[º°]\.? de serie|n[úu]mero de serie|"
+        r"serie|mac address|mac|device serial|pump serial|generator serial|lead serial",
+    ),
+    _cued(
+        T.LICENCE,
+        r"npi|dea(?: number| no)?|gmc(?: number| no)?|nmc(?: pin)?|hcpc|licen[cs]e(?: number| no)?|lic|"
+        r"certificate(?: number| no)?|registration(?: number| no)?|reg\.? no|bar(?: number| no)|sra(?: id| number)?|"
+        r"driver'?s licen[cs]e|driving licen[cs]e|(?:n[º°]\.? de |n[úu]mero de )?colegiad[oa]|col\.|"
+        r"c[ée]dula profesional|matr[íi]cula profesional|permiso de conducir|carn[ée] de conducir|sbn|cpso|"
+        r"commission|m\.n\.|m\.p\.|legitimationsnummer|n[úu]m\. col\.|n[º°]\.? col\.|col\. n[º°]|"
+        r"colegiad[oa] n[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge",
+    ),
+    _cued(
+        T.VEHICLE,
+        r"(?:licen[cs]e |registration |number |reg\.? )?plates?|reg(?:istration)?(?: no| number| mark)?|"
+        r"matr[íi]cula|placas?|vin|tag|n[º°]\.? de bastidor|bastidor|chassis(?: number| no)?",
+    ),
+    _cued(
+        T.RECORD_NUMBER,
+        r"nhc|hc|historia cl[íi]nica|n[º°]\.? (?:de )?historia|tarjeta sanitaria|cip|tsi|p[óo]liza|afiliaci[óo]n|"
+        r"expediente cl[íi]nico|n[º°]\.? de afiliado|beneficiary(?: id| number)?|group(?: number| no)|"
+        r"member id|episode(?: number| no)?|encounter(?: number| no)?|account(?: number| no)|acct|folio|"
+        r"n[º°] de paciente|medicare(?: number| no)?|medicaid(?: number| no)?|mbi|"
+        r"study uid|uid|accession(?: number| no)?|"
+        r"emp|employee(?: id| number| no)?|staff(?: id| number| no)?|tis|ccc|legajo|finca|afiliad[oa]|"
+        r"tarjeta sanitaria(?: europea)?|n[º°]\.? de cliente|cliente|contrato|invoice|factura|ticket|"
+        r"policy(?: number| no)?|member(?: number| no)?|group|claim(?: number| no)?|siniestro|referencia catastral|"
+        r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic",
+    ),
+    _cued(
+        T.NATIONAL_ID,
+        r"passport(?: number| no)?|pasaporte|dni|nie|nif|cif|curp|rfc|ssn|social security(?: number| no)?|"
+        r"national insurance(?: number| no)?|ni number|nino|id card|c[ée]dula de identidad|c[ée]dula|ine|personnummer|"
+        r"pesel|nss|naf|nuss|nass|seguridad social|n[º°]\.? de afiliaci[óo]n(?: ss)?|cc|c\.c\.|nit|rut|run|cuit|cuil|"
+        r"cart[ãa]o de cidad[ãa]o|identity card|personalausweis|documento(?: de identidad)?|n[úu]mero de documento|"
+        r"tax id|ein|itin|aadhaar|pan|a-number|alien number|henkil[öo]tunnus|bsn|nir",
+    ),
+    _cued(
+        T.CASE_NUMBER,
+        r"expediente|procedimiento(?: \w+){0,2}|autos|recurso(?: de \w+)?|juicio(?: \w+){0,2}|rollo|sentencia|auto|"
+        r"atestado|denuncia|diligencias(?: previas)?|ejecutoria|ejecuci[óo]n|nig|docket(?: no| number)?|"
+        r"index(?: no| number)?|case(?: no| number)?|charge(?: no| number)?|"
+        r"incident(?: no| number)?|report(?: no| number)?|"
+        r"crime reference|police reference|urn|citation|con el n[úu]mero",
+    ),
+)
+_CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
+_CARD_ENDING = re.compile(
+    r"(?:ending(?: in)?|ends in|last (?:four|4)(?: digits)?|terminada en|acabada en|que termina en|terminaci[óo]n|"
+    r"[úu]ltimos (?:4|cuatro) d[íi]gitos)[:\s]+(?P<value>\d{4})(?!\d)",
+    re.I,
+)
+_CARD_CUE = re.compile(r"(?:card|tarjeta|visa|mastercard|amex|debit|credit|cr[ée]dito|d[ée]bito)\b[^\n]{0,30}$", re.I)
+_IPV4 = re.compile(r"(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\d|\.\d)")
+_IPV6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]{2,39}(?:%\w+)?(?![\w:])")
+_VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])(?=[A-HJ-NPR-Z0-9]*\d)[A-HJ-NPR-Z0-9]{17}(?![\w-])")
+_UK_PLATE = re.compile(r"(?<!\w)[A-Z]{2}\d{2} ?[A-Z]{3}(?!\w)")
+_ES_PLATE = re.compile(r"(?<!\w)\d{4}[ \-]?[BCDFGHJKLMNPRSTVWXYZ]{3}(?!\w)")
+_DNI = re.compile(r"(?<![\w-])\d{8}[ \-]?[A-Za-z](?!\w)")
+_NIE = re.compile(r"(?<![\w-])[XYZxyz][ \-]?\d{7}[ \-]?[A-Za-z](?!\w)")
+_CIF = re.compile(r"(?<![\w-])[ABCDEFGHJNPQRSUVW][ \-]?\d{7}[0-9A-J](?!\w)")
+_CURP = re.compile(r"(?<!\w)[A-Z][AEIOUX][A-Z]{2}\d{6}[HM][A-Z]{5}[A-Z0-9]\d(?!\w)", re.I)
+_RFC = re.compile(r"(?<!\w)[A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3}(?!\w)", re.I)
+_IBAN = re.compile(r"(?<!\w)[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,3})?(?!\w)")
+_CLABE = re.compile(r"(?<!\d)\d{3}[ ]?\d{3}[ ]?\d{11}[ ]?\d(?!\d)")
+_NPI = re.compile(r"(?<!\d)[12]\d{9}(?!\d)")
+_RUT = re.compile(r"(?<![\w.])\d{1,2}\.\d{3}\.\d{3}-[\dkK](?!\w)")
+_DOTTED_ID = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3}){2,3}(?:-\d)?(?![\w.])")
+_NAF = re.compile(r"(?<![\w/])\d{2}/\d{7,8}/\d{2}(?![\w/])")
+_UK_NI = re.compile(r"(?<!\w)(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?!\w)", re.I)
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\s\-.]", "", text)
+
+
+def _valid(check: Callable[[str], object], text: str) -> bool:
+    try:
+        check(text)
+    except Exception:  # stdnum raises its own ValidationError subclasses, and ValueError on odd input
+        return False
+    return True
+
+
+def _luhn_card(text: str) -> bool:
+    digits = _compact(text)
+    return 13 <= len(digits) <= 19 and len(set(digits)) > 2 and luhn.is_valid(digits)
+
+
+def _npi(text: str) -> bool:
+    return luhn.is_valid("80840" + text)
+
+
+def _clabe(text: str) -> bool:
+    digits = _compact(text)
+    weights = (3, 7, 1) * 6
+    total = sum(int(d) * w % 10 for d, w in zip(digits[:17], weights, strict=False))
+    return (10 - total % 10) % 10 == int(digits[17])
+
+
+def _ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.split("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+# Found wherever they stand: the check proves what they are.
+_CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
+    (T.ACCOUNT, _IBAN, lambda s: _valid(iban.validate, _compact(s).upper())),
+    (T.ACCOUNT, _CLABE, _clabe),
+    (T.NATIONAL_ID, _DNI, lambda s: _valid(dni.validate, _compact(s).upper())),
+    (T.NATIONAL_ID, _NIE, lambda s: _valid(nie.validate, _compact(s).upper())),
+    (T.NATIONAL_ID, _CIF, lambda s: _valid(cif.validate, _compact(s).upper())),
+    (T.NATIONAL_ID, _CURP, lambda s: _valid(curp.validate, s.upper())),
+    (T.NATIONAL_ID, _RFC, lambda s: _valid(rfc.validate, s.upper()) and any(c.isalpha() for c in s[-3:])),
+    (T.NATIONAL_ID, _UK_NI, lambda s: True),
+    (T.IP_ADDRESS, _IPV4, _ip),
+    (T.IP_ADDRESS, _IPV6, _ip),
+    (T.VEHICLE, _VIN, lambda s: True),
+    (T.VEHICLE, _UK_PLATE, lambda s: True),
+    (T.VEHICLE, _ES_PLATE, lambda s: True),
+    (T.LICENCE, _NPI, _npi),
+    (T.NATIONAL_ID, _RUT, lambda s: True),
+    (T.NATIONAL_ID, _NAF, lambda s: True),
+)
+
+
+def find_numbers(text: str) -> list[Entity]:
+    """Every identifying number in ``text`` that a check or a cue shows to be one."""
+    found = []
+    for kind, pattern, check in _CHECKED:
+        found += [Entity(*m.span(), kind) for m in pattern.finditer(text) if check(m.group(0))]
+    for match in _CARD.finditer(text):
+        before = text[max(0, match.start() - 40) : match.start()]
+        if _luhn_card(match.group(0)) or (_CARD_CUE.search(before) and 13 <= len(_compact(match.group(0))) <= 19):
+            found.append(Entity(*match.span(), T.CARD))
+    found += [Entity(*m.span("value"), T.CARD) for m in _CARD_ENDING.finditer(text)]
+    for match in _DOTTED_ID.finditer(text):  # "CC 1.020.456.789": a number in thousands is money unless cued
+        before = text[max(0, match.start() - 30) : match.start()]
+        if re.search(r"(?:CC|C\.C\.|NIT|c[ée]dula|documento|DNI|ID|RUT|CUIT|CUIL)[\s:.nº°#]*$", before, re.I):
+            found.append(Entity(*match.span(), T.NATIONAL_ID))
+    for kind, pattern in _CUED:
+        for match in pattern.finditer(text):
+            start, end = match.span("value")
+            value = match.group("value")
+            if not any(c.isdigit() for c in value):
+                continue  # the cue's look ahead saw a digit further on, not in this word
+            if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
+                continue  # "plate 3" is a count
+            if _is_law_or_quantity(text, start, end):
+                continue
+            found.append(Entity(start, end, kind))
+    return found
+
+
+_UNIT_AFTER = re.compile(r"\s?(?:mg|mcg|µg|g|kg|ml|mL|l|mmol|mmhg|mm|cm|%|h|hrs?|min|mg/dl|ui|iu|units?)\b", re.I)
+
+
+def _is_law_or_quantity(text: str, start: int, end: int) -> bool:
+    """A measurement ("150 mg") or a statute ("Ley 29/1994") is not a code."""
+    return bool(_UNIT_AFTER.match(text, end)) or bool(
+        re.search(
+            r"(?:ley|real decreto|rd|decreto|orden|directiva|reglamento|act|section|art[íi]culo|art)\.?\s*$",
+            text[max(0, start - 20) : start],
+            re.I,
+        )
+    )

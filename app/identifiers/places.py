@@ -1,0 +1,234 @@
+"""Addresses, postcodes and places smaller than a state, in the forms of many countries.
+
+HIPAA's second category is every geographic unit smaller than a state: the street and its number, the
+town, the county, the postcode. Addresses are written with the street type first ("Calle Mayor 14",
+"ul. Lipowa 9", "Rua das Flores 25"), fused into the name ("Drottninggatan 12", "Hauptstraße 5"), after
+the number ("221B Baker Street"), or with no street word at all on an address's own line ("1 Cheapside");
+floors and doors ("2º A", "Apt. 5", "Suite 210"), PO boxes and military addresses stand on lines of their
+own. Towns are found beside a postcode ("28013 Madrid", "Dayton, OH 45402"), on an address's last line,
+after the words that say someone lives or was born there, and by spaCy's place entities (detect.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.identifiers.entities import Entity, EntityType
+
+T = EntityType
+_NAME = r"[A-ZÀ-ÖØ-ÞĄĆĘŁŃŚŹŻŠŽČŘ](?:[^\W\d_]|['’\-](?=[^\W\d_]))*"
+_LOWER_LINK = r"(?:de|del|de la|de los|de las|das|dos|do|da|des|du|di|della|la|le|el|los|las|y|e|i|von|van|der|den)"
+# A street's name after its type word: capitalised words with the small words between them.
+_STREET_NAME = rf"(?:{_LOWER_LINK} )*{_NAME}(?: (?:{_LOWER_LINK} )*(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
+_HOUSE = (
+    r"(?:,?\s*(?:n[º°o]\.?\s*|núm\.?\s*|#\s*)?\d{1,5}(?:[-–]?[A-Za-z](?![^\W\d_])|[-–]\d{1,4}|[-–][IVX]{1,4})?|"
+    r",?\s*s/n)"
+)
+_FLOOR = (
+    r"(?:,?\s*(?:\d{1,2}\s?[º°ª]\.?\s?(?:[A-Z]\b|izq(?:uierda|da)?\.?|dcha\.?|der(?:echa)?\.?|centro|ctro\.?|"
+    r"puerta \d+)?|bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal|esc(?:alera)?\.? ?\w|"
+    r"(?:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
+    r"apartamento|nave|edif\.?|edificio|torre|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|#) ?\w{1,4}(?:-\w{1,3})?"
+    r"|\d{1,2}\.?\s?[º°ª]\.?\s?(?:esq(?:uerdo)?\.?|dto\.?|direito|frente|\d{1,2})|edif\.? [A-ZÁÉÍÓÚ][\w ]{2,30}?(?=,)))"
+)
+_PREFIX_TYPES = (
+    r"(?:Calle|C/|C\.(?!P\.)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
+    r"Camino|Cmno\.?|Carretera|Ctra\.?|Traves[íi]a|Trav\.?|Glorieta|Carrer|R[úu]a|Rue|Via|Viale|Piazza|Corso|Largo|"
+    r"Travessa|Estrada|Alameda|Calzada|Calz\.?|Cerrada|Privada|Prolongaci[óo]n|Prol\.?|Carrera|Cra\.?|Kr\.?|"
+    r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
+    r"ul\.|ulica|al\.|aleja|os\.|osiedle|Avenue|Allée|Chemin|Impasse|Quai|Place|Strada|Straße|Kalea|Gran V[íi]a|"
+    r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
+    r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida)"
+)
+_FUSED_TYPES = (
+    r"(?:stra(?:ß|ss)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|gatan|v[äa]gen|gata|v[äa]g|gr[äa]nd|torget|"
+    r"katu|tie|kuja|polku|laan|straat|gracht|plein|singel|kade|vej|gade|stræde|veien|gaten)"
+)
+_EN_SUFFIX = (
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Close|Drive|Dr|Way|Court|Ct|Place|Pl|Crescent|Cres|Boulevard|Blvd|"
+    r"Terrace|Tce|Gardens|Grove|Square|Sq|Row|Walk|Parade|Mews|Hill|Park|Rise|Green|Loop|Highway|Hwy|Parkway|Pkwy|"
+    r"Circle|Cir|Trail|Pike|Turnpike|Wynd|Brae|Quay|Wharf|Embankment|Broadway)"
+)
+_UNIT_LINE = re.compile(
+    r"(?<!\w)(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"
+    r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?(?!\w)"
+    r"(?:,?\s*\d{1,2}\s?[º°ª]\s?[A-Z]?\b)?"
+)
+_PO_BOX = re.compile(
+    r"(?<!\w)(?:P\.? ?O\.? ?Box|PO Box|Post Office Box|Apartado(?: de [Cc]orreos| [Pp]ostal)?|Apdo\.?|Casilla|"
+    r"Postfach|Box)\s*\d{1,7}(?!\w)",
+    re.I,
+)
+_MILITARY = re.compile(r"(?<!\w)(?:PSC|CMR|Unit|USS [A-Z][a-z]+)\s*\d{1,5},?\s*Box\s*\d{1,5}(?!\w)")
+_MILITARY_POST = re.compile(r"(?<!\w)(?P<city>APO|FPO|DPO)\s+(?:AE|AP|AA)\s+(?P<zip>\d{5})(?!\d)")
+_STREETS = (
+    re.compile(rf"(?<![\w/]){_PREFIX_TYPES} ?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"),
+    re.compile(
+        rf"(?<!\w){_NAME}{_FUSED_TYPES}(?:{_HOUSE})?(?:{_FLOOR})*(?!\w)|(?<!\w)(?:{_NAME} )?{_NAME}-?{_FUSED_TYPES}\b"
+        rf"(?:{_HOUSE})?",
+    ),
+    re.compile(
+        rf"(?<![\w,.])\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? (?:(?:{_LOWER_LINK}|'t) )*(?:{_NAME} ){{1,4}}"
+        rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
+    ),
+    re.compile(
+        rf"(?<!\w)(?:{_NAME} ){{1,3}}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Crescent|Highway|Parkway)\b"
+        rf"(?= \d| ?,| ?\n)"
+    ),
+    re.compile(
+        rf"(?<!\w)(?i:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.|Diagonal|Transversal|Kr\.?) "
+        rf"\d{{1,3}}[A-Z]? ?(?:#|No\.?|Nº)? ?"
+        rf"\d{{1,3}}[A-Z]?(?:\s?-\s?\d{{1,3}})?(?:{_FLOOR})*"
+    ),
+    # The number before a street type of another language: "209 Rue Bienville", "17 rue Oberkampf".
+    re.compile(
+        rf"(?<![\w,.])\d{{1,5}}(?: ?(?:bis|ter))?,? (?i:rue|avenue|av\.|boulevard|bd|place|allée|allee|chemin|impasse|"
+        rf"quai|cours|route|via|calle|rua)\.? (?:(?:de|du|des|de la|d'|del|da|das|do|dos) ?)?{_NAME}(?: {_NAME}){{0,3}}"
+    ),
+    # A street without its number, its type spelled out: "Holloway Road", "Germantown Ave", "47th Street".
+    re.compile(
+        rf"(?<!\w)(?:(?:N|S|E|W|North|South|East|West)\.? )?(?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,3}}"
+        rf"(?:Street|Road|Avenue|Ave|Boulevard|Blvd|Lane|Drive|Highway|Hwy|Parkway|Pkwy|Turnpike)\b\.?"
+    ),
+    # Numbered with a direction first: "400 N. Michigan Ave.", "4707 E Thomas Rd".
+    re.compile(
+        rf"(?<![\w,.])\d{{1,5}} (?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.? (?:{_NAME} ){{1,3}}{_EN_SUFFIX}\b\.?"
+    ),
+    # Typed in lower case: "2210 w north ave".
+    re.compile(
+        r"(?<![\w,.])\d{1,5} (?:[nsew] )?(?:[a-z]+ ){1,3}"
+        r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|"
+        r"way|ct|court|pl|place|hwy|pkwy)\b\.?"
+    ),
+    re.compile(r"(?<!\w)(?i:Ruta|Route|Carretera|Ctra\.?|Km\.?) \d{1,4},? (?i:km|kil[óo]metro) \d{1,4}(?:[.,]\d)?"),
+    re.compile(
+        rf"(?<![\w,.])\d{{1,5}},? {_NAME}(?= ?,? (?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}}|\d{{4,5}} |{_NAME},? "
+        rf"(?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}})))"
+    ),
+)
+_COLONIA = re.compile(rf"(?<!\w)(?:Col(?:onia)?\.?|Fracc(?:ionamiento)?\.?|Barrio|Bº|B°|Urb\.) {_STREET_NAME}")
+# A postcode before its town, as most of Europe and Latin America write them.
+_POSTCODE_TOWN = re.compile(
+    rf"(?:(?<=\n)|(?<=^)|(?<=, )|(?<=,)|(?<=\. )|(?<=- )|(?<=C\.P\. )|(?<=CP )|(?<=C\.P\.)|(?<=\t))"
+    rf"(?P<zip>\d{{5}}|\d{{3}} \d{{2}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{4}} ?[A-Z]{{2}}|[A-Z]-\d{{4,5}}|\d{{4}})"
+    rf"[ ,]+(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )*{_NAME}){{0,3}})(?: \((?P<area>{_NAME}(?: {_NAME})?)\))?",
+    re.M,
+)
+_US_STATES = (
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK "
+    "OR PA PR RI SC SD TN TX UT VT VA WA WV WI WY"
+)
+_AU_CA_STATES = "NSW VIC QLD WA SA TAS ACT NT ON QC BC AB MB SK NS NB NL PE YT NU"
+_CITY_REGION_CODE = re.compile(
+    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? (?:{'|'.join(_AU_CA_STATES.split())})"
+    rf"(?:,? (?P<zip>\d{{4}}|[A-Z]\d[A-Z] ?\d[A-Z]\d))?(?!\w)"
+)
+_CITY_BEFORE_UK_POSTCODE = re.compile(
+    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? "
+    rf"(?P<zip>(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{{2}}))"
+    rf"(?!\w)"
+)
+_LABELLED_PLACE = re.compile(
+    rf"(?<!\w)(?i:City|Town|Ciudad|Localidad|Municipio|Poblaci[óo]n|Alc\.|Alcald[íi]a|Delegaci[óo]n|Mpio\.|Deleg\.|"
+    rf"Comuna|Distrito|Barrio|County of|Condado de|Place of birth|Lugar de nacimiento|Birthplace)[:\s]+"
+    rf"(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,3}})"
+)
+_COUNTY = re.compile(
+    rf"(?<!\w)(?:(?P<a>{_NAME}(?: {_NAME})?) (?i:County|Parish|Borough)|(?i:Co\.) (?P<b>{_NAME}))(?!\w)"
+)
+_CITY_STATE = re.compile(
+    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? (?P<state>(?:{'|'.join(_US_STATES.split())})\.?)"
+    rf"(?:,? (?P<zip>\d{{5}}(?:-\d{{4}})?))?(?!\w)"
+)
+_CUED_POSTCODE = re.compile(
+    r"(?<!\w)(?:C\.P\.|CP|c[óo]digo postal|zip(?: code)?|post ?code|postal code)"
+    r"[:\s]*(?P<zip>[A-Z0-9]{2,5}[ \-]?[A-Z0-9]{0,4})"
+    r"(?!\w)",
+    re.I,
+)
+_EIRCODE = re.compile(
+    r"(?<!\w)[AC-FHKNPRTV-Y]\d{2}[ ]?(?=[AC-FHKNPRTV-Y0-9]*[AC-FHKNPRTV-Y])[AC-FHKNPRTV-Y0-9]{4}(?!\w)"
+)
+_CANADA = re.compile(r"(?<!\w)[A-CEGHJ-NPR-TVXY]\d[A-CEGHJ-NPR-TV-Z] ?\d[A-CEGHJ-NPR-TV-Z]\d(?!\w)")
+_UK_POSTCODE = re.compile(r"(?<!\w)(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})(?!\w)")
+_ZIP_AFTER_TOWN = re.compile(rf"(?<=, )(?P<town>{_NAME}(?: {_NAME}){{0,2}}),? (?P<zip>\d{{5}}(?:-\d{{4}})?)(?!\d)")
+# Someone lives, was born or is from a place: the capitalised words after the cue are that place.
+_LIVES_IN = re.compile(
+    rf"(?<!\w)(?i:(?:lives?|living|lived|resides?|residing|resident|born|moved|relocated|raised|grew up|based|"
+    rf"travell?ed|vive|viv[íi]a|reside|resid[íi]a|residente|nacid[oa]|domiciliad[oa]|con domicilio|trasladad[oa]|"
+    rf"se mud[óo]|viene|vino|es|era) (?:in|at|to|from|near|en|de|a|cerca de)"
+    rf"|originally from|is from|are from|was from|comes from|came from|hails from|native of|natural de|"
+    rf"vecin[oa] de|procedente de|originari[oa] de|oriund[oa] de)"
+    rf"(?: (?:the town of|the city of|el municipio de|la localidad de|el pueblo de))? "
+    rf"(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,2}})"
+)
+
+
+def find_places(text: str) -> list[Entity]:
+    """Street addresses, postcodes and towns in ``text``."""
+    found: list[Entity] = []
+    for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY, _COLONIA):
+        found += [Entity(*_trim(text, *m.span()), T.ADDRESS) for m in pattern.finditer(text)]
+    for match in _MILITARY_POST.finditer(text):
+        found += [Entity(*match.span("city"), T.ADDRESS), Entity(*match.span("zip"), T.POSTCODE)]
+    for match in _POSTCODE_TOWN.finditer(text):
+        if _year_before_words(match):
+            continue
+        found += [Entity(*match.span("zip"), T.POSTCODE), Entity(*match.span("town"), T.LOCATION)]
+        if match.group("area"):
+            found.append(Entity(*match.span("area"), T.LOCATION))
+    for match in _CITY_STATE.finditer(text):
+        found.append(Entity(*match.span("city"), T.LOCATION))
+        if match.group("zip"):
+            found.append(Entity(*match.span("zip"), T.POSTCODE))
+    for pattern in (_CITY_REGION_CODE, _CITY_BEFORE_UK_POSTCODE):
+        for match in pattern.finditer(text):
+            found.append(Entity(*match.span("city"), T.LOCATION))
+            if match.group("zip"):
+                found.append(Entity(*match.span("zip"), T.POSTCODE))
+    found += [Entity(*m.span("town"), T.LOCATION) for m in _LABELLED_PLACE.finditer(text)]
+    for match in _COUNTY.finditer(text):
+        found.append(Entity(*match.span(), T.LOCATION))
+    for match in _ZIP_AFTER_TOWN.finditer(text):
+        if match.group("town").split()[-1] in _US_STATES.split() + ["AE", "AP", "AA"]:
+            continue
+        found += [Entity(*match.span("town"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
+    for pattern in (_CUED_POSTCODE,):
+        found += [
+            Entity(*m.span("zip"), T.POSTCODE) for m in pattern.finditer(text) if re.search(r"\d", m.group("zip"))
+        ]
+    for pattern in (_EIRCODE, _CANADA, _UK_POSTCODE):
+        found += [Entity(*m.span(), T.POSTCODE) for m in pattern.finditer(text)]
+    for match in _LIVES_IN.finditer(text):
+        found.append(Entity(*match.span("town"), T.LOCATION))
+    found += _address_lines(text, found)
+    return found
+
+
+def _year_before_words(match: re.Match) -> bool:
+    """ "2019 Annual Report" or "1998 Toyota" is a year and a name, not a postcode and a town."""
+    code = match.group("zip")
+    return len(code) == 4 and code.isdigit() and 1900 <= int(code) <= 2099
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while end > start and text[end - 1] in " ,.;:-–":
+        if text[end - 1] == "." and re.search(r"(?:\b[A-Za-z]{1,4}|º|°)\.$", text[start:end]):
+            break  # "Avda." "St." keep their dot
+        end -= 1
+    return start, end
+
+
+_HOUSE_LINE = re.compile(rf"^[ \t]*(?P<street>\d{{1,5}}[A-Za-z]?,? (?:{_NAME} ?){{1,4}})[ \t]*,?[ \t]*$", re.M)
+
+
+def _address_lines(text: str, found: list[Entity]) -> list[Entity]:
+    """A line of a number and a name ("1 Cheapside") just above a line holding a postcode or a town."""
+    places = [e for e in found if e.type in (T.POSTCODE, T.LOCATION)]
+    out = []
+    for match in _HOUSE_LINE.finditer(text):
+        next_line_end = text.find("\n", match.end() + 1)
+        next_line_end = len(text) if next_line_end < 0 else next_line_end
+        if any(match.end() < e.start <= next_line_end for e in places):
+            out.append(Entity(*match.span("street"), T.ADDRESS))
+    return out
