@@ -47,8 +47,10 @@ def cmd_ask(args: argparse.Namespace) -> int:
     pseudonymise = args.pseudonymise if args.pseudonymise is not None else args.endpoint is not None
     if _policy_forces_pseudonymisation():
         if args.pseudonymise is False:
-            raise ValueError("the administrator's policy replaces identifiers for every provider: --no-pseudonymise "
-                             "is not allowed here")
+            raise ValueError(
+                "the administrator's policy replaces identifiers for every provider: --no-pseudonymise "
+                "is not allowed here"
+            )
         pseudonymise = True
     detector = _office_detector(args) if pseudonymise else None
 
@@ -474,7 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     privacy.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or a local Hugging Face folder")
     privacy.add_argument("--depths", default="1,2,4,6,8", help="split depths (layers local on each side)")
     privacy.add_argument("--corpus", type=Path, help="a folder of .txt documents (default: Python's own docs)")
-    privacy.add_argument("--json", type=Path, required=True, help="write the report here")
+    privacy.add_argument("--json", type=Path, help="write the report here (required but with --annotated)")
     privacy.add_argument("--plot", type=Path, help="draw recovery versus depth here (PNG)")
     privacy.add_argument(
         "--max-train-pairs", type=int, default=24_000, help="(hidden state, token) pairs the attackers learn from"
@@ -497,6 +499,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     privacy.add_argument(
         "--identifier-documents", type=int, default=90, help="held-out documents attacked (and dev ones trained on)"
+    )
+    privacy.add_argument(
+        "--annotated",
+        type=Path,
+        metavar="DIR",
+        help="with --identifiers: score detection on your own annotated documents (a .jsonl file or a folder of "
+        "them; format in docs/PRIVACY.md) instead of the project's sets; no model is loaded",
     )
     privacy.add_argument("--identifier-depth", type=int, default=2, help="the split depth attacked with --identifiers")
     privacy.add_argument(
@@ -557,8 +566,8 @@ def _report_failure(exc: Exception) -> int:
     if isinstance(exc, (ValueError, CorpusError)):
         print(f"splitchat: {message}", file=sys.stderr)
         return EXIT_USAGE
-    from app.engine.link.transport import WorkerError
     from app.data.settings import PolicyError
+    from app.engine.link.transport import WorkerError
     from app.identifiers.detect import DetectorUnavailable
     from app.identifiers.office_terms import TermListError
     from app.model.config import ModelError

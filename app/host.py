@@ -32,7 +32,8 @@ from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.modes import Speculation
-from app.identifiers.detect import default_detector
+from app.identifiers.detect import IdentifierDetector, default_detector
+from app.identifiers.office_terms import OfficeTerms
 from app.identifiers.pseudonyms import ModelText, Pseudonymiser, Pseudonyms
 from app.jobs import CancelFlag, Cancelled, Progress
 from app.model.config import ModelError
@@ -70,6 +71,17 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+def office_detector() -> IdentifierDetector:
+    """The detector with the office's lists of terms always hidden and never hidden, read from the policy
+    now (the models behind it load once per process whatever the lists)."""
+    from app.data.settings import office_term_lists
+
+    lists = office_term_lists()
+    if not lists.hidden and not lists.kept:
+        return default_detector()
+    return IdentifierDetector(office_terms=OfficeTerms.of(lists.hidden, lists.kept))
+
+
 class EngineConfig:
     """What the engine needs to open a chat; equal configs share one open engine."""
 
@@ -323,7 +335,7 @@ class EngineHost:
 
     async def _pseudonymiser_for(self, pseudonyms: Pseudonyms) -> Pseudonymiser:
         if self._pseudonymiser is None or self._pseudonymiser.pseudonyms is not pseudonyms:
-            detector = await asyncio.to_thread(default_detector)
+            detector = await asyncio.to_thread(office_detector)
             await asyncio.to_thread(detector.warm)
             self._pseudonymiser = Pseudonymiser(pseudonyms, detector)
         return self._pseudonymiser

@@ -191,7 +191,9 @@ def find_rare_runs(text: str) -> list[Entity]:
     return found
 
 
-_CAPITALISED = re.compile(r"(?<![\w'’\-@./])[A-ZÀ-ÖØ-ÞŁŚŻ][a-zà-öø-ÿłśżźćńą]{2,}(?:[-'’][A-Za-zÀ-ÿ][a-zà-ÿ]+)?(?![\w@/]|\.\w)")
+_CAPITALISED = re.compile(
+    r"(?<![\w'’\-@./])[A-ZÀ-ÖØ-ÞŁŚŻ][a-zà-öø-ÿłśżźćńą]{2,}(?:[-'’][A-Za-zÀ-ÿ][a-zà-ÿ]+)?(?![\w@/]|\.\w)"
+)
 
 
 def find_rare_capitalised(text: str, language: str) -> list[Entity]:

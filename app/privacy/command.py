@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 import threading
+from pathlib import Path
 
 from app.engine.source.specs import resolve_model
 from app.jobs import Cancelled
@@ -15,6 +17,10 @@ from app.progress_display import stderr_progress as _progress
 
 
 def run_privacy_command(args: argparse.Namespace) -> int:
+    if args.annotated is not None and not args.identifiers:
+        raise ValueError("--annotated scores identifier detection: use it with --identifiers")
+    if args.json is None and args.annotated is None:
+        raise ValueError("the report needs a file: --json FILE")
     return identifier_command(args) if args.identifiers else recovery_command(args)
 
 
@@ -56,8 +62,38 @@ def recovery_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def annotated_command(args: argparse.Namespace) -> int:
+    """``--identifiers --annotated DIR``: detection scored on an office's own annotated documents."""
+    from app.identifiers.detect import IdentifierDetector
+    from app.privacy.annotated import Role, Source, load_annotated
+    from app.privacy.identifier_evaluation import score_sources, source_lines, sources_json
+
+    documents = load_annotated(args.annotated)
+    if not documents:
+        raise ValueError(f"{args.annotated} holds no documents")
+    source = Source(Path(args.annotated).name, Role.HELD_OUT, "your annotated documents", tuple(documents))
+    _progress("Scoring detection on your documents", 0.0)
+    scores = score_sources([source], IdentifierDetector())
+    _progress.close()
+    print("\n".join(source_lines(scores)))
+    for item in scores:
+        print(f"\n{item.language}: token recall by type")
+        for kind, rate in sorted(item.scores.token_recall.items(), key=lambda kv: kv[1].value):
+            low, high = rate.ci95
+            print(f"  {kind:<14} {100 * rate.value:6.2f}% [{100 * low:5.1f}, {100 * high:5.1f}]  ({rate.total} words)")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(
+            json.dumps({"format": "splitchat-annotated-scores", "sources": sources_json(scores)}, indent=1)
+        )
+        print(f"report written to {args.json}", file=sys.stderr)
+    return 0
+
+
 def identifier_command(args: argparse.Namespace) -> int:
     """``--identifiers``: detection scores, the attackers on what crosses the wire, the cost, the fidelity."""
+    if args.annotated is not None:
+        return annotated_command(args)
     from app.engine.chat import SplitChat
     from app.engine.decode.sampling import Sampling
     from app.engine.source.split import SplitSpec

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from app.identifiers.detect import IdentifierDetector
 from app.identifiers.pseudonyms import Pseudonymiser
 from app.jobs import CancelFlag, Progress
+from app.privacy.annotated import Role, Source, project_sources
 from app.privacy.detection_scores import DetectionScores, score
 from app.privacy.identifier_corpus import LabelledDocument, load_corpus
 from app.privacy.identifier_fidelity import Answer, Fidelity, measure_fidelity, qa_items
@@ -49,6 +50,69 @@ class Cost:
 
 
 @dataclass(frozen=True)
+class SourceScores:
+    """Detection on one evaluation source in one language."""
+
+    source: str
+    role: str  # "development" (read while tuning) or "held_out"
+    author: str
+    language: str
+    scores: DetectionScores
+
+
+def score_sources(sources: list[Source], detector: IdentifierDetector) -> list[SourceScores]:
+    """Each source scored on its own, per language: figures from different authors are never pooled."""
+    out = []
+    for source in sources:
+        for language in sorted({d.language for d in source.documents}):
+            documents = [d for d in source.documents if d.language == language]
+            out.append(
+                SourceScores(source.name, source.role.value, source.author, language, score(documents, detector.detect))
+            )
+    return out
+
+
+def _scores_json(scores: DetectionScores) -> dict:
+    return {
+        "documents": scores.documents,
+        "token_recall": {k: _rate_json(v) for k, v in scores.token_recall.items()},
+        "span_recall": {k: _rate_json(v) for k, v in scores.span_recall.items()},
+        "token_precision": _rate_json(scores.token_precision),
+    }
+
+
+def sources_json(sources: list[SourceScores]) -> list[dict]:
+    return [
+        {"source": s.source, "role": s.role, "author": s.author, "language": s.language, **_scores_json(s.scores)}
+        for s in sources
+    ]
+
+
+def source_lines(sources: list[SourceScores]) -> list[str]:
+    """One line a source and language: recall and precision with their intervals, and the weakest types."""
+    lines = [
+        f"{'source':<20} {'role':<11} {'lang':<4} {'docs':>4} {'token recall':>24} {'precision':>24}  weakest types"
+    ]
+    for s in sources:
+        recall, precision = s.scores.token_recall["overall"], s.scores.token_precision
+        weakest = ", ".join(
+            f"{kind} {rate.value:.2f}"
+            for kind, rate in sorted(s.scores.token_recall.items(), key=lambda item: item[1].value)[:3]
+            if kind != "overall"
+        )
+        lines.append(
+            f"{s.source:<20} {s.role:<11} {s.language:<4} {s.scores.documents:>4} "
+            f"{_percent(recall):>24} {_percent(precision):>24}  {weakest}"
+        )
+    return lines
+
+
+def _percent(rate) -> str:
+    low, high = rate.ci95
+    return f"{100 * rate.value:6.2f}% [{100 * low:5.1f}, {100 * high:5.1f}]"
+
+
+@dataclass(frozen=True)
 class IdentifierReport:
     held_out: DetectionScores
     development: DetectionScores
@@ -57,6 +121,8 @@ class IdentifierReport:
     settings: IdentifierSettings
     elapsed_s: float
     fidelity: Fidelity | None = None  # None when no model was given to answer
+    sources: tuple[SourceScores, ...] = ()  # every evaluation source on its own
+    source_leaks: dict[str, dict[str, LeakRates]] | None = None  # held-out source -> attacker -> rates
 
     def to_json(self) -> str:
         def rates(scores: DetectionScores) -> dict:
@@ -81,6 +147,14 @@ class IdentifierReport:
                     for label, rate in (("off", leak.off), ("on", leak.on))
                 }
                 for name, leak in self.leaks.items()
+            },
+            "sources": sources_json(list(self.sources)),
+            "source_leaks": {
+                source: {
+                    name: {label: _rate_json(rate) for label, rate in (("off", leak.off), ("on", leak.on))}
+                    for name, leak in leaks.items()
+                }
+                for source, leaks in (self.source_leaks or {}).items()
             },
             "cost": {**asdict(self.cost), "median_ms": self.cost.median_ms},
             "fidelity": None if self.fidelity is None else _fidelity_json(self.fidelity),
@@ -155,6 +229,9 @@ def evaluate_identifiers(
     def attack_progress(message: str, fraction: float) -> None:
         say(message, 0.1 + 0.7 * fraction)
 
+    sources = project_sources()
+    say("Scoring detection on every evaluation source", 0.07)
+    source_scores = score_sources(sources, detector)
     leaks = attack(
         model,
         tokenizer,
@@ -164,9 +241,27 @@ def evaluate_identifiers(
         mlp_width=settings.mlp_width,
         mlp_epochs=settings.mlp_epochs,
         seed=settings.seed,
-        progress=attack_progress,
+        progress=lambda message, fraction: attack_progress(message, 0.5 * fraction),
         cancel=cancel,
     )
+    # The same attackers on each held-out written source, as the workstation would send it.
+    others = [source for source in sources if source.role is Role.HELD_OUT and not source.name.startswith("templates")]
+    source_leaks = {}
+    for index, source in enumerate(others):
+        source_leaks[source.name] = attack(
+            model,
+            tokenizer,
+            development[: settings.train_documents],
+            list(source.documents[: settings.attack_documents]),
+            depth=settings.depth,
+            mlp_width=settings.mlp_width,
+            mlp_epochs=settings.mlp_epochs,
+            seed=settings.seed,
+            progress=lambda message, fraction, i=index: attack_progress(
+                f"{message} ({others[i].name})", 0.5 + 0.5 * (i + fraction) / max(1, len(others))
+            ),
+            cancel=cancel,
+        )
     fidelity = None
     if answer is not None:
         fidelity = measure_fidelity(
@@ -176,7 +271,15 @@ def evaluate_identifiers(
             cancel,
         )
     return IdentifierReport(
-        held_scores, development_scores, leaks, cost, settings, round(time.monotonic() - started, 1), fidelity
+        held_scores,
+        development_scores,
+        leaks,
+        cost,
+        settings,
+        round(time.monotonic() - started, 1),
+        fidelity,
+        tuple(source_scores),
+        source_leaks,
     )
 
 
@@ -211,6 +314,14 @@ def summary_lines(report: IdentifierReport) -> list[str]:
                 for style, result in fidelity.styles.items()
             )
         )
+    if report.sources:
+        lines += source_lines(list(report.sources))
+    for source, leaks in (report.source_leaks or {}).items():
+        for attacker, leak in leaks.items():
+            lines.append(
+                f"{source}: {attacker} recovers {100 * leak.off.value:.1f}% of identifier words with "
+                f"pseudonymisation off, {100 * leak.on.value:.2f}% ({leak.on.hits}/{leak.on.total}) on"
+            )
     cost = report.cost
     lines.append(
         f"pseudonymising a {cost.note_words}-word note: {cost.median_ms:.0f} ms (median of "
