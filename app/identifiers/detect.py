@@ -146,7 +146,8 @@ class IdentifierDetector:
         found += [
             entity
             for entity in names.find_rare_capitalised(text, language.value)
-            if not _drug_like(entity.text_in(text)) and not any(entity.overlaps(f) for f in found)
+            if not _drug_like(entity.text_in(text))
+            and not any(entity.overlaps(f) for f in found)
             and entity.text_in(text).lower() not in _ROLE_WORDS | _LABEL_WORDS
         ]
         if self.use_ner:  # the model fills what the rules left: a rule knows a number's or an address's edges
@@ -156,6 +157,7 @@ class IdentifierDetector:
                 for piece in _outside(entity, found)
                 if (named := _named(text, piece)) is not None and _credible(text, named)
             ]
+        found = [e for e in found if not (e.type is T.LOCATION and lexicon.is_region(e.text_in(text)))]
         found = _drop_medicine_and_law(text, found)
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         found = [e for e in found if not _kept(text, e, kept_terms)]

@@ -147,7 +147,6 @@ def _ip(text: str) -> bool:
 
 # Found wherever they stand: the check proves what they are.
 _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
-    (T.ACCOUNT, _IBAN, lambda s: _valid(iban.validate, _compact(s).upper())),
     (T.ACCOUNT, _CLABE, _clabe),
     (T.NATIONAL_ID, _DNI, lambda s: _valid(dni.validate, _compact(s).upper())),
     (T.NATIONAL_ID, _NIE, lambda s: _valid(nie.validate, _compact(s).upper())),
@@ -166,9 +165,24 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
 )
 
 
+def _ibans(text: str) -> list[tuple[int, int]]:
+    """IBANs that pass their check, each the longest valid prefix of a candidate (a group of letters after
+    it may be the next word: "es91 2100 … 1332 please")."""
+    spans = []
+    for match in _IBAN.finditer(text):
+        surface = match.group(0)
+        for cut in sorted(
+            {m.end() for m in re.finditer(r"[A-Za-z0-9](?= |$)", surface)} | {len(surface)}, reverse=True
+        ):
+            if _valid(iban.validate, _compact(surface[:cut]).upper()):
+                spans.append((match.start(), match.start() + cut))
+                break
+    return spans
+
+
 def find_numbers(text: str) -> list[Entity]:
     """Every identifying number in ``text`` that a check or a cue shows to be one."""
-    found = []
+    found = [Entity(start, end, T.ACCOUNT) for start, end in _ibans(text)]
     for kind, pattern, check in _CHECKED:
         found += [Entity(*m.span(), kind) for m in pattern.finditer(text) if check(m.group(0))]
     for match in _CARD.finditer(text):

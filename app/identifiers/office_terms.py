@@ -38,9 +38,11 @@ class OfficeTerms:
 
     @classmethod
     def of(cls, hidden: Iterable[str] = (), kept: Iterable[str] = ()) -> OfficeTerms:
-        return cls(
-            frozenset(t.strip() for t in hidden if t.strip()), frozenset(t.strip().lower() for t in kept if t.strip())
-        )
+        """The lists, cleaned; a term on both is hidden (hiding is the safe side)."""
+        hidden_terms = frozenset(term.strip() for term in hidden if term.strip())
+        lowered = {term.lower() for term in hidden_terms}
+        kept_terms = {term.strip().lower() for term in kept} - lowered - {""}
+        return cls(hidden_terms, frozenset(kept_terms))
 
     @classmethod
     def from_files(cls, hide_file: Path | None = None, keep_file: Path | None = None) -> OfficeTerms:

@@ -1,0 +1,267 @@
+"""Each identifier class in the forms real text writes it, in English and Spanish, and the terms that must
+reach the model as written. The examples are of the kinds the annotated sets hold, written for these tests."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from app.identifiers.dates import find_dates, parse_date
+from app.identifiers.detect import IdentifierDetector
+from app.identifiers.entities import EntityType
+from app.identifiers.language import Language, detect_language
+from app.identifiers.office_terms import OfficeTerms, TermListError, read_terms
+from app.identifiers.pseudonyms import Pseudonymiser, Pseudonyms
+from app.privacy.annotated import AnnotatedSetError, load_annotated
+
+T = EntityType
+
+
+@pytest.fixture(scope="module")
+def detector() -> IdentifierDetector:
+    return IdentifierDetector()
+
+
+def replaced(detector: IdentifierDetector, text: str) -> str:
+    """``text`` with every finding's characters blanked: what must not survive into the model's text."""
+    out = list(text)
+    for entity in detector.detect(text):
+        out[entity.start : entity.end] = "#" * (entity.end - entity.start)
+    return "".join(out)
+
+
+def assert_hidden(detector: IdentifierDetector, text: str, *identifiers: str) -> None:
+    blanked = replaced(detector, text)
+    for identifier in identifiers:
+        start = text.index(identifier)
+        assert set(blanked[start : start + len(identifier)]) <= {"#", " ", ",", ".", "-"}, (identifier, blanked)
+
+
+def assert_kept(detector: IdentifierDetector, text: str, *terms: str) -> None:
+    blanked = replaced(detector, text)
+    for term in terms:
+        assert term in blanked, (term, blanked)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Lives at Drottninggatan 12, 114 55 Stockholm.", ["Drottninggatan 12", "114 55", "Stockholm"]),
+        ("Adres: ul. Lipowa 9 m. 14, 02-495 Warszawa", ["ul. Lipowa 9 m. 14", "02-495", "Warszawa"]),
+        ("Morada: Rua das Flores 25, 4050-262 Porto", ["Rua das Flores 25", "4050-262", "Porto"]),
+        ("Domicilio: C/ Mayor 14, 2º A, 28013 Madrid", ["C/ Mayor 14, 2º A", "28013", "Madrid"]),
+        (
+            "Suite 210\n400 N. Michigan Ave.\nChicago, IL 60611",
+            ["Suite 210", "400 N. Michigan Ave", "Chicago", "60611"],
+        ),
+        ("PSC 1234, Box 5678\nAPO AE 09012", ["PSC 1234, Box 5678", "09012"]),
+        ("Tellman LLP\n1 Cheapside\nLondon EC2V 6AA", ["1 Cheapside", "London", "EC2V 6AA"]),
+        ("She moved back to Dayton, OH 45402 last year.", ["Dayton", "45402"]),
+        ("Eircode D02 X285, Dublin.", ["D02 X285"]),
+        ("the pharmacy on 2210 w north ave closed", ["2210 w north ave"]),
+        ("Col. Roma Norte, Alc. Cuauhtémoc, C.P. 06700", ["Roma Norte", "Cuauhtémoc", "06700"]),
+        ("Calle 72 # 10-34, apto 502, Bogotá", ["Calle 72 # 10-34, apto 502"]),
+        ("She is originally from Todmorden and works nights.", ["Todmorden"]),
+        ("Vive en Getafe con su hija.", ["Getafe"]),
+    ],
+)
+def test_addresses_postcodes_and_towns_of_many_countries(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Paid with card 4111 1111 1111 1111 on file.", ["4111 1111 1111 1111"]),
+        ("charged twice on my visa ending 4417", ["4417"]),
+        ("Login from 192.168.10.4 and from fe80::1ff:fe23:4567:890a", ["192.168.10.4", "fe80::1ff:fe23:4567:890a"]),
+        ("VIN 1HGCM82633A004352, plate AB12 CDE", ["1HGCM82633A004352", "AB12 CDE"]),
+        ("su coche, matrícula 1234 BCD, quedó en el taller", ["1234 BCD"]),
+        ("Medtronic pacemaker, serial no. PJN123456", ["PJN123456"]),
+        ("IMEI 356938035643809 reported stolen", ["356938035643809"]),
+        ("Dr Ruiz, NPI 1234567893, GMC 7012345", ["1234567893", "7012345"]),
+        ("Dra. Vidal, núm. col. 38.417 (COMB)", ["38.417"]),
+        ("DNI 12345678Z y NIE X1234567L", ["12345678Z", "X1234567L"]),
+        ("Empresa con CIF B12345674.", ["B12345674"]),
+        ("CURP GOMC850101HDFRRR09, RFC GOMC850101AB1", ["GOMC850101HDFRRR09", "GOMC850101AB1"]),
+        ("RUT: 26.114.915-K", ["26.114.915-K"]),
+        ("transfer to iban es91 2100 0418 4502 0005 1332 please", ["es91 2100 0418 4502 0005 1332"]),
+        ("CLABE 072580011234567898 en Banorte", ["072580011234567898"]),
+        ("Procedimiento Ordinario 345/2023 del Juzgado", ["345/2023"]),
+        ("Policy No.: ILA 448 20913", ["ILA 448 20913"]),
+        ("Nº de afiliación SS: 09/10488372/15", ["09/10488372/15"]),
+    ],
+)
+def test_numbers_checked_or_cued(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("hi dr kowalski\n\nthis is darnell, can you call me back", ["kowalski", "darnell"]),
+        ("my daughter maria gonzalez will come with me", ["maria gonzalez"]),
+        ("Insured: Trent W Halvorsen", ["Trent W Halvorsen"]),
+        ("Seen with Olga P Smirnova today.", ["Olga P Smirnova"]),
+        ("your colleague Marloes de Vries-Bakker told me", ["Marloes de Vries-Bakker"]),
+        ("Paciente: María José Fernández Ruiz, 94 años", ["María José Fernández Ruiz", "94 años"]),
+        ("Atendida por la Dra. Lucía García-Valdecasas Ortega.", ["Lucía García-Valdecasas Ortega"]),
+        ("buenas tardes dra sandoval, soy rosa elena ruiz", ["sandoval", "rosa elena ruiz"]),
+        ("[16/5/24, 9:02 p.m.] Memo: ya salió el doctor", ["Memo"]),
+        ('He said the driver called him "Gaz" twice.', ["Gaz"]),
+        ("Prepared by: bluefin data llc", ["bluefin data llc"]),
+        ("Juzgado de Primera Instancia nº 4 de Getafe", ["Getafe"]),
+    ],
+)
+def test_names_and_organisations_in_any_case_and_language(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Follow-up on April 9th and again 5 Nov.", ["April 9th", "5 Nov"]),
+        ("Seen Friday 21st in clinic.", ["Friday 21st"]),
+        ("Nacida el 12 de abril de 1961; revisión el 3 de junio.", ["12 de abril de 1961", "3 de junio"]),
+        ("Started in March 2023, stopped abril de 2024.", ["March 2023", "abril de 2024"]),
+        ("Admitted 03/04/24 and discharged 2024-04-09.", ["03/04/24", "2024-04-09"]),
+    ],
+)
+def test_dates_with_and_without_a_year(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_ages_over_89_in_both_languages_and_younger_ages_kept(detector):
+    assert_hidden(detector, "A 94-year-old man; la paciente tiene 96 años; mom is 97 and confused", "94-year-old")
+    assert_hidden(detector, "la paciente tiene 96 años", "96 años")
+    assert_kept(detector, "A 54-year-old woman, 45 años", "54-year-old", "45 años")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # The emergency note: a device at a sentence's start, its maker, the car's make, the VIN abbreviation.
+        (
+            "Medtronic Azure pacemaker interrogated. Patient drove a Toyota Corolla; VIN noted by police. "
+            "Troponin 14 ng/L, CRP 8 mg/L, CHA2DS2-VASc 3, INR 2.4.",
+            ["Medtronic", "Toyota", "VIN", "Troponin", "CRP", "CHA2DS2", "INR"],
+        ),
+        ("Summarise this letter for the client.\nEmail: see below", ["Summarise", "Email"]),
+        ("Resume este informe, por favor.", ["Resume"]),
+        ("Started Furosemida 40 mg and Metformina; apixaban held.", ["Furosemida", "Metformina", "apixaban"]),
+        ("Known Parkinson's disease; Glasgow Coma Scale 14; Kellgren-Lawrence grade 3.", ["Parkinson", "Glasgow"]),
+        ("Under the Housing Act 1988 and the Ley 29/1994, de Arrendamientos Urbanos.", ["Housing Act", "29/1994"]),
+        ("The claim is in the High Court; el Tribunal Supremo lo confirmó.", ["High Court", "Tribunal Supremo"]),
+        ("Lives in California; vive en Andalucía; born in Mexico.", ["California", "Andalucía", "Mexico"]),
+        ("BP 120/80, HR 94, GCS 15/15, 2/3 of the dose.", ["120/80", "94", "15/15", "2/3"]),
+    ],
+)
+def test_medicine_law_makes_and_regions_reach_the_model_as_written(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_the_language_of_each_message_is_told_apart():
+    assert detect_language("Paciente de 72 años que acude por dolor torácico desde ayer.") is Language.SPANISH
+    assert detect_language("72-year-old patient with chest pain since yesterday.") is Language.ENGLISH
+    assert detect_language("¿Me puede resumir esto?") is Language.SPANISH
+
+
+def test_spanish_round_trip_restores_accents_titles_and_double_surnames(detector):
+    text = (
+        "Dña. María José Fernández Ruiz, con DNI 12345678Z, vive en C/ Alcalá 123, 4º izq., 28009 Madrid. "
+        "La atiende la Dra. Begoña Iturriaga Núñez desde el 12 de abril de 2023; D. José Ángel Peña Villalba es su hijo."
+    )
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector)
+    read = pseudonymiser.pseudonymise(text)
+    for original in ("María José", "Fernández Ruiz", "Iturriaga Núñez", "Peña Villalba", "12345678Z", "Alcalá"):
+        assert original not in read.text
+    assert "Dña." in read.text and "Dra." in read.text and "D. " in read.text
+    assert pseudonymiser.reidentify(read.text) == text
+    stand_in = next(s for e, s in read.replaced if e.text_in(text) == "12 de abril de 2023")
+    assert re.fullmatch(r"\d{1,2} de [a-z]+ de \d{4}", stand_in) and parse_date(stand_in) is not None
+
+
+def test_new_kinds_get_stand_ins_of_their_kind(detector):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=5), detector)
+    text = "Card 4111 1111 1111 1111 used from 192.168.10.4 and 2001:db9::7; she lives in Skokie."
+    read = pseudonymiser.pseudonymise(text)
+    by_type = {entity.type: surrogate for entity, surrogate in read.replaced}
+    card = by_type[T.CARD]
+    digits = [int(c) for c in card if c.isdigit()]
+    assert card[0] == "9" and re.fullmatch(r"\d{4} \d{4} \d{4} \d{4}", card)
+    checksum = sum(d if i % 2 == 0 else (d * 2 - 9 if d * 2 > 9 else d * 2) for i, d in enumerate(reversed(digits)))
+    assert checksum % 10 == 0  # valid-looking, in a range no network issues
+    assert re.fullmatch(r"(?:192\.0\.2|198\.51\.100|203\.0\.113)\.\d+|2001:db8::.*", by_type[T.IP_ADDRESS])
+    assert pseudonymiser.reidentify(read.text) == text
+
+
+def test_dates_keep_their_form_and_come_back_from_another_form():
+    for original in ("April 9th", "5 Nov", "12 de abril de 1961", "abril de 2023", "March 2023", "Friday 21st"):
+        parsed = parse_date(original)
+        assert parsed is not None, original
+        shifted = parsed.shifted(45)
+        again = parse_date(shifted)
+        assert again is not None and again.precision is parsed.precision, (original, shifted)
+        assert parse_date(again.shifted(-45)).same_as(parsed), (original, shifted)
+    assert find_dates("BP 120/80, you may 5 times") == []
+
+
+def test_office_lists_hide_and_keep_terms_in_every_turn(detector, tmp_path):
+    terms = OfficeTerms.of(hidden=["Project Falcon", "Ward 7B"], kept=["Brightwater Clinic"])
+    office = IdentifierDetector(office_terms=terms)
+    text = "Project Falcon update from Brightwater Clinic: ward 7b is full."
+    found = {e.text_in(text): e.type for e in office.detect(text)}
+    assert found.get("Project Falcon") is T.OTHER and found.get("ward 7b") is T.OTHER
+    assert not any("Brightwater" in surface for surface in found)
+    # a term on both lists is hidden: hiding is the safe side
+    assert OfficeTerms.of(hidden=["Acme"], kept=["acme"]).kept == frozenset()
+    listing = tmp_path / "hide.txt"
+    listing.write_text("# one a line\nProject Falcon\n\n  Ward 7B \n", encoding="utf-8")
+    assert read_terms(listing) == {"Project Falcon", "Ward 7B"}
+    with pytest.raises(TermListError, match="nowhere.txt"):
+        read_terms(tmp_path / "nowhere.txt")
+
+
+def test_a_term_marked_in_a_conversation_is_replaced_in_earlier_and_later_turns(detector):
+    pseudonyms = Pseudonyms(seed=9)
+    first = "The retired judge from the old mill called again."
+    assert "old mill" in Pseudonymiser(pseudonyms, detector).pseudonymise(first).text
+    pseudonyms.hidden.append("old mill")
+    again = Pseudonymiser(pseudonyms, detector)
+    model = again.conversation([{"role": "user", "content": first}, {"role": "user", "content": "The old mill?"}])
+    assert all("old mill" not in m["content"] for m in model)
+    stand_in = model[1]["content"].removeprefix("The ").rstrip("?")
+    assert stand_in in model[0]["content"]  # one stand-in for the term in every turn
+    assert Pseudonyms.from_json(pseudonyms.to_json()).hidden == ["old mill"]
+
+
+def test_annotated_documents_load_and_bad_ones_say_where(tmp_path):
+    good = tmp_path / "mine.jsonl"
+    good.write_text(
+        json.dumps(
+            {
+                "id": "a",
+                "language": "es",
+                "text": "Soy Ana Ruiz.",
+                "entities": [{"start": 4, "end": 12, "type": "person", "text": "Ana Ruiz"}],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    (document,) = load_annotated(tmp_path)
+    assert document.language == "es" and document.entities[0].text_in(document.text) == "Ana Ruiz"
+    cases = {
+        '{"text": "x"': "not JSON",
+        '{"text": "abc", "entities": [{"start": 0, "end": 9, "type": "person"}]}': "outside the text",
+        '{"text": "abc", "entities": [{"start": 0, "end": 2, "type": "pet"}]}': "a type among",
+        '{"text": "abc", "entities": [{"start": 0, "end": 2, "type": "person", "text": "bc"}]}': "says 'bc'",
+        '{"text": "abc", "language": "fr"}': "language",
+    }
+    for line, message in cases.items():
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text(line + "\n", encoding="utf-8")
+        with pytest.raises(AnnotatedSetError, match=re.escape(message)):
+            load_annotated(bad)
