@@ -171,7 +171,8 @@ def test_the_language_of_each_message_is_told_apart():
 def test_spanish_round_trip_restores_accents_titles_and_double_surnames(detector):
     text = (
         "Dña. María José Fernández Ruiz, con DNI 12345678Z, vive en C/ Alcalá 123, 4º izq., 28009 Madrid. "
-        "La atiende la Dra. Begoña Iturriaga Núñez desde el 12 de abril de 2023; D. José Ángel Peña Villalba es su hijo."
+        "La atiende la Dra. Begoña Iturriaga Núñez desde el 12 de abril de 2023; "
+        "D. José Ángel Peña Villalba es su hijo."
     )
     pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector)
     read = pseudonymiser.pseudonymise(text)
