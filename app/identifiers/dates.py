@@ -68,16 +68,29 @@ _FORMS: tuple[tuple[str, int], ...] = (
     (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ES_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", re.I),
     (rf"(?P<month>{_ES_MONTH}) (?P<of>del?) (?P<year>{_YEAR4})", re.I),
     (rf"(?P<weekday>{_EN_WEEKDAY}),? (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})", re.I),
+    (
+        rf"(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})? day of (?P<month>{_EN_MONTH})(?:,? (?P<year>{_YEAR4}))?",
+        re.I,
+    ),
     (rf"(?P<weekday>{_ES_WEEKDAY}),? (?:d[íi]a )?(?P<day>\d{{1,2}})(?![\d:/]|[.,]\d)", re.I),
 )
 _COMPILED = tuple(re.compile(rf"(?<![\w/]){form}(?![\w])", flags) for form, flags in _FORMS)
 _WHOLE = tuple(re.compile(form, flags) for form, flags in _FORMS)
 
 
+# "on 3/17", "el 16/01", "since 1/6": a day and a month without a year, only after a word that introduces a
+# date — alone, "2/3" is a fraction and "15/15" a score.
+_CUED_DAY_MONTH = re.compile(
+    r"(?i:\b(?:on|from|since|until|till|by|before|after|dated|dob|el|del|desde|hasta|d[íi]a|fecha|the|seen|"
+    r"visit|admitted|discharged|started|stopped|due|expires?|exp\.?|at)\b:?\s+)(?P<date>\d{1,2}[/.]\d{1,2})(?![/.]?\d)"
+)
+
+
 def find_dates(text: str) -> list[tuple[int, int]]:
     """The spans of every date in ``text``, longest first where two forms overlap."""
+    cued = {m.span("date") for m in _CUED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
     spans = sorted(
-        {match.span() for pattern in _COMPILED for match in pattern.finditer(text) if _plausible(match)},
+        {match.span() for pattern in _COMPILED for match in pattern.finditer(text) if _plausible(match)} | cued,
         key=lambda span: (span[0], -span[1]),
     )
     kept: list[tuple[int, int]] = []
@@ -157,6 +170,9 @@ def shift(day: date, days: int, precision: Precision) -> date:
 def parse_date(text: str) -> ParsedDate | None:
     """The date ``text`` names, or None if it names none of the forms above."""
     text = text.strip()
+    day_month = re.fullmatch(r"(\d{1,2})([/.])(\d{1,2})", text)
+    if day_month:
+        return _day_month(*day_month.groups())
     for pattern in _WHOLE:
         match = pattern.fullmatch(text)
         if match:
@@ -164,6 +180,20 @@ def parse_date(text: str) -> ParsedDate | None:
             if parsed is not None:
                 return parsed
     return None
+
+
+def _day_month(first: str, sep: str, second: str) -> ParsedDate | None:
+    """ "3/17" (month first: the second cannot be a month) or "16/01" (day first, as most of the world)."""
+    month_first = int(second) > 12 and int(first) <= 12
+    day, month = (int(second), int(first)) if month_first else (int(first), int(second))
+    if not 1 <= month <= 12 or not _valid(2000, month, day):
+        return None
+
+    def render(d: date) -> str:
+        a, b = (d.month, d.day) if month_first else (d.day, d.month)
+        return f"{str(a).zfill(len(first))}{sep}{str(b).zfill(len(second))}"
+
+    return ParsedDate(date(2000, month, day), render, Precision.DAY_NO_YEAR)
 
 
 def _numeric(match: re.Match) -> ParsedDate | None:

@@ -157,7 +157,6 @@ class IdentifierDetector:
                 for piece in _outside(entity, found)
                 if (named := _named(text, piece)) is not None and _credible(text, named)
             ]
-        found = [e for e in found if not (e.type is T.LOCATION and lexicon.is_region(e.text_in(text)))]
         found = _drop_medicine_and_law(text, found)
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         found = [e for e in found if not _kept(text, e, kept_terms)]

@@ -41,8 +41,8 @@ KEEP_TERMS = frozenset(
     suzuki jaguar porsche mini dacia cupra chrysler buick cadillac gmc ram lincoln infiniti acura land rover
     troponin creatinine bilirubin albumin haemoglobin hemoglobin ferritin lactate procalcitonin ck-mb bnp nt-probnp
     inr aptt crp esr tsh ldl hdl hba1c egfr alt ast ggt alp wbc rbc mcv ecg ekg echo eeg emg mri ct cxr pet
-    cha2ds2-vasc has-bled wells curb-65 nihss gcs glasgow apgar qsofa news2 moca mmse phq-9 gad-7 timi grace
-    heart abcd2 child-pugh meld rankin barthel braden waterlow ottawa centor alvarado
+    cha2ds2-vasc has-bled curb-65 nihss gcs apgar qsofa news2 moca mmse phq-9 gad-7 timi
+    abcd2 child-pugh meld rankin barthel braden waterlow
     eliquis xarelto pradaxa lixiana warfarin apixaban rivaroxaban metformin ozempic wegovy mounjaro jardiance
     farxiga lantus humalog novorapid tresiba levemir keytruda humira entresto januvia lipitor crestor zocor
     plavix brilinta aspirin paracetamol ibuprofen naproxen tramadol oxycodone morphine fentanyl codeine

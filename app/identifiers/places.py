@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from app.identifiers import lexicon
 from app.identifiers.entities import Entity, EntityType
 
 T = EntityType
@@ -25,11 +26,12 @@ _HOUSE = (
     r",?\s*s/n)"
 )
 _FLOOR = (
-    r"(?:,?\s*(?:\d{1,2}\s?[º°ª]\.?\s?(?:[A-Z]\b|izq(?:uierda|da)?\.?|dcha\.?|der(?:echa)?\.?|centro|ctro\.?|"
-    r"puerta \d+)?|bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal|esc(?:alera)?\.? ?\w|"
-    r"(?:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
+    r"(?:,?\s*(?:\d{1,2}\.?\s?[º°ª]\.?\s?(?i:esq(?:uerdo|uerda)?\.?|dto\.?|direito|dir\.?|frente|izq(?:uierda|da)?\.?|"
+    r"dcha\.?|der(?:echa)?\.?|centro|ctro\.?|puerta \d+|[A-Z](?![^\W\d_])|\d{1,2}(?!\d))?"
+    r"|(?i:bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal)|(?i:esc(?:alera)?)\.? ?\w|"
+    r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
     r"apartamento|nave|edif\.?|edificio|torre|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|#) ?\w{1,4}(?:-\w{1,3})?"
-    r"|\d{1,2}\.?\s?[º°ª]\.?\s?(?:esq(?:uerdo)?\.?|dto\.?|direito|frente|\d{1,2})|edif\.? [A-ZÁÉÍÓÚ][\w ]{2,30}?(?=,)))"
+    r"|(?i:edif\.?|edificio|torre) [A-ZÁÉÍÓÚ][\w ]{2,30}?(?=,)))"
 )
 _PREFIX_TYPES = (
     r"(?:Calle|C/|C\.(?!P\.)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
@@ -70,6 +72,7 @@ _STREETS = (
     re.compile(
         rf"(?<![\w,.])\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? (?:(?:{_LOWER_LINK}|'t) )*(?:{_NAME} ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
+        rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat) ?#?\d{{1,5}}[A-Z]?)?"
     ),
     re.compile(
         rf"(?<!\w)(?:{_NAME} ){{1,3}}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Crescent|Highway|Parkway)\b"
@@ -88,7 +91,8 @@ _STREETS = (
     # A street without its number, its type spelled out: "Holloway Road", "Germantown Ave", "47th Street".
     re.compile(
         rf"(?<!\w)(?:(?:N|S|E|W|North|South|East|West)\.? )?(?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,3}}"
-        rf"(?:Street|Road|Avenue|Ave|Boulevard|Blvd|Lane|Drive|Highway|Hwy|Parkway|Pkwy|Turnpike)\b\.?"
+        rf"(?:Street|Road|Avenue|Ave|Boulevard|Blvd|Lane|Drive|Highway|Hwy|Parkway|Pkwy|Turnpike|Way|Crescent|Terrace)"
+        rf"\b\.?(?: and (?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,3}}(?:Street|Road|Avenue|Ave|Boulevard|Lane|Drive|Way)\b)?"
     ),
     # Numbered with a direction first: "400 N. Michigan Ave.", "4707 E Thomas Rd".
     re.compile(
@@ -199,8 +203,9 @@ def find_places(text: str) -> list[Entity]:
         ]
     for pattern in (_EIRCODE, _CANADA, _UK_POSTCODE):
         found += [Entity(*m.span(), T.POSTCODE) for m in pattern.finditer(text)]
-    for match in _LIVES_IN.finditer(text):
-        found.append(Entity(*match.span("town"), T.LOCATION))
+    for match in _LIVES_IN.finditer(text):  # "born in Mexico" names a country, "vive en Getafe" a town
+        if not lexicon.is_region(match.group("town")):
+            found.append(Entity(*match.span("town"), T.LOCATION))
     found += _address_lines(text, found)
     return found
 

@@ -142,7 +142,8 @@ class Pseudonymiser:
     def pseudonymise(self, text: str) -> Pseudonymised:
         """``text`` with every identifier replaced by its stand-in (new identifiers get new stand-ins)."""
         self._seen_lower += "\n" + text.lower()
-        known = [(r.original, r.type) for r in self.pseudonyms.replacements]
+        kept = {term.lower() for term in self.pseudonyms.kept}
+        known = [(r.original, r.type) for r in self.pseudonyms.replacements if r.original.lower() not in kept]
         language = detect_language(text)
         entities = self.detector.detect(
             text, known, language=language, hidden=self.pseudonyms.hidden, kept=self.pseudonyms.kept
@@ -192,6 +193,27 @@ class Pseudonymiser:
         if text not in self._done:
             self._done[text] = self.pseudonymise(text)
         return self._done[text]
+
+    def hide(self, term: str) -> None:
+        """The user marked ``term`` to hide: it is replaced in every turn from now on, earlier ones included
+        (the conversation is read again)."""
+        term = term.strip()
+        if term and term not in self.pseudonyms.hidden:
+            self.pseudonyms.hidden.append(term)
+            self.pseudonyms.kept = [k for k in self.pseudonyms.kept if k.lower() != term.lower()]
+        self._done.clear()
+
+    def keep(self, original: str) -> None:
+        """The user un-hid a stand-in: ``original`` reaches the model as written from now on."""
+        original = original.strip()
+        if original and original.lower() not in {k.lower() for k in self.pseudonyms.kept}:
+            self.pseudonyms.kept.append(original)
+            self.pseudonyms.hidden = [h for h in self.pseudonyms.hidden if h.lower() != original.lower()]
+        self._done.clear()
+
+    def original_of(self, stand_in: str) -> str | None:
+        """The identifier a stand-in of this conversation replaces, or None."""
+        return self._reverse().get(stand_in.lower())
 
     def remember_answer(self, shown: str, written: str) -> None:
         """The model wrote ``written``; the user saw (and the history keeps) ``shown``."""

@@ -66,7 +66,11 @@ _INSTITUTION_SUFFIX = (
     r"Motors|Auto|Autos|Garage|Tire|Tyres|Realty|Properties|Lettings|Estates|Care Home|Nursing Home|Home Care|"
     r"Labs|Laboratories|Laboratory|Health|Healthcare|Medical Group|Logistics|Freight|Construction|Builders|"
     r"Plumbing|Electrical|Consulting|Consultants|Analytics|Software|Technologies|Systems|Media|Agency|Bakery|"
-    r"Restaurant|Hotel|Transport|Haulage|Removals|Cleaning|Security|Staffing|Recruitment|Foods|Farms|Pain & Spine)"
+    r"Restaurant|Hotel|Transport|Haulage|Removals|Cleaning|Security|Staffing|Recruitment|Foods|Farms|Pain & Spine|"
+    r"Family Medicine|Medicine|Health Plan|Health Team|Health System|Health Services|Health Network|Health Clinic|"
+    r"Plan|Team|System|Network|Alliance|Association|Society|Federation|Club|Fund|Cooperative|Co-op|Collective|"
+    r"Brake & Tire|Tire & Auto|Body Shop|sjukhus|sjukhuset|vårdcentral|Krankenhaus|Klinikum|Praxis|ziekenhuis|"
+    r"Hôpital|Clinique|Ospedale|EPS|IPS|ESE)"
 )
 
 
@@ -202,13 +206,21 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.ORGANIZATION,
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*"
-        rf"(?:(?:St\.? )?{_CAPITAL_NAME}(?:'s)?,? (?:(?:&|and) )?(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
+        rf"(?:(?:St\.? )?{_CAPITAL_NAME}(?:'s)?,? (?:(?:&|and|y|e|und|et) )?(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
         rf"{_COMPANY_SUFFIX}(?![\w])",
     ),
     _rule(
         T.ORGANIZATION,
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?(?:{_CAPITAL_NAME}(?:'s)? (?:(?:{_PARTICLE}|'t) )*){{1,3}}"
         rf"{_INSTITUTION_SUFFIX}\b",
+    ),
+    # A court named with its place ("Superior Court of the State of California, County of Alameda", "County
+    # Court at Central London"): the whole name, to the end of its line. "The High Court" names no place.
+    _rule(
+        T.ORGANIZATION,
+        r"(?i:\b(?:superior|district|county|circuit|magistrates'?|crown|family|probate|municipal|justice|bankruptcy|"
+        r"sheriff|state|federal|juvenile|housing|small claims|employment) (?:court|tribunal)s? (?:of|at|for|in|sitting at) )"
+        r"[^\n]{3,90}",
     ),
     # Companies written in lower case: "bluefin data llc", "7 hills analytics inc".
     _rule(
@@ -217,7 +229,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         T.ORGANIZATION,
-        rf"(?<!\w)(?i:{_SPANISH_INSTITUTION})(?: (?:de|del|de la|de los|de las|de lo|lo|y|DE|DEL|LA|LOS|LAS|Y|"
+        rf"(?<!\w)(?i:{_SPANISH_INSTITUTION})(?: (?:de|del|de la|de los|de las|de lo|lo|y|por|para|en|DE|DEL|LA|LOS|LAS|Y|"
         rf"n[º°]\.?|N[º°]\.?|núm\.|No\.|\d+|[A-ZÁÉÍÓÚÑÜ][\wáéíóúñü\-]*))* [A-ZÁÉÍÓÚÑÜ][\wáéíóúñüÁÉÍÓÚÑÜ\-]*",
         accept=lambda s: any(
             w.lower() not in GENERIC_INSTITUTION_WORDS for w in re.findall(r"[^\W\d_]+", s)[1:] if w[0].isupper()
