@@ -121,6 +121,7 @@ class IdentifierDetector:
         _validating_recognisers()
         lexicon.first_names()
         lexicon.zipf("the")
+        lexicon.drug_names()
 
     def detect(
         self,
@@ -202,9 +203,11 @@ def _credible(text: str, entity: Entity) -> bool:
         return False
     if re.fullmatch(r"[A-Z]{1,5}s?", surface) and not lexicon.is_name_word(surface):
         return False  # an abbreviation: MD, LOC, NCCT, PACU
-    if surface.split()[0].lower() in lexicon.KEEP_TERMS and entity.type is not T.LOCATION:
+    if lexicon.is_kept_term(surface.split()[0]) and entity.type is not T.LOCATION:
         return False  # a device or a drug named by its maker: "Medtronic Azure XT DR"
     if _drug_like(surface):
+        return False
+    if _heading_or_sentence_word(text, entity, surface):
         return False
     if entity.type is T.LOCATION:
         words = [w.lower() for w in _NAME_WORD.findall(surface)]
@@ -230,6 +233,18 @@ def _credible(text: str, entity: Entity) -> bool:
         and lexicon.zipf(w) >= (2.5 if index == 0 and opening or w.islower() or w.isupper() else 3.5)
     ]
     return len(ordinary) < len(words)
+
+
+def _heading_or_sentence_word(text: str, entity: Entity, surface: str) -> bool:
+    """A word in capitals that is an ordinary word ("INFORME", "FUNDAMENTOS", "CONTRATO DE ARRENDAMIENTO"),
+    or one ordinary word opening a line or a sentence ("Teléfono", "Valorada", "Creatinina"): the small
+    models' commonest mistakes, above all the Spanish one's. A name on the lists is never one."""
+    words = _NAME_WORD.findall(surface)
+    if not words or any(lexicon.is_name_word(w) for w in words if len(w) > 2):
+        return False
+    if surface.isupper() and all(lexicon.zipf(w) >= 2.5 or w.lower() in _NOT_NAMES for w in words):
+        return True
+    return len(words) == 1 and names.opens_sentence(text, entity.start) and lexicon.zipf(words[0]) >= 2.0
 
 
 # Endings of international non-proprietary drug names (the WHO's stems) and of their Spanish forms.
@@ -258,7 +273,7 @@ def _kept(text: str, entity: Entity, kept_terms: frozenset[str] | set[str]) -> b
     if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.OTHER):
         return entity.text_in(text).lower() in kept_terms
     surface = entity.text_in(text).lower()
-    return surface in kept_terms or surface in lexicon.KEEP_TERMS
+    return surface in kept_terms or lexicon.is_kept_term(surface)
 
 
 class DetectorUnavailable(RuntimeError):
@@ -316,8 +331,12 @@ def _trimmed(text: str, entity: Entity) -> Entity:
     while end > start and not text[end - 1].isalnum() and text[end - 1] not in ".)":
         end -= 1
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION):  # "at Racine": spaCy takes the preposition in
-        while match := re.match(r"(?:at|in|on|from|to|the|of|and|en)\s+", text[start:end]):
+        while match := re.match(r"(?:at|in|on|from|to|the|of|and|en|The|THE|IN|AT|AL|Al|EL|LA)\s+", text[start:end]):
             start += match.end()
+        # "de Construcciones Guadaíra Sur, S.L." after "empresa": a Spanish preposition, not a particle
+        if entity.type is T.ORGANIZATION and re.match(r"(?:de la|de los|de las|del|de)\s", text[start:end]):
+            if re.search(r"[a-záéíóúñ]{3,} $", text[max(0, start - 20) : start]):
+                start += re.match(r"(?:de la|de los|de las|del|de)\s+", text[start:end]).end()
     if text[start:end].endswith(("'s", "’s")) and entity.type in (T.PERSON, T.ORGANIZATION):
         end -= 2
     if entity.type in (T.PERSON, T.ORGANIZATION, T.URL, T.EMAIL) and text[start:end].endswith("."):

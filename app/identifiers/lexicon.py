@@ -169,4 +169,48 @@ _REGION_PHRASE = re.compile(
 
 
 def is_kept_term(word: str) -> bool:
-    return word.lower() in KEEP_TERMS
+    """A medicine, device, make or clinical word that reaches the model as written."""
+    lower = word.lower()
+    return lower in KEEP_TERMS or lower in drug_names()
+
+
+@functools.cache
+def drug_names() -> frozenset[str]:
+    """About 100,000 names of medicines in English and Spanish, brand and generic (the dictionary of
+    drug-named-entity-recognition, MIT, from MeSH, Wikipedia, the NHS and others), less any that are also
+    people's names ("Allegra", "Camila": hiding is the safe side). Read once from the package — a bzip2
+    pickle of the hash-pinned package itself, trusted as its code is — and kept as a word list in the user
+    cache so later processes load it in milliseconds."""
+    from importlib.metadata import version
+
+    cached = _cache_folder() / f"drug-names-{version('drug-named-entity-recognition')}.txt"
+    try:
+        return frozenset(cached.read_text(encoding="utf-8").split("\n"))
+    except OSError:
+        pass
+    import bz2
+    import pickle
+    from importlib.resources import files
+
+    with bz2.open(files("drug_named_entity_recognition") / "drug_ner_dictionary.pkl.bz2") as handle:
+        variants = pickle.load(handle)["drug_variant_to_canonical"]
+    first, last = _name_lists()
+    names = frozenset(k for k in variants if isinstance(k, str) and k not in first and k not in last)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(".tmp")
+        partial.write_text("\n".join(sorted(names)), encoding="utf-8")
+        partial.replace(cached)
+    except OSError:
+        pass  # a read-only cache: load from the package each time
+    return names
+
+
+def _cache_folder():
+    import os
+    from pathlib import Path
+
+    from platformdirs import user_cache_dir
+
+    override = os.environ.get("SPLITCHAT_CACHE_DIR")
+    return Path(override) if override else Path(user_cache_dir("splitchat", appauthor=False))

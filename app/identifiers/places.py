@@ -92,7 +92,8 @@ _STREETS = (
     re.compile(
         rf"(?<!\w)(?:(?:N|S|E|W|North|South|East|West)\.? )?(?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,3}}"
         rf"(?:Street|Road|Avenue|Ave|Boulevard|Blvd|Lane|Drive|Highway|Hwy|Parkway|Pkwy|Turnpike|Way|Crescent|Terrace)"
-        rf"\b\.?(?: and (?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,3}}(?:Street|Road|Avenue|Ave|Boulevard|Lane|Drive|Way)\b)?"
+        rf"\b\.?(?: and (?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,3}}"
+        rf"(?:Street|Road|Avenue|Ave|Boulevard|Lane|Drive|Way)\b)?"
     ),
     # Numbered with a direction first: "400 N. Michigan Ave.", "4707 E Thomas Rd".
     re.compile(

@@ -219,7 +219,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.ORGANIZATION,
         r"(?i:\b(?:superior|district|county|circuit|magistrates'?|crown|family|probate|municipal|justice|bankruptcy|"
-        r"sheriff|state|federal|juvenile|housing|small claims|employment) (?:court|tribunal)s? (?:of|at|for|in|sitting at) )"
+        r"sheriff|state|federal|juvenile|housing|small claims|employment) (?:court|tribunal)s? "
+        r"(?:of|at|for|in|sitting at) )"
         r"[^\n]{3,90}",
     ),
     # Companies written in lower case: "bluefin data llc", "7 hills analytics inc".
@@ -229,7 +230,8 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         T.ORGANIZATION,
-        rf"(?<!\w)(?i:{_SPANISH_INSTITUTION})(?: (?:de|del|de la|de los|de las|de lo|lo|y|por|para|en|DE|DEL|LA|LOS|LAS|Y|"
+        rf"(?<!\w)(?i:{_SPANISH_INSTITUTION})"
+        rf"(?: (?:de|del|de la|de los|de las|de lo|lo|y|por|para|en|DE|DEL|LA|LOS|LAS|Y|"
         rf"n[º°]\.?|N[º°]\.?|núm\.|No\.|\d+|[A-ZÁÉÍÓÚÑÜ][\wáéíóúñü\-]*))* [A-ZÁÉÍÓÚÑÜ][\wáéíóúñüÁÉÍÓÚÑÜ\-]*",
         accept=lambda s: any(
             w.lower() not in GENERIC_INSTITUTION_WORDS for w in re.findall(r"[^\W\d_]+", s)[1:] if w[0].isupper()
