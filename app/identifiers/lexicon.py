@@ -181,9 +181,13 @@ def drug_names() -> frozenset[str]:
     people's names ("Allegra", "Camila": hiding is the safe side). Read once from the package — a bzip2
     pickle of the hash-pinned package itself, trusted as its code is — and kept as a word list in the user
     cache so later processes load it in milliseconds."""
-    from importlib.metadata import version
+    from importlib.metadata import PackageNotFoundError, version
 
-    cached = _cache_folder() / f"drug-names-{version('drug-named-entity-recognition')}.txt"
+    try:
+        release = version("drug-named-entity-recognition")
+    except PackageNotFoundError:  # a frozen bundle without the package's metadata
+        release = "bundled"
+    cached = _cache_folder() / f"drug-names-{release}.txt"
     try:
         return frozenset(cached.read_text(encoding="utf-8").split("\n"))
     except OSError:
