@@ -146,6 +146,11 @@ class IdentifierDetector:
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
         found += [
             entity
+            for entity in names.find_title_case_runs(text)
+            if not any(entity.overlaps(f) for f in found) and _credible(text, entity)
+        ]
+        found += [
+            entity
             for entity in names.find_rare_capitalised(text, language.value)
             if not _drug_like(entity.text_in(text))
             and not any(entity.overlaps(f) for f in found)

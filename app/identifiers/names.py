@@ -191,6 +191,51 @@ def find_rare_runs(text: str) -> list[Entity]:
     return found
 
 
+_TITLE_CASE_RUN = re.compile(
+    r"(?<![\w'’\-@./])(?P<run>[A-ZÀ-ÖØ-ÞÑ][\wÀ-ÿ'’\-]*(?:,? (?:&|and|of|the|de|del|de la|y|e|for|para) )?"
+    r"(?: ?[A-ZÀ-ÖØ-ÞÑ][\wÀ-ÿ'’\-]*(?:,? (?:&|and|of|the|de|del|de la|y|e|for|para) )?){1,5})(?![\w@/])"
+)
+# Words that make a name generic, not anyone's: a department, a service, a document, a role.
+_GENERIC_WORDS = frozenset(
+    """
+    department dept service services unit team office division section ward centre center program programme
+    committee board member members customer customers patient patients care medicine surgery emergency intensive
+    human resources accounts billing records privacy compliance legal claims policy plan benefits management
+    utilization nursing pharmacy laboratory lab radiology imaging outpatient inpatient clinic clinics hospital
+    general internal family medical health healthcare primary secondary public national federal state county city
+    court courts district tribunal notice hearing order motion agreement contract lease schedule appendix exhibit
+    section part chapter article clause act rule rules regulations code report summary letter form request
+    application certificate statement affidavit complaint petition response reply appeal judgment decree
+    social security medicare medicaid insurance mutual fund trust association society
+    servicio servicios unidad equipo oficina departamento sección planta consulta consultas urgencias atención
+    cliente clientes paciente pacientes medicina cirugía enfermería farmacia laboratorio radiología hospital
+    clínica centro salud general interna familiar primaria pública público nacional provincial municipal
+    juzgado tribunal audiencia sala sentencia auto demanda contrato anexo cláusula ley real decreto código
+    reglamento artículo informe resumen carta solicitud certificado declaración recurso seguridad social
+    recursos humanos cuidados paliativos domiciliarios área sanitaria instituto mexicano seguro
+    """.split()
+)
+
+
+def find_title_case_runs(text: str) -> list[Entity]:
+    """Two to six capitalised words inside a sentence ("at Precision Brake & Tire", "from Bright Harbor"):
+    in prose a run of capitals is a proper name — a firm, a clinic, a place or a person — unless every word
+    is generic ("the Emergency Department") or it is a medicine, a region or a statute."""
+    found = []
+    for match in _TITLE_CASE_RUN.finditer(text):
+        run = match.group("run").rstrip(" ,")
+        words = re.findall(r"[^\W\d_]+", run)
+        capitals = [w for w in words if w[0].isupper()]
+        if len(capitals) < 2 or opens_sentence(text, match.start()) or run.isupper():
+            continue
+        if "\n" in run or all(w.lower() in _GENERIC_WORDS or w.lower() in _FUNCTION_WORDS for w in words):
+            continue
+        if any(lexicon.is_kept_term(w) for w in capitals[:1]) or lexicon.is_region(run):
+            continue
+        found.append(Entity(match.start("run"), match.start("run") + len(run), T.ORGANIZATION))
+    return found
+
+
 _CAPITALISED = re.compile(
     r"(?<![\w'’\-@./])[A-ZÀ-ÖØ-ÞŁŚŻ][a-zà-öø-ÿłśżźćńą]{2,}(?:[-'’][A-Za-zÀ-ÿ][a-zà-ÿ]+)?(?![\w@/]|\.\w)"
 )
