@@ -102,7 +102,10 @@ _LABEL_WORDS = frozenset(
     "exp expediente paciente nombre apellidos titular enfermera enfermero médico médica doctora facultativo "
     "arrendador arrendadora arrendatario arrendataria arrendatarios demandante demandado demandada procurador "
     "procuradora letrado letrada abogado abogada señor señora "
-    "cordiales saludos un saludo hola buenas tardes días noches".split()
+    "cordiales saludos un saludo hola buenas tardes días noches tía tío tia tio hija hijo abuela abuelo mamá papá "
+    "madre padre notario notaria master pc dc ds di "
+    # qualifications after a name
+    "md phd mbbs frcr frcs frcp mrcp mrcgp rn bsn msn np do dds esq qc kc jd llm mba dnp lcsw lpc facp facs".split()
 )
 
 
@@ -421,6 +424,10 @@ def _plausible_name(surface: str, kind: EntityType) -> bool:
     words = [w for w in re.findall(r"[^\W\d_]+", surface) if len(w) > 1]
     if kind is T.ORGANIZATION and words and rules.LOWER_CASE_COMPANY.search(surface):
         return True
+    if lexicon.is_region(surface):
+        return False
+    if all(w.isupper() and len(w) <= 5 and not lexicon.is_name_word(w) for w in words):
+        return False  # abbreviations: "To: HR", "Per TRICARE"
     if kind is T.PERSON and words and not any(w[0].isupper() for w in words):
         # a name typed in lower case ("maria gonzalez"): every word on the name lists
         return all(lexicon.is_name_word(w) and w not in _NOT_NAMES | _LABEL_WORDS for w in words)

@@ -143,7 +143,7 @@ _COUNTY = re.compile(
 )
 _CITY_STATE = re.compile(
     rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? (?P<state>(?:{'|'.join(_US_STATES.split())})\.?)"
-    rf"(?:,? (?P<zip>\d{{5}}(?:-\d{{4}})?))?(?!\w)"
+    rf"(?:,? (?P<zip>\d{{5}}(?:-\d{{4}})?))?(?!\w)(?=(?(zip)|[ \t]*(?:[,.;)\n]|$)))"
 )
 _CUED_POSTCODE = re.compile(
     r"(?<!\w)(?:C\.P\.|CP|c[óo]digo postal|zip(?: code)?|post ?code|postal code)"
@@ -183,6 +183,8 @@ def find_places(text: str) -> list[Entity]:
         if match.group("area"):
             found.append(Entity(*match.span("area"), T.LOCATION))
     for match in _CITY_STATE.finditer(text):
+        if match.group("city").isupper() and not match.group("zip"):
+            continue  # "INFORME DE ALTA": a Spanish heading, not a town in Delaware
         found.append(Entity(*match.span("city"), T.LOCATION))
         if match.group("zip"):
             found.append(Entity(*match.span("zip"), T.POSTCODE))
@@ -196,6 +198,9 @@ def find_places(text: str) -> list[Entity]:
         found.append(Entity(*match.span(), T.LOCATION))
     for match in _ZIP_AFTER_TOWN.finditer(text):
         if match.group("town").split()[-1] in _US_STATES.split() + ["AE", "AP", "AA"]:
+            continue
+        if lexicon.is_region(match.group("town")):  # "Chicago, Illinois 60611": the state, then its ZIP
+            found.append(Entity(*match.span("zip"), T.POSTCODE))
             continue
         found += [Entity(*match.span("town"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
     for pattern in (_CUED_POSTCODE,):
