@@ -1,0 +1,67 @@
+"""What identifier detection costs on this machine: the first load, the time for a 1,000-word note in
+English and in Spanish after it, and the memory the detector adds to the process — the figures of
+docs/PRIVACY.md ("Cost"). Each figure is measured in a fresh process, as the app meets it.
+
+    .venv/bin/python scripts/identifier_cost.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_CHILD = r"""
+import json, sys, time, psutil
+sys.path.insert(0, sys.argv[1])
+process = psutil.Process()
+from app.privacy.annotated import project_sources
+language, runs = sys.argv[2], int(sys.argv[3])
+documents = [d for s in project_sources() if s.name == "written-dev" for d in s.documents if d.language == language]
+note = ""
+for document in documents:
+    note += document.text + "\n"
+    if len(note.split()) >= 1000:
+        break
+before = process.memory_info().rss
+started = time.perf_counter()
+from app.identifiers.pseudonyms import Pseudonymiser
+from app.identifiers.detect import IdentifierDetector
+detector = IdentifierDetector()
+detector.detect("Loading the detector for Ms Ada Lovelace." if language == "en" else "Cargando para Dña. Ada Ruiz.")
+first = time.perf_counter() - started
+times = []
+for _ in range(runs):
+    pseudonymiser = Pseudonymiser(detector=detector)
+    started = time.perf_counter()
+    pseudonymiser.pseudonymise(note)
+    times.append((time.perf_counter() - started) * 1000)
+added = round((process.memory_info().rss - before) / 2**20)
+print(json.dumps({"language": language, "words": len(note.split()), "first_load_s": round(first, 2),
+                  "ms": [round(t, 1) for t in times], "added_rss_mb": added}))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    for language in ("en", "es"):
+        result = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(ROOT), language, str(args.runs)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        figures = json.loads(result.stdout.strip().splitlines()[-1])
+        figures["median_ms"] = round(statistics.median(figures["ms"]), 1)
+        print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
