@@ -148,9 +148,11 @@ class IdentifierDetector:
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
         found += [
-            entity
+            named
             for entity in names.find_title_case_runs(text)
-            if not any(entity.overlaps(f) for f in found) and _credible(text, entity)
+            if not any(entity.overlaps(f) for f in found)
+            and (named := _named(text, entity)) is not None
+            and _credible(text, named)
         ]
         found += [
             entity

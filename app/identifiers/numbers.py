@@ -25,7 +25,7 @@ _CODE = (
     r"(?=[A-Za-z0-9./\- ]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
     r"|(?<=[A-Z]) (?=\d)){2,30}"
 )
-_SEP = r"\s*(?:[:#=]|n[º°o]\.?|no\.?|num\.?|núm\.?|number|número|is|es)?\s*(?:[:#]\s*)?"
+_SEP = r",?\s*(?:[:#=]|n[º°o]\.?|no\.?|num\.?|núm\.?|number|número|is|es)?\s*(?:[:#]\s*)?"
 
 
 def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:

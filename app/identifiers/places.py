@@ -145,6 +145,10 @@ _CITY_STATE = re.compile(
     rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? (?P<state>(?:{'|'.join(_US_STATES.split())})\.?)"
     rf"(?:,? (?P<zip>\d{{5}}(?:-\d{{4}})?))?(?!\w)(?=(?(zip)|[ \t]*(?:[,.;)\n]|$)))"
 )
+# "Chicago, Illinois 60611": a town, its state spelled out, the ZIP.
+_CITY_STATE_NAME_ZIP = re.compile(
+    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}), (?P<state>{_NAME}(?: {_NAME})?),? (?P<zip>\d{{5}}(?:-\d{{4}})?)(?!\d)"
+)
 _CUED_POSTCODE = re.compile(
     r"(?<!\w)(?:C\.P\.|CP|c[óo]digo postal|zip(?: code)?|post ?code|postal code)"
     r"[:\s]*(?P<zip>[A-Z0-9]{2,5}[ \-]?[A-Z0-9]{0,4})"
@@ -182,6 +186,9 @@ def find_places(text: str) -> list[Entity]:
         found += [Entity(*match.span("zip"), T.POSTCODE), Entity(*match.span("town"), T.LOCATION)]
         if match.group("area"):
             found.append(Entity(*match.span("area"), T.LOCATION))
+    for match in _CITY_STATE_NAME_ZIP.finditer(text):
+        if lexicon.is_region(match.group("state")) and not lexicon.is_region(match.group("city")):
+            found += [Entity(*match.span("city"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
     for match in _CITY_STATE.finditer(text):
         if match.group("city").isupper() and not match.group("zip"):
             continue  # "INFORME DE ALTA": a Spanish heading, not a town in Delaware
