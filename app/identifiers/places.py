@@ -147,7 +147,8 @@ _CITY_STATE = re.compile(
 )
 # "Chicago, Illinois 60611": a town, its state spelled out, the ZIP.
 _CITY_STATE_NAME_ZIP = re.compile(
-    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}), (?P<state>{_NAME}(?: {_NAME})?),? (?P<zip>\d{{5}}(?:-\d{{4}})?)(?!\d)"
+    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}), (?P<state>{_NAME}(?: {_NAME})?),? "
+    rf"(?P<zip>\d{{5}}(?:-\d{{4}})?)(?!\d)"
 )
 _CUED_POSTCODE = re.compile(
     r"(?<!\w)(?:C\.P\.|CP|c[óo]digo postal|zip(?: code)?|post ?code|postal code)"
