@@ -70,7 +70,6 @@ __all__ = [
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
 def office_detector() -> IdentifierDetector:
     """The detector with the office's lists of terms always hidden and never hidden, read from the policy
     now (the models behind it load once per process whatever the lists)."""
@@ -82,6 +81,7 @@ def office_detector() -> IdentifierDetector:
     return IdentifierDetector(office_terms=OfficeTerms.of(lists.hidden, lists.kept))
 
 
+@dataclass(frozen=True)
 class EngineConfig:
     """What the engine needs to open a chat; equal configs share one open engine."""
 

@@ -48,6 +48,7 @@ class DetectionScores:
     token_recall: dict[str, Rate]
     token_precision: Rate
     documents: int
+    precision_by_type: dict[str, Rate] | None = None  # the found type's tokens that are identifiers
 
     def worst_type(self) -> tuple[str, float]:
         by_type = {k: v.value for k, v in self.token_recall.items() if k != "overall"}
@@ -68,6 +69,7 @@ def score(documents: list[LabelledDocument], detect: Callable[[str], list[Entity
     span_hits: dict[str, list[int]] = {}
     token_hits: dict[str, list[int]] = {}
     precise = found_tokens = 0
+    by_type: dict[str, list[int]] = {}
     for document in documents:
         predicted = detect(document.text)
         tokens = _tokens(document.text)
@@ -84,14 +86,20 @@ def score(documents: list[LabelledDocument], detect: Callable[[str], list[Entity
                 token_hits[key][0] += hits
                 token_hits[key][1] += len(inside)
         for token in tokens:
-            if _covered(token, predicted):
+            finding = next((e for e in predicted if e.start <= token[0] and token[1] <= e.end), None)
+            if finding is not None:
                 found_tokens += 1
-                precise += _covered(token, document.entities)
+                right = _covered(token, document.entities)
+                precise += right
+                by_type.setdefault(finding.type.value, [0, 0])
+                by_type[finding.type.value][0] += right
+                by_type[finding.type.value][1] += 1
     return DetectionScores(
         span_recall={k: Rate(*v) for k, v in span_hits.items()},
         token_recall={k: Rate(*v) for k, v in token_hits.items()},
         token_precision=Rate(precise, found_tokens),
         documents=len(documents),
+        precision_by_type={k: Rate(*v) for k, v in by_type.items()},
     )
 
 

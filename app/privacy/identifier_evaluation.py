@@ -78,6 +78,7 @@ def _scores_json(scores: DetectionScores) -> dict:
         "token_recall": {k: _rate_json(v) for k, v in scores.token_recall.items()},
         "span_recall": {k: _rate_json(v) for k, v in scores.span_recall.items()},
         "token_precision": _rate_json(scores.token_precision),
+        "precision_by_type": {k: _rate_json(v) for k, v in (scores.precision_by_type or {}).items()},
     }
 
 
