@@ -47,7 +47,9 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"driver'?s licen[cs]e|driving licen[cs]e|(?:n[º°]\.? de |n[úu]mero de )?colegiad[oa]|col\.|"
         r"c[ée]dula profesional|matr[íi]cula profesional|permiso de conducir|carn[ée] de conducir|sbn|cpso|"
         r"commission|m\.n\.|m\.p\.|legitimationsnummer|n[úu]m\. col\.|n[º°]\.? col\.|col\. n[º°]|"
-        r"colegiad[oa] n[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge",
+        r"colegiad[oa] n[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge|lic\.|"
+        r"licen[cs]e #|juris(?: no)?|oba(?: no)?|imc(?: no)?|mcnz|mdcn(?: reg\.?)?(?: no)?|hpcsa(?: no)?|hpi-cpn|"
+        r"mmc reg\.?(?: no)?|ahpra|nmbi|dea #",
     ),
     _cued(
         T.VEHICLE,
@@ -67,6 +69,11 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic",
     ),
     _cued(
+        T.ACCOUNT,
+        r"branch code|transit|bsb|routing(?: number| no)?|aba|swift|bic|account no|acc(?:oun)?t\.? no|acct #|"
+        r"n[º°]\.? de cuenta|n[úu]mero de cuenta|cuenta(?: n[º°])?|cbu|cci|alias cbu",
+    ),
+    _cued(
         T.NATIONAL_ID,
         r"passport(?: number| no)?|pasaporte|dni|nie|nif|cif|curp|rfc|ssn|social security(?: number| no)?|"
         r"national insurance(?: number| no)?|ni number|nino|id card|c[ée]dula de identidad|c[ée]dula|ine|personnummer|"
@@ -82,6 +89,16 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"incident(?: no| number)?|report(?: no| number)?|"
         r"crime reference|police reference|urn|citation|con el n[úu]mero",
     ),
+)
+# A code of letters and digits in groups ("6HJ2-QM8-WT41", "AIC/PROP/25/017"): a record, claim or member
+# number whatever introduces it — three digits and a letter at least, so "ICD-10" and "COVID-19" are not.
+_GROUPED_CODE = re.compile(
+    r"(?<![\w/-])(?=[A-Z0-9/-]*\d[A-Z0-9/-]*\d[A-Z0-9/-]*\d)(?=[A-Z0-9/-]*[A-Z])"
+    r"[A-Z0-9]{1,8}(?:[/-][A-Z0-9]{1,8}){2,5}(?![\w/-])"
+)
+# "No. 438812", "#4471", "Reg. No. 58214": an identifying number of some kind.
+_NUMBERED = re.compile(
+    r"(?<![\w#])(?:Reg\.? )?(?:No\.|Nº|N°|#)\s?(?P<value>(?=[A-Z0-9./-]*\d{3})[A-Z0-9][A-Z0-9./-]{2,20}[A-Z0-9])(?![\w])"
 )
 _CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
 _CARD_ENDING = re.compile(
@@ -190,6 +207,12 @@ def find_numbers(text: str) -> list[Entity]:
         if _luhn_card(match.group(0)) or (_CARD_CUE.search(before) and 13 <= len(_compact(match.group(0))) <= 19):
             found.append(Entity(*match.span(), T.CARD))
     found += [Entity(*m.span("value"), T.CARD) for m in _CARD_ENDING.finditer(text)]
+    found += [Entity(*m.span(), T.RECORD_NUMBER) for m in _GROUPED_CODE.finditer(text) if not _date_like(m.group(0))]
+    found += [
+        Entity(*m.span("value"), T.RECORD_NUMBER)
+        for m in _NUMBERED.finditer(text)
+        if not _is_law_or_quantity(text, m.start("value"), m.end("value"))
+    ]
     for match in _DOTTED_ID.finditer(text):  # "CC 1.020.456.789": a number in thousands is money unless cued
         before = text[max(0, match.start() - 30) : match.start()]
         if re.search(r"(?:CC|C\.C\.|NIT|c[ée]dula|documento|DNI|ID|RUT|CUIT|CUIL)[\s:.nº°#]*$", before, re.I):
@@ -206,6 +229,10 @@ def find_numbers(text: str) -> list[Entity]:
                 continue
             found.append(Entity(start, end, kind))
     return found
+
+
+def _date_like(code: str) -> bool:
+    return bool(re.fullmatch(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}", code))
 
 
 _UNIT_AFTER = re.compile(r"\s?(?:mg|mcg|µg|g|kg|ml|mL|l|mmol|mmhg|mm|cm|%|h|hrs?|min|mg/dl|ui|iu|units?)\b", re.I)

@@ -49,11 +49,15 @@ _FUSED_TYPES = (
 _EN_SUFFIX = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Close|Drive|Dr|Way|Court|Ct|Place|Pl|Crescent|Cres|Boulevard|Blvd|"
     r"Terrace|Tce|Gardens|Grove|Square|Sq|Row|Walk|Parade|Mews|Hill|Park|Rise|Green|Loop|Highway|Hwy|Parkway|Pkwy|"
-    r"Circle|Cir|Trail|Pike|Turnpike|Wynd|Brae|Quay|Wharf|Embankment|Broadway)"
+    r"Circle|Cir|Trail|Pike|Turnpike|Wynd|Brae|Quay|Wharf|Embankment|Broadway|Esplanade|Promenade|Circus|Mall|"
+    r"Crossing|Heights|Ridge|Vale|Meadows?|Glen|Cove|Chase|Dale|Downs|Fields|Grange|Hollow|Knoll|Manor|Orchard)"
 )
 _UNIT_LINE = re.compile(
-    r"(?<!\w)(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"
-    r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?(?!\w)"
+    r"(?<!\w)(?:\d{1,2}(?:st|nd|rd|th) Floor|Shop \d{1,4}|Plot No\.? ?[\w-]{1,6}|DX \d{2,6}|\d{1,3}/\d{1,3}(?=, \d)"
+    r"|(?:Hwy|Highway|Route|Rte|RR|Rural Route|State Route|County Road|Ruta|Autopista|Autov[íi]a|Interstate) ?\d{1,4}"
+    r"(?: Box \d{1,5})?"
+    r"|(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"
+    r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?(?!\w))"
     r"(?:,?\s*\d{1,2}\s?[º°ª]\s?[A-Z]?\b)?"
 )
 _PO_BOX = re.compile(
@@ -97,7 +101,8 @@ _STREETS = (
     ),
     # Numbered with a direction first: "400 N. Michigan Ave.", "4707 E Thomas Rd".
     re.compile(
-        rf"(?<![\w,.])\d{{1,5}} (?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.? (?:{_NAME} ){{1,3}}{_EN_SUFFIX}\b\.?"
+        rf"(?<![\w,.])\d{{1,5}} (?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.? (?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) )"
+        rf"{{1,3}}{_EN_SUFFIX}\b\.?(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?) ?#?\d{{1,5}}[A-Z]?)?"
     ),
     # Typed in lower case: "2210 w north ave".
     re.compile(
@@ -221,6 +226,7 @@ def find_places(text: str) -> list[Entity]:
         if not lexicon.is_region(match.group("town")):
             found.append(Entity(*match.span("town"), T.LOCATION))
     found += _address_lines(text, found)
+    found += _line_end_postcodes(text, found)
     return found
 
 
@@ -239,6 +245,26 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 _HOUSE_LINE = re.compile(rf"^[ \t]*(?P<street>\d{{1,5}}[A-Za-z]?,? (?:{_NAME} ?){{1,4}})[ \t]*,?[ \t]*$", re.M)
+
+
+_LINE_END_CODE = re.compile(
+    rf"(?:(?<=, )|(?<= ))(?:(?P<town>{_NAME}(?: {_NAME}){{0,2}})\s?[–-]?\s?)?(?P<zip>\d{{4,6}})[ \t]*$", re.M
+)
+
+
+def _line_end_postcodes(text: str, found: list[Entity]) -> list[Entity]:
+    """ "…, Rototuna, Hamilton 3210", "…, Pune – 411004", "…, Sandton, 2191": on a line that holds a street
+    address, a four-to-six-digit number at the end is its postcode, and the word before it its town."""
+    streets = [e for e in found if e.type is T.ADDRESS]
+    out = []
+    for match in _LINE_END_CODE.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if not any(line_start <= e.start < match.start() for e in streets):
+            continue
+        out.append(Entity(*match.span("zip"), T.POSTCODE))
+        if match.group("town") and not lexicon.is_region(match.group("town")):
+            out.append(Entity(*match.span("town"), T.LOCATION))
+    return out
 
 
 def _address_lines(text: str, found: list[Entity]) -> list[Entity]:

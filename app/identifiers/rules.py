@@ -34,7 +34,8 @@ _STREET_SUFFIX = (
 _COMPANY_SUFFIX = (
     r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|Inc|Incorporated|Corp|Corporation|plc|PLC|GmbH|KG|AG|"
     r"S\.A\. de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.|S\.C\.|A\.C\.|"
-    r"SLU|SL|SA de CV|SA|SAS|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|"
+    r"SLU|SL|SA de CV|SA|SAS|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|Pvt\. Ltd\.|Pty Ltd|"
+    r"Co Ltd|& Co|and Co|"
     r"Co|Company|Group|Holdings|Partners|Partnership|Associates|Trust|Foundation|Abogados|Asociados)\.?"
 )
 # Institutions named by their kind first, as Spanish writes them: "Juzgado de Primera Instancia nº 4 de
@@ -70,7 +71,9 @@ _INSTITUTION_SUFFIX = (
     r"Family Medicine|Medicine|Health Plan|Health Team|Health System|Health Services|Health Network|Health Clinic|"
     r"Plan|Team|System|Network|Alliance|Association|Society|Federation|Club|Fund|Cooperative|Co-op|Collective|"
     r"Brake & Tire|Tire & Auto|Body Shop|sjukhus|sjukhuset|vårdcentral|Krankenhaus|Klinikum|Praxis|ziekenhuis|"
-    r"Hôpital|Clinique|Ospedale|EPS|IPS|ESE)"
+    r"Hôpital|Clinique|Ospedale|EPS|IPS|ESE|Police Department|Police Service|Police|Fire Department|Fire Service|"
+    r"Sheriff's Office|Medical Scheme|Scheme|Health TPA|TPA|Parish|Mosque|Temple|Synagogue|Market|Supermarket|"
+    r"Dentistry|Physicians|Imaging|Rugby Club|Football Club|Golf Club|Schools|Union Local \d+|Union|Local \d+)"
 )
 
 
@@ -107,6 +110,8 @@ RULES: tuple[Rule, ...] = (
     _rule(T.AGE, r"\b(?:aged?|age:?)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
     _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|a\.|añas))(?!\w)", re.I),
     _rule(T.AGE, r"\b(?:edad:?|de edad)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
+    _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)(?:st|nd|rd|th)) (?:birthday|bday)\b", re.I),
+    _rule(T.AGE, r"\b(?:cumple|cumplir[áa]?|cumpli[óo]) (?P<value>(?:9\d|1[01]\d)(?: años)?)\b", re.I),
     _rule(
         T.AGE,
         r"\b(?:mom|mum|mam[áa]|dad|pap[áa]|mother|father|grand(?:ma|pa|mother|father)|abuel[oa]|madre|padre|she|he|"
@@ -154,7 +159,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.PHONE,
         r"(?<![\w/.-])(?:\+\d{1,3}[ .\-]?|\b1[ .\-])?(?:\(0\) ?)?(?:\(\d{2,5}\)|\d{1,5})(?:[ .\-]?\d{2,5}){1,5}"
-        r"(?: ?(?:x|ext\.?|extn\.?|extension|ext|int\.?) ?\d{1,5})?(?![\w/])",
+        r"(?:,? ?(?:x|ext\.?|extn\.?|extension|ext|int\.?) ?\d{1,5})?(?![\w/])",
         accept=_phone_length,
     ),
     # Street addresses, then postcodes.
@@ -196,9 +201,23 @@ RULES: tuple[Rule, ...] = (
     _rule(T.PERSON, rf"(?:\bI, |\bSTATEMENT OF |\bstatement of |\breport for |\bREPORT FOR )(?P<value>{_PERSON_NAME})"),
     _rule(
         T.PERSON,
-        rf"\b(?i:daughter|son|wife|husband|partner|carer|mother|father|sister|brother|witness|counsel)[:,]? "
+        rf"\b(?i:daughter|son|wife|husband|partner|carer|mother|father|sister|brother|witness|counsel|sitter|"
+        rf"girlfriend|boyfriend|fianc[ée]e?|dad|mom|mum|aunt|uncle|cousin|grandson|granddaughter|grandma|grandpa|"
+        rf"nephew|niece|neighbou?r|friend|colleague|co-?worker|boss|manager|supervisor|worker|therapist|chaplain|"
+        rf"pastor|priest|imam|rabbi|caseworker|assistant|interpreter|tío|tía|primo|prima|sobrin[oa]|niet[oa]|"
+        rf"vecin[oa]|amig[oa]|novi[oa]|pareja|jef[ea]|compañer[oa]|hij[oa]|herman[oa]|espos[oa]|marido|mujer|"
+        rf"cuñad[oa]|suegr[oa]|yerno|nuera|madre|padre|mamá|papá|abuel[oa]|cuidador[a]?)[:,]? "
         rf"(?P<value>{_PERSON_NAME})",
     ),
+    # A nickname in quotes inside a name: Harold "Buzz" Lindqvist, Ricardo «el Güero» Anaya.
+    _rule(
+        T.PERSON,
+        rf"(?P<value>{_CAPITAL_NAME} [\"“«'‘](?:el |la )?{_CAPITAL_NAME}[\"”»'’] (?:(?:{_PARTICLE}|Van|Von|De|Da|Del) )*"
+        rf"{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)",
+    ),
+    # A chat's sender before the time in brackets: "Deb (Mon, Feb 3, 8:14 PM):", "Kev (8:33 PM):".
+    _rule(T.PERSON, r"(?m)^(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?) \([^()\n]{0,30}\d{1,2}:\d{2}[^()\n]{0,8}\):"),
+    # Ages by the birthday: "her 98th birthday".
     # A name followed by its own e-mail address, and a letter's or e-mail's bare salutation line.
     _rule(T.PERSON, rf"(?P<value>{_PERSON_NAME}) (?:at |<|\()[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),
     _rule(T.PERSON, rf"(?:^|\n\n)(?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?),[ \t]*\n"),
@@ -207,12 +226,20 @@ RULES: tuple[Rule, ...] = (
         T.ORGANIZATION,
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*"
         rf"(?:(?:St\.? )?{_CAPITAL_NAME}(?:'s)?,? (?:(?:&|and|y|e|und|et) )?(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
-        rf"{_COMPANY_SUFFIX}(?![\w])",
+        rf"(?i:{_COMPANY_SUFFIX})(?![\w])",
     ),
     _rule(
         T.ORGANIZATION,
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?(?:{_CAPITAL_NAME}(?:'s)? (?:(?:{_PARTICLE}|'t) )*){{1,3}}"
-        rf"{_INSTITUTION_SUFFIX}\b",
+        rf"(?i:{_INSTITUTION_SUFFIX})\b(?: (?:of|for|at|de|del) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}})?",
+    ),
+    # An institution named by its kind first and its place after: "University Medical Center of El Paso",
+    # "Delta Dental of California", "First Reformed Church of Holland".
+    _rule(
+        T.ORGANIZATION,
+        rf"(?<!\w)(?:{_CAPITAL_NAME} ){{1,4}}(?i:Church|Parish|Center|Centre|Hospital|Associates|Dental|Shield|Cross|"
+        rf"Physicians|Schools|School|University|College|Union|Bank|Police Department|Police Service|Fire Department|"
+        rf"Fire|Police|Sheriff's Office|Department)(?: Plc| PPO| HMO)? (?:of|for) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}}",
     ),
     # A court named with its place ("Superior Court of the State of California, County of Alameda", "County
     # Court at Central London"): the whole name, to the end of its line. "The High Court" names no place.
@@ -249,6 +276,11 @@ NAME_LABELS = re.compile(
     rf"Pharmacist|Consultant|Referrer|Referring (?:doctor|physician|clinician)|GP|Cc|Attn\.?|Carer|"
     rf"Next of kin|NOK|Emergency contact|Contact|Insured|Your insured|Policyholder|Claimant|Respondent|Guarantor|"
     rf"Employee|Parent|Guardian|Mother|Father|Nurse|Physician|Doctor|Author|Reviewer|Interpreter|Applicant|"
+    rf"Pt|Resident|Provider|Assistant|Assist|Surgeon|Anesthesiologist|Anaesthetist|Scrub|Circulator|Account holder|"
+    rf"Tenants?|Owner|Driver|Passenger|Victim|Suspect|Officer|Adjuster|Agent|Caseworker|Social worker|Chaplain|"
+    rf"Subscriber|Member name|Beneficiary|Insured name|Prescriber|Attending|Referred by|Seen by|Dictated by|"
+    rf"Cirujan[oa]|Anestesista|Ayudante|Conductor[a]?|Testigo|V[íi]ctima|Denunciante|Investigad[oa]|Afiliad[oa]|"
+    rf"Asegurad[oa]|Tomador[a]?|Beneficiari[oa]|Solicitante|Interesad[oa]|Representante|Apoderad[oa]|"
     rf"Paciente|Nombre(?: y apellidos| completo)?|Apellidos?|Titular|Enfermer[oa]|M[ée]dic[oa](?: de guardia)?|"
     rf"Doctor[a]?|Facultativ[oa]|Cuidador[a]?(?: principal)?|Acompañante(?: responsable)?|Contacto|Familiar|"
     rf"Madre|Padre|Tutor[a]?|Responsable|Arrendador[a]?|Arrendatari[oa]|Demandante|Demandad[oa]|Fdo\.?|Firmado|"
