@@ -25,7 +25,7 @@ _CODE = (
     r"(?=[A-Za-z0-9./\- ]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
     r"|(?<=[A-Z]) (?=\d)){2,30}"
 )
-_SEP = r",?\s*(?:[:#=]|n[º°o]\.?|no\.?|num\.?|núm\.?|number|número|is|es)?\s*(?:[:#]\s*)?"
+_SEP = r",?\s*(?:[:#=]|n\.?[º°o]\.?|no\.?|num\.?|núm\.?|number|número|is|es|es el)?\s*(?:[:#]\s*)?"
 
 
 def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:
@@ -37,47 +37,51 @@ def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:
 _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     _cued(
         T.DEVICE,
-        r"serial(?: number| no)?|s/n|sn|imei|udi|device id|device identifier|n[º°]\.? de serie|n[úu]mero de serie|"
+        r"serial(?: number| no)?|s/n|sn|imei|udi|device id|device identifier|n\.?[º°]\.? de serie|n[úu]mero de serie|"
         r"serie|mac address|mac|device serial|pump serial|generator serial|lead serial",
     ),
     _cued(
         T.LICENCE,
         r"npi|dea(?: number| no)?|gmc(?: number| no)?|nmc(?: pin)?|hcpc|licen[cs]e(?: number| no)?|lic|"
         r"certificate(?: number| no)?|registration(?: number| no)?|reg\.? no|bar(?: number| no)|sra(?: id| number)?|"
-        r"driver'?s licen[cs]e|driving licen[cs]e|(?:n[º°]\.? de |n[úu]mero de )?colegiad[oa]|col\.|"
+        r"driver'?s licen[cs]e|driving licen[cs]e|(?:n\.?[º°]\.? de |n[úu]mero de )?colegiad[oa]|col\.|"
         r"c[ée]dula profesional|matr[íi]cula profesional|permiso de conducir|carn[ée] de conducir|sbn|cpso|"
-        r"commission|m\.n\.|m\.p\.|legitimationsnummer|n[úu]m\. col\.|n[º°]\.? col\.|col\. n[º°]|"
-        r"colegiad[oa] n[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge|lic\.|"
+        r"commission|m\.n\.|m\.p\.|legitimationsnummer|n[úu]m\. col\.|n\.?[º°]\.? col\.|col\. n\.?[º°]|"
+        r"colegiad[oa] n\.?[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge|lic\.|"
+        r"carn[ée](?: profesional)?|t\.p\.|tarjeta profesional|mpps|cmdm|caja prof\.?|registro profesional|exequ[áa]tur|"
+        r"cmd|registro sis|m\.n\.|m\.p\.|con el n\.?[º°]|reg\. prof\.|c[ée]d\. prof\.|"
         r"licen[cs]e #|juris(?: no)?|oba(?: no)?|imc(?: no)?|mcnz|mdcn(?: reg\.?)?(?: no)?|hpcsa(?: no)?|hpi-cpn|"
         r"mmc reg\.?(?: no)?|ahpra|nmbi|dea #",
     ),
     _cued(
         T.VEHICLE,
         r"(?:licen[cs]e |registration |number |reg\.? )?plates?|reg(?:istration)?(?: no| number| mark)?|"
-        r"matr[íi]cula|placas?|vin|tag|n[º°]\.? de bastidor|bastidor|chassis(?: number| no)?",
+        r"matr[íi]cula|placas?|vin|tag|n\.?[º°]\.? de bastidor|bastidor|chassis(?: number| no)?",
     ),
     _cued(
         T.RECORD_NUMBER,
-        r"nhc|hc|historia cl[íi]nica|n[º°]\.? (?:de )?historia|tarjeta sanitaria|cip|tsi|p[óo]liza|afiliaci[óo]n|"
-        r"expediente cl[íi]nico|n[º°]\.? de afiliado|beneficiary(?: id| number)?|group(?: number| no)|"
+        r"nhc|hc|historia cl[íi]nica|n\.?[º°]\.? (?:de )?historia|tarjeta sanitaria|cip|tsi|p[óo]liza|afiliaci[óo]n|"
+        r"expediente cl[íi]nico|n\.?[º°]\.? de afiliado|beneficiary(?: id| number)?|group(?: number| no)|"
         r"member id|episode(?: number| no)?|encounter(?: number| no)?|account(?: number| no)|acct|folio|"
-        r"n[º°] de paciente|medicare(?: number| no)?|medicaid(?: number| no)?|mbi|"
+        r"n\.?[º°] de paciente|medicare(?: number| no)?|medicaid(?: number| no)?|mbi|"
         r"study uid|uid|accession(?: number| no)?|"
         r"emp|employee(?: id| number| no)?|staff(?: id| number| no)?|tis|ccc|legajo|finca|afiliad[oa]|"
-        r"tarjeta sanitaria(?: europea)?|n[º°]\.? de cliente|cliente|contrato|invoice|factura|ticket|"
+        r"tarjeta sanitaria(?: europea)?|n\.?[º°]\.? de cliente|cliente|contrato|invoice|factura|ticket|"
         r"policy(?: number| no)?|member(?: number| no)?|group|claim(?: number| no)?|siniestro|referencia catastral|"
-        r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic",
+        r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|padr[óo]n|"
+        r"fojas|hc n\.?[º°]|hoja|folio",
     ),
     _cued(
         T.ACCOUNT,
         r"branch code|transit|bsb|routing(?: number| no)?|aba|swift|bic|account no|acc(?:oun)?t\.? no|acct #|"
-        r"n[º°]\.? de cuenta|n[úu]mero de cuenta|cuenta(?: n[º°])?|cbu|cci|alias cbu",
+        r"n\.?[º°]\.? de cuenta|n[úu]mero de cuenta|cuenta(?: corriente| de ahorros?| vista)?|caja de ahorros?|cbu|cci|"
+        r"alias(?: cbu)?|clabe",
     ),
     _cued(
         T.NATIONAL_ID,
         r"passport(?: number| no)?|pasaporte|dni|nie|nif|cif|curp|rfc|ssn|social security(?: number| no)?|"
         r"national insurance(?: number| no)?|ni number|nino|id card|c[ée]dula de identidad|c[ée]dula|ine|personnummer|"
-        r"pesel|nss|naf|nuss|nass|seguridad social|n[º°]\.? de afiliaci[óo]n(?: ss)?|cc|c\.c\.|nit|rut|run|cuit|cuil|"
+        r"pesel|nss|naf|nuss|nass|seguridad social|n\.?[º°]\.? de afiliaci[óo]n(?: ss)?|cc|c\.c\.|nit|rut|run|cuit|cuil|"
         r"cart[ãa]o de cidad[ãa]o|identity card|personalausweis|documento(?: de identidad)?|n[úu]mero de documento|"
         r"tax id|ein|itin|aadhaar|pan|a-number|alien number|henkil[öo]tunnus|bsn|nir",
     ),
@@ -98,7 +102,7 @@ _GROUPED_CODE = re.compile(
 )
 # "No. 438812", "#4471", "Reg. No. 58214": an identifying number of some kind.
 _NUMBERED = re.compile(
-    r"(?<![\w#])(?:Reg\.? )?(?:No\.|Nº|N°|#)\s?(?P<value>(?=[A-Z0-9./-]*\d{3})[A-Z0-9][A-Z0-9./-]{2,20}[A-Z0-9])(?![\w])"
+    r"(?<![\w#])(?:Reg\.? )?(?:No\.|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|[Nn]úmero)\s?(?P<value>(?=[A-Z0-9./-]*\d{3})[A-Z0-9][A-Z0-9./-]{2,20}[A-Z0-9])(?![\w])"
 )
 _CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
 _CARD_ENDING = re.compile(

@@ -22,7 +22,7 @@ _LOWER_LINK = r"(?:de|del|de la|de los|de las|das|dos|do|da|des|du|di|della|la|l
 # A street's name after its type word: capitalised words with the small words between them.
 _STREET_NAME = rf"(?:{_LOWER_LINK} )*{_NAME}(?: (?:{_LOWER_LINK} )*(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
 _HOUSE = (
-    r"(?:,?\s*(?:n[º°o]\.?\s*|núm\.?\s*|#\s*)?\d{1,5}(?:[-–]?[A-Za-z](?![^\W\d_])|[-–]\d{1,4}|[-–][IVX]{1,4})?|"
+    r"(?:,?\s*(?:(?i:n\.?[º°o]\.?)\s*|(?i:núm\.?|número)\s*|#\s*)?\d{1,5}(?:[-–]?[A-Za-z](?![^\W\d_])|[-–]\d{1,4}|[-–][IVX]{1,4})?|"
     r",?\s*s/n)"
 )
 _FLOOR = (
@@ -31,10 +31,14 @@ _FLOOR = (
     r"|(?i:bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal)|(?i:esc(?:alera)?)\.? ?\w|"
     r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
     r"apartamento|nave|edif\.?|edificio|torre|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|#) ?\w{1,4}(?:-\w{1,3})?"
-    r"|(?i:edif\.?|edificio|torre) [A-ZÁÉÍÓÚ][\w ]{2,30}?(?=,)))"
+    r"|(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto) [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|$|\n)"
+    r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"
+    r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana) ?[\w-]{1,5}"
+    r"|(?i:e/|entre) [^,\n]{2,40}? y [^,\n]{1,30}|(?i:esquina|esq\.|con) (?:calle |avenida |av\. )?[\w]{1,20}"
+    r"|\s?\d{1,2}\.?[ªº]))"
 )
 _PREFIX_TYPES = (
-    r"(?:Calle|C/|C\.(?!P\.)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
+    r"(?i:Calle|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/|C\.(?!P\.)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
     r"Camino|Cmno\.?|Carretera|Ctra\.?|Traves[íi]a|Trav\.?|Glorieta|Carrer|R[úu]a|Rue|Via|Viale|Piazza|Corso|Largo|"
     r"Travessa|Estrada|Alameda|Calzada|Calz\.?|Cerrada|Privada|Prolongaci[óo]n|Prol\.?|Carrera|Cra\.?|Kr\.?|"
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
@@ -81,6 +85,14 @@ _STREETS = (
     re.compile(
         rf"(?<!\w)(?:{_NAME} ){{1,3}}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Crescent|Highway|Parkway)\b"
         rf"(?= \d| ?,| ?\n)"
+    ),
+    re.compile(rf"(?<!\w)(?i:Mz\.?|Manzana) [A-Z0-9]{{1,3}},? (?i:Lt\.?|Lote|Solar) \d{{1,4}}"),
+    re.compile(
+        rf"(?<!\w)(?i:Calle|C/|Avenida|Av\.|Carrera) \d{{1,3}}[A-Z]? (?i:No\.?|n\.?º|#) ?\d{{1,5}}[A-Z]?(?:{_FLOOR})*"
+    ),
+    re.compile(
+        rf"(?<!\w)(?i:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.|Diagonal|Transversal|Kr\.?|V[íi]a) \d{{1,3}}[A-Z]?"
+        rf"(?: (?:Sur|Norte|Este|Oeste|Bis))? ?# ?\d{{1,3}}[A-Z]?(?: (?:Sur|Norte|Este|Oeste|Bis))?[- ]\d{{1,3}}(?:{_FLOOR})*"
     ),
     re.compile(
         rf"(?<!\w)(?i:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.|Diagonal|Transversal|Kr\.?) "
@@ -179,9 +191,24 @@ _LIVES_IN = re.compile(
 )
 
 
+# The words that introduce an address in a letter, a contract or a form: what follows, up to the clause's
+# end, is the address — "con domicilio en calle Zeballos 2780, de esta ciudad", "residing at 2214 E. 41st
+# Street, Tulsa". The clause ends at a line's end, a semicolon, or a comma before a lower-case word (the
+# sentence going on: "…, con D.N.I."), and a town or a number in it is part of the address.
+_CUED_ADDRESS = re.compile(
+    r"(?i:domicilio(?: en| social en| a efectos de notificaciones en)?|domiciliad[oa] en|con domicilio en|"
+    r"ubicad[oa] en|sit[oa] en|con estudio en|con frente a|direcci[óo]n(?: particular| postal)?|"
+    r"residing at|resides at|lives at|living at|home address(?: is)?|address(?: on file)?|located at|"
+    r"mailing address|direcci[óo]n de notificaciones)[:\s]+(?:(?:la|el|en) )?"
+    r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?:[a-záéíóú]{2,}\b|C\.?P\.)|[;\n]|$|\.(?:\s|$))"
+)
+
+
 def find_places(text: str) -> list[Entity]:
     """Street addresses, postcodes and towns in ``text``."""
     found: list[Entity] = []
+    for match in _CUED_ADDRESS.finditer(text):
+        found.append(Entity(*_trim(text, *match.span("address")), T.ADDRESS))
     for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY, _COLONIA):
         found += [Entity(*_trim(text, *m.span()), T.ADDRESS) for m in pattern.finditer(text)]
     for match in _MILITARY_POST.finditer(text):
