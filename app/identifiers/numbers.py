@@ -48,7 +48,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"c[ée]dula profesional|matr[íi]cula profesional|permiso de conducir|carn[ée] de conducir|sbn|cpso|"
         r"commission|m\.n\.|m\.p\.|legitimationsnummer|n[úu]m\. col\.|n\.?[º°]\.? col\.|col\. n\.?[º°]|"
         r"colegiad[oa] n\.?[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge|lic\.|"
-        r"carn[ée](?: profesional)?|t\.p\.|tarjeta profesional|mpps|cmdm|caja prof\.?|registro profesional|exequ[áa]tur|"
+        r"carn[ée](?: profesional)?|t\.p\.|tarjeta profesional|mpps|cmdm|caja prof\.?|registro profesional|"
+        r"exequ[áa]tur|"
         r"cmd|registro sis|m\.n\.|m\.p\.|con el n\.?[º°]|reg\. prof\.|c[ée]d\. prof\.|"
         r"licen[cs]e #|juris(?: no)?|oba(?: no)?|imc(?: no)?|mcnz|mdcn(?: reg\.?)?(?: no)?|hpcsa(?: no)?|hpi-cpn|"
         r"mmc reg\.?(?: no)?|ahpra|nmbi|dea #",
@@ -68,7 +69,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"emp|employee(?: id| number| no)?|staff(?: id| number| no)?|tis|ccc|legajo|finca|afiliad[oa]|"
         r"tarjeta sanitaria(?: europea)?|n\.?[º°]\.? de cliente|cliente|contrato|invoice|factura|ticket|"
         r"policy(?: number| no)?|member(?: number| no)?|group|claim(?: number| no)?|siniestro|referencia catastral|"
-        r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|padr[óo]n|"
+        r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|"
+        r"padr[óo]n|"
         r"fojas|hc n\.?[º°]|hoja|folio",
     ),
     _cued(
@@ -81,7 +83,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         T.NATIONAL_ID,
         r"passport(?: number| no)?|pasaporte|dni|nie|nif|cif|curp|rfc|ssn|social security(?: number| no)?|"
         r"national insurance(?: number| no)?|ni number|nino|id card|c[ée]dula de identidad|c[ée]dula|ine|personnummer|"
-        r"pesel|nss|naf|nuss|nass|seguridad social|n\.?[º°]\.? de afiliaci[óo]n(?: ss)?|cc|c\.c\.|nit|rut|run|cuit|cuil|"
+        r"pesel|nss|naf|nuss|nass|seguridad social|n\.?[º°]\.? de afiliaci[óo]n(?: ss)?|cc|c\.c\.|nit|rut|run|cuit|"
+        r"cuil|"
         r"cart[ãa]o de cidad[ãa]o|identity card|personalausweis|documento(?: de identidad)?|n[úu]mero de documento|"
         r"tax id|ein|itin|aadhaar|pan|a-number|alien number|henkil[öo]tunnus|bsn|nir",
     ),
@@ -102,7 +105,8 @@ _GROUPED_CODE = re.compile(
 )
 # "No. 438812", "#4471", "Reg. No. 58214": an identifying number of some kind.
 _NUMBERED = re.compile(
-    r"(?<![\w#])(?:Reg\.? )?(?:No\.|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|[Nn]úmero)\s?(?P<value>(?=[A-Z0-9./-]*\d{3})[A-Z0-9][A-Z0-9./-]{2,20}[A-Z0-9])(?![\w])"
+    r"(?<![\w#])(?:Reg\.? )?(?:No\.|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
+    r"[Nn]úmero)\s?(?P<value>(?=[A-Z0-9./-]*\d{3})[A-Z0-9][A-Z0-9./-]{2,20}[A-Z0-9])(?![\w])"
 )
 _CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
 _CARD_ENDING = re.compile(

@@ -31,7 +31,8 @@ _FLOOR = (
     r"|(?i:bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal)|(?i:esc(?:alera)?)\.? ?\w|"
     r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
     r"apartamento|nave|edif\.?|edificio|torre|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|#) ?\w{1,4}(?:-\w{1,3})?"
-    r"|(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto) [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|$|\n)"
+    r"|(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto) [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|"
+    r"$|\n)"
     r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"
     r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana) ?[\w-]{1,5}"
     r"|(?i:e/|entre) [^,\n]{2,40}? y [^,\n]{1,30}|(?i:esquina|esq\.|con) (?:calle |avenida |av\. )?[\w]{1,20}"
@@ -86,13 +87,14 @@ _STREETS = (
         rf"(?<!\w)(?:{_NAME} ){{1,3}}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Crescent|Highway|Parkway)\b"
         rf"(?= \d| ?,| ?\n)"
     ),
-    re.compile(rf"(?<!\w)(?i:Mz\.?|Manzana) [A-Z0-9]{{1,3}},? (?i:Lt\.?|Lote|Solar) \d{{1,4}}"),
+    re.compile(r"(?<!\w)(?i:Mz\.?|Manzana) [A-Z0-9]{1,3},? (?i:Lt\.?|Lote|Solar) \d{1,4}"),
     re.compile(
         rf"(?<!\w)(?i:Calle|C/|Avenida|Av\.|Carrera) \d{{1,3}}[A-Z]? (?i:No\.?|n\.?º|#) ?\d{{1,5}}[A-Z]?(?:{_FLOOR})*"
     ),
     re.compile(
         rf"(?<!\w)(?i:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.|Diagonal|Transversal|Kr\.?|V[íi]a) \d{{1,3}}[A-Z]?"
-        rf"(?: (?:Sur|Norte|Este|Oeste|Bis))? ?# ?\d{{1,3}}[A-Z]?(?: (?:Sur|Norte|Este|Oeste|Bis))?[- ]\d{{1,3}}(?:{_FLOOR})*"
+        rf"(?: (?:Sur|Norte|Este|Oeste|Bis))? ?# ?\d{{1,3}}[A-Z]?(?: (?:Sur|Norte|Este|Oeste|"
+        rf"Bis))?[- ]\d{{1,3}}(?:{_FLOOR})*"
     ),
     re.compile(
         rf"(?<!\w)(?i:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.|Diagonal|Transversal|Kr\.?) "
@@ -200,7 +202,8 @@ _CUED_ADDRESS = re.compile(
     r"ubicad[oa] en|sit[oa] en|con estudio en|con frente a|direcci[óo]n(?: particular| postal)?|"
     r"residing at|resides at|lives at|living at|home address(?: is)?|address(?: on file)?|located at|"
     r"mailing address|direcci[óo]n de notificaciones)[:\s]+(?:(?:la|el|en) )?"
-    r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?:[a-záéíóú]{2,}\b|C\.?P\.)|[;\n]|$|\.(?:\s|$))"
+    r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?:[a-záéíóú]{2,}\b|C\.?P\.)|[;\n]|$|"
+    r"\.(?:\s|$))"
 )
 
 

@@ -212,12 +212,15 @@ RULES: tuple[Rule, ...] = (
     # A nickname in quotes inside a name: Harold "Buzz" Lindqvist, Ricardo «el Güero» Anaya.
     _rule(
         T.PERSON,
-        rf"(?P<value>{_CAPITAL_NAME} [\"“«'‘](?:el |la )?{_CAPITAL_NAME}[\"”»'’] (?:(?:{_PARTICLE}|Van|Von|De|Da|Del) )*"
+        rf"(?P<value>{_CAPITAL_NAME} [\"“«'‘](?:el |la )?{_CAPITAL_NAME}[\"”»'’] (?:(?:{_PARTICLE}|Van|Von|De|Da|"
+        rf"Del) )*"
         rf"{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)",
     ),
     # A chat's sender before the time in brackets: "Deb (Mon, Feb 3, 8:14 PM):", "Kev (8:33 PM):".
-    _rule(T.PERSON, r"(?m)^(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?) \([^()\n]{0,30}\d{1,2}:\d{2}[^()\n]{0,8}\):"),
-    # Ages by the birthday: "her 98th birthday".
+    _rule(
+        T.PERSON,
+        r"(?m)^(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?) \([^()\n]{0,30}\d{1,2}:\d{2}[^()\n]{0,8}\):",
+    ),
     # A name followed by its own e-mail address, and a letter's or e-mail's bare salutation line.
     _rule(T.PERSON, rf"(?P<value>{_PERSON_NAME}) (?:at |<|\()[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),
     _rule(T.PERSON, rf"(?:^|\n\n)(?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?),[ \t]*\n"),
@@ -239,7 +242,8 @@ RULES: tuple[Rule, ...] = (
         T.ORGANIZATION,
         rf"(?<!\w)(?:{_CAPITAL_NAME} ){{1,4}}(?i:Church|Parish|Center|Centre|Hospital|Associates|Dental|Shield|Cross|"
         rf"Physicians|Schools|School|University|College|Union|Bank|Police Department|Police Service|Fire Department|"
-        rf"Fire|Police|Sheriff's Office|Department)(?: Plc| PPO| HMO)? (?:of|for) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}}",
+        rf"Fire|Police|Sheriff's Office|Department)(?: Plc| PPO| HMO)? (?:of|"
+        rf"for) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}}",
     ),
     # A court named with its place ("Superior Court of the State of California, County of Alameda", "County
     # Court at Central London"): the whole name, to the end of its line. "The High Court" names no place.
