@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from enum import StrEnum
 
+from app.identifiers.spelled_dates import find_spelled, parse_spelled
+
 _EN_MONTHS = "January February March April May June July August September October November December".split()
 _ES_MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
 _EN_WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
@@ -42,6 +44,7 @@ class Precision(StrEnum):
     DAY_NO_YEAR = "day_no_year"
     MONTH = "month"
     WEEKDAY = "weekday"
+    DAY_ONLY = "day_only"  # "the 6th", "el pasado 3": a day of some month
 
 
 # Each form names its parts; ``parse_date`` reads them and writes a new date into the same places.
@@ -67,6 +70,7 @@ _FORMS: tuple[tuple[str, int], ...] = (
     ),
     (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ES_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", re.I),
     (rf"(?P<month>{_ES_MONTH}) (?P<of>del?) (?P<year>{_YEAR4})", re.I),
+    (rf"(?P<month>{_ES_MONTH}),? (?P<year>{_YEAR4})", re.I),
     (rf"(?P<weekday>{_EN_WEEKDAY}),? (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})", re.I),
     (
         rf"(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})? day of (?P<month>{_EN_MONTH})(?:,? (?P<year>{_YEAR4}))?",
@@ -86,13 +90,59 @@ _CUED_DAY_MONTH = re.compile(
 )
 
 
+_ANY_WEEKDAY = (
+    r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues|Tue|Wed|Thurs|Thu|Fri|Sat|Sun|"
+    r"lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lun|mi[ée]|jue|vie|s[áa]b|dom)\.?"
+)
+_WEEKDAY_BEFORE = re.compile(rf"(?i:(?<![\w])(?P<weekday>{_ANY_WEEKDAY}),?\s?)$")
+_WEEKDAY_CUED = re.compile(rf"(?i:(?<![\w]){_ANY_WEEKDAY},? )(?P<date>\d{{1,2}}[/.]\d{{1,2}})(?![/.]?\d)")
+# A day alone where only a day can be meant: "the 6th because…", "el pasado 3", "del 12 al 13 de enero".
+_NOT_A_DAY_AFTER = (
+    r"(?:floor|time|times|grade|century|edition|percentile|centile|decile|rib|toe|finger|day|week|month|year|cycle|"
+    r"dose|line|amendment|circuit|district|ward|street|st|avenue|ave|birthday|anniversary|place|round|row|trimester|"
+    r"cranial|lumbar|thoracic|cervical|intercostal|metatarsal|metacarpal|vertebra|nerve|percent|generation|"
+    r"session|visit|attempt|episode|degree|inning|minute|hour|period|stage|tier|level|position)"
+)
+_LONE_DAY = re.compile(
+    rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
+    rf"|(?i:\bel pasado |\bel día )(?P<es>\d{{1,2}})\b(?! de)(?![.,/:]\d)"
+    rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
+    rf"(?=\s+(?:al|y el|hasta el|to the|and the|[–-])\s+\d{{1,2}})"
+)
+# A month alone: the months no word is spelled like, and March, May and the Spanish months after a word that
+# introduces a time ("in May", "en marzo", "entre octubre y diciembre").
+_MONTH_ALONE = re.compile(
+    r"(?<![\w])(?P<a>January|February|April|June|July|August|September|October|November|December)(?![\w])"
+    r"|(?i:\b(?:in|since|until|till|by|from|early|mid|late|of|during|before|after|last|next|this|en|desde|hasta|"
+    r"durante|para|antes de|despu[ée]s de|entre|principios de|mediados de|finales de|mes de|y|a)\s+)"
+    r"(?P<b>March|May|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
+    r"diciembre)(?![\w])"
+)
+
+
+def _extra_spans(text: str) -> set[tuple[int, int]]:
+    spans = {m.span("date") for m in _CUED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
+    spans |= {m.span("date") for m in _WEEKDAY_CUED.finditer(text) if parse_date(m.group("date")) is not None}
+    for match in _LONE_DAY.finditer(text):
+        group = next(g for g in ("date", "es", "range") if match.group(g))
+        if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:
+            spans.add(match.span(group))
+    for match in _MONTH_ALONE.finditer(text):
+        spans.add(match.span("a") if match.group("a") else match.span("b"))
+    spans |= set(find_spelled(text))
+    return spans
+
+
 def find_dates(text: str) -> list[tuple[int, int]]:
-    """The spans of every date in ``text``, longest first where two forms overlap."""
-    cued = {m.span("date") for m in _CUED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
+    """The spans of every date in ``text``, longest first where two forms overlap; a weekday written before
+    a date is part of it ("Sat 15/03/2025", "vie, 16 may 2025")."""
     spans = sorted(
-        {match.span() for pattern in _COMPILED for match in pattern.finditer(text) if _plausible(match)} | cued,
+        {match.span() for pattern in _COMPILED for match in pattern.finditer(text) if _plausible(match)}
+        | _extra_spans(text),
         key=lambda span: (span[0], -span[1]),
     )
+    spans = [_with_weekday(text, start, end) for start, end in spans]
+    spans.sort(key=lambda span: (span[0], -span[1]))
     kept: list[tuple[int, int]] = []
     for start, end in spans:
         if kept and start < kept[-1][1]:
@@ -101,6 +151,13 @@ def find_dates(text: str) -> list[tuple[int, int]]:
             continue
         kept.append((start, end))
     return kept
+
+
+def _with_weekday(text: str, start: int, end: int) -> tuple[int, int]:
+    before = _WEEKDAY_BEFORE.search(text[max(0, start - 12) : start])
+    if before and re.match(r"(?i)[a-z]", text[start:end][:1] or "x") is not None:
+        return start, end  # the date itself opens with a word ("Friday 21st" found whole already)
+    return (start - len(before.group(0)), end) if before else (start, end)
 
 
 def _plausible(match: re.Match) -> bool:
@@ -148,6 +205,8 @@ class ParsedDate:
 
     def same_as(self, other: ParsedDate) -> bool:
         """The same date as far as both texts say (a day and month without a year match any year)."""
+        if Precision.DAY_ONLY in (self.precision, other.precision):
+            return self.day.day == other.day.day
         if Precision.MONTH in (self.precision, other.precision):
             return (self.day.year, self.day.month) == (other.day.year, other.day.month)
         if Precision.DAY_NO_YEAR in (self.precision, other.precision) or Precision.WEEKDAY in (
@@ -170,9 +229,29 @@ def shift(day: date, days: int, precision: Precision) -> date:
 def parse_date(text: str) -> ParsedDate | None:
     """The date ``text`` names, or None if it names none of the forms above."""
     text = text.strip()
+    weekday = re.match(rf"(?i:(?P<weekday>{_ANY_WEEKDAY})(?P<sep>,?\s?))(?=\d)", text)
+    if weekday:
+        rest = parse_date(text[weekday.end() :])
+        if rest is not None and rest.precision is not Precision.DAY_ONLY:  # "Friday 21st": the forms below
+            return _with_weekday_render(weekday.group("weekday"), weekday.group("sep"), rest)
     day_month = re.fullmatch(r"(\d{1,2})([/.])(\d{1,2})", text)
     if day_month:
         return _day_month(*day_month.groups())
+    lone = re.fullmatch(r"(\d{1,2})(st|nd|rd|th|º)?", text)
+    if lone and 1 <= int(lone.group(1)) <= 31:
+        return ParsedDate(
+            date(2000, 1, int(lone.group(1))),
+            lambda d, suffix=lone.group(2): str(d.day) + (_ordinal_like(suffix, d.day) or ""),
+            Precision.DAY_ONLY,
+        )
+    month_alone = _month_number(text) if re.fullmatch(r"[^\W\d_]+\.?", text) else None
+    if month_alone is not None:
+        spanish = text.lower().rstrip(".") in _ES_ONLY or text.islower()
+        return ParsedDate(date(2000, month_alone, 1), lambda d: _month_like(text, d.month, spanish), Precision.MONTH)
+    spelled = parse_spelled(text)
+    if spelled is not None:
+        day, render, with_year = spelled
+        return ParsedDate(day, render, Precision.DAY if with_year else Precision.DAY_NO_YEAR)
     for pattern in _WHOLE:
         match = pattern.fullmatch(text)
         if match:
@@ -180,6 +259,23 @@ def parse_date(text: str) -> ParsedDate | None:
             if parsed is not None:
                 return parsed
     return None
+
+
+def _with_weekday_render(weekday: str, sep: str, rest: ParsedDate) -> ParsedDate:
+    spanish = _plain(weekday.lower().rstrip(".")) in {_plain(w) for w in _ES_WEEKDAYS} or weekday.lower().rstrip(
+        "."
+    ) in ("lun", "mie", "mié", "jue", "vie", "sab", "sáb", "dom")
+
+    def render(d: date) -> str:
+        if spanish and len(weekday.rstrip(".")) <= 3:
+            name = _ES_WEEKDAYS[d.weekday()][:3]
+            name = name[:1].upper() + name[1:] if weekday[:1].isupper() else name
+            shown = name + ("." if weekday.endswith(".") else "")
+        else:
+            shown = _weekday_like(weekday, d, spanish)
+        return f"{shown}{sep}{rest.render(d)}"
+
+    return ParsedDate(rest.day, render, rest.precision)
 
 
 def _day_month(first: str, sep: str, second: str) -> ParsedDate | None:

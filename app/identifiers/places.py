@@ -58,7 +58,8 @@ _EN_SUFFIX = (
     r"Crossing|Heights|Ridge|Vale|Meadows?|Glen|Cove|Chase|Dale|Downs|Fields|Grange|Hollow|Knoll|Manor|Orchard)"
 )
 _UNIT_LINE = re.compile(
-    r"(?<!\w)(?:\d{1,2}(?:st|nd|rd|th) Floor|Shop \d{1,4}|Plot No\.? ?[\w-]{1,6}|DX \d{2,6}|\d{1,3}/\d{1,3}(?=, \d)"
+    r"(?<!\w)(?:\d{1,2}(?:st|nd|rd|th) Floor|Shop \d{1,4}|Plot No\.? ?[\w-]{1,6}|DX \d{2,6}|"
+    r"\d{1,3}/\d{1,3}(?=, \d{1,5} [A-Z])"
     r"|(?:Hwy|Highway|Route|Rte|RR|Rural Route|State Route|County Road|Ruta|Autopista|Autov[íi]a|Interstate) ?\d{1,4}"
     r"(?: Box \d{1,5})?"
     r"|(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"

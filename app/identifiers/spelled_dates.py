@@ -1,0 +1,119 @@
+"""Dates written out in words, as Spanish deeds, contracts and court papers write them: "a nueve de abril de
+dos mil veinticinco", "a los veinte (20) días del mes de enero de 2025", "el veinticinco (25) de abril del
+año dos mil veinticinco (2025)". Read into a date and written again in the same words for a stand-in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date
+
+_UNITS = (
+    "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
+    "diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis "
+    "veintisiete veintiocho veintinueve"
+).split()
+_TENS = {30: "treinta", 40: "cuarenta", 50: "cincuenta", 60: "sesenta", 70: "setenta", 80: "ochenta", 90: "noventa"}
+_HUNDREDS = {9: "novecientos", 8: "ochocientos"}
+_MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
+_PLAIN = str.maketrans("áéíóú", "aeiou")
+
+
+def words_below_100(number: int) -> str:
+    if number < 30:
+        return _UNITS[number]
+    tens, units = divmod(number, 10)
+    return _TENS[tens * 10] + (f" y {_UNITS[units]}" if units else "")
+
+
+def year_words(year: int) -> str:
+    if year >= 2000:
+        rest = year - 2000
+        return "dos mil" + (f" {words_below_100(rest)}" if rest else "")
+    century, rest = divmod(year - 1000, 100)
+    return f"mil {_HUNDREDS.get(century, 'novecientos')}" + (f" {words_below_100(rest)}" if rest else "")
+
+
+_WORD_VALUES = {words_below_100(n).translate(_PLAIN): n for n in range(1, 32)} | {"primero": 1, "un": 1}
+_YEAR_VALUES = {year_words(y).translate(_PLAIN): y for y in range(1900, 2100)}
+
+
+def _alternatives(words: set[str]) -> str:
+    """Every spelling, with and without its accents, longest first."""
+    spellings = words | {w.translate(_PLAIN) for w in words}
+    return "|".join(sorted(spellings, key=len, reverse=True))
+
+
+_DAY_WORDS = _alternatives({words_below_100(n) for n in range(1, 32)} | {"primero"})
+_YEAR_WORDS = _alternatives({year_words(y) for y in range(1900, 2100)})
+_MONTH = "|".join(_MONTHS) + "|setiembre"
+SPELLED = re.compile(
+    rf"(?<![\w])(?P<day>{_DAY_WORDS})(?: \((?P<daynum>\d{{1,2}})\))?(?P<days> d[íi]as? del mes)? de (?P<month>{_MONTH})"
+    rf"(?:(?P<of> de(?:l año)?| del) (?P<year>{_YEAR_WORDS}|\d{{4}})(?: \((?P<yearnum>\d{{4}})\))?)?(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def find_spelled(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in SPELLED.finditer(text) if parse_spelled(m.group(0)) is not None]
+
+
+def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
+    """(the date, how to write another one alike, whether it names a year), or None."""
+    match = SPELLED.fullmatch(text.strip())
+    if match is None:
+        return None
+    day = _WORD_VALUES.get(match.group("day").lower().translate(_PLAIN))
+    month_name = match.group("month").lower()
+    month = 9 if month_name == "setiembre" else _MONTHS.index(month_name) + 1
+    year_text = match.group("year")
+    year = None
+    if year_text:
+        year = int(year_text) if year_text.isdigit() else _longest_year(year_text)
+        if year is None:
+            return None
+    try:
+        parsed = date(year or 2000, month, day)
+    except (ValueError, TypeError):
+        return None
+    original = match.group(0)
+    base = match.start()
+
+    def render(d: date) -> str:
+        pieces = {
+            "day": _case_like(
+                match.group("day"),
+                "primero" if d.day == 1 and match.group("day") == "primero" else words_below_100(d.day),
+            ),
+            "daynum": str(d.day),
+            "month": _case_like(match.group("month"), _MONTHS[d.month - 1]),
+            "year": (
+                str(d.year) if year_text and year_text.isdigit() else _case_like(year_text or "", year_words(d.year))
+            ),
+            "yearnum": str(d.year),
+        }
+        out, cursor = [], 0
+        for name in sorted((n for n in pieces if match.group(n)), key=match.start):
+            out += [original[cursor : match.start(name) - base], pieces[name]]
+            cursor = match.end(name) - base
+        out.append(original[cursor:])
+        return "".join(out)
+
+    return parsed, render, year is not None
+
+
+def _longest_year(words: str) -> int | None:
+    plain = words.lower().translate(_PLAIN).split()
+    for end in range(len(plain), 1, -1):
+        year = _YEAR_VALUES.get(" ".join(plain[:end]))
+        if year is not None:
+            return year if end == len(plain) else None
+    return None
+
+
+def _case_like(model: str, word: str) -> str:
+    if model.isupper():
+        return word.upper()
+    if model[:1].isupper():
+        return word[:1].upper() + word[1:]
+    return word
