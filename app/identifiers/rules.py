@@ -45,6 +45,8 @@ _SPANISH_INSTITUTION = (
     r"(?:Hospital(?: General| Universitario| Cl[íi]nico| Regional)?|Cl[íi]nica|Centro de Salud|"
     r"Centro de Diagn[óo]stico|"
     r"Polic[íi]a (?:Municipal|Local)|Registro de la Propiedad|Registro Civil|Ayuntamiento|Funeraria|Isapre|CESFAM|"
+    r"Comisar[íi]a|Fiscal[íi]a|Centro|Red Asistencial|Mutualista|Cooperativa|Transportes|Consultorio|Policl[íi]nico|"
+    r"Unidad Judicial|Juez|Notario|Colegio de Abogados|Colegio Oficial|Ilustre Colegio|CAP|EBAP|ABS|Hospital de Día|"
     r"Mutua(?: Laboral)?|Banco|Caja|Seguros|Abarrotes|Tienda|Taller|Ferreter[íi]a|Panader[íi]a|Restaurante|"
     r"Hotel|Centro M[ée]dico|Sanatorio|"
     r"Consultorio|Policl[íi]nica|Despacho|Bufete|Notar[íi]a|Inmobiliaria|Juzgado|Tribunal|Audiencia|Farmacia|"
@@ -263,7 +265,7 @@ RULES: tuple[Rule, ...] = (
         T.ORGANIZATION,
         rf"(?<!\w)(?i:{_SPANISH_INSTITUTION})"
         rf"(?: (?:de|del|de la|de los|de las|de lo|lo|y|por|para|en|DE|DEL|LA|LOS|LAS|Y|"
-        rf"n[º°]\.?|N[º°]\.?|núm\.|No\.|\d+|[A-ZÁÉÍÓÚÑÜ][\wáéíóúñü\-]*))* [A-ZÁÉÍÓÚÑÜ][\wáéíóúñüÁÉÍÓÚÑÜ\-]*",
+        rf"n\.?[º°]\.?|N\.?[º°]\.?|núm\.|No\.|\d+|e|E|[A-ZÁÉÍÓÚÑÜ][\wáéíóúñü\-]*))* [A-ZÁÉÍÓÚÑÜ][\wáéíóúñüÁÉÍÓÚÑÜ\-]*",
         accept=lambda s: any(
             w.lower() not in GENERIC_INSTITUTION_WORDS for w in re.findall(r"[^\W\d_]+", s)[1:] if w[0].isupper()
         ),
