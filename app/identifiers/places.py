@@ -39,7 +39,7 @@ _FLOOR = (
     r"|\s?\d{1,2}\.?[ªº]))"
 )
 _PREFIX_TYPES = (
-    r"(?i:Calle|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/|C\.(?!P\.)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
+    r"(?i:Calle|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
     r"Camino|Cmno\.?|Carretera|Ctra\.?|Traves[íi]a|Trav\.?|Glorieta|Carrer|R[úu]a|Rue|Via|Viale|Piazza|Corso|Largo|"
     r"Travessa|Estrada|Alameda|Calzada|Calz\.?|Cerrada|Privada|Prolongaci[óo]n|Prol\.?|Carrera|Cra\.?|Kr\.?|"
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
@@ -131,7 +131,11 @@ _STREETS = (
         rf"(?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}})))"
     ),
 )
-_COLONIA = re.compile(rf"(?<!\w)(?:Col(?:onia)?\.?|Fracc(?:ionamiento)?\.?|Barrio|Bº|B°|Urb\.) {_STREET_NAME}")
+# A neighbourhood after its label ("Col. Roma Norte", "barrio Laureles"): the name, the label left as written.
+_COLONIA = re.compile(
+    rf"(?<!\w)(?i:Col(?:onia)?\.?|Fracc(?:ionamiento)?\.?|Barrio|Bº|B°|Urb\.|Urbanizaci[óo]n|Alcald[íi]a|Alc\.|"
+    rf"Delegaci[óo]n|Sector|Reparto|Residencial|Res\.) (?P<name>{_STREET_NAME})"
+)
 # A postcode before its town, as most of Europe and Latin America write them.
 _POSTCODE_TOWN = re.compile(
     rf"(?:(?<=\n)|(?<=^)|(?<=, )|(?<=,)|(?<=\. )|(?<=- )|(?<=C\.P\. )|(?<=CP )|(?<=C\.P\.)|(?<=\t))"
@@ -215,7 +219,8 @@ def find_places(text: str) -> list[Entity]:
     found: list[Entity] = []
     for match in _CUED_ADDRESS.finditer(text):
         found.append(Entity(*_trim(text, *match.span("address")), T.ADDRESS))
-    for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY, _COLONIA):
+    found += [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)]
+    for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY):
         found += [Entity(*_trim(text, *m.span()), T.ADDRESS) for m in pattern.finditer(text)]
     for match in _MILITARY_POST.finditer(text):
         found += [Entity(*match.span("city"), T.ADDRESS), Entity(*match.span("zip"), T.POSTCODE)]
