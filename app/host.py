@@ -58,6 +58,7 @@ __all__ = [
     "ModelFacts",
     "ModelPrivacy",
     "ModelText",
+    "NotAsReviewed",
     "PrivacyReport",
     "PrivacySettings",
     "Pseudonyms",
@@ -94,6 +95,10 @@ class EngineConfig:
     device: str = "auto"
     mode: str = "auto"
     budget: int = 48
+
+
+class NotAsReviewed(RuntimeError):
+    """The model would read the last message otherwise than the user confirmed it in review: nothing was sent."""
 
 
 @dataclass(frozen=True)
@@ -177,15 +182,27 @@ class EngineHost:
         on_notice: Callable[[str], None] | None = None,
         pseudonyms: Pseudonyms | None = None,
         on_reading: Callable[[int, int], None] | None = None,
+        reviewed: str | None = None,
     ) -> ChatReply:
         """The assistant's next message for ``messages``; ``on_text`` receives the text as it grows, and
         ``on_reading(done, total)`` how much of a long message the model has read before its first word.
 
         With ``pseudonyms`` (the conversation's mapping, grown in place) the model reads the conversation
-        with its identifiers replaced and ``on_text`` and the reply get the answer re-identified."""
+        with its identifiers replaced and ``on_text`` and the reply get the answer re-identified.
+        ``reviewed`` is the last message as the user confirmed it in review: if the model would read
+        anything else, ``NotAsReviewed`` is raised before anything is sent."""
         return await self.call(
             self._reply(
-                messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms, on_reading
+                messages,
+                max_new_tokens,
+                sampling,
+                on_text,
+                on_step,
+                should_stop,
+                on_notice,
+                pseudonyms,
+                on_reading,
+                reviewed,
             )
         )
 
@@ -218,6 +235,23 @@ class EngineHost:
     async def model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
         """``messages`` as the model read and wrote them under ``pseudonyms``, stand-ins located."""
         return await self.call(self._model_texts(messages, pseudonyms))
+
+    async def hide_in_review(self, pseudonyms: Pseudonyms, term: str) -> None:
+        """The user marked ``term`` in review: it is replaced in every turn of the conversation from now on,
+        earlier ones included (``model_texts`` reads them again). Nothing is sent."""
+        await self.call(self._mark(pseudonyms, lambda pseudonymiser: pseudonymiser.hide(term)))
+
+    async def send_as_written(self, pseudonyms: Pseudonyms, stand_in: str) -> str | None:
+        """The user un-hid a stand-in in review: its original reaches the model as written from now on.
+        Returns that original, or None when ``stand_in`` is no stand-in of this conversation."""
+
+        def keep(pseudonymiser: Pseudonymiser) -> str | None:
+            original = pseudonymiser.original_of(stand_in)
+            if original is not None:
+                pseudonymiser.keep(original)
+            return original
+
+        return await self.call(self._mark(pseudonyms, keep))
 
     def worker_alive(self) -> bool:
         """False when the embedded worker process of the open chat has died (a remote one is not watched)."""
@@ -296,11 +330,27 @@ class EngineHost:
         return self.info
 
     async def _reply(
-        self, messages, max_new_tokens, sampling, on_text, on_step, should_stop, on_notice, pseudonyms, on_reading
+        self,
+        messages,
+        max_new_tokens,
+        sampling,
+        on_text,
+        on_step,
+        should_stop,
+        on_notice,
+        pseudonyms,
+        on_reading,
+        reviewed,
     ):
         if self.chat is None:
             raise RuntimeError("no chat is open")
         pseudonymiser = await self._pseudonymiser_for(pseudonyms) if pseudonyms is not None else None
+        if reviewed is not None:
+            # The pseudonymiser reads each distinct text once (its cache), so this is the reading the reply
+            # below uses: checked here, before the engine sends a token of it.
+            read = await asyncio.to_thread(pseudonymiser.conversation, messages) if pseudonymiser else messages
+            if read[-1]["content"] != reviewed:
+                raise NotAsReviewed("the message would reach the model otherwise than it was shown")
 
         def step_done(timing: StepTiming, plan: Plan | None) -> None:
             on_step(StepUpdate(timing, plan.break_even if plan is not None else None))
@@ -332,6 +382,10 @@ class EngineHost:
     async def _model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
         pseudonymiser = await self._pseudonymiser_for(pseudonyms)
         return await asyncio.to_thread(pseudonymiser.model_texts, messages)
+
+    async def _mark(self, pseudonyms: Pseudonyms, change: Callable[[Pseudonymiser], T]) -> T:
+        """A change the user made in review, to the one pseudonymiser the review and the reply share."""
+        return change(await self._pseudonymiser_for(pseudonyms))
 
     async def _pseudonymiser_for(self, pseudonyms: Pseudonyms) -> Pseudonymiser:
         if self._pseudonymiser is None or self._pseudonymiser.pseudonyms is not pseudonyms:

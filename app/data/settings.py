@@ -13,6 +13,8 @@ Its shape: ``{"values": {"split": "4", "mode": "auto"}, "locked": ["split", "mod
 the policy's value (the default when it gives none) whatever the user's file says, and the settings
 panel shows them read-only. ``{"values": {"pseudonymise_always": true}, "locked": ["pseudonymise_always"]}``
 makes every conversation reach the model with its identifiers replaced, whatever the provider.
+``{"values": {"review_always": true}, "locked": ["review_always"]}`` shows every message to a remote
+provider as the model will read it, for the user to confirm, before anything of it leaves the computer.
 """
 
 from __future__ import annotations
@@ -57,6 +59,9 @@ class ProviderProfile:
     # Compress large frames of hidden states both ways, losslessly: fewer bytes on links slower than about
     # 500 Mbit/s for a few ms of CPU a megabyte; off for a worker on a faster network.
     compress_wire: bool = True
+    # Show each message as the model will read it (stand-ins in place) and send only once the user confirms
+    # it: a detector misses some identifiers, and the user is the last one to see the text before it leaves.
+    review_before_sending: bool = False
 
     @property
     def encrypted_or_local(self) -> bool:
@@ -79,7 +84,7 @@ class ProviderProfile:
         pin = self.cert_sha256.replace(":", "").lower()
         if pin and (len(pin) != 64 or any(c not in "0123456789abcdef" for c in pin)):
             raise SettingsError("A certificate pin is a SHA-256 fingerprint: 64 hex digits (colons allowed).")
-        for switch in ("pseudonymise", "prefill_while_typing", "compress_wire"):
+        for switch in ("pseudonymise", "prefill_while_typing", "compress_wire", "review_before_sending"):
             if not isinstance(getattr(self, switch), bool):
                 raise SettingsError(f"A provider's {switch} switch is true or false.")
 
@@ -102,6 +107,8 @@ class AppSettings:
     pseudonymise_always: bool = False
     # Prefill while typing for the embedded worker (nothing leaves this computer either way).
     prefill_embedded: bool = False
+    # Review before sending for every remote provider, whatever its own switch; an admin's policy locks it on.
+    review_always: bool = False
     locked: tuple[str, ...] = field(default=(), compare=False)  # filled from the policy, never saved
     # Only an admin's policy (allow_unencrypted_endpoints) can allow ws:// beyond this computer; never saved.
     unencrypted_allowed: bool = field(default=False, compare=False)
@@ -147,9 +154,19 @@ class AppSettings:
 
     @property
     def prefilling_while_typing(self) -> bool:
-        """Whether what is typed reaches the active worker before Send (the user's or the admin's choice)."""
+        """Whether what is typed reaches the active worker before Send (the user's or the admin's choice).
+        Never while reviewing: a message under review leaves only once the user confirms it."""
         provider = self.provider
-        return self.prefill_embedded if provider is None else provider.prefill_while_typing
+        if provider is None:
+            return self.prefill_embedded
+        return provider.prefill_while_typing and not self.reviewing
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether each message is shown as the model will read it, and sent only once confirmed. Only for
+        a remote provider: the embedded worker runs on this computer, so nothing leaves it to review."""
+        provider = self.provider
+        return provider is not None and (self.review_always or provider.review_before_sending)
 
     @property
     def pseudonymising(self) -> bool:
@@ -191,6 +208,7 @@ _FIELD_TYPES = {
     "pseudonymise_embedded": bool,
     "pseudonymise_always": bool,
     "prefill_embedded": bool,
+    "review_always": bool,
 }
 _TYPE_WORDS = {str: "text", int: "a whole number", (int, float): "a number", bool: "true or false"}
 

@@ -174,6 +174,7 @@ class IdentifierDetector:
         found += _further_mentions(text, found, known)
         found += _first_names_before(text, found)
         found += names.extend_names(text, found)
+        found = _outside_kept(text, found, kept_terms)
         found += self.office_terms.find_hidden(text, hidden)
         return _resolve(found)
 
@@ -275,6 +276,19 @@ def _drug_like(surface: str) -> bool:
         and not lexicon.is_name_word(surface.strip())
         and lexicon.zipf(surface) < 4.0
     )
+
+
+def _outside_kept(text: str, found: list[Entity], kept_terms: frozenset[str] | set[str]) -> list[Entity]:
+    """No finding touches a term the office or the user keeps as written ("Mr Jonathan Pendleford",
+    "Hope Street clinic"): one that does is dropped whole, so no rule's part of the term survives."""
+    if not kept_terms:
+        return found
+    pattern = re.compile(
+        r"(?<![\w])(?:" + "|".join(map(re.escape, sorted(kept_terms, key=len, reverse=True))) + r")(?![\w])",
+        re.IGNORECASE,
+    )
+    spans = [m.span() for m in pattern.finditer(text)]
+    return [e for e in found if not any(e.start < end and start < e.end for start, end in spans)]
 
 
 def _kept(text: str, entity: Entity, kept_terms: frozenset[str] | set[str]) -> bool:

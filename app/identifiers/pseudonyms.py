@@ -169,11 +169,20 @@ class Pseudonymiser:
         for message in messages:
             content = message["content"]
             if message["role"] == "assistant" and content in self.pseudonyms.written:
-                read = self.pseudonyms.written[content]
+                read = self._hidden_in(self.pseudonyms.written[content])
             else:
                 read = self._read(content).text
             out.append({**message, "content": read})
         return out
+
+    def _hidden_in(self, written: str) -> str:
+        """What the model wrote before the user hid a term, with that term replaced too: a word hidden in
+        review never reaches the model again, not even in its own earlier answer."""
+        if not self.pseudonyms.hidden:
+            return written
+        terms = sorted(self.pseudonyms.hidden, key=len, reverse=True)
+        pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, terms)) + r")(?![\w])", re.IGNORECASE)
+        return pattern.sub(lambda m: self._surrogate(T.OTHER, m.group(0)), written)
 
     def model_texts(self, messages: Iterable[dict]) -> list[ModelText]:
         """Each message as the model read (or wrote) it, its stand-ins located: for showing the user."""

@@ -210,6 +210,18 @@ class SurrogateMaker:
         if not re.search(r"\d", original) and not any(w.lower() in _STREET_WORDS for w in _WORD.findall(original)):
             return self.word(original, "place")  # a town or a city
         numbers = re.sub(r"\d+", lambda m: str(self._rng.randrange(1, 10 ** len(m.group(0)))), original)
+        if any(w[0].isupper() for w in _WORD.findall(original)):
+            # Names are capitalised; the lower-case words of an address are its kind and its links ("calle",
+            # "de", "piso", "clinic"), kept so the model still reads an address. One typed all in lower case
+            # ("2210 w north ave") has its words replaced but the street's kind.
+            return _WORD.sub(
+                lambda m: (
+                    m.group(0)
+                    if m.group(0).lower() in _STREET_WORDS | _PARTICLES or m.group(0).islower()
+                    else self.word(m.group(0), "last")
+                ),
+                numbers,
+            )
         return self._replace_words(numbers, _STREET_WORDS, "last")
 
     def _replace_words(self, text: str, kept: frozenset[str], kind: str) -> str:

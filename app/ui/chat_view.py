@@ -29,7 +29,8 @@ ROLE_STYLE = {
 }
 
 
-STAND_IN_STYLE = "background: #ffe08a;"
+STAND_IN_COLOUR = "#ffe08a"  # a stand-in for an identifier, wherever the model's text is shown
+STAND_IN_STYLE = f"background: {STAND_IN_COLOUR};"
 
 
 def highlighted_html(text: str, spans: tuple[tuple[int, int], ...]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.data.credentials import CredentialError
 from app.data.settings import SettingsError
-from app.host import CorpusError, ModelError, WorkerError
+from app.host import CorpusError, ModelError, NotAsReviewed, WorkerError
 
 WORKER_ADVICE = {
     "unreachable": (
@@ -69,6 +69,11 @@ def explain(error: BaseException) -> tuple[str, str]:
         return (
             f"The cloud worker reported an error ({error.code}): {error}",
             "Try again; if it persists, tell your administrator.",
+        )
+    if isinstance(error, NotAsReviewed):
+        return (
+            "Nothing was sent: the model would have read your message otherwise than you reviewed it.",
+            "Press Regenerate to review it again.",
         )
     if isinstance(error, ModelError):
         return f"The model cannot be loaded: {error}", "Check the model in Settings, or reinstall splitchat."

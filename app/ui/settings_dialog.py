@@ -46,8 +46,9 @@ LOCKED_TIP = "Locked by your administrator's policy."
 PSEUDONYMISE_LABEL = "Pseudonymise identifiers before they reach the model"
 PSEUDONYMISE_TIP = (
     "Names, dates, record numbers, addresses and other identifiers are replaced by consistent stand-ins on this "
-    "computer before the model reads them, and put back in the answer. The rest of the text still reaches the "
-    "worker as hidden states (see the Privacy tab)."
+    "computer before the model reads them, and put back in the answer. On documents the detector was not tuned "
+    "on it finds 94 % of identifier words in English and 96 % in Spanish: the rest, and all other text, still "
+    "reach the worker as hidden states (see the Privacy tab). Review before sending lets you check each message."
 )
 DEPTH_COLUMNS = (  # (header, its tooltip): short headers, so no column is cut at 1366 pixels
     ("Depth", "Layers kept on this computer at each end of the model"),
@@ -80,6 +81,16 @@ COMPRESS_TIP = (
 )
 LOOPBACK_COMPRESS_TIP = "The embedded worker runs on this computer: nothing crosses a network to compress."
 ALWAYS_TIP = "Your administrator's policy requires identifiers to be replaced for every provider."
+REVIEW_LABEL = "Show each message as the model will read it, before it is sent"
+REVIEW_TIP = (
+    "Send then shows your message with its identifiers replaced, exactly as the worker's model will read it; "
+    "you can hide words the detector missed or send a stand-in's original as written. Nothing leaves this "
+    "computer until you press Send there."
+)
+REVIEW_EMBEDDED_TIP = "The embedded worker runs on this computer: nothing leaves it, so there is nothing to review."
+REVIEW_ALWAYS_TIP = "Your administrator's policy requires every message to a remote provider to be reviewed."
+REVIEW_ALWAYS_SET_TIP = "review_always is set in settings.json: every message to a remote provider is reviewed."
+PREFILL_REVIEW_TIP = "Off while each message is reviewed before it is sent: nothing leaves before you confirm it."
 ALWAYS_SET_TIP = "pseudonymise_always is set in settings.json: identifiers are replaced for every provider."
 
 
@@ -179,6 +190,10 @@ class SettingsDialog(QDialog):
         form.addRow("Access token", token_row)
         form.addRow("", self.token_state)
         form.addRow("", self.pseudonymise)
+        self.review = QCheckBox(REVIEW_LABEL)
+        self.review.setToolTip(REVIEW_TIP)
+        self.review.toggled.connect(self._review_toggled)
+        form.addRow("", self.review)
         self.prefill = QCheckBox(PREFILL_LABEL)
         self.prefill.setToolTip(PREFILL_WARNING)
         self.prefill.toggled.connect(self._prefill_toggled)
@@ -232,6 +247,7 @@ class SettingsDialog(QDialog):
             self.token_state.setText("No token set.")
         self.test_result.setText("")
         self._show_pseudonymise(profile)
+        self._show_review(profile)
         self._show_prefill(profile)
         self._show_compress(profile)
 
@@ -250,13 +266,40 @@ class SettingsDialog(QDialog):
             self.pseudonymise.setToolTip(LOCKED_TIP if key in locked else PSEUDONYMISE_TIP)
         self.pseudonymise.blockSignals(False)
 
+    def _show_review(self, profile: ProviderProfile | None) -> None:
+        """The shown provider's review switch: off and unavailable for the embedded worker, on and locked
+        when the policy requires review for every remote provider."""
+        self.review.blockSignals(True)
+        if profile is None:
+            self.review.setChecked(False)
+            self.review.setEnabled(False)
+            self.review.setToolTip(REVIEW_EMBEDDED_TIP)
+        elif self.settings.review_always:
+            self.review.setChecked(True)
+            self.review.setEnabled(False)
+            by_policy = "review_always" in self.settings.locked
+            self.review.setToolTip(REVIEW_ALWAYS_TIP if by_policy else REVIEW_ALWAYS_SET_TIP)
+        else:
+            locked = "profiles" in self.settings.locked
+            self.review.setChecked(profile.review_before_sending)
+            self.review.setEnabled(not locked)
+            self.review.setToolTip(LOCKED_TIP if locked else REVIEW_TIP)
+        self.review.blockSignals(False)
+
     def _show_prefill(self, profile: ProviderProfile | None) -> None:
         key = "prefill_embedded" if profile is None else "profiles"
+        # Review wins: a message under review leaves only once confirmed, so nothing is sent as it is typed.
+        reviewed = profile is not None and self.review.isChecked()
         self.prefill.blockSignals(True)
-        self.prefill.setChecked(self.prefill_embedded if profile is None else profile.prefill_while_typing)
+        self.prefill.setChecked(
+            not reviewed and (self.prefill_embedded if profile is None else profile.prefill_while_typing)
+        )
         self.prefill.blockSignals(False)
-        self.prefill.setEnabled(key not in self.settings.locked)
-        self.prefill.setToolTip(LOCKED_TIP if key in self.settings.locked else PREFILL_WARNING)
+        self.prefill.setEnabled(key not in self.settings.locked and not reviewed)
+        if reviewed:
+            self.prefill.setToolTip(PREFILL_REVIEW_TIP)
+        else:
+            self.prefill.setToolTip(LOCKED_TIP if key in self.settings.locked else PREFILL_WARNING)
         self.prefill_warning.setVisible(self.prefill.isChecked())
 
     def _show_compress(self, profile: ProviderProfile | None) -> None:
@@ -278,6 +321,12 @@ class SettingsDialog(QDialog):
     def _prefill_toggled(self, on: bool) -> None:
         self._switch_changed("prefill_while_typing", "prefill_embedded", on)
         self.prefill_warning.setVisible(on)
+
+    def _review_toggled(self, on: bool) -> None:
+        name = self.provider.currentData()
+        if name in self.profiles:  # never the embedded worker's: its box is disabled
+            self.profiles[name] = replace(self.profiles[name], review_before_sending=on)
+            self._show_prefill(self.profiles[name])
 
     def _pseudonymise_toggled(self, on: bool) -> None:
         self._switch_changed("pseudonymise", "pseudonymise_embedded", on)

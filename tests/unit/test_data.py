@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import sys
+from dataclasses import replace
 
 import keyring
 import pytest
@@ -132,6 +133,7 @@ def test_settings_round_trip_and_validation():
         "pseudonymise",
         "prefill_while_typing",
         "compress_wire",
+        "review_before_sending",
     }  # no token field
     assert "locked" not in stored  # the policy's locks are never written back
     for bad, message in [
@@ -142,6 +144,8 @@ def test_settings_round_trip_and_validation():
         (AppSettings(profiles=(ProviderProfile("x", "wss://a"), ProviderProfile("x", "wss://b"))), "same name"),
         (AppSettings(profiles=(ProviderProfile("x", "wss://a", pseudonymise="yes"),)), "true or false"),
         (AppSettings(pseudonymise_always=1), "true or false"),
+        (AppSettings(profiles=(ProviderProfile("x", "wss://a", review_before_sending="yes"),)), "true or false"),
+        (AppSettings(review_always=1), "true or false"),
     ]:
         with pytest.raises(SettingsError, match=message):
             save_settings(bad)
@@ -161,6 +165,8 @@ def test_settings_round_trip_and_validation():
         '{"split": "two"}',
         '{"mode": "bogus"}',
         '{"profiles": {"name": "gpu"}}',
+        '{"review_always": "yes"}',
+        '{"profiles": [{"name": "gpu", "endpoint": "wss://gpu:1", "review_before_sending": 1}]}',
     ],
 )
 def test_a_broken_settings_file_is_moved_aside_and_reported_and_the_app_starts(broken):
@@ -291,6 +297,31 @@ def test_a_settings_file_from_before_pseudonymisation_gets_its_defaults():
     settings = load_settings()
     assert settings.provider.pseudonymise and settings.pseudonymising  # remote: on
     assert not settings.pseudonymise_embedded and not AppSettings().pseudonymising  # embedded: off
+
+
+def test_review_before_sending_round_trips_is_per_remote_provider_and_the_policy_can_require_it():
+    remote = ProviderProfile("gpu", "wss://gpu:1", review_before_sending=True)
+    settings = AppSettings(profiles=(remote, ProviderProfile("other", "wss://other:1")), active_profile="gpu")
+    save_settings(settings)
+    stored = json.loads((config_dir() / "settings.json").read_text())
+    assert stored["profiles"][0]["review_before_sending"] is True and stored["review_always"] is False
+    loaded = load_settings()
+    assert loaded == settings and loaded.provider.review_before_sending and loaded.reviewing
+    assert not AppSettings().reviewing and not ProviderProfile("x", "wss://x").review_before_sending  # off by default
+    assert not replace(loaded, active_profile="other").reviewing  # that provider's own switch is off
+    assert not replace(loaded, active_profile="", review_always=True).reviewing  # nothing leaves: nothing to review
+    # Review wins over sending ahead as typed: nothing leaves before the user confirms.
+    ahead = replace(remote, prefill_while_typing=True)
+    assert not replace(loaded, profiles=(ahead,)).prefilling_while_typing
+    assert replace(loaded, profiles=(replace(ahead, review_before_sending=False),)).prefilling_while_typing
+
+    policy_path().write_text(json.dumps({"values": {"review_always": True}, "locked": ["review_always"]}))
+    required = load_settings()
+    assert required.review_always and "review_always" in required.locked
+    assert replace(required, active_profile="other").reviewing  # whatever the provider's own switch says
+    with pytest.raises(SettingsError, match="locked"):
+        save_settings(replace(required, review_always=False))
+    assert "review_always" in locked_down().locked
 
 
 def test_a_conversation_keeps_its_mapping_and_an_older_file_gains_the_column(tmp_path):
