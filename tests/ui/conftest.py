@@ -33,3 +33,20 @@ def engine_host():
     host = EngineHost()
     yield host
     host.shutdown()
+
+
+@pytest.fixture
+def link(workers):
+    """A real worker behind the latency proxy, its token in the (test) keyring under the provider "office":
+    the proxy counts every byte that reaches the worker."""
+    from app.bench.latency_proxy import LinkProfile, ProxyThread
+    from app.data import credentials
+    from app.engine.link.export import embedded_shard
+    from app.engine.source.specs import resolve_model
+    from app.engine.source.split import SplitSpec
+
+    worker = workers(embedded_shard(resolve_model(), SplitSpec(2, 2)))
+    host, port = worker.endpoint.removeprefix("ws://").rsplit(":", 1)
+    with ProxyThread(host, int(port), LinkProfile(rtt_ms=2)) as proxy:
+        credentials.set_token("office", worker.token)
+        yield proxy

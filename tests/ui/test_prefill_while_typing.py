@@ -9,13 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from app.bench.latency_proxy import LinkProfile, ProxyThread
-from app.data import credentials
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile
-from app.engine.link.export import embedded_shard
-from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.lookup import common_prefix
 from app.ui.chat_pane import AHEAD_AFTER_MS, SENT_AHEAD
 from app.ui.main_window import MainWindow
@@ -28,15 +23,6 @@ CLAUSE = (
 )
 LETTER = "".join(CLAUSE.format(n=n) for n in range(1, 13))  # ~450 tokens: several chunks of frames
 ROW_BYTES = 576 * 4  # one hidden state of the bundled model in float32
-
-
-@pytest.fixture
-def link(workers):
-    worker = workers(embedded_shard(resolve_model(), SplitSpec(2, 2)))
-    host, port = worker.endpoint.removeprefix("ws://").rsplit(":", 1)
-    with ProxyThread(host, int(port), LinkProfile(rtt_ms=2)) as proxy:
-        credentials.set_token("office", worker.token)
-        yield proxy
 
 
 def window_for(qtbot, engine_host, tmp_path, proxy, prefill: bool, pseudonymise: bool = False) -> MainWindow:

@@ -14,13 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from app.bench.latency_proxy import LinkProfile, ProxyThread
-from app.data import credentials
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile, SettingsError, load_settings, save_settings
-from app.engine.link.export import embedded_shard
-from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.host import NotAsReviewed, Sampling
 from app.ui.chat_pane import AHEAD_AFTER_MS, REVIEW_BANNER, REVIEW_CANCELLED
 from app.ui.main_window import MainWindow
@@ -40,15 +35,6 @@ CLAUSE = "Clause {n}. The Tenant shall keep the Premises in good repair, fair we
 LETTER = ("Draft a short reply to this letter.\n\n" + "".join(CLAUSE.format(n=n) for n in range(1, 9))).strip()
 NEIGHBOUR = "Please draft a reply: the client spoke about her neighbour, the ferryman, and his dog Biscuit."
 VISIT = "Please summarise the visit: the patient walked to the Hope Street clinic with her friend Jenny."
-
-
-@pytest.fixture
-def link(workers):
-    worker = workers(embedded_shard(resolve_model(), SplitSpec(2, 2)))
-    host, port = worker.endpoint.removeprefix("ws://").rsplit(":", 1)
-    with ProxyThread(host, int(port), LinkProfile(rtt_ms=2)) as proxy:
-        credentials.set_token("office", worker.token)
-        yield proxy
 
 
 def office(proxy, **switches) -> ProviderProfile:
