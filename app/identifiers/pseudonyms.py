@@ -275,6 +275,10 @@ class Pseudonymiser:
                     if stand_in and len(stand_in) > 1 and not (word.isupper() and stand_in.lower() in reverse):
                         reverse[stand_in.lower()] = word
         for r in self.pseudonyms.replacements:
+            if r.type is T.DATE and re.fullmatch(r"\d{1,2}", r.surrogate):
+                # a day alone ("el pasado 3" read as "el pasado 12"): putting every "12" of the answer back
+                # would change a dose or a count, so the answer keeps the stand-in day instead
+                continue
             reverse[r.surrogate.lower()] = r.original
             if self.pseudonyms.style == TAGS and r.surrogate.startswith("["):  # "PERSON_1" without its brackets
                 reverse[r.surrogate[1:-1].lower()] = r.original

@@ -117,11 +117,20 @@ class SurrogateMaker:
                 return made
             # Only words kept as they are ("VAN DEN", "St"): the whole of it stands in as one name.
             return self.word(original, "place" if kind in (T.ADDRESS, T.LOCATION) else "last")
-        for attempt in range(50):
+        attempts = 400 if kind is T.DATE else 50
+        for attempt in range(attempts):
             candidate = self._date(original, attempt) if kind is T.DATE else maker(original)
             if candidate != original and not self._taken(candidate) and candidate.lower() not in self._used:
                 self._used.add(candidate.lower())
                 return candidate
+        if kind is T.DATE:
+            # A day or a month alone ("the 12th", "marzo") has few forms, and a long text may already use every
+            # one of them as a word: then a form no other identifier of the conversation has is enough.
+            for attempt in range(attempts):
+                candidate = self._date(original, attempt)
+                if candidate != original and candidate.lower() not in self._used:
+                    self._used.add(candidate.lower())
+                    return candidate
         raise RuntimeError(f"no stand-in found for a {kind.value}")
 
     # -- names ---------------------------------------------------------------------------------------
