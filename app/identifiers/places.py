@@ -217,8 +217,6 @@ _CUED_ADDRESS = re.compile(
 def find_places(text: str) -> list[Entity]:
     """Street addresses, postcodes and towns in ``text``."""
     found: list[Entity] = []
-    for match in _CUED_ADDRESS.finditer(text):
-        found.append(Entity(*_trim(text, *match.span("address")), T.ADDRESS))
     found += [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)]
     for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY):
         found += [Entity(*_trim(text, *m.span()), T.ADDRESS) for m in pattern.finditer(text)]
@@ -265,7 +263,31 @@ def find_places(text: str) -> list[Entity]:
             found.append(Entity(*match.span("town"), T.LOCATION))
     found += _address_lines(text, found)
     found += _line_end_postcodes(text, found)
+    found += _cued_addresses(text, found)
     return found
+
+
+def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:
+    """What follows "con domicilio en" / "lives at", less the towns and postcodes found in it (they keep their
+    own kind, and so their own stand-ins)."""
+    out = []
+    for match in _CUED_ADDRESS.finditer(text):
+        start, end = _trim(text, *match.span("address"))
+        pieces = [(start, end)]
+        for other in (e for e in found if e.type in (T.LOCATION, T.POSTCODE) and e.start < end and start < e.end):
+            pieces = [
+                part
+                for a, b in pieces
+                for part in ((a, min(b, other.start)), (max(a, other.end), b))
+                if part[1] > part[0]
+            ]
+        for a, b in pieces:
+            a, b = _trim(text, a, b)
+            while a < b and not text[a].isalnum():
+                a += 1
+            if re.search(r"[^\W_]", text[a:b]):
+                out.append(Entity(a, b, T.ADDRESS))
+    return out
 
 
 def _year_before_words(match: re.Match) -> bool:
