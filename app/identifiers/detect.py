@@ -22,7 +22,7 @@ from app.identifiers.dates import find_dates
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
 from app.identifiers.numbers import find_numbers
-from app.identifiers.office_terms import OfficeTerms
+from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
 
 T = EntityType
@@ -283,11 +283,7 @@ def _outside_kept(text: str, found: list[Entity], kept_terms: frozenset[str] | s
     "Hope Street clinic"): one that does is dropped whole, so no rule's part of the term survives."""
     if not kept_terms:
         return found
-    pattern = re.compile(
-        r"(?<![\w])(?:" + "|".join(map(re.escape, sorted(kept_terms, key=len, reverse=True))) + r")(?![\w])",
-        re.IGNORECASE,
-    )
-    spans = [m.span() for m in pattern.finditer(text)]
+    spans = [m.span() for m in any_term(kept_terms).finditer(text)]
     return [e for e in found if not any(e.start < end and start < e.end for start, end in spans)]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import math
 import re
 
 _NAME_LOCALES = (
@@ -121,17 +122,10 @@ def _frequencies() -> tuple[dict[str, float], dict[str, float]]:
 
 def zipf(word: str) -> float:
     """How common ``word`` is in English or Spanish, whichever it is more common in (Zipf scale, 0 if unseen)."""
-    import math
-
-    english, spanish = _frequencies()
-    lower = word.lower()
-    frequency = max(english.get(lower, 0.0), spanish.get(lower, 0.0))
-    return round(math.log10(frequency) + 9, 2) if frequency > 0 else 0.0
+    return max(zipf_in(word, "en"), zipf_in(word, "es"))
 
 
 def zipf_in(word: str, language: str) -> float:
-    import math
-
     english, spanish = _frequencies()
     frequency = (spanish if language == "es" else english).get(word.lower(), 0.0)
     return round(math.log10(frequency) + 9, 2) if frequency > 0 else 0.0

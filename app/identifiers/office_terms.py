@@ -8,12 +8,23 @@ matches as a whole word or phrase, in any case.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.identifiers.entities import Entity, EntityType
+
+
+def any_term(terms: Iterable[str]) -> re.Pattern:
+    """Any of ``terms`` as a whole word or phrase, in any case, the longest first."""
+    return _any_term(tuple(sorted(set(terms), key=lambda t: (-len(t), t))))
+
+
+@functools.lru_cache(maxsize=64)
+def _any_term(terms: tuple[str, ...]) -> re.Pattern:
+    return re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, terms)) + r")(?![\w])", re.IGNORECASE)
 
 
 class TermListError(Exception):
@@ -50,8 +61,7 @@ class OfficeTerms:
 
     def find_hidden(self, text: str, more: Iterable[str] = ()) -> list[Entity]:
         """Every mention in ``text`` of a term to hide (the office's, and ``more`` the user marked)."""
-        terms = sorted({*self.hidden, *(t.strip() for t in more if t.strip())}, key=len, reverse=True)
+        terms = {*self.hidden, *(t.strip() for t in more if t.strip())}
         if not terms:
             return []
-        pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, terms)) + r")(?![\w])", re.IGNORECASE)
-        return [Entity(*m.span(), EntityType.OTHER) for m in pattern.finditer(text)]
+        return [Entity(*m.span(), EntityType.OTHER) for m in any_term(terms).finditer(text)]

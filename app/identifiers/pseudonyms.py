@@ -18,6 +18,7 @@ from app.identifiers.dates import parse_date, sub_dates
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
+from app.identifiers.office_terms import any_term
 from app.identifiers.surrogates import REALISTIC, TAGS, SurrogateMaker
 
 T = EntityType
@@ -180,9 +181,7 @@ class Pseudonymiser:
         review never reaches the model again, not even in its own earlier answer."""
         if not self.pseudonyms.hidden:
             return written
-        terms = sorted(self.pseudonyms.hidden, key=len, reverse=True)
-        pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, terms)) + r")(?![\w])", re.IGNORECASE)
-        return pattern.sub(lambda m: self._surrogate(T.OTHER, m.group(0)), written)
+        return any_term(self.pseudonyms.hidden).sub(lambda m: self._surrogate(T.OTHER, m.group(0)), written)
 
     def model_texts(self, messages: Iterable[dict]) -> list[ModelText]:
         """Each message as the model read (or wrote) it, its stand-ins located: for showing the user."""
@@ -361,8 +360,7 @@ def _whole_stand_ins(text: str, keys: list[str]) -> int:
 
 def _any_of(keys: Iterable[str]) -> re.Pattern:
     """Any of ``keys`` as a whole word, any case, the longest first."""
-    alternatives = "|".join(re.escape(k) for k in sorted(keys, key=len, reverse=True))
-    return re.compile(rf"(?<![\w])({alternatives})(?![\w])", re.IGNORECASE)
+    return any_term(keys)
 
 
 def _case_like(seen: str, original: str) -> str:
