@@ -17,7 +17,7 @@ class Language(StrEnum):
 
 
 _SPANISH = frozenset(
-    "el la los las un una unos unas y de del al en con por para que se su sus es son está están fue ha han "
+    "el la los las un una unos unas y de del al en con por para que se su sus es son está están fue ha han vive "
     "hay como más pero sin sobre entre este esta estos estas ese esa le les lo muy también paciente dña "
     "según desde hasta cuando donde porque usted ustedes nuestro nuestra señor señora años días mes".split()
 )

@@ -38,7 +38,8 @@ _COMPANY_WORDS = frozenset(
 _STREET_WORDS = frozenset(
     "street st road rd avenue ave lane ln close drive dr way court ct place pl crescent cres boulevard blvd terrace "
     "gardens grove square sq row walk path parade mews hill park rise view green loop shoals flat apt apartment unit "
-    "suite".split()
+    "suite c calle avenida avda av paseo plaza piso puerta bajo izq izquierda dcha derecha rua ul apto dpto depto "
+    "carrera cra colonia col km".split()
 )
 FAKER_LOCALES = ("en_GB", "en_US")
 # A Spanish conversation's stand-ins are Spanish and Mexican names, towns and streets.
@@ -226,7 +227,7 @@ class SurrogateMaker:
             return _WORD.sub(
                 lambda m: (
                     m.group(0)
-                    if m.group(0).lower() in _STREET_WORDS | _PARTICLES or m.group(0).islower()
+                    if m.group(0).lower() in _STREET_WORDS | _PARTICLES or m.group(0).islower() or len(m.group(0)) == 1
                     else self.word(m.group(0), "last")
                 ),
                 numbers,
