@@ -111,6 +111,18 @@ def test_measured_block_sizes_correct_the_line():
     assert plan.block_size == 6  # filling the block to a size that measured cheaper than two rows
 
 
+def test_a_block_that_measured_faster_than_one_row_never_costs_less_than_one_row():
+    controller = Controller("auto")
+    controller.cost.rtt_ms = 5.0
+    for _ in range(6):  # noise: the 6-row steps happened to run faster than the single rows
+        controller.cost.compute.observe(1, 30.0)
+        controller.cost.compute.observe(6, 26.0)
+        controller.cost.compute.observe(12, 27.0)
+    assert controller.cost.compute.predict(6) >= controller.cost.compute.predict(1)
+    tree = _chain(5, source="lookup4")
+    assert controller.plan(tree).break_even >= 1.0
+
+
 def test_fixed_modes_ignore_costs():
     controller = Controller("lookup", max_nodes=5)
     _train(controller, rtt=0.0, base=40.0, per_token=50.0, accept_all=False)

@@ -89,7 +89,10 @@ class BlockCost:
         if block_size not in self._sizes:
             return line
         mean, samples = self._sizes[block_size]
-        return (samples * mean + self.SIZE_WEIGHT * line) / (samples + self.SIZE_WEIGHT)
+        blended = (samples * mean + self.SIZE_WEIGHT * line) / (samples + self.SIZE_WEIGHT)
+        # A block does a single row's work and more: a size that happened to measure faster than one
+        # row (noise, a warm cache) must not make speculating look cheaper than not.
+        return max(blended, single or 0.0)
 
 
 class StepCost:
