@@ -1,7 +1,8 @@
 """Score off-the-shelf identifier detectors on the held-out half of splitchat's evaluation set.
 
 The comparison behind the choice in docs/PRIVACY.md ("Choosing the detector"). It needs what the project
-installs, plus `pip install scrubadub` for that candidate (left out when absent). Nothing downloads:
+installs, plus `pip install presidio-analyzer` and `pip install scrubadub` for those candidates (each left out
+when absent). Nothing downloads:
 Presidio's e-mail recogniser asks tldextract for the public-suffix list on first use, so the list is
 pinned to the copy tldextract ships.
 
@@ -26,8 +27,11 @@ Detect = Callable[[str], list[Entity]]
 
 
 def offline_public_suffixes() -> None:
-    import tldextract
-    from presidio_analyzer.predefined_recognizers.generic import email_recognizer
+    try:
+        import tldextract
+        from presidio_analyzer.predefined_recognizers.generic import email_recognizer
+    except ImportError:
+        return
 
     email_recognizer.tldextract.extract = tldextract.TLDExtract(suffix_list_urls=())
 
@@ -56,7 +60,7 @@ def main() -> int:
     candidates = {
         "Presidio, default recognisers + spaCy en_core_web_sm": presidio_default,
         "scrubadub, default detectors": scrubadub_default,
-        "splitchat (spaCy NER + Presidio's validated recognisers + rules)": lambda: IdentifierDetector().detect,
+        "splitchat (spaCy NER + checked numbers + rules)": lambda: IdentifierDetector().detect,
     }
     for name, make in candidates.items():
         try:

@@ -1,12 +1,10 @@
-"""Find the identifiers in a text: spaCy's named-entity model, Presidio's validated recognisers, this
-project's rules, and every further mention of a name already found.
+"""Find the identifiers in a text: spaCy's named-entity model, numbers proved by their check digits
+(``numbers.py``, through python-stdnum), this project's rules, and every further mention of a name already
+found.
 
 Nothing here downloads: the spaCy pipeline is a package installed from PyPI (pinned by hash in
 ``requirements-nlp.txt``) and loaded with its entity recogniser only (tagging, parsing and lemmas would
-cost twice the time and find nothing more). Presidio contributes the recognisers whose checks a regex
-cannot make — IBAN and NHS check digits, the invalid US SSN ranges; its phone, URL and e-mail recognisers
-are left out: the rules find the same here in a fraction of the time, and the e-mail one's domain check
-fetches a public-suffix list on first use.
+cost twice the time and find nothing more).
 """
 
 from __future__ import annotations
@@ -41,7 +39,6 @@ SPACY_TYPES = {
     "LOC": T.LOCATION,
     "FAC": T.LOCATION,
 }
-PRESIDIO_TYPES = {"IBAN_CODE": T.ACCOUNT, "US_SSN": T.NATIONAL_ID, "UK_NHS": T.NATIONAL_ID}
 # When findings overlap, the earliest type in this list that covers most of them names them all.
 PRIORITY = (
     T.EMAIL,
@@ -121,7 +118,6 @@ class IdentifierDetector:
         """Load what detection needs now (seconds, once per process) rather than on the first text."""
         if self.use_ner:
             _entity_recogniser(Language.ENGLISH)
-        _validating_recognisers()
         lexicon.first_names()
         lexicon.zipf("the")
         lexicon.drug_names()
@@ -143,7 +139,6 @@ class IdentifierDetector:
         found += find_numbers(text)
         found += find_places(text)
         found += _address_parts(text, found)
-        found += self._validated(text)
         found += [named for entity in names.find_names(text) if (named := _named(text, entity)) is not None]
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
@@ -193,15 +188,6 @@ class IdentifierDetector:
         for span in document.ents:
             if span.label_ in SPACY_TYPES:
                 found += _lines_of(text, Entity(span.start_char, span.end_char, SPACY_TYPES[span.label_]))
-        return found
-
-    def _validated(self, text: str) -> list[Entity]:
-        """IBANs, NHS numbers and US SSNs that pass Presidio's checks (check digits, invalid ranges)."""
-        found = []
-        for recogniser in _validating_recognisers():
-            for result in recogniser.analyze(text, entities=recogniser.supported_entities, nlp_artifacts=None):
-                if result.score >= 0.3 and result.entity_type in PRESIDIO_TYPES:
-                    found.append(Entity(result.start, result.end, PRESIDIO_TYPES[result.entity_type]))
         return found
 
 
@@ -329,13 +315,6 @@ def _entity_recogniser(language: Language = Language.ENGLISH):
             spacy_model(language),
             exclude=["tagger", "parser", "attribute_ruler", "lemmatizer", "senter", "morphologizer"],
         )
-
-
-@functools.cache
-def _validating_recognisers():
-    from presidio_analyzer.predefined_recognizers import IbanRecognizer, NhsRecognizer, UsSsnRecognizer
-
-    return IbanRecognizer(), NhsRecognizer(), UsSsnRecognizer()
 
 
 @functools.cache

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import importlib
 import math
+import os
 import re
 
 _NAME_LOCALES = (
@@ -70,6 +71,14 @@ _REGION_EXTRA = (
 
 @functools.cache
 def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
+    """Given names and surnames, lower case. Gathered from Faker's modules once (a fifth of a second) and
+    kept in the user cache beside the other word lists, keyed by Faker's release."""
+    cached = _cache_folder() / f"name-words-{_release('Faker')}.txt"
+    try:
+        first_line, last_line = cached.read_text(encoding="utf-8").split("\n")
+        return frozenset(first_line.split(" ")), frozenset(last_line.split(" "))
+    except (OSError, ValueError):
+        pass
     first: set[str] = set()
     last: set[str] = set()
     for locale in _NAME_LOCALES:
@@ -80,6 +89,11 @@ def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
         for attribute in ("first_names", "first_names_female", "first_names_male"):
             first |= _latin(getattr(provider, attribute, ()))
         last |= _latin(getattr(provider, "last_names", ()))
+    # Multi-word entries ("de la cruz") hold spaces; the cache separates by spaces, so they are matched
+    # word by word anyway and only single words are kept.
+    first = {name for name in first if " " not in name}
+    last = {name for name in last if " " not in name}
+    _write_cache(cached, " ".join(sorted(first)) + "\n" + " ".join(sorted(last)))
     return frozenset(first), frozenset(last)
 
 
@@ -113,22 +127,55 @@ def is_name_word(word: str) -> bool:
     return len(parts) > 1 and all(part in first or part in last for part in parts if part)
 
 
+# The rarest a word can be and still count as seen: every threshold in the detector is at or above it, so
+# rarer words behave as unseen, and leaving them out keeps a third of wordfreq's lists in memory.
+ZIPF_FLOOR = 2.0
+
+
 @functools.cache
-def _frequencies() -> tuple[dict[str, float], dict[str, float]]:
+def _frequencies() -> tuple[dict[str, int], dict[str, int]]:
+    """Zipf frequency ×100 of each English and Spanish word at or above ``ZIPF_FLOOR``. wordfreq's own lists
+    take most of a second to unpack and hold 660,000 floats; the detector needs 216,000 small integers, kept
+    in the user cache as one line per frequency so that a later process reads them in milliseconds."""
+    cached = _cache_folder() / f"word-zipf-{_release('wordfreq')}.txt"
+    try:
+        return _read_buckets(cached.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
     from wordfreq import get_frequency_dict
 
-    return get_frequency_dict("en", wordlist="large"), get_frequency_dict("es", wordlist="large")
+    lines = []
+    for language in ("en", "es"):
+        buckets: dict[int, list[str]] = {}
+        for word, frequency in get_frequency_dict(language, wordlist="large").items():
+            centi = round((math.log10(frequency) + 9) * 100)
+            if centi >= ZIPF_FLOOR * 100 and " " not in word:
+                buckets.setdefault(centi, []).append(word)
+        lines += [f"{language} {centi} {' '.join(words)}" for centi, words in sorted(buckets.items())]
+    text = "\n".join(lines)
+    _write_cache(cached, text)
+    return _read_buckets(text)
+
+
+def _read_buckets(text: str) -> tuple[dict[str, int], dict[str, int]]:
+    tables: dict[str, dict[str, int]] = {"en": {}, "es": {}}
+    for line in text.split("\n"):
+        language, centi, words = line.split(" ", 2)
+        tables[language].update(dict.fromkeys(words.split(" "), int(centi)))
+    if not tables["en"] or not tables["es"]:
+        raise ValueError("a word-frequency cache without both languages")
+    return tables["en"], tables["es"]
 
 
 def zipf(word: str) -> float:
-    """How common ``word`` is in English or Spanish, whichever it is more common in (Zipf scale, 0 if unseen)."""
+    """How common ``word`` is in English or Spanish, whichever it is more common in (Zipf scale: 0 if unseen
+    or rarer than ``ZIPF_FLOOR``)."""
     return max(zipf_in(word, "en"), zipf_in(word, "es"))
 
 
 def zipf_in(word: str, language: str) -> float:
     english, spanish = _frequencies()
-    frequency = (spanish if language == "es" else english).get(word.lower(), 0.0)
-    return round(math.log10(frequency) + 9, 2) if frequency > 0 else 0.0
+    return (spanish if language == "es" else english).get(word.lower(), 0) / 100
 
 
 @functools.cache
@@ -175,12 +222,7 @@ def drug_names() -> frozenset[str]:
     people's names ("Allegra", "Camila": hiding is the safe side). Read once from the package — a bzip2
     pickle of the hash-pinned package itself, trusted as its code is — and kept as a word list in the user
     cache so later processes load it in milliseconds."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        release = version("drug-named-entity-recognition")
-    except PackageNotFoundError:  # a frozen bundle without the package's metadata
-        release = "bundled"
+    release = _release("drug-named-entity-recognition")
     cached = _cache_folder() / f"drug-names-{release}.txt"
     try:
         return frozenset(cached.read_text(encoding="utf-8").split("\n"))
@@ -194,18 +236,30 @@ def drug_names() -> frozenset[str]:
         variants = pickle.load(handle)["drug_variant_to_canonical"]
     first, last = _name_lists()
     names = frozenset(k for k in variants if isinstance(k, str) and k not in first and k not in last)
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(".tmp")
-        partial.write_text("\n".join(sorted(names)), encoding="utf-8")
-        partial.replace(cached)
-    except OSError:
-        pass  # a read-only cache: load from the package each time
+    _write_cache(cached, "\n".join(sorted(names)))
     return names
 
 
+def _release(distribution: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:  # a frozen bundle without the package's metadata
+        return "bundled"
+
+
+def _write_cache(path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")  # two processes may build it at once
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(path)
+    except OSError:
+        pass  # a read-only cache: build it again in each process
+
+
 def _cache_folder():
-    import os
     from pathlib import Path
 
     from platformdirs import user_cache_dir

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from stdnum import iban, luhn
 from stdnum.es import cif, dni, nie
+from stdnum.gb import nhs
 from stdnum.mx import curp, rfc
 
 from app.identifiers.entities import Entity, EntityType
@@ -131,6 +132,8 @@ _NPI = re.compile(r"(?<!\d)[12]\d{9}(?!\d)")
 _RUT = re.compile(r"(?<![\w.])\d{1,2}\.\d{3}\.\d{3}-[\dkK](?!\w)")
 _DOTTED_ID = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3}){2,3}(?:-\d)?(?![\w.])")
 _NAF = re.compile(r"(?<![\w/])\d{2}/\d{7,8}/\d{2}(?![\w/])")
+_US_SSN = re.compile(r"(?<![\w\-.])\d{3}(?P<sep>[- .])\d{2}(?P=sep)\d{4}(?![\w\-])")
+_UK_NHS = re.compile(r"(?<![\w\-.])\d{3}[- ]?\d{3}[- ]?\d{4}(?![\w\-])")
 _UK_NI = re.compile(r"(?<!\w)(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?!\w)", re.I)
 
 
@@ -153,6 +156,13 @@ def _luhn_card(text: str) -> bool:
 
 def _npi(text: str) -> bool:
     return luhn.is_valid("80840" + text)
+
+
+def _ssn(text: str) -> bool:
+    # The Social Security Administration never issues these (area 000 or 666, group 00, serial 0000); an
+    # area of 9xx is an ITIN, which identifies a taxpayer as well.
+    digits = _compact(text)
+    return digits[:3] not in ("000", "666") and digits[3:5] != "00" and digits[5:] != "0000" and len(set(digits)) > 1
 
 
 def _clabe(text: str) -> bool:
@@ -179,6 +189,8 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.NATIONAL_ID, _CURP, lambda s: _valid(curp.validate, s.upper())),
     (T.NATIONAL_ID, _RFC, lambda s: _valid(rfc.validate, s.upper()) and any(c.isalpha() for c in s[-3:])),
     (T.NATIONAL_ID, _UK_NI, lambda s: True),
+    (T.NATIONAL_ID, _US_SSN, _ssn),
+    (T.NATIONAL_ID, _UK_NHS, lambda s: len(set(_compact(s))) > 1 and nhs.is_valid(_compact(s))),
     (T.IP_ADDRESS, _IPV4, _ip),
     (T.IP_ADDRESS, _IPV6, _ip),
     (T.VEHICLE, _VIN, lambda s: True),

@@ -1,8 +1,7 @@
-"""Identifier patterns the NLP model and Presidio's recognisers do not cover, or not well enough.
+"""Identifier patterns the NLP model and the checked numbers of ``numbers.py`` do not cover.
 
-Presidio brings validated recognisers (phone numbers through libphonenumber, IBAN, US SSN, UK NHS
-numbers with their check digit, URLs) and spaCy's named-entity model brings people and organisations.
-What they lack, for clinical and legal text, is written here: record and member numbers and case
+spaCy's named-entity model brings people and organisations; ``numbers.py`` the numbers whose check digits
+prove them. What they lack, for clinical and legal text, is written here: record and member numbers and case
 references after the words that introduce them, account numbers and sort codes, ages over 89, street
 addresses, UK postcodes and US ZIP codes in an address, dates in every common format, people named
 with a title or as SURNAME, First, and companies, hospitals and practices by their suffixes.

@@ -40,7 +40,7 @@ class IdentifierSettings:
 
 @dataclass(frozen=True)
 class Cost:
-    first_load_s: float  # the first detection in a process: spaCy's pipeline and Presidio load
+    first_load_s: float  # the first detection in a process: spaCy's pipelines and the word lists load
     note_words: int
     pseudonymise_ms: list[float]  # each of several runs on the same note, after the first load
 

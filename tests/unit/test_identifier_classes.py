@@ -98,6 +98,19 @@ def test_numbers_checked_or_cued(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
 
 
+def test_ssns_and_nhs_numbers_are_taken_by_their_checks_without_a_cue():
+    from app.identifiers.numbers import find_numbers
+
+    def found(text: str) -> list[str]:
+        return [entity.text_in(text) for entity in find_numbers(text)]
+
+    assert found("copied 943 476 5919 onto the form") == ["943 476 5919"]  # the NHS check digit holds
+    assert found("copied 943 476 5918 onto the form") == []  # one digit off: the check fails
+    assert found("her number 078-05-1121 and 123.45.6789 again") == ["078-05-1121", "123.45.6789"]
+    assert found("never issued: 000-12-3456, 666-12-3456, 123-00-4567, 123-45-0000") == []
+    assert found("mixed separators 123-45.6789 are no SSN") == []
+
+
 @pytest.mark.parametrize(
     ("text", "identifiers"),
     [
