@@ -31,43 +31,55 @@ EXIT_CODES_EPILOG = f"""exit status:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
+    from app.data.command_policy import CommandFlags, bind_to_policy
     from app.engine.chat import SplitChat
     from app.engine.decode.sampling import Sampling
     from app.engine.source.split import SplitSpec
     from app.engine.speculation.modes import Speculation
 
-    sampling = Sampling(temperature=args.temperature, top_p=args.top_p, seed=args.seed)
+    # The app's path: the administrator's policy binds the flags, and the app's checks apply to them.
+    bound = bind_to_policy(
+        CommandFlags(
+            model=args.model,
+            split=args.split,
+            device=args.device,
+            mode=args.mode,
+            budget=args.budget,
+            temperature=args.temperature,
+            top_p=args.top_p,
+            max_new_tokens=args.max_new_tokens,
+            endpoint=args.endpoint,
+            cert_sha256=args.pin,
+            pseudonymise=args.pseudonymise,
+            compress_wire=args.compress_wire,
+        )
+    )
+    chosen = bound.settings
+    sampling = Sampling(temperature=chosen.temperature, top_p=chosen.top_p, seed=args.seed)
     messages = ([{"role": "system", "content": args.system}] if args.system else []) + [
         {"role": "user", "content": args.prompt}
     ]
-    token = os.environ.get(TOKEN_ENV) if args.endpoint else None
-    if args.endpoint and not token:  # the command line takes its token from the environment only
+    token = os.environ.get(TOKEN_ENV) if bound.endpoint else None
+    if bound.endpoint and not token:  # the command line takes its token from the environment only
         raise ValueError(f"a worker endpoint needs its bearer token in ${TOKEN_ENV}")
-    # On by default where the model runs elsewhere; the embedded worker is this computer.
-    pseudonymise = args.pseudonymise if args.pseudonymise is not None else args.endpoint is not None
-    if _policy_forces_pseudonymisation():
-        if args.pseudonymise is False:
-            raise ValueError(
-                "the administrator's policy replaces identifiers for every provider: --no-pseudonymise "
-                "is not allowed here"
-            )
-        pseudonymise = True
+    pseudonymise = bound.pseudonymise
     detector = _office_detector(args) if pseudonymise else None
 
     async def run() -> dict:
         chat = await SplitChat.open(
-            args.model,
-            SplitSpec.parse(args.split),
-            args.endpoint,
+            chosen.model,
+            SplitSpec.parse(chosen.split),
+            bound.endpoint,
             token,
-            args.device,
+            chosen.device,
             args.dtype,
             args.wire_dtype,
             args.max_frame,
-            speculation=Speculation(mode=args.mode, max_nodes=args.budget),
+            speculation=Speculation(mode=chosen.mode, max_nodes=chosen.budget),
             progress=None if args.json else _progress,
-            cert_sha256=args.pin,
-            compress_wire=args.compress_wire,
+            cert_sha256=bound.cert_sha256,
+            compress_wire=bound.compress_wire,
+            allow_unencrypted=bound.allow_unencrypted,
         )
         _progress.close()  # the answer streams to stdout: no bar left open on the terminal
         printed = 0
@@ -85,7 +97,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
             pseudonymiser = Pseudonymiser(detector=detector)
         try:
             reply = await chat.reply(
-                messages, args.max_new_tokens, sampling, on_text=stream, pseudonymiser=pseudonymiser
+                messages, chosen.max_new_tokens, sampling, on_text=stream, pseudonymiser=pseudonymiser
             )
         finally:
             await chat.close()
@@ -98,12 +110,12 @@ def cmd_ask(args: argparse.Namespace) -> int:
             "tokens_per_round_trip": round(stats.tokens_per_round_trip, 3),
             "tok_per_s": round(stats.tok_per_s, 2),
             "step_ms": stats.mean_step_ms().rounded(),
-            "mode": args.mode,
+            "mode": chosen.mode,
             # The live break-even: tokens per step the last plan had to average to beat sequential.
             "break_even": round(reply.generation.plans[-1].break_even, 3) if reply.generation.plans else 1.0,
             "split": str(chat.split),
             "model": chat.source.spec,
-            "endpoint": "embedded" if chat.local_worker else args.endpoint,
+            "endpoint": "embedded" if chat.local_worker else bound.endpoint,
             "pseudonymised": pseudonymise,
             "model_prompt": reply.model_prompt,
             "entities": reply.identifiers,
@@ -174,12 +186,6 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
         f"in {info.training['seconds']:.0f} s; held-out chain accuracy {accuracy}"
     )
     return 0
-
-
-def _policy_forces_pseudonymisation() -> bool:
-    from app.data.settings import AppSettings, apply_policy, read_policy
-
-    return apply_policy(AppSettings(), read_policy()).pseudonymise_always
 
 
 def _office_detector(args: argparse.Namespace):
@@ -341,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
         "~500 Mbit/s; the loopback worker never uses it)",
     )
     ask.add_argument("--system", help="a system message (default: none)")
-    ask.add_argument("--max-new-tokens", type=int, default=128, help="most tokens in the answer (%(default)s)")
+    ask.add_argument("--max-new-tokens", type=int, help="most tokens in the answer (128)")
     ask.add_argument("--temperature", type=float, default=0.0, help="0 = greedy")
     ask.add_argument("--top-p", type=float, default=1.0, help="nucleus sampling mass when sampling (1 = all)")
     ask.add_argument("--seed", type=int, help="seed of the sampler, for a repeatable sampled answer")
@@ -352,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=MODE_NAMES,
         help="decoding mode: auto chooses the speculation budget each step from live measurements",
     )
-    ask.add_argument("--budget", type=int, default=48, help="most drafted tokens verified per round trip")
+    ask.add_argument("--budget", type=int, help="most drafted tokens verified per round trip (48)")
     ask.add_argument(
         "--pseudonymise",
         action=argparse.BooleanOptionalAction,
@@ -363,7 +369,10 @@ def build_parser() -> argparse.ArgumentParser:
     term_list_options(ask)
     model_options(ask)
     compute_options(ask)
-    ask.set_defaults(func=cmd_ask)
+    # No defaults of its own for what the policy can lock: a flag not given takes the policy's value, and
+    # otherwise the command's default (app/data/command_policy.py).
+    unset = dict.fromkeys(("model", "split", "device", "mode", "temperature", "top_p", "compress_wire"))
+    ask.set_defaults(func=cmd_ask, **unset)
 
     export = command("export-worker", help="write the middle layers (only) for a worker")
     model_options(export)

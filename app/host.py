@@ -95,6 +95,7 @@ class EngineConfig:
     device: str = "auto"
     mode: str = "auto"
     budget: int = 48
+    allow_unencrypted: bool = False  # the administrator's policy lets ws:// reach another computer
 
 
 class NotAsReviewed(RuntimeError):
@@ -269,9 +270,13 @@ class EngineHost:
         await self.call(self._close_chat())
 
     # -- the worker and the jobs around it ---------------------------------------------------------
-    async def probe(self, endpoint: str, token: str, cert_sha256: str | None = None) -> WorkerProbe:
+    async def probe(
+        self, endpoint: str, token: str, cert_sha256: str | None = None, allow_unencrypted: bool = False
+    ) -> WorkerProbe:
         """Handshake, worker fingerprint and RTT of an endpoint, for "Test connection"."""
-        return await self.call(probe_worker(endpoint, token, cert_sha256=cert_sha256))
+        return await self.call(
+            probe_worker(endpoint, token, cert_sha256=cert_sha256, allow_unencrypted=allow_unencrypted)
+        )
 
     async def privacy(self, model: str) -> ModelPrivacy:
         """The cached privacy evaluation of ``model``'s weights (never a guess: None until measured)."""
@@ -325,6 +330,7 @@ class EngineHost:
                 progress=progress,
                 cert_sha256=config.cert_sha256,
                 compress_wire=config.compress_wire,
+                allow_unencrypted=config.allow_unencrypted,
             )
             self.config = config
         return self.info

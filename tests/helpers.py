@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
+import pytest
 import torch
 from safetensors.torch import save_file
 
@@ -216,3 +219,51 @@ def run_measuring_peak_rss(args: list[str], **options) -> tuple[subprocess.Compl
     )
     result = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True, **options)
     return result, int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
+def network_address() -> str:
+    """An address of this computer that is not loopback (the one a route out would use)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # UDP: no packet is sent, the kernel only picks a route
+        address = probe.getsockname()[0]
+    except OSError:
+        address = ""
+    finally:
+        probe.close()
+    if not address or address.startswith("127."):
+        pytest.skip("this computer has no network address besides loopback")
+    return address
+
+
+class Listener:
+    """A TCP listener that records every byte a client sends it."""
+
+    def __init__(self, host: str):
+        self.socket = socket.create_server((host, 0))
+        self.socket.settimeout(0.2)
+        self.endpoint = f"ws://{host}:{self.socket.getsockname()[1]}"
+        self.received = b""
+        self.connections = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                client, _ = self.socket.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            client.settimeout(1.0)
+            try:
+                self.received += client.recv(65536)
+            except OSError:
+                pass
+            client.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+        self.socket.close()

@@ -9,8 +9,10 @@ installers' frozen bundle) reads the policy from fixed system locations only:
   where Group Policy writes and only administrators can; without it, ``policy.json`` in the
   ProgramData folder as the shell knows it (``FOLDERID_ProgramData``), not as the environment says.
 
-Run from source (a developer, the tests) ``SPLITCHAT_POLICY`` may name another file: whoever can set
-it there can edit the code too, so it opens no door the code does not.
+Run from a development checkout (a developer, the tests) ``SPLITCHAT_POLICY`` may name another file:
+whoever can set it there can edit the code too, so it opens no door the code does not. Any install — the
+frozen bundle, a wheel in a virtual environment's site-packages — reads only the system locations: a
+user who can pip-install the app can set a variable, but not write /etc.
 """
 
 from __future__ import annotations
@@ -35,8 +37,21 @@ class PolicyDocument:
 
 
 def installed() -> bool:
-    """True in the installers' frozen bundle, where the user's environment must not reach the policy."""
-    return bool(getattr(sys, "frozen", False))
+    """True wherever the app runs as installed (frozen, or a package in site-packages) rather than from a
+    development checkout: there the user's environment must not reach the policy."""
+    return bool(getattr(sys, "frozen", False)) or not development_checkout()
+
+
+def development_checkout(package: Path = Path(__file__).resolve().parents[1]) -> bool:
+    """Whether the ``app`` package runs from a source tree (its pyproject.toml beside it, as an editable
+    install leaves it) rather than from an installed copy, which never sits beside one."""
+    if any(part in ("site-packages", "dist-packages") for part in package.parts):
+        return False
+    project = package.parent / "pyproject.toml"
+    try:
+        return 'name = "splitchat"' in project.read_text(encoding="utf-8")
+    except OSError:
+        return False
 
 
 def policy_file() -> Path:

@@ -19,17 +19,16 @@ provider as the model will read it, for the user to confirm, before anything of 
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import os
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from platformdirs import user_config_dir, user_data_dir
 
 from app.data.policy_source import policy_file, read_policy_document
+from app.engine.link.endpoints import encrypted_or_local
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import MODE_NAMES
 
@@ -66,15 +65,7 @@ class ProviderProfile:
     @property
     def encrypted_or_local(self) -> bool:
         """wss://, or ws:// to this computer (the loopback interface never leaves it)."""
-        if self.endpoint.startswith("wss://"):
-            return True
-        host = urlsplit(self.endpoint).hostname or ""
-        if host == "localhost":
-            return True
-        try:
-            return ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            return False
+        return encrypted_or_local(self.endpoint)
 
     def check(self) -> None:
         if not self.name.strip():

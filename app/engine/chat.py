@@ -78,9 +78,11 @@ class SplitChat:
         progress: Progress | None = None,
         cert_sha256: str | None = None,
         compress_wire: bool = True,
+        allow_unencrypted: bool = False,
     ) -> SplitChat:
         """``compress_wire``: large frames to and from a remote worker go compressed, losslessly (the
-        embedded worker's loopback never does)."""
+        embedded worker's loopback never does). ``allow_unencrypted``: the administrator's policy lets ws://
+        reach another computer (refused otherwise, before anything is sent)."""
         source = resolve_model(spec, progress)
         split.check(source.num_layers)
         torch_device = resolve_device(device)
@@ -91,7 +93,9 @@ class SplitChat:
                 progress("Starting the local worker", 0.3)
             link = WorkerLink.embedded(source, split, wire, max_frame, progress)
         else:
-            link = WorkerLink.remote(source, split, endpoint, token, wire, max_frame, cert_sha256, compress_wire)
+            link = WorkerLink.remote(
+                source, split, endpoint, token, wire, max_frame, cert_sha256, compress_wire, allow_unencrypted
+            )
         try:
             if progress:
                 progress("Loading the local layers", 0.5)

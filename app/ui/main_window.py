@@ -175,6 +175,7 @@ class MainWindow(QMainWindow):
             device=self.settings.device,
             mode=self.settings.mode,
             budget=self.settings.budget,
+            allow_unencrypted=self.settings.unencrypted_allowed,
         )
 
     def start(self) -> asyncio.Task:

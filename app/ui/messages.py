@@ -43,6 +43,12 @@ WORKER_ADVICE = {
         "The cloud worker's certificate could not be verified.",
         "For a worker with a self-signed certificate, enter its SHA-256 pin in Settings → Provider.",
     ),
+    "unencrypted": (
+        "This endpoint is ws:// to another computer: the hidden states and the access token would cross the "
+        "network unencrypted, so nothing was sent.",
+        "Use the worker's wss:// address (docs/DEPLOY.md), or ask your administrator to allow unencrypted "
+        "endpoints in the policy.",
+    ),
     "tls_required": (
         "A certificate pin was set for an unencrypted ws:// endpoint.",
         "Use the worker's wss:// address, or remove the pin.",

@@ -102,7 +102,7 @@ class SettingsDialog(QDialog):
         settings: AppSettings,
         num_layers: int,
         privacy_report: PrivacyReport | None,
-        probe: Callable[[str, str, str | None], Awaitable[WorkerProbe]],
+        probe: Callable[[str, str, str | None, bool], Awaitable[WorkerProbe]],
         parent: QWidget | None = None,
         local_cost: LocalStepCost | None = None,
         inspect: Callable[[str], Awaitable[ModelFacts]] | None = None,
@@ -430,7 +430,9 @@ class SettingsDialog(QDialog):
         try:
             pin = self.pin.text().strip()
             ProviderProfile("probe", endpoint, pin).check()
-            info = await self.probe(endpoint, token, pin or None)
+            # The rule Save applies, before a byte leaves: the token goes only where it is encrypted or stays
+            # on this computer (the transport refuses it again, whoever calls).
+            info = await self.probe(endpoint, token, pin or None, self.settings.unencrypted_allowed)
         except Exception as exc:  # shown to the admin, never raised out of the dialog
             what, todo = explain(exc)
             self.test_result.setText(f"✗ {what} {todo}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import json
+import os
 import re
 import subprocess
 import sys
@@ -75,20 +76,26 @@ def test_the_wheel_carries_the_resources_and_an_install_of_it_finds_them_there(t
     # Imported from the unpacked wheel (as site-packages would hold it), from a folder with no checkout.
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1]); import app, app.resources as r; "
-        "print(app.__file__); print(r.RESOURCES); print(r.DRAFT_PROMPTS.is_file(), r.SHIPPED_DRAFT_HEADS.is_dir())"
+        "print(app.__file__); print(r.RESOURCES); print(r.DRAFT_PROMPTS.is_file(), r.SHIPPED_DRAFT_HEADS.is_dir()); "
+        "from app.data import policy_source as p; print(p.installed(), p.policy_file())"
     )
+    # An installed copy (as pip leaves it, a wheel in site-packages) ignores SPLITCHAT_POLICY: the user who
+    # can set a variable must not choose the policy that binds them.
+    elsewhere = tmp_path / "my-own-policy.json"
     result = subprocess.run(
         [sys.executable, "-c", probe, str(tmp_path / "installed")],
         cwd=tmp_path,
         capture_output=True,
         text=True,
         check=True,
+        env={**os.environ, "SPLITCHAT_POLICY": str(elsewhere)},
     )
-    module, folder, found = result.stdout.splitlines()
+    module, folder, found, policy = result.stdout.splitlines()
     installed = (tmp_path / "installed").resolve()
     assert Path(module).resolve().is_relative_to(installed)
     assert Path(folder).resolve() == installed / "app" / "resources"
     assert found == "True True"
+    assert policy.startswith("True ") and str(elsewhere) not in policy
 
 
 def _spec_executables() -> dict[str, dict]:

@@ -14,6 +14,7 @@ import torch
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConcurrencyError, ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from app.engine.link.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
 from app.engine.link.middle import MiddleBlock, MiddleReply
 from app.model.kv_cache import CacheEdit
 from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, decompress
@@ -138,6 +139,7 @@ class RemoteMiddle:
         open_timeout: float = 10.0,
         cert_sha256: str | None = None,
         compress: bool = False,
+        allow_unencrypted: bool = False,
     ) -> RemoteMiddle:
         """Connect, authenticate, check the worker's shard and open a session.
 
@@ -147,8 +149,11 @@ class RemoteMiddle:
         ``expected_fingerprint`` is the fingerprint itself, or a function of the dtype the worker says its
         shard stores (an admin may export a float32 model as bfloat16), run on a thread. ``wss://``
         endpoints are verified against the system's trust store, or, with ``cert_sha256``, against that one
-        pinned certificate (self-signed workers).
+        pinned certificate (self-signed workers). A ``ws://`` endpoint beyond this computer is refused before
+        anything is sent, unless ``allow_unencrypted`` (the administrator's policy) says otherwise.
         """
+        if not (allow_unencrypted or encrypted_or_local(endpoint)):
+            raise WorkerError("unencrypted", UNENCRYPTED_REFUSAL.format(endpoint=endpoint), refused=True)
         if wire_dtype not in WIRE_DTYPES:
             raise ValueError(f"wire dtype must be one of {', '.join(WIRE_DTYPES)}")
         secure = endpoint.startswith("wss://")
@@ -530,13 +535,15 @@ class WorkerProbe:
     handshake_ms: float  # TCP, TLS, the token check, the hello and a session opened
 
 
-async def probe_worker(endpoint: str, token: str, pings: int = 3, cert_sha256: str | None = None) -> WorkerProbe:
+async def probe_worker(
+    endpoint: str, token: str, pings: int = 3, cert_sha256: str | None = None, allow_unencrypted: bool = False
+) -> WorkerProbe:
     """Connect as a client would and report what the worker serves and the link's round trip.
 
     Raises WorkerError (unauthorized, unreachable, ...) exactly as a real connection would.
     """
     started = time.perf_counter()
-    middle = await RemoteMiddle.connect(endpoint, token, cert_sha256=cert_sha256)
+    middle = await RemoteMiddle.connect(endpoint, token, cert_sha256=cert_sha256, allow_unencrypted=allow_unencrypted)
     handshake_ms = (time.perf_counter() - started) * 1000
     try:
         rtts = sorted([await middle.ping_ms() for _ in range(pings)])

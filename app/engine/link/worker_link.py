@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass
 
 from app.engine.link import prelaunch
+from app.engine.link.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
 from app.engine.link.export import embedded_shard, expected_fingerprint
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.transport import RemoteMiddle, WorkerError
@@ -37,6 +38,8 @@ class WorkerLink:
     # Compress large frames both ways (wire/codecs.py): a link slower than ~500 Mbit/s gains from it, the
     # loopback to an embedded worker does not.
     compress: bool = False
+    # ws:// beyond this computer: only where the administrator's policy allows it (endpoints.py).
+    allow_unencrypted: bool = False
 
     @classmethod
     def remote(
@@ -49,8 +52,11 @@ class WorkerLink:
         max_frame: int = DEFAULT_MAX_FRAME,
         cert_sha256: str | None = None,
         compress: bool = True,
+        allow_unencrypted: bool = False,
     ) -> WorkerLink:
         """A worker someone else runs (the admin's GPU server)."""
+        if not (allow_unencrypted or encrypted_or_local(endpoint)):
+            raise WorkerError("unencrypted", UNENCRYPTED_REFUSAL.format(endpoint=endpoint), refused=True)
         if not token:
             raise WorkerError("no_token", f"no access token is set for the worker at {endpoint}")
         return cls._serving(
@@ -62,6 +68,7 @@ class WorkerLink:
             token=token,
             cert_sha256=cert_sha256,
             compress=compress,
+            allow_unencrypted=allow_unencrypted,
         )
 
     @classmethod
@@ -135,6 +142,7 @@ class WorkerLink:
             max_frame=self.max_frame,
             cert_sha256=self.cert_sha256,
             compress=self.compress if compress is None else compress,
+            allow_unencrypted=self.allow_unencrypted,
         )
 
     async def revive(self) -> None:
