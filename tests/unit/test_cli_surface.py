@@ -140,6 +140,9 @@ def test_ctrl_c_while_a_command_runs_exits_130_without_a_traceback():
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # A suite started in the background (`nohup … &`) runs with SIGINT ignored, and a child inherits
+        # that: give it the disposition a terminal's foreground command has.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 60
