@@ -376,7 +376,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = command("export-worker", help="write the middle layers (only) for a worker")
     model_options(export)
-    export.add_argument("--out", required=True, type=Path, help="a new (or empty) folder to write the shard into")
+    export.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        help="a new or empty folder, or one exported before (only the files it wrote are replaced)",
+    )
     export.add_argument(
         "--dtype",
         default=None,

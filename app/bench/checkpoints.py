@@ -10,6 +10,7 @@ loading code meets in a real folder; only the numbers are noise.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,9 @@ from pathlib import Path
 
 import torch
 from safetensors.torch import save_file
+
+from app.engine.source.owned import record
+from app.engine.source.staging import staged_folder
 
 _LLAMA3_ROPE = {"rope_type": "llama3", "low_freq_factor": 1.0, "high_freq_factor": 4.0}
 PUBLISHED: dict[str, dict] = {
@@ -94,6 +98,7 @@ PUBLISHED: dict[str, dict] = {
     ),
 }
 MARKER = "splitchat-random-checkpoint.json"
+RANDOM_WRITER = "splitchat bench (random-weight checkpoint)"
 
 
 def published_config(name: str):
@@ -156,11 +161,24 @@ def write_random_checkpoint(
     }
     marker = folder / MARKER
     if marker.is_file() and json.loads(marker.read_text()) == json.loads(json.dumps(signature, default=str)):
-        _copy_tokenizer(tokenizer_from, folder)
+        copied = _copy_tokenizer(tokenizer_from, folder, overwrite=False)
+        if copied:
+            record(folder, RANDOM_WRITER, copied, _legacy_random)
         return folder
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    # Another checkpoint of this writer's is replaced file by file; any other folder is refused.
+    with staged_folder(folder, replace=True, writer=RANDOM_WRITER, legacy=_legacy_random) as staging:
+        _write_random_weights(staging, shapes, dtype, shard_bytes, seed, element)
+        config_dict = config.to_dict()
+        config_dict["torch_dtype"] = str(dtype).removeprefix("torch.")
+        (staging / "config.json").write_text(json.dumps(config_dict, indent=2))
+        (staging / MARKER).write_text(json.dumps(signature, default=str))
+        _copy_tokenizer(tokenizer_from, staging)
+    return folder
+
+
+def _write_random_weights(
+    folder: Path, shapes: list[TensorShape], dtype: torch.dtype, shard_bytes: int, seed: int, element: int
+) -> None:
     generator = torch.Generator().manual_seed(seed)
     groups: list[list[TensorShape]] = [[]]
     size = 0
@@ -184,18 +202,32 @@ def write_random_checkpoint(
         del tensors
     index = {"metadata": {"total_size": total}, "weight_map": weight_map}
     (folder / "model.safetensors.index.json").write_text(json.dumps(index, indent=2))
-    config_dict = config.to_dict()
-    config_dict["torch_dtype"] = str(dtype).removeprefix("torch.")
-    (folder / "config.json").write_text(json.dumps(config_dict, indent=2))
-    marker.write_text(json.dumps(signature, default=str))
-    _copy_tokenizer(tokenizer_from, folder)
-    return folder
 
 
-def _copy_tokenizer(source: Path | None, folder: Path) -> None:
-    """A random model still needs a tokenizer to be driven like a real one; any whose ids fit will do."""
+_TOKENIZER_FILES = ("tokenizer", "special_tokens", "generation_config", "chat_template")
+_WRITTEN = re.compile(r"model-\d{5}-of-\d{5}\.safetensors|model\.safetensors\.index\.json|config\.json")
+
+
+def _copy_tokenizer(source: Path | None, folder: Path, overwrite: bool = True) -> list[str]:
+    """A random model still needs a tokenizer to be driven like a real one; any whose ids fit will do.
+    Returns the names copied (without ``overwrite``, a file already there is left as it is)."""
     if source is None:
-        return
+        return []
+    copied = []
     for file in Path(source).iterdir():
-        if file.name.startswith(("tokenizer", "special_tokens", "generation_config", "chat_template")):
+        if file.name.startswith(_TOKENIZER_FILES) and (overwrite or not (folder / file.name).exists()):
             shutil.copy(file, folder / file.name)
+            copied.append(file.name)
+    return copied
+
+
+def _legacy_random(folder: Path) -> frozenset[str] | None:
+    """A random checkpoint written before ownership markers: its own marker, and only files it writes."""
+    entries = list(folder.iterdir())
+    names = frozenset(entry.name for entry in entries)
+    ours = all(
+        entry.is_file()
+        and (entry.name == MARKER or _WRITTEN.fullmatch(entry.name) or entry.name.startswith(_TOKENIZER_FILES))
+        for entry in entries
+    )
+    return names if MARKER in names and ours else None

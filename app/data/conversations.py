@@ -157,6 +157,11 @@ class ConversationStore:
         and the write-ahead log, which still holds the pages as they were, copied back and emptied."""
         with self._db:
             self._db.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+        self._empty_the_log()
+
+    def _empty_the_log(self) -> None:
+        """Copy the write-ahead log back into the (zeroed) file and empty it: until a checkpoint the log
+        still holds every version of the pages a deletion just zeroed, streamed drafts of an answer too."""
         self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _side_files(self) -> list[Path]:
@@ -185,11 +190,13 @@ class ConversationStore:
             )
 
     def delete_from(self, conversation_id: int, message_id: int) -> None:
-        """Remove a message and everything after it (regenerate replaces the last answer)."""
+        """Remove a message and everything after it (regenerate replaces the last answer), leaving the
+        removed text nowhere on disk, as ``delete`` does."""
         with self._db:
             self._db.execute(
                 "DELETE FROM messages WHERE conversation_id = ? AND id >= ?", (conversation_id, message_id)
             )
+        self._empty_the_log()
 
     def messages(self, conversation_id: int) -> list[Message]:
         rows = self._db.execute(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Protocol
 
 import torch
@@ -126,6 +126,8 @@ class WeightReader:
             listed = {name: self.folder / file for name, file in weight_map.items()}
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ModelError(f"{index} is not a safetensors index (a 'weight_map' of tensor -> file): {exc}") from None
+        for name, file in weight_map.items():
+            _check_inside(self.folder, index, name, file)
         for file in sorted(set(listed.values())):
             if not file.is_file():
                 raise ModelError(f"{file.name}, listed in {index.name}, is missing from {self.folder}.")
@@ -186,6 +188,28 @@ class WeightReader:
         missing = [n for n in names if n not in self._info]
         if missing:
             raise ModelError(f"{self.folder} lacks tensors: {', '.join(missing[:5])}")
+
+
+class IndexEntryOutside(ModelError):
+    """A model index names a weight file outside the model's folder (an absolute path, ``..``, or a link
+    leading out): a downloaded folder could otherwise make the app read any file it can, and a worker
+    export ship it."""
+
+    def __init__(self, index: Path, tensor: str, entry: str):
+        super().__init__(
+            f"{index.name} lists {entry!r} for {tensor}, which is outside {index.parent}: "
+            "a model's index may only name files inside its folder."
+        )
+        self.tensor, self.entry = tensor, entry
+
+
+def _check_inside(folder: Path, index: Path, tensor: str, entry: str) -> None:
+    """Refuse an index entry that leaves ``folder``, written as a path or through a symbolic link."""
+    parts = entry.replace("\\", "/").split("/")
+    if PurePosixPath(entry).is_absolute() or PureWindowsPath(entry).drive or entry.startswith("\\") or ".." in parts:
+        raise IndexEntryOutside(index, tensor, entry)
+    if not (folder / entry).resolve().is_relative_to(folder.resolve()):
+        raise IndexEntryOutside(index, tensor, entry)
 
 
 def _header(file: Path) -> list[TensorInfo]:

@@ -14,10 +14,19 @@ from app.model.families import family_of
 from app.model.layers import LayerStack
 from app.model.weights import WeightReader
 from app.wire.frames import WIRE_DTYPES
-from app.wire.shard_format import ADMIN_README, CONFIG, MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
+from app.wire.shard_format import (
+    ADMIN_README,
+    CONFIG,
+    MANIFEST,
+    OWNER_MARKER,
+    WEIGHTS,
+    Manifest,
+    file_sha256,
+    tensors_fingerprint,
+)
 
 _LAYER_TENSOR = re.compile(r"^model\.layers\.(\d+)\.")
-_ALLOWED_FILES = {MANIFEST, WEIGHTS, CONFIG, ADMIN_README}
+_ALLOWED_FILES = {MANIFEST, WEIGHTS, CONFIG, ADMIN_README, OWNER_MARKER}
 
 
 class ShardError(Exception):

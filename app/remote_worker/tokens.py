@@ -9,9 +9,12 @@ import os
 import secrets
 from pathlib import Path
 
+from app.remote_worker.file_modes import readable_by_others
+
 log = logging.getLogger("splitchat.worker")
 
 PREFIX = "sha256:"
+_WARNED_READABLE: set[str] = set()  # token files already reported readable by others, in this process
 
 
 def token_hash(token: str) -> str:
@@ -94,6 +97,7 @@ class TokenFile:
             self._reported = stamp
 
     def _read(self) -> tuple[tuple[int, int], list[str]]:
+        _warn_if_readable_by_others(self.path)
         stat = self.path.stat()
         stamp = (stat.st_mtime_ns, stat.st_size)
         hashes = []
@@ -106,6 +110,17 @@ class TokenFile:
                 raise ValueError(f"{self.path}:{number}: expected 'sha256:<64 hex digits>', not a raw token")
             hashes.append(line)
         return stamp, hashes
+
+
+def _warn_if_readable_by_others(path: Path) -> None:
+    """The hashes admit no one by themselves, but a file other users can read tells them who is admitted
+    and when that changes, and usually sits somewhere shared: say so once per file (not at every
+    re-read), and keep serving."""
+    key = str(path.resolve())
+    if key in _WARNED_READABLE or not readable_by_others(path):
+        return
+    _WARNED_READABLE.add(key)
+    log.warning("token file %s can be read by other users of this machine; restrict it with: chmod 600 %s", path, path)
 
 
 if __name__ == "__main__":  # `python -m app.remote_worker.tokens FILE` inside a worker bundle

@@ -19,6 +19,8 @@ MANIFEST = "manifest.json"
 WEIGHTS = "middle.safetensors"
 CONFIG = "config.json"
 ADMIN_README = "README.md"
+# The exporting app's record that it wrote the folder (app/engine/source/owned.py); a worker ignores it.
+OWNER_MARKER = ".splitchat-owned"
 # Config keys the worker needs to build its layers, and each family's requirements (app/model/families.py)
 # so both halves derive the same attention kernel, windows and rotary from them; nothing about tokens
 # or the vocabulary.

@@ -37,7 +37,7 @@ def bundle_venv(tiny_split, tmp_path_factory):
 def test_bundle_holds_the_shard_the_worker_code_and_the_deployment_files(bundle_venv):
     bundle, python = bundle_venv
     names = sorted(p.name for p in bundle.iterdir())
-    assert names == ["Dockerfile", "README.md", "app", "requirements.txt", "run-worker.sh", "shard",
+    assert names == [".splitchat-owned", "Dockerfile", "README.md", "app", "requirements.txt", "run-worker.sh", "shard",
                      "splitchat-worker.service"]  # fmt: skip
     code = {p.relative_to(bundle / "app").as_posix() for p in (bundle / "app").rglob("*.py")}
     assert "remote_worker/server.py" in code and not any(p.startswith("ui/") or "privacy" in p for p in code)

@@ -11,6 +11,7 @@ import torch
 from app.engine.link.stream_writer import Planned, write_safetensors
 from app.engine.source.fingerprints import remembered
 from app.engine.source.locations import shard_folder
+from app.engine.source.owned import ownership
 from app.engine.source.specs import ModelSource
 from app.engine.source.split import SplitSpec
 from app.engine.source.staging import staged_folder
@@ -29,6 +30,9 @@ from app.wire.shard_format import (
     worker_config,
 )
 
+SHARD_WRITER = "splitchat export-worker (shard)"
+_SHARD_FILES = frozenset({WEIGHTS, CONFIG, MANIFEST, ADMIN_README})
+
 _ADMIN_TEXT = """# splitchat worker shard
 
 This folder holds decoder layers [{first}, {last}) of a {num_layers}-layer {family} model and
@@ -39,11 +43,13 @@ Files (SHA-256 in manifest.json, checked by the worker at start):
 - middle.safetensors  the middle layers' weights ({dtype})
 - config.json         the layer shapes the worker needs
 - manifest.json       layer range and fingerprint {fingerprint}
+- .splitchat-owned    the files splitchat wrote here: exporting again replaces those and nothing else
 
-Run it on the GPU server (see docs/DEPLOY.md in the splitchat repository):
+Run it on the GPU server (see docs/DEPLOY.md in the splitchat repository). The token file stays
+outside this folder: the worker serves a folder holding exactly the files above.
 
-    splitchat worker-token --token-file tokens.txt     # prints a bearer token once; give it to the admin panel
-    splitchat worker --shard . --host 0.0.0.0 --port 8765 --token-file tokens.txt
+    splitchat worker-token --token-file ../tokens.txt   # prints a bearer token once; give it to the admin panel
+    splitchat worker --shard . --host 0.0.0.0 --port 8765 --token-file ../tokens.txt
 """
 
 
@@ -60,8 +66,7 @@ def export_worker_shard(
     holds about one tensor in memory.
     """
     out = Path(out)
-    if out.exists() and any(out.iterdir()) and not (out / MANIFEST).is_file():
-        raise FileExistsError(f"{out} is not empty and not a splitchat shard; choose an empty folder")
+    ownership(out, legacy_shard)  # a folder that is not the app's is refused before any work
     first, last = split.middle(source.num_layers)
     reader = source.weights()
     names = layer_tensor_names(reader, first, last)  # in name order: the fingerprint's order
@@ -80,7 +85,7 @@ def export_worker_shard(
             if progress:
                 progress(f"Writing layers {first}..{last - 1}", 0.95 * written / total)
 
-    with staged_folder(out, replace=True) as staging:
+    with staged_folder(out, replace=True, writer=SHARD_WRITER, legacy=legacy_shard, last=(MANIFEST,)) as staging:
         if progress:
             progress(f"Writing layers {first}..{last - 1}", 0.0)
         write_safetensors(staging / WEIGHTS, planned, converted(), metadata={"format": "pt"})
@@ -102,6 +107,18 @@ def export_worker_shard(
     if progress:
         progress("Shard written", 1.0)
     return manifest
+
+
+def legacy_shard(folder: Path) -> frozenset[str] | None:
+    """A shard exported before ownership markers: exactly its four files, with a manifest that reads."""
+    names = frozenset(path.name for path in folder.iterdir())
+    if names != _SHARD_FILES or any((folder / name).is_symlink() or not (folder / name).is_file() for name in names):
+        return None
+    try:
+        Manifest.read(folder)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return names
 
 
 def middle_tensors(

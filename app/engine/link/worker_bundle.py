@@ -16,8 +16,11 @@ import app
 from app.engine.link.export import export_worker_shard
 from app.engine.source.specs import ModelSource
 from app.engine.source.split import SplitSpec
+from app.engine.source.staging import staged_folder
 from app.jobs import Progress
-from app.wire.shard_format import Manifest
+from app.wire.shard_format import MANIFEST, Manifest
+
+BUNDLE_WRITER = "splitchat export-worker --bundle"
 
 # The worker imports nothing of ``app`` outside these packages (a test imports it in a process where
 # anything else fails), so the bundle ships exactly them.
@@ -136,25 +139,26 @@ pinning it on the workstation and measuring the round trip: docs/DEPLOY.md in th
 def export_worker_bundle(
     source: ModelSource, split: SplitSpec, out: Path, dtype: str | None = None, progress: Progress | None = None
 ) -> Manifest:
-    """Write the shard, the worker's code and its deployment files into the empty folder ``out``."""
+    """Write the shard, the worker's code and its deployment files into ``out``: a new or empty folder,
+    or one this export wrote before, whose files it replaces while keeping what an admin added (the
+    token file, ``tls/``, a venv). Any other folder is refused before anything is written."""
     out = Path(out)
-    if out.exists() and any(out.iterdir()):
-        raise FileExistsError(f"{out} is not empty; choose a new folder for the worker bundle")
-    manifest = export_worker_shard(source, split, out / "shard", dtype, progress)
-    package = Path(app.__file__).parent
-    for name in worker_modules():
-        (out / "app" / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(package / name, out / "app" / name)
-    facts = dict(
-        model=source.spec if source.spec != str(source.folder) else source.folder.name,
-        first=manifest.first_layer,
-        last_incl=manifest.last_layer - 1,
-        num_layers=manifest.num_layers,
-    )
-    (out / "requirements.txt").write_text(worker_requirements())
-    (out / "run-worker.sh").write_text(RUN_SCRIPT)
-    (out / "run-worker.sh").chmod(0o755)
-    (out / "splitchat-worker.service").write_text(SYSTEMD_UNIT.format(**facts))
-    (out / "Dockerfile").write_text(DOCKERFILE)
-    (out / "README.md").write_text(README.format(**facts))
+    with staged_folder(out, replace=True, writer=BUNDLE_WRITER, last=(f"shard/{MANIFEST}",)) as staging:
+        manifest = export_worker_shard(source, split, staging / "shard", dtype, progress)
+        package = Path(app.__file__).parent
+        for name in worker_modules():
+            (staging / "app" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(package / name, staging / "app" / name)
+        facts = dict(
+            model=source.spec if source.spec != str(source.folder) else source.folder.name,
+            first=manifest.first_layer,
+            last_incl=manifest.last_layer - 1,
+            num_layers=manifest.num_layers,
+        )
+        (staging / "requirements.txt").write_text(worker_requirements())
+        (staging / "run-worker.sh").write_text(RUN_SCRIPT)
+        (staging / "run-worker.sh").chmod(0o755)
+        (staging / "splitchat-worker.service").write_text(SYSTEMD_UNIT.format(**facts))
+        (staging / "Dockerfile").write_text(DOCKERFILE)
+        (staging / "README.md").write_text(README.format(**facts))
     return manifest

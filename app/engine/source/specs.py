@@ -23,6 +23,8 @@ from app.jobs import Progress
 from app.model.config import ModelError, load_config
 from app.model.weights import WeightReader
 
+CONVERTED_WRITER = "splitchat (the bundled model, converted)"
+
 
 @dataclass(frozen=True)
 class ModelSource:
@@ -81,7 +83,7 @@ def _converted_bundled_folder(progress: Progress | None) -> Path:
         def step(message: str, fraction: float) -> None:
             progress(f"Converting the bundled model: {message}", fraction)
 
-    with staged_folder(folder, replace=False) as staging:
+    with staged_folder(folder, replace=False, writer=CONVERTED_WRITER) as staging:
         convert_gguf(gguf, staging, step)
         (staging / SOURCE_MARKER).write_text(json.dumps({"origin": gguf.name, "public_checkpoint": True}, indent=2))
     if progress:
