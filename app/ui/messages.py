@@ -87,6 +87,8 @@ def explain(error: BaseException) -> tuple[str, str]:
         return str(error), "Tokens are only kept in the system keyring."
     if isinstance(error, (SettingsError, CorpusError)):
         return str(error), "Correct it and try again."
+    if isinstance(error, FileExistsError):  # a folder the app did not write: nothing in it was touched
+        return str(error), "Choose an empty or new folder."
     if isinstance(error, FileNotFoundError):
         return f"A file is missing: {error.filename}", "Reinstall splitchat or choose another model."
     return f"Something went wrong: {error}", "Your conversation is saved. Try again; if it persists, report it."

@@ -202,3 +202,13 @@ def test_a_random_weight_checkpoint_replaces_only_its_own_folder(tmp_path):
         "model-00001-of-00001.safetensors"
     ]
     assert (ours / "notes.txt").read_text() == "kept"
+
+
+def test_the_app_says_a_folder_is_not_its_own_and_what_to_do(tmp_path):
+    from app.ui.messages import explain
+
+    (tmp_path / "thesis.txt").write_text("chapter one")
+    with pytest.raises(Refused) as refused:
+        ownership(tmp_path)
+    what, todo = explain(refused.value)
+    assert "was not written by splitchat" in what and todo == "Choose an empty or new folder."
