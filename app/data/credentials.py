@@ -38,6 +38,8 @@ def _why_not_a_store(backend) -> str | None:
         inner = list(backend.backends)
         if not inner:
             return "No system keyring is available."
+        # A chain is never used as a whole (``_store`` takes its best OS store): say why the first
+        # of them is not one.
         return next((why for why in map(_why_not_a_store, inner) if why), None)
     if type(backend).__module__.startswith("keyrings.alt"):
         return f"The keyring in use ({name}) keeps passwords in a file, not in a system store."
@@ -53,7 +55,16 @@ def _why_not_a_store(backend) -> str | None:
 
 
 def _store():
+    """The operating system's own store. keyring chains every backend it finds when several are installed
+    — the Secret Service beside a file keyring of keyrings.alt, say — and a chain writes to and reads from
+    any of them, so a chain's OS store is taken out of it and used alone."""
+    from keyring.backends import chainer
+
     backend = keyring.get_keyring()
+    if isinstance(backend, chainer.ChainerBackend):
+        stores = [inner for inner in backend.backends if _why_not_a_store(inner) is None]
+        if stores:
+            return max(stores, key=lambda inner: float(inner.priority))
     why = _why_not_a_store(backend)
     if why:
         raise CredentialError(f"{why} {INSTALL_A_STORE}")

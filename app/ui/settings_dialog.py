@@ -381,7 +381,9 @@ class SettingsDialog(QDialog):
                     credentials.delete_token(stored_as)
                 self.keyring_names[name] = name
             if name in self.pending_tokens:
-                credentials.set_token(name, self.pending_tokens.pop(name))
+                # Forgotten only once stored: a keyring that refuses leaves the typed token for another try.
+                credentials.set_token(name, self.pending_tokens[name])
+                del self.pending_tokens[name]
 
     def _add_profile(self) -> None:
         name = "provider"
@@ -673,5 +675,7 @@ class SettingsDialog(QDialog):
             self.chosen = self.result_settings()
         except (SettingsError, credentials.CredentialError) as exc:
             self.error.setText(str(exc))
+            if isinstance(exc, credentials.CredentialError) and self._shown is not None:
+                self._show_profile()  # says the typed token is kept, to be stored on the next Save
             return
         self.accept()
