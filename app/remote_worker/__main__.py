@@ -64,8 +64,24 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-connections-per-token", type=int, default=32, help="open connections presenting one token"
     )
-    parser.add_argument("--idle-timeout", type=float, default=900.0, help="seconds without a frame before closing")
-    parser.add_argument("--send-timeout", type=float, default=30.0, help="seconds a client may leave a reply unread")
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=900.0,
+        help="seconds without a message before closing (code 1001); pings do not count",
+    )
+    parser.add_argument(
+        "--send-timeout",
+        type=float,
+        default=30.0,
+        help="seconds a client may leave what the worker sends unread (a reply, a pong) before it is cut",
+    )
+    parser.add_argument(
+        "--close-timeout",
+        type=float,
+        default=5.0,
+        help="seconds a client may take to finish a closing handshake before it is cut",
+    )
     parser.add_argument("--tls-cert", type=Path, help="PEM certificate: serve wss:// (docs/DEPLOY.md)")
     parser.add_argument("--tls-key", type=Path, help="PEM private key of --tls-cert")
     parser.add_argument(
@@ -110,7 +126,11 @@ def run_worker(args: argparse.Namespace) -> int:
         kv_budget_mb=args.max_kv_mb,
         kv_budget_per_token_mb=args.max_kv_mb_per_token or args.max_kv_mb / 4,
         limits=ConnectionLimits(
-            args.max_connections, args.max_connections_per_token, args.idle_timeout, args.send_timeout
+            total=args.max_connections,
+            per_token=args.max_connections_per_token,
+            idle_s=args.idle_timeout,
+            send_s=args.send_timeout,
+            close_s=args.close_timeout,
         ),
         compute=compute,
         max_pass_rows=args.max_pass_rows,

@@ -8,6 +8,7 @@ import ssl
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from http import HTTPStatus
 
 import torch
@@ -16,6 +17,13 @@ from websockets.exceptions import ConnectionClosed
 
 from app.model.config import kv_bytes_per_position, max_context
 from app.remote_worker.batcher import Batcher, Job
+from app.remote_worker.connection_guard import (
+    WRITE_LIMIT,
+    GuardedConnection,
+    HandshakeTally,
+    Refusal,
+    quiet_unadmitted,
+)
 from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PASS_ROWS
 from app.remote_worker.sessions import SessionTable
 from app.remote_worker.shard import Shard
@@ -45,6 +53,8 @@ from app.wire.messages import (
 
 HEALTH_PATH = "/healthz"
 REVOCATION_CHECK_S = 2.0  # how soon a deleted token's idle connections are closed
+KEEPALIVE_S = 20.0  # the worker pings every this often; a client that does not answer within it is closed (1011)
+OPEN_TIMEOUT_S = 10.0  # a handshake (TLS and HTTP upgrade) not done within this is cut: slowloris holds no slot
 log = logging.getLogger("splitchat.worker")
 
 
@@ -64,30 +74,11 @@ class ConnectionLimits:
 
     total: int = 256
     per_token: int = 32
-    idle_s: float = 900.0  # no frame for this long: closed (the app reconnects for its next message)
-    send_s: float = 30.0  # a reply the client does not take within this: the client is dropped
-
-
-class RefusalLog:
-    """Refused handshakes, logged at most once per ``interval_s`` with how many there were: an attacker
-    without a token must not be able to fill the disk with warnings."""
-
-    def __init__(self, interval_s: float = 10.0):
-        self.interval_s = interval_s
-        self._unlogged = 0
-        self._last = float("-inf")
-
-    def note(self, address) -> None:
-        self._unlogged += 1
-        now = time.monotonic()
-        if now - self._last >= self.interval_s:
-            log.warning(
-                "refused %d connection(s) without a valid token in the last %.0f s (latest from %s)",
-                self._unlogged,
-                min(now - self._last, 1e9),
-                address,
-            )
-            self._unlogged, self._last = 0, now
+    # No message for this long — pings and pongs do not count — closed (the app reconnects when it needs us).
+    idle_s: float = 900.0
+    # Writes backed up this long (a reply, a pong, a close frame the client does not take): it is cut.
+    send_s: float = 30.0
+    close_s: float = 5.0  # a closing handshake the client does not finish within this: the connection is cut
 
 
 class WorkerServer:
@@ -114,7 +105,7 @@ class WorkerServer:
         self.tokens = tokens
         self.max_frame = max_frame
         self.max_block = max_block
-        self._refusals = RefusalLog()
+        self._refusals = HandshakeTally()
         self.limits = limits or ConnectionLimits()
         self._open: dict[ServerConnection, str] = {}  # connection -> the token hash it authenticated with
         self._watcher: asyncio.Task | None = None
@@ -158,36 +149,55 @@ class WorkerServer:
             compression=None,  # floats barely compress; deflate only costs CPU
             max_size=2 * self.max_frame + 65536,  # oversize frames up to 2x get a typed error
             server_header=None,
-            logger=redacting_logger("splitchat.websockets.server"),
+            logger=quiet_unadmitted(redacting_logger("splitchat.websockets.server")),
             ssl=tls,
+            # Every connection's writes are bounded, pongs included (connection_guard.py).
+            create_connection=partial(GuardedConnection, stall_s=self.limits.send_s, tally=self._refusals),
+            write_limit=WRITE_LIMIT,
+            close_timeout=self.limits.close_s,
+            open_timeout=OPEN_TIMEOUT_S,
+            ping_interval=KEEPALIVE_S,
+            ping_timeout=KEEPALIVE_S,
         )
 
     def _authenticate(self, connection: ServerConnection, request):
         if request.path == HEALTH_PATH:
             # For load balancers and Kubernetes probes: the shard is loaded (the server listens only then)
             # and the event loop answers. It says nothing else, so it needs no token.
+            connection.refusal = None  # not worth a line, however often a balancer asks
             return connection.respond(HTTPStatus.OK, "ok\n")
         headers = request.headers.get_all("Authorization")  # two of them is no token, not a server error
         header = headers[0] if len(headers) == 1 else ""
         token = header[len("Bearer ") :] if header.startswith("Bearer ") else None
         owner = self.tokens.verify(token)
         if owner is None:
-            self._refusals.note(connection.remote_address)
+            connection.refusal = Refusal.NO_TOKEN  # counted when it closes (connection_guard.py)
             return connection.respond(HTTPStatus.UNAUTHORIZED, "a valid bearer token is required\n")
         mine = sum(1 for other in self._open.values() if other == owner)
         if len(self._open) >= self.limits.total or mine >= self.limits.per_token:
             which = "this token's" if mine >= self.limits.per_token else "the worker's"
+            connection.refusal = Refusal.OVER_LIMIT
             return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, f"{which} connection limit is reached\n")
         connection.splitchat_owner = owner
         return None
 
     async def _close_revoked(self, every_s: float = REVOCATION_CHECK_S) -> None:
-        """Close the connections of a token deleted from the token file, idle ones too."""
+        """Close the connections of a token deleted from the token file, idle ones too; and, as often,
+        log the summary of refused connections once a burst of them is over."""
         while True:
             await asyncio.sleep(every_s)
-            for connection, owner in list(self._open.items()):
-                if not self.tokens.still_valid(owner):
-                    await connection.close(1008, "token revoked")
+            revoked = [c for c, owner in list(self._open.items()) if not self.tokens.still_valid(owner)]
+            # All at once: one peer that does not take its close frame must not hold up the others.
+            await asyncio.gather(*(self._close(c, 1008, "token revoked") for c in revoked), return_exceptions=True)
+            self._refusals.flush()
+
+    async def _close(self, connection: ServerConnection, code: int, reason: str) -> None:
+        """Close, or cut a peer that does not finish closing within the close timeout: ``close()`` waits
+        for the close frame to drain, which a client that does not read never lets it."""
+        try:
+            await asyncio.wait_for(connection.close(code, reason), self.limits.close_s)
+        except TimeoutError:
+            connection.transport.abort()
 
     async def _handle(self, connection: ServerConnection) -> None:
         owner = connection.splitchat_owner
@@ -204,11 +214,11 @@ class WorkerServer:
                 try:
                     message = await asyncio.wait_for(connection.recv(), self.limits.idle_s)
                 except TimeoutError:
-                    await connection.close(1001, "idle")  # the client reconnects when it next needs us
+                    await self._close(connection, 1001, "idle")  # the client reconnects when it next needs us
                     return
                 if not self.tokens.still_valid(owner):
                     # A revoked token loses its open connections too, not only new ones.
-                    await connection.close(1008, "token revoked")
+                    await self._close(connection, 1008, "token revoked")
                     return
                 await self._send(connection, await self._reply(message, owner))
         except ConnectionClosed:
