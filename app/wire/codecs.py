@@ -40,12 +40,20 @@ def compress(payload: bytes, element_size: int, codec: str = ZSTD_PLANES) -> byt
     return zstandard.ZstdCompressor(level=_LEVEL).compress(np.ascontiguousarray(planes).tobytes())
 
 
+def compressed_bound(size: int) -> int:
+    """The most bytes ``size`` bytes can take compressed (zstd's own worst case, ZSTD_COMPRESSBOUND, plus a
+    frame header): a payload longer than this does not hold ``size`` bytes, and is refused unread."""
+    small = ((128 << 10) - size) >> 11 if size < (128 << 10) else 0
+    return size + (size >> 8) + small + 32
+
+
 def decompress(payload: bytes, element_size: int, size: int, codec: str = ZSTD_PLANES) -> bytes:
     """The ``size`` bytes that ``payload`` compresses, or a ProtocolError.
 
-    ``size`` comes from the header's shape, already checked against the worker's limits, and the frame
-    must declare exactly that before anything is allocated: a few hundred bytes must not unpack to
-    gigabytes.
+    ``size`` is what the reader expects (the worker: the request's shape, already checked against its
+    limits; the client: the rows it asked for), never a size the payload itself declares: the frame must
+    declare exactly ``size``, and it is decompressed into a buffer of ``size`` bytes that it cannot
+    overrun, so a few hundred bytes cannot unpack to gigabytes.
     """
     check_codec(codec)
     try:
@@ -56,12 +64,14 @@ def decompress(payload: bytes, element_size: int, size: int, codec: str = ZSTD_P
         raise ProtocolError(
             ErrorCode.SHAPE_MISMATCH, f"the compressed payload holds {declared} bytes, the shape needs {size}"
         )
-    reader = zstandard.ZstdDecompressor().decompressobj()
     try:
-        planes = reader.decompress(payload)
+        # A fixed output buffer of ``size`` bytes: a frame whose blocks hold more than it declared fails as
+        # "did not decompress full frame" instead of growing it; bytes after the frame are refused too.
+        planes = zstandard.ZstdDecompressor().decompress(payload, max_output_size=size, allow_extra_data=False)
     except zstandard.ZstdError as exc:
-        raise ProtocolError(ErrorCode.MALFORMED, f"the compressed payload is corrupt ({exc})") from None
-    if not reader.eof or reader.unused_data or len(planes) != size:
-        raise ProtocolError(ErrorCode.MALFORMED, "the compressed payload is truncated or has bytes after its frame")
+        why = f"the compressed payload is corrupt, truncated or has bytes after its frame ({exc})"
+        raise ProtocolError(ErrorCode.MALFORMED, why) from None
+    if len(planes) != size:
+        raise ProtocolError(ErrorCode.MALFORMED, f"the compressed payload unpacked to {len(planes)} bytes, not {size}")
     values = np.frombuffer(planes, dtype=np.uint8).reshape(element_size, -1).T
     return np.ascontiguousarray(values).tobytes()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,7 +18,7 @@ from websockets.exceptions import ConcurrencyError, ConnectionClosed, InvalidHan
 from app.engine.link.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
 from app.engine.link.middle import MiddleBlock, MiddleReply
 from app.model.kv_cache import CacheEdit
-from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, decompress
+from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, compressed_bound, decompress
 from app.wire.frames import (
     DEFAULT_MAX_FRAME,
     WIRE_DTYPES,
@@ -27,7 +28,6 @@ from app.wire.frames import (
     decode_frame,
     element_size,
     encode_frame,
-    payload_size,
     tensor_from_bytes,
     tensor_to_bytes,
 )
@@ -100,6 +100,90 @@ class WorkerError(Exception):
         super().__init__(message)
         self.code = code
         self.refused = refused
+
+
+class ReplyMismatch(WorkerError):
+    """A reply that is not the one its request asked for: another shape, dtype, codec or byte length.
+
+    Found on the reply's header, before its payload is decompressed or anything is allocated for it: a worker
+    this side trusted to declare its reply's size could make a frame under 1 MiB unpack to gigabytes here.
+    """
+
+    CODE = "reply_mismatch"
+
+    def __init__(self, what: str):
+        super().__init__(self.CODE, f"the worker's reply does not match the request: {what}; nothing of it was used")
+
+
+@dataclass(frozen=True)
+class ExpectedReply:
+    """What the reply to one forward frame must be, fixed when the request is made: its rows as asked, in
+    the dtype and codec asked. The reply is read against this, never against what its own header says."""
+
+    seq: int
+    rows: int
+    hidden: int
+    dtype: str
+    codec: str | None  # the request's reply_codec: the reply comes compressed exactly when it was asked to
+
+    @classmethod
+    def to(cls, seq: int, request: ForwardRequest) -> ExpectedReply:
+        rows, hidden = request.shape
+        return cls(seq, rows, hidden, request.reply_dtype or request.dtype, request.reply_codec)
+
+    @property
+    def nbytes(self) -> int:
+        return self.rows * self.hidden * element_size(self.dtype)
+
+    def check(self, result: ForwardResult, payload_bytes: int) -> None:
+        """ReplyMismatch unless ``result``'s header declares exactly this reply and ``payload_bytes`` can hold it."""
+        if result.dtype != self.dtype:
+            raise ReplyMismatch(f"its rows are {result.dtype}, this side asked for {self.dtype}")
+        if list(result.shape) != [self.rows, self.hidden]:
+            raise ReplyMismatch(f"it declares shape {result.shape}, this side asked for [{self.rows}, {self.hidden}]")
+        if result.codec != self.codec:
+            raise ReplyMismatch(
+                f"its payload is {_codec_name(result.codec)}, this side asked for {_codec_name(self.codec)}"
+            )
+        if self.codec is None and payload_bytes != self.nbytes:
+            raise ReplyMismatch(f"it carries {payload_bytes} bytes, the rows asked for take {self.nbytes}")
+        if self.codec is not None and payload_bytes > compressed_bound(self.nbytes):
+            raise ReplyMismatch(f"{payload_bytes} compressed bytes cannot hold the {self.nbytes} bytes asked for")
+        timings = (result.compute_ms, result.serialize_ms, result.queue_ms)
+        if not all(math.isfinite(ms) and ms >= 0 for ms in timings):
+            raise WorkerError("malformed", f"the worker sent a bad reply: timings {timings} are not durations")
+
+    def rows_of(self, payload: bytes) -> torch.Tensor:
+        """The ``[rows, hidden]`` tensor a checked payload holds, decompressed into at most ``nbytes``."""
+        if self.codec is not None:
+            try:
+                payload = decompress(payload, element_size(self.dtype), self.nbytes, self.codec)
+            except ProtocolError as exc:
+                if exc.code is ErrorCode.SHAPE_MISMATCH:
+                    raise ReplyMismatch(exc.message) from None
+                raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
+        return tensor_from_bytes(payload, self.dtype, [self.rows, self.hidden])
+
+
+def _codec_name(codec: str | None) -> str:
+    return "raw" if codec is None else f"compressed as {codec!r}"
+
+
+def _check_hello(hello: Hello) -> None:
+    """WorkerError unless the sizes in ``hello`` are ones this side can cut requests by (a hello is the
+    worker's word: its numbers decide how many rows go in a frame)."""
+
+    def whole(value: object, least: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+    sizes = {"hidden_size": 1, "max_frame": 1, "max_block": 1, "first_layer": 0, "last_layer": 0, "num_layers": 0}
+    bad = [name for name, least in sizes.items() if not whole(getattr(hello, name), least)]
+    if hello.max_pass_rows is not None and not whole(hello.max_pass_rows, 1):
+        bad.append("max_pass_rows")
+    if not isinstance(hello.fingerprint, str):
+        bad.append("fingerprint")
+    if bad:
+        raise WorkerError("malformed", f"the worker's hello is not one this side reads ({', '.join(bad)})")
 
 
 class _PinnedConnection(ClientConnection):
@@ -196,7 +280,7 @@ class RemoteMiddle:
         except (TimeoutError, OSError, InvalidHandshake) as exc:
             raise WorkerError("unreachable", f"cannot reach the worker at {endpoint}: {exc}") from None
         try:
-            hello = Hello.from_header(decode_frame(await ws.recv()).header)
+            hello = await cls._hello(ws)
             # Layers first: a worker cut at another depth holds other weights too, and "a different split
             # depth" is the cause a person can act on.
             if expected_layers is not None and (hello.first_layer, hello.last_layer) != tuple(expected_layers):
@@ -223,6 +307,18 @@ class RemoteMiddle:
             await ws.close()
             raise
 
+    @staticmethod
+    async def _hello(ws: ClientConnection) -> Hello:
+        """The worker's first frame, read as a hello with sizes this side can use; WorkerError otherwise."""
+        try:
+            hello = Hello.from_header(decode_frame(await ws.recv()).header)
+        except ProtocolError as exc:
+            raise WorkerError(exc.code.value, f"the worker's hello is not one this side reads: {exc.message}") from None
+        except ConnectionClosed as exc:
+            raise WorkerError("connection_lost", f"the worker closed the connection before its hello: {exc}") from None
+        _check_hello(hello)
+        return hello
+
     async def forward(
         self,
         hidden: torch.Tensor,
@@ -234,7 +330,7 @@ class RemoteMiddle:
         """Run a block through the worker; long blocks go as several frames, pipelined."""
         started = time.perf_counter()
         requests = self._requests(hidden, positions, ancestry, edit, long_rope, whole_passes=False)
-        first_seq = requests[0][0]
+        expected = [ExpectedReply.to(seq, request) for seq, request, _ in requests]  # fixed before anything is sent
         costs = _Costs()
 
         async def frames() -> AsyncIterator[bytes]:
@@ -243,7 +339,7 @@ class RemoteMiddle:
                 yield await self._pack(seq, request, values, costs)
 
         async def unpack(index: int, frame: Frame) -> torch.Tensor:
-            return await self._unpack(frame, first_seq + index, costs)
+            return await self._unpack(frame, expected[index], costs)
 
         outputs = await self._exchange(frames(), len(requests), unpack)
         return self._reply(outputs, costs, started, len(requests))
@@ -294,7 +390,7 @@ class RemoteMiddle:
         try:
             while (flight := await flights.get()) is not None:
                 outputs = []
-                for seq, _, _ in flight.requests:
+                for seq, request, _ in flight.requests:
                     try:
                         message = await self._ws.recv()
                     except ConnectionClosed as exc:
@@ -304,7 +400,8 @@ class RemoteMiddle:
                     window.release()
                     if failure is not None:
                         continue
-                    outcome = await self._read(message, partial(self._unpack, seq=seq, costs=flight.costs))
+                    reply = ExpectedReply.to(seq, request)
+                    outcome = await self._read(message, partial(self._unpack, expected=reply, costs=flight.costs))
                     if isinstance(outcome, WorkerError):
                         failure = outcome
                     else:
@@ -355,8 +452,8 @@ class RemoteMiddle:
         already one of several) as frames as large as one of the worker's passes: a CPU worker computes
         4,000 rows in ~12 s as 256-row passes and ~21 s as 64-row ones (docs/BENCH.md, long documents).
         """
-        rows = hidden.shape[1]
-        row_bytes = self.hello.hidden_size * torch.finfo(WIRE_DTYPES[self.wire_dtype]).bits // 8
+        rows, hidden_size = hidden.shape[1], hidden.shape[-1]  # this side's own rows, not the hello's word
+        row_bytes = hidden_size * element_size(self.wire_dtype)
         per_frame = max(1, (self.hello.max_frame - _HEADER_BUDGET - 8 * rows) // row_bytes)
         per_frame = min(per_frame, self.hello.max_block)
         if ancestry is None and not whole_passes:
@@ -371,13 +468,16 @@ class RemoteMiddle:
             self._seq += 1
             request = ForwardRequest(
                 session=self.session,
-                shape=[end - offset, self.hello.hidden_size],
+                shape=[end - offset, hidden_size],
                 dtype=self.wire_dtype,
                 positions=positions[offset:end],
                 ancestry=ancestry,
                 edit=(edit or CacheEdit()) if offset == 0 else CacheEdit(),  # the edit precedes the first chunk
                 long_rope=long_rope,
             )
+            if self.codec is not None and (end - offset) * row_bytes >= self.min_compressed_bytes:
+                # Decided here, not when packing: the reply's codec is part of what the request expects.
+                request.codec = request.reply_codec = self.codec
             requests.append((self._seq, request, hidden[0, offset:end]))
         return requests
 
@@ -385,30 +485,26 @@ class RemoteMiddle:
         """One request's frame, its rows compressed off the event loop when large enough."""
         packing = time.perf_counter()
         payload = tensor_to_bytes(values, self.wire_dtype)
-        if self.codec is not None and len(payload) >= self.min_compressed_bytes:
-            element = element_size(self.wire_dtype)
-            payload = await asyncio.to_thread(compress, payload, element, self.codec)
-            request.codec = request.reply_codec = self.codec
+        if request.codec is not None:
+            payload = await asyncio.to_thread(compress, payload, element_size(self.wire_dtype), request.codec)
         frame = encode_frame(request.to_header(seq), payload)
         costs.client_ms += (time.perf_counter() - packing) * 1000
         return frame
 
-    async def _unpack(self, frame: Frame, seq: int, costs: _Costs) -> torch.Tensor:
-        """The rows of the reply to request ``seq``; WorkerError if it is not that reply or is malformed."""
-        result = self._expect(frame, seq, ForwardResult)
+    async def _unpack(self, frame: Frame, expected: ExpectedReply, costs: _Costs) -> torch.Tensor:
+        """The rows of the reply ``expected``; WorkerError if the frame is not that reply or is malformed.
+
+        The header is checked against the request before the payload is touched, so what a reply may make
+        this side allocate is bounded by what it asked for (docs/PROTOCOL.md, "Replies are bounded").
+        """
+        result = self._expect(frame, expected.seq, ForwardResult)
+        expected.check(result, len(frame.payload))
         unpacking = time.perf_counter()
-        payload = frame.payload
-        if result.codec is not None:
-            if result.codec != self.codec:
-                raise WorkerError("malformed", f"the worker replied in codec {result.codec!r}, not one asked for")
-            size = payload_size(result.dtype, result.shape)
-            element = element_size(result.dtype)
-            try:
-                payload = await asyncio.to_thread(decompress, payload, element, size, result.codec)
-            except ProtocolError as exc:
-                raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
+        if expected.codec is not None:
+            tensor = await asyncio.to_thread(expected.rows_of, frame.payload)
+        else:
+            tensor = expected.rows_of(frame.payload)
         costs.add(result)
-        tensor = tensor_from_bytes(payload, result.dtype, result.shape)
         costs.client_ms += (time.perf_counter() - unpacking) * 1000
         return tensor
 
@@ -516,6 +612,8 @@ class RemoteMiddle:
             reply = parse_reply(frame)
         except ProtocolError as exc:
             raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
+        except OverflowError:  # a timing of 1e400 digits or Infinity, which JSON as Python reads it allows
+            raise WorkerError("malformed", "the worker sent a bad reply: a number out of range") from None
         if isinstance(reply, ErrorReply):
             raise WorkerError(reply.code, reply.message, refused=reply.code != ErrorCode.INTERNAL)
         if reply.seq != seq or not isinstance(reply, expected):
