@@ -116,6 +116,8 @@ class SettingsDialog(QDialog):
         self.inspect = inspect
         self.facts: ModelFacts | None = None
         self.inspect_task: asyncio.Task | None = None
+        self.inspecting = ""  # the model spec the running (or last) check is of
+        self.save_task: asyncio.Task | None = None
         self.local_cost = local_cost  # measured on this computer, None before an answer
         self.profiles = {p.name: p for p in settings.profiles}  # as edited, keyed by their current names
         self.keyring_names = {name: name for name in self.profiles}  # a renamed profile's token is here
@@ -553,7 +555,8 @@ class SettingsDialog(QDialog):
             return None
         if self.inspect_task is not None and not self.inspect_task.done():
             self.inspect_task.cancel()
-        self.inspect_task = asyncio.ensure_future(self._inspect(self.model.text().strip()))
+        self.inspecting = self.model.text().strip()
+        self.inspect_task = asyncio.ensure_future(self._inspect(self.inspecting))
         return self.inspect_task
 
     async def _inspect(self, spec: str) -> None:
@@ -671,6 +674,44 @@ class SettingsDialog(QDialog):
         return chosen
 
     def _save_clicked(self) -> None:
+        if self._model_unchecked():
+            self.save_task = asyncio.ensure_future(self._save_once_checked())
+            return
+        self._save_now()
+
+    def _model_unchecked(self) -> bool:
+        """A model other than the saved one that the panel has not yet found usable."""
+        spec = self.model.text().strip()
+        checked = self.facts is not None and self.facts.spec == spec
+        return self.inspect is not None and spec != self.settings.model and not checked
+
+    async def _save_once_checked(self) -> None:
+        """Save only a model the panel's own check accepts: a folder that is not a model would make every
+        chat fail until the setting was fixed by hand. The saved model stays as it was otherwise."""
+        spec = self.model.text().strip()
+        save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        save.setEnabled(False)
+        self.error.setText(f"Checking {spec} before saving…")
+        try:
+            task = self.inspect_task
+            if task is None or self.inspecting != spec:
+                task = self._start_inspection()
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if asyncio.current_task().cancelling():
+                raise  # the dialog is going away
+            # the check was replaced by a newer one (the field changed): judged below as unchecked
+        finally:
+            save.setEnabled(True)
+        if self._model_unchecked():
+            self.error.setText(
+                f"Not saved: {spec} is not a model splitchat can use ({self.model_facts.text().lstrip('✗ ')}). "
+                f"The model stays {self.settings.model}."
+            )
+            return
+        self._save_now()
+
+    def _save_now(self) -> None:
         try:
             self.chosen = self.result_settings()
         except (SettingsError, credentials.CredentialError) as exc:
