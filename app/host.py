@@ -42,6 +42,7 @@ from app.privacy.evaluation import best_report
 from app.privacy.evaluation import run as run_privacy_evaluation
 from app.privacy.report import PrivacyReport
 from app.privacy.settings import PrivacySettings
+from app.privacy.shipped import bundled_model_report, is_shipped
 from app.wire.shard_format import Manifest
 
 __all__ = [
@@ -66,6 +67,8 @@ __all__ = [
     "StepUpdate",
     "WorkerError",
     "WorkerProbe",
+    "bundled_model_report",
+    "is_shipped",
 ]
 
 T = TypeVar("T")
@@ -125,7 +128,7 @@ class StepUpdate:
 
 @dataclass(frozen=True)
 class ModelPrivacy:
-    """The newest measured report for a model (None until measured), and whether its weights are public."""
+    """The report shown for a model (None until measured), and whether its weights are public."""
 
     report: PrivacyReport | None
     public_checkpoint: bool
@@ -279,7 +282,8 @@ class EngineHost:
         )
 
     async def privacy(self, model: str) -> ModelPrivacy:
-        """The cached privacy evaluation of ``model``'s weights (never a guess: None until measured)."""
+        """The most thorough evaluation of ``model``'s weights, cached here or shipped with the app for exactly
+        those weights (never a guess: None until measured)."""
         source = await self._source(model)
         fingerprint = await asyncio.to_thread(model_fingerprint, source)
         report = await asyncio.to_thread(best_report, fingerprint)

@@ -51,6 +51,7 @@ from app.privacy.report import (
     ReportError,
 )
 from app.privacy.settings import PrivacySettings
+from app.privacy.shipped import shipped_report
 from app.privacy.stats import discordant, mcnemar_exact, wilson_interval
 from app.privacy.threats import THREAT_MODELS
 
@@ -126,14 +127,16 @@ def best_report(fingerprint: str) -> PrivacyReport | None:
     Not simply the newest: a quick run (a few hundred test tokens, or without the public-weights attacks)
     must not replace a thorough one, or the window would quote a figure far below what was measured. The
     ranking: the public-weights attack on what is sent was run, on the raw (not pseudonymised) text, on the
-    most test tokens, newest first.
+    most test tokens, newest first. The report shipped with the app for exactly these weights takes part
+    as the oldest, so a fresh install shows it and a measurement of one's own as thorough replaces it.
     """
 
     def thoroughness(report: PrivacyReport) -> tuple[bool, bool, int]:
         public = HEADLINE_ATTACKERS[TO_WORKER][0] in report.settings.attackers
         return public, not report.settings.pseudonymise, report.corpus.test_pairs
 
-    reports = cached_reports(fingerprint)
+    shipped = shipped_report(fingerprint)
+    reports = cached_reports(fingerprint) + ([shipped] if shipped is not None else [])
     return max(reports, key=thoroughness) if reports else None  # max keeps the first (newest) of equals
 
 

@@ -143,6 +143,11 @@ class PrivacyReport:
             depth, headline(TO_WORKER), headline(FROM_WORKER), self.recovery(depth, TO_WORKER, "learned_mlp")
         )
 
+    def sent_range(self) -> tuple[float, float] | None:
+        """The lowest and highest top-1 a person is shown for what is sent, over the depths measured."""
+        rates = [e.sent.top1 for e in map(self.exposure, self.depths) if e.sent is not None]
+        return (min(rates), max(rates)) if rates else None
+
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(asdict(self), indent=indent)
 

@@ -1,6 +1,6 @@
-"""The files shipped beside the code — prompt sets, the bundled model's draft head, the identifier
-evaluation set — kept as package data in this package, and found through ``importlib.resources`` so
-they are where the package is: a checkout, an installed wheel or a frozen bundle."""
+"""The files shipped beside the code — prompt sets, the bundled model's draft head and privacy report,
+the identifier evaluation set — kept as package data in this package, and found through
+``importlib.resources`` so they are where the package is: a checkout, an installed wheel or a frozen bundle."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ RESOURCES = _package_folder()
 BENCH_PROMPTS = RESOURCES / "bench_prompts.json"
 DRAFT_PROMPTS = RESOURCES / "draft_prompts.json"
 SHIPPED_DRAFT_HEADS = RESOURCES / "drafts"
+SHIPPED_PRIVACY_REPORTS = RESOURCES / "privacy"  # the bundled model's measured privacy report
 IDENTIFIER_SET = RESOURCES / "identifiers"
 WINDOW_ICON = RESOURCES / "splitchat.png"  # a copy of packaging/assets/splitchat.png, for the window
 

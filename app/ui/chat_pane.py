@@ -33,6 +33,7 @@ from app.host import (
     Pseudonyms,
     Sampling,
     WorkerError,
+    bundled_model_report,
 )
 from app.ui.bridge import EngineSignals
 from app.ui.chat_view import ChatView, MessageBubble
@@ -593,12 +594,23 @@ REVIEW_CANCELLED = "Nothing was sent; your message is still in the box."
 REVIEW_CANCELLED_AGAIN = "Nothing was sent; the answer is as it was."
 REVIEW_BANNER = " Each message is shown to you as the model will read it, and sent only once you confirm it."
 PRIVACY_LINK = '<a href="privacy">Privacy tab</a>'
-# What docs/PRIVACY.md measured for the bundled model with its public checkpoint, at every depth tried:
-# said when no evaluation of the current model exists yet, and said to be that.
-MEASURED_ELSEWHERE = (
-    "89–100 % of the words it receives (measured for the built-in model at every split depth; run the "
-    "evaluation in the Privacy tab to measure this model)"
-)
+
+
+def measured_elsewhere() -> str:
+    """Said when no evaluation of the current model exists yet, and said to be whose: the range is read from
+    the bundled model's report shipped with the app (docs/PRIVACY.md's), the one its Privacy tab shows, so
+    the banner cannot quote a figure that report does not hold."""
+    report = bundled_model_report()
+    span = report.sent_range() if report is not None else None
+    if span is None:
+        return "most of the words it receives (run the evaluation in the Privacy tab to measure this model)"
+    low, high = (100 * rate for rate in span)
+    return (
+        f"{low:.0f}–{high:.0f} % of the words it receives (measured for the built-in model at every split depth; "
+        "run the evaluation in the Privacy tab to measure this model)"
+    )
+
+
 # What docs/PRIVACY.md measured of the detector on documents by authors who never saw it (held-out sets).
 DETECTION_MEASURED = (
     "about 9 identifier words in 10 are found (89–94 % in English, 93–96 % in Spanish, measured on documents "
@@ -628,7 +640,7 @@ def banner_for(settings: AppSettings, exposure: str | None = None) -> tuple[str,
         )
         return text, "#e6f4ea"
     where = f"“{provider.name}” ({provider.endpoint})"
-    readable = exposure or MEASURED_ELSEWHERE
+    readable = exposure or measured_elsewhere()
     review = REVIEW_BANNER if settings.reviewing else ""
     if settings.pseudonymising:
         text = (

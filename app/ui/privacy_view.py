@@ -9,7 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from app.host import PrivacyReport
+from app.host import PrivacyReport, PrivacySettings, is_shipped
 
 SERIES = (  # (direction, attacker, label, colour, line style)
     ("to_worker", "public_head_search", "sent · public weights (head search)", (128, 0, 128), Qt.SolidLine),
@@ -35,6 +35,20 @@ def legend_key(label: str, colour: tuple[int, int, int], style: Qt.PenStyle) -> 
     stroke = "━━" if style == Qt.SolidLine else "╍╍"
     red, green, blue = colour
     return f'<span style="color: rgb({red},{green},{blue})">{stroke}</span>&nbsp;{html.escape(label)}'
+
+
+def provenance(report: PrivacyReport) -> str:
+    """Which evaluation measured the figures: the one shipped with the app is said to be that, with what it
+    ran, so nobody takes it for a measurement made on this computer."""
+    measured = f"measured on {report.corpus.test_pairs} test tokens of {report.corpus.description}"
+    if not is_shipped(report):
+        return f"Evaluation of {report.created[:10]}, {measured}."
+    settings = "its default settings" if report.settings == PrivacySettings() else "the settings in docs/PRIVACY.md"
+    return (
+        f"This is the measurement shipped with splitchat for exactly these weights: splitchat privacy with "
+        f"{settings} (depths {', '.join(map(str, report.depths))}), run on {report.created[:10]} and {measured}. "
+        "Run the evaluation to measure it on this computer or on your own documents."
+    )
 
 
 class PrivacyView(QWidget):
@@ -164,9 +178,7 @@ class PrivacyView(QWidget):
             else ""
         )
         return (
-            "; ".join(parts)
-            + f". Guessing the most frequent token scores {baseline:.0f}%. Evaluation of {report.created[:10]}, "
-            + f"measured on {size} test tokens of {report.corpus.description}.{quick}"
+            "; ".join(parts) + f". Guessing the most frequent token scores {baseline:.0f}%. {provenance(report)}{quick}"
         )
 
     @staticmethod
@@ -176,8 +188,9 @@ class PrivacyView(QWidget):
         if sent is None:
             return None
         size = report.corpus.test_pairs
+        by = " by the splitchat project, shipped with the app," if is_shipped(report) else ""
         return (
-            f"about {100 * sent.top1:.0f} % of the tokens (word pieces) it receives — measured for this model at "
+            f"about {100 * sent.top1:.0f} % of the tokens (word pieces) it receives — measured for this model{by} at "
             f"depth {depth} on {size} test tokens{', a quick estimate' if size < SMALL_TEST else ''}"
         )
 

@@ -27,6 +27,7 @@ RESOURCE_FILES = (
     "drafts/smollm2-135m-instruct.safetensors",
     "identifiers/evaluation.json",
     "identifiers/templates/nda.txt",
+    "privacy/smollm2-135m-instruct.json",  # the bundled model's measured privacy report
     "splitchat.png",  # the window icon
 )
 
