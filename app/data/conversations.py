@@ -44,6 +44,7 @@ ROLE_TITLES = {"system": "System", "user": "You", "assistant": "Assistant"}
 ENDINGS = {
     "length": "cut at the longest-answer limit (Settings → Decoding)",
     "stopped": "stopped before the end",
+    "repeating": "stopped: the answer was repeating itself",
     "lost": "cut off: the connection to the worker was lost",
     "failed": "cut off by an error",
 }

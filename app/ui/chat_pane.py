@@ -48,7 +48,7 @@ TITLE_CHARS = 48
 # Prefill while typing waits this long after the last keystroke, so a paste is sent once, not per key.
 AHEAD_AFTER_MS = 700
 AHEAD_NOTE = "Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider)."
-ENDING_OF_STOP = {"stop_token": "", "max_new_tokens": "length", "cancelled": "stopped"}
+ENDING_OF_STOP = {"stop_token": "", "max_new_tokens": "length", "cancelled": "stopped", "repeating": "repeating"}
 LOST_CODES = ("connection_lost", "unreachable")
 # Said on every screen where the demonstration model answers: its summary of a discharge note once got
 # the lobe and the date wrong.
@@ -579,6 +579,7 @@ class ChatPane(QWidget):
         return self.last_reply.generation.stats.local_step_cost(local_layers) if self.last_reply else None
 
 
+    "repeating": "Stopped: the answer was repeating itself. Regenerate, or ask again in other words.",
 FINISHED_STATUS = {
     "": "The answer is finished.",
     "length": "The answer reached the longest-answer limit and was cut there (Settings → Decoding).",

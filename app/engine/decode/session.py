@@ -18,6 +18,7 @@ import torch
 from app.engine.decode.blocks import Block, VerifyBlock, build_block
 from app.engine.decode.edge import LazyLogits, LocalEdge
 from app.engine.decode.metrics import GenerationStats, StepClock, StepTiming
+from app.engine.decode.repetition import RepetitionGuard
 from app.engine.decode.sampling import Sampling, TokenPicker
 from app.engine.decode.verification import verify
 from app.engine.link.middle import Middle, MiddleBlock, MiddleReply
@@ -65,7 +66,7 @@ class ContextTooLong(ValueError):
 class Generation:
     tokens: list[int]
     stats: GenerationStats
-    stop_reason: str  # "stop_token" | "max_new_tokens" | "cancelled"
+    stop_reason: str  # "stop_token" | "max_new_tokens" | "cancelled" | "repeating"
     plans: list[Plan] = field(default_factory=list)
 
 
@@ -84,6 +85,7 @@ class _Reply:
         self.generation = Generation(tokens=[], stats=GenerationStats(), stop_reason="max_new_tokens")
         self._limit, self._stop_ids, self._on_token = limit, stop_ids, on_token
         self.finished = False
+        self._loops = RepetitionGuard()
 
     def emit(self, tokens: Sequence[int]) -> int:
         """Emit tokens in order until the reply is over; returns how many were used."""
@@ -95,6 +97,9 @@ class _Reply:
                 self._on_token(token)
             if token in self._stop_ids:
                 self.generation.stop_reason = "stop_token"
+                self.finished = True
+            elif self._loops.observe(self.generation.tokens):
+                self.generation.stop_reason = "repeating"  # stopped where the loop showed: see repetition.py
                 self.finished = True
             elif len(self.generation.tokens) >= self._limit:
                 self.finished = True
