@@ -49,7 +49,8 @@ for _ in range(runs):
     pseudonymiser.pseudonymise(note)
     times.append((time.perf_counter() - started) * 1000)
 added = round((process.memory_info().rss - before) / 2**20)
-print(json.dumps({"language": language, "words": len(note.split()), "first_load_s": round(first, 2), "cold_first_load_s": round(cold_first, 2),
+print(json.dumps({"language": language, "words": len(note.split()), "first_load_s": round(first, 2),
+                  "cold_first_load_s": round(cold_first, 2),
                   "ms": [round(t, 1) for t in times], "added_rss_mb": added}))
 """
 
