@@ -35,10 +35,18 @@ async def test_worker_killed_mid_generation_and_restarted_gives_identical_tokens
             produced.append(token)
 
         produced: list[int] = []
-        generation = await session.generate(PROMPT, NEW_TOKENS, on_token=crash_at_token_12)
+        readings: list[tuple[int, int]] = []
+        generation = await session.generate(
+            PROMPT,
+            NEW_TOKENS,
+            on_token=crash_at_token_12,
+            on_reading=lambda done, total: readings.append((done, total)),
+        )
         assert generation.tokens == reference_greedy(model, PROMPT, NEW_TOKENS)
         assert any(n.startswith("Worker unreachable; reconnecting") for n in notices)
         assert notices[-1].startswith("Reconnected")
+        # Reading the conversation again on the new session shows its progress, as a first read does.
+        assert readings and readings[-1][0] == readings[-1][1] >= len(PROMPT) + 11
         await session.close()
     finally:
         worker.stop()

@@ -127,6 +127,7 @@ class SplitSession:
         # Opens a fresh worker session (with its own retries); None: a lost session is an error.
         self.reconnect = reconnect
         self.notice: Callable[[str], None] | None = None  # "reconnecting…" for a status bar
+        self._on_reading: Callable[[int, int], None] | None = None  # the answer being written's, for a re-read
         self.stop_ids = set(stop_ids)
         self.processed: list[int] = []  # tokens whose keys/values sit in all three caches
         self.max_context = max_context(edge.config)
@@ -167,6 +168,8 @@ class SplitSession:
         if len(prompt) >= self.max_context:
             raise ContextTooLong(f"the conversation has {len(prompt)} tokens; this model holds {self.max_context}")
         reply = _Reply(min(max_new_tokens, self.max_context - len(prompt)), self.stop_ids, on_token)
+        # A lost worker mid-answer means reading the whole conversation again: it reports as a first read.
+        self._on_reading = on_reading
         picker = TokenPicker(sampling)
         self.controller.new_reply()
 
@@ -442,7 +445,7 @@ class SplitSession:
             committed = list(self.processed)
             await self._recover_or_raise(exc)
             if refill:
-                await self._refill(committed)
+                await self._refill(committed, on_reading=self._on_reading)
             return None
 
     async def _recover_or_raise(self, error: Exception) -> None:
@@ -455,7 +458,7 @@ class SplitSession:
             self.notice(f"Worker session lost ({error.code}); reconnecting…")
         self.replace_middle(await self.reconnect())
         if self.notice:
-            self.notice("Reconnected; re-sent the conversation to a new worker session.")
+            self.notice("Reconnected to a new worker session; it reads the conversation again before going on.")
 
     async def _forget_the_workers_side(self) -> None:
         """A request carrying the last commit failed after the worker may have applied it (an internal error in
@@ -468,12 +471,19 @@ class SplitSession:
             self.processed, self._pending_keep = [], None
             self.edge.crop(0)
 
-    async def _refill(self, committed: list[int], should_stop: Callable[[], bool] | None = None) -> None:
+    async def _refill(
+        self,
+        committed: list[int],
+        should_stop: Callable[[], bool] | None = None,
+        on_reading: Callable[[int, int], None] | None = None,
+    ) -> None:
         """Re-prefill what was committed before the loss, so every cache holds it again (with ``should_stop``,
         as much of it as went before it said stop: ``processed`` says how much)."""
         while committed:
             try:
-                await self._stream(committed, 0, send_block_rows(len(committed)), SEND_DEPTH, should_stop)
+                await self._stream(
+                    committed, 0, send_block_rows(len(committed)), SEND_DEPTH, should_stop, on_reading
+                )
                 return
             except Exception as exc:
                 await self._recover_or_raise(exc)
