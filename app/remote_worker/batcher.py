@@ -2,13 +2,25 @@
 
 A pass runs the rows of several sessions through the middle layers together (``app.model.batching``):
 the weights are read once for all of them, so sixteen sessions decoding at once cost little more than
-one. A pass holds at most ``max_pass_rows`` rows. Short blocks (decode rows, speculative trees: up to a
-quarter of a pass) are planned first; then long ones, in order, a causal block longer than what is
-left of the pass (a prefill) cut into chunks, and a request with rows still to compute goes to the back
-of the queue after each pass. So a decoding session waits at most one pass, however many long
-prefills arrive, and the prefills share the passes in turn. A session has
-at most one block in a pass (its blocks depend on each other); a speculative tree is never cut, and
-one larger than a pass runs alone.
+one. A pass holds at most ``max_pass_rows`` rows. Which blocks it takes (``plan``):
+
+- Earliest deadline first. A block's deadline is the pass it arrived in (or, cut, went back to the queue
+  in) plus a slack of ``SLACK_PASSES`` × its rows left ÷ ``max_pass_rows``, at most ``SLACK_PASSES``: a
+  decode row is due at once, a prefill up to four passes later. Deadlines never move, so a waiting block
+  only rises in the order, and once past its deadline only blocks that came before it go first.
+- The first block of the order is always in the pass, whole or (a causal run, a prefill) as a chunk of
+  what is left: so every pass serves the most overdue block, and no block waits more than its slack plus
+  one pass for each block with an earlier deadline — one a connection, since a connection's next request
+  is read after its answer.
+- Small blocks (decode rows, small trees: at most 1/``SMALL_SHARE`` of a pass) keep up to
+  1/``GUARD_SHARE`` of every pass for themselves while they wait, so a decoding session rides in the
+  next pass beside whatever else is overdue: prefills cut to fill a pass, a flood of mid-sized blocks.
+
+A request with rows still to compute goes back to the queue after each pass, behind what arrived
+meanwhile. Shorter blocks used to go first without ageing: eight clients each keeping a 64-row block
+queued kept a 448-row prefill out of every pass (unfinished after 75 s; docs/BENCH.md). A session has at
+most one block in a pass (its blocks depend on each other); a speculative tree is never cut, and one
+larger than a pass is refused (BLOCK_TOO_LARGE).
 
 Every check of a request runs before its cache is touched, and one that fails answers that request
 alone with its typed error; its batch-mates' rows run as if it had never come.
@@ -29,7 +41,14 @@ import torch
 from app.model.batching import Segment
 from app.model.kv_cache import StackCache
 from app.model.layers import LayerStack
-from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PASS_ROWS, Gathering
+from app.remote_worker.pass_policy import (
+    DEFAULT_MAX_GATHER_MS,
+    DEFAULT_MAX_PASS_ROWS,
+    GUARD_SHARE,
+    SLACK_PASSES,
+    SMALL_SHARE,
+    Gathering,
+)
 from app.wire.frames import ErrorCode, ProtocolError, tensor_to_bytes
 from app.wire.messages import ForwardRequest
 
@@ -65,10 +84,15 @@ class Job:
     outputs: list[torch.Tensor] = field(default_factory=list)
     compute_ms: float = 0.0
     queued_at: float = field(default_factory=time.perf_counter)
+    deadline: float = 0.0  # in passes planned: the order it goes in (Batcher.enqueue)
 
     @property
     def rows(self) -> int:
         return self.hidden.shape[0]
+
+    @property
+    def left(self) -> int:
+        return self.rows - self.done
 
 
 @dataclass(frozen=True)
@@ -106,18 +130,22 @@ class Batcher:
         self.counters = PassCounters()
         self._compute = compute
         self._queue: deque[Job] = deque()
+        self._planned = 0  # passes planned so far: the clock deadlines are set by
         self._wake: asyncio.Event | None = None
         self._serving: asyncio.Task | None = None
 
     async def run(self, job: Job) -> JobResult:
         """Queue ``job`` and return its result once every row has been computed (ProtocolError if refused)."""
+        if job.request.ancestry is not None and job.rows > self.max_pass_rows:
+            # Never cut, it would run as one pass over the limit (the server refuses it before it is unpacked).
+            raise ProtocolError(ErrorCode.BLOCK_TOO_LARGE, f"a tree of {job.rows} rows exceeds a pass")
         loop = asyncio.get_running_loop()
         if self._serving is None:
             self._wake = asyncio.Event()
             self._serving = asyncio.ensure_future(self._serve())
         job.future = loop.create_future()
         self.gathering.arrived(job.session, loop.time())
-        self._queue.append(job)
+        self.enqueue(job)
         self._wake.set()
         return await job.future
 
@@ -140,7 +168,7 @@ class Batcher:
                 self.gathering.pass_done(started, now, sum(chunk.end - chunk.start for chunk in plan))
                 for job, outcome in outcomes:
                     if outcome is None:
-                        self._queue.append(job)  # rows left: behind whatever arrived meanwhile
+                        self.enqueue(job)  # rows left: behind whatever arrived meanwhile
                         continue
                     self.gathering.answered(job.session, now)
                     if job.future.done():
@@ -164,29 +192,57 @@ class Batcher:
     def _queued_rows(self) -> int:
         return sum(job.rows - job.done for job in self._queue)
 
+    def enqueue(self, job: Job) -> None:
+        """Queue ``job``: a new one with its deadline (now plus its slack); one with rows left after a pass
+        keeps the deadline it has (``plan`` moved it back by what that pass gave it)."""
+        if job.done == 0:
+            job.deadline = self._planned + self._slack(job.rows)
+        self._queue.append(job)
+
+    def _slack(self, rows: int) -> float:
+        """Passes a block of ``rows`` may wait before it is overdue: SLACK_PASSES for a pass's worth."""
+        return SLACK_PASSES * min(rows, self.max_pass_rows) / self.max_pass_rows
+
     def plan(self) -> list[Chunk]:
-        """The next pass: short blocks first (decode rows, trees), then long ones in order, chunked to fill
-        the row budget; one block per session."""
-        budget, chunks, sessions = self.max_pass_rows, [], set()
+        """The next pass: earliest deadline first, small blocks' share kept, chunked to fill the row budget;
+        one block per session (the module's docstring)."""
         live = [job for job in self._queue if job.future is None or not job.future.done()]  # gone clients: dropped
-        short = max(1, self.max_pass_rows // 4)
-        # Short blocks go first, so several long prefills cannot each put a pass in front of a decode step.
-        for job in [j for j in live if j.rows - j.done <= short] + [j for j in live if j.rows - j.done > short]:
-            left = job.rows - job.done
+        budget, chunks, sessions = self.max_pass_rows, [], set()
+        guard = min(sum(job.left for job in live if self._small(job)), self.max_pass_rows // GUARD_SHARE)
+        for job in sorted(live, key=lambda job: job.deadline):  # stable: the earlier arrival breaks a tie
             if id(job.cache) in sessions or budget == 0:
                 continue
-            if left <= budget or not chunks:
-                take = left if job.request.ancestry is not None or left <= budget else budget
-            elif job.request.ancestry is None:
-                take = budget  # a chunk of a causal run; the rest goes in a later pass
-            else:
-                continue  # a tree is never cut: it waits for a pass with room
+            small = self._small(job)
+            # Only small blocks use their share, and a tree first in the order (it cannot be cut, and always
+            # fits an empty pass): so the first block always goes, a causal run cut to leave the share.
+            waived = small or (not chunks and job.request.ancestry is not None)
+            take = self._take(job, budget, 0 if waived else guard)
+            if take == 0:
+                continue  # a tree that does not fit (never cut): it keeps its deadline for the next pass
             chunks.append(Chunk(job, job.done, job.done + take))
             sessions.add(id(job.cache))
-            budget = max(0, budget - take)
+            budget -= take
+            job.deadline += self._slack(take)  # what is left of it waits its turn behind what it just got
+            if small:
+                guard = max(0, guard - take)
         planned = {id(chunk.job) for chunk in chunks}
         self._queue = deque(job for job in live if id(job) not in planned)
+        self._planned += 1
         return chunks
+
+    def _small(self, job: Job) -> bool:
+        return job.left <= max(1, self.max_pass_rows // SMALL_SHARE)
+
+    @staticmethod
+    def _take(job: Job, budget: int, guard: int) -> int:
+        """Rows of ``job`` in a pass with ``budget`` rows left, ``guard`` of them kept for small blocks: all of
+        it, a chunk of a causal run, or none (a tree that does not fit)."""
+        room = budget - guard
+        if job.left <= room:
+            return job.left
+        if job.request.ancestry is not None or room <= 0:
+            return 0
+        return room
 
     def run_pass(self, chunks: list[Chunk]) -> list[tuple[Job, JobResult | ProtocolError | None]]:
         """Run one pass on the compute thread; per job its result, its error, or None (rows left)."""

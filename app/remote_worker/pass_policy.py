@@ -18,6 +18,10 @@ Sessions that start together (a morning's first questions, the bench's synchroni
 such history to go by. So while fewer rows wait than the last pass held — a sign that others are
 still on their way — the pass also waits until arrivals pause for a moment (``QUIET_SHARE`` of the
 window, at most ``QUIET_MAX_S``), again never past the window. A lone session is never held up by it.
+
+Which waiting blocks a pass takes is an age that eventually wins: each block's deadline is fixed when it
+arrives (the pass then planned, plus its slack), so a block arriving later never goes before an older
+one of its size, and a block past its deadline goes before every block that arrived after it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,11 @@ import statistics
 from collections import deque
 
 DEFAULT_MAX_PASS_ROWS = 256
+# Which blocks a pass takes (batcher.py): earliest deadline first, a block's deadline the pass it came in
+# plus a slack that grows with its rows, up to SLACK_PASSES for a pass's worth or more.
+SLACK_PASSES = 4.0
+SMALL_SHARE = 16  # a block of at most 1/16 of a pass is small (a decode row, a small tree) ...
+GUARD_SHARE = 4  # ... and small blocks waiting keep up to 1/4 of every pass for themselves
 DEFAULT_MAX_GATHER_MS = 25.0
 WINDOW_SHARE = 0.25  # of the last pass's time
 FORGET_S = 10.0  # an answered session silent this long is not expected back soon

@@ -259,7 +259,7 @@ class WorkerServer:
             return encode_frame(ErrorReply(ErrorCode.INTERNAL.value, f"{type(exc).__name__}: {exc}", seq).to_header())
 
     async def _forward(self, frame: Frame, owner: str, started: float) -> bytes:
-        request = ForwardRequest.from_header(frame.header, self.max_block)
+        request = ForwardRequest.from_header(frame.header, self.max_block, self.batcher.max_pass_rows)
         session = self.sessions.get(request.session, owner)
         if request.shape[1] != self.hello.hidden_size:
             raise ProtocolError(
@@ -270,13 +270,11 @@ class WorkerServer:
         reply_dtype = request.reply_dtype or request.dtype
         if reply_dtype not in REPLY_DTYPES:
             raise ProtocolError(ErrorCode.BAD_REQUEST, f"unknown reply dtype {reply_dtype!r}")
-        self.sessions.make_room(session, request.edit.length_after(session.cache.length) + request.shape[0])
         decoded = time.perf_counter()
-        job = Job(session.cache, request, hidden, reply_dtype, self.hello.max_context, session=session.id)
-        try:
+        # One request of a session at a time, charged for the cache as the one before left it (sessions.py).
+        async with self.sessions.serving(session, request.edit, request.shape[0]):
+            job = Job(session.cache, request, hidden, reply_dtype, self.hello.max_context, session=session.id)
             done = await self.batcher.run(job)  # batched with whatever else waits (batcher.py)
-        finally:
-            self.sessions.release(session)
         payload, codec, packed_ms = done.payload, None, 0.0
         if request.reply_codec is not None:  # the client asks only where the bytes matter
             packing = time.perf_counter()

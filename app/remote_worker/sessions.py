@@ -6,16 +6,24 @@ zero — and a request in flight holds its reservation until it is done, so neit
 sending blocks in parallel gets past the budget. When a block would go over the total, the least
 recently used *other* sessions of the same token are evicted first, then other tokens' — their
 clients re-prefill — and only a block that cannot fit even then is refused.
+
+A session's requests are one account: they run one at a time (``SessionTable.serving``), each charged
+for the cache as the request before it left it. Several connections feeding one session at once were
+each charged for the cache as it stood before any of them ran (a stale length: four of them held 2.1×
+the budget), a request that needed no more than another's reservation reserved nothing, and the first
+to finish released the reservation the others still relied on.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
-from app.model.kv_cache import StackCache
+from app.model.kv_cache import CacheEdit, StackCache
 from app.wire.frames import ErrorCode, ProtocolError
 
 
@@ -25,7 +33,9 @@ class Session:
     owner: str  # hash of the token that opened it
     cache: StackCache
     last_used: float = field(default_factory=time.monotonic)
-    reserved: int = 0  # capacity promised to a request in flight (positions)
+    reserved: int = 0  # capacity promised to the request in flight (positions); 0: none in flight
+    # Held by the session's one request in flight; the next waits here, whichever connection it came on.
+    turn: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
 
     @property
     def charged(self) -> int:
@@ -104,6 +114,7 @@ class SessionTable:
         target = session.cache.capacity_for(final_length)
         grow = self.bytes_per_position * (target - session.charged)
         if grow <= 0:
+            session.reserved = session.charged  # nothing to add, but in flight: not to be evicted meanwhile
             return
         if self.kv_budget_per_owner is not None:
             own = [s for s in self._sessions.values() if s.owner == session.owner and s is not session]
@@ -131,6 +142,22 @@ class SessionTable:
         if self.used_bytes() + grow > self.kv_budget:
             raise ProtocolError(ErrorCode.MEMORY_LIMIT, "the worker's KV budget is held by requests in flight")
         session.reserved = target
+
+    @contextlib.asynccontextmanager
+    async def serving(self, session: Session, edit: CacheEdit, rows: int) -> AsyncIterator[None]:
+        """Hold ``session``'s turn and the memory a request of ``rows`` after ``edit`` needs, until it is done.
+
+        The reservation is made once the requests before it are done, from the cache as they left it;
+        MEMORY_LIMIT if it does not fit, UNKNOWN_SESSION if the session went while the request waited.
+        """
+        async with session.turn:
+            if self._sessions.get(session.id) is not session:
+                raise ProtocolError(ErrorCode.UNKNOWN_SESSION, "the session was evicted or closed: re-prefill")
+            self.make_room(session, edit.length_after(session.cache.length) + rows)
+            try:
+                yield
+            finally:
+                self.release(session)
 
     def _evict(self, victim: Session) -> None:
         del self._sessions[victim.id]  # its client gets unknown_session and re-prefills

@@ -51,6 +51,11 @@ class Hello:
             raise ProtocolError(ErrorCode.MALFORMED, "hello's codecs must be a list of names")
         return cls(**{**fields, "codecs": tuple(codecs)})
 
+    @property
+    def max_tree_rows(self) -> int:
+        """The most rows a speculative tree may have here: trees are never cut, so one pass and one request."""
+        return min(self.max_block, self.max_pass_rows or self.max_block)
+
 
 @dataclass
 class ForwardRequest:
@@ -97,13 +102,21 @@ class ForwardRequest:
         return header
 
     @classmethod
-    def from_header(cls, header: dict, max_rows: int = 1 << 16) -> ForwardRequest:
-        """Validate a forward header; nothing is allocated before the declared sizes are checked."""
+    def from_header(cls, header: dict, max_rows: int = 1 << 16, max_tree_rows: int | None = None) -> ForwardRequest:
+        """Validate a forward header; nothing is allocated before the declared sizes are checked.
+
+        ``max_tree_rows`` (the worker's ``max_pass_rows``) caps a block with an ancestry: a tree is never
+        cut, so a larger one would run as one pass over the limit and hold up every session in it.
+        """
         shape = header.get("shape")
         if not (isinstance(shape, list) and len(shape) == 2 and all(_is_int(d) and d > 0 for d in shape)):
             raise ProtocolError(ErrorCode.MALFORMED, f"forward shape must be [tokens, hidden], got {shape!r}")
         if shape[0] > max_rows:
             raise ProtocolError(ErrorCode.BLOCK_TOO_LARGE, f"a block of {shape[0]} tokens exceeds {max_rows}")
+        if max_tree_rows is not None and header.get("ancestry") is not None and shape[0] > max_tree_rows:
+            raise ProtocolError(
+                ErrorCode.BLOCK_TOO_LARGE, f"a tree of {shape[0]} tokens exceeds the {max_tree_rows} rows of a pass"
+            )
         if not isinstance(header.get("dtype", ""), str) or not isinstance(header.get("reply_dtype") or "", str):
             raise ProtocolError(ErrorCode.MALFORMED, "dtype and reply_dtype must be strings")
         session = header.get("session")

@@ -335,7 +335,8 @@ class SplitSession:
         """Draft continuations of ``root``, let the controller prune them, and lay out the block."""
         history = self.processed + [root]
         with clock.drafting():  # what the head gate weighs against what the head's tokens save
-            plan = self.controller.plan(self._draft_tree(history))
+            # Never a block the worker would refuse: a tree is capped by the pass its hello announces.
+            plan = self.controller.plan(self._draft_tree(history), self.middle.max_tree_rows)
         with clock.laying_out():
             window = self.window if plan.window else None
             if window:

@@ -73,6 +73,11 @@ class Middle(Protocol):
         blocks leave before the first one's reply is back."""
         ...
 
+    @property
+    def max_tree_rows(self) -> int | None:
+        """The most rows a speculative block (a tree, never cut) may hold here; None: no limit."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -97,6 +102,10 @@ class LocalMiddle:
         output = self.stack(hidden, torch.tensor(positions), ancestry, long_rope=long_rope)
         elapsed = (time.perf_counter() - start) * 1000
         return MiddleReply(output, wall_ms=elapsed, remote_compute_ms=elapsed, serialization_ms=0.0)
+
+    @property
+    def max_tree_rows(self) -> int | None:
+        return None  # no pass shared with other sessions to hold up
 
     async def stream(self, blocks: AsyncIterator[MiddleBlock], depth: int = 1) -> AsyncIterator[MiddleReply]:
         # In this process there is no wire to overlap with: each block in turn.

@@ -210,6 +210,12 @@ class RemoteMiddle:
         self.min_compressed_bytes = MIN_COMPRESSED_BYTES  # smaller frames go raw both ways
         self._seq = 0
 
+    @property
+    def max_tree_rows(self) -> int:
+        """The most rows a speculative tree may hold on this worker: one of its passes, as its hello says (the
+        worker refuses a larger one with block_too_large)."""
+        return self.hello.max_tree_rows
+
     @classmethod
     async def connect(
         cls,
@@ -460,8 +466,8 @@ class RemoteMiddle:
             per_frame = min(per_frame, max(MIN_PIPELINE_ROWS, -(-rows // PIPELINE_FRAMES)))
         elif ancestry is None and self.hello.max_pass_rows:
             per_frame = min(per_frame, self.hello.max_pass_rows)
-        if ancestry is not None and rows > per_frame:
-            raise ValueError(f"a {rows}-token tree block does not fit one frame of the worker's limits")
+        if ancestry is not None and rows > min(per_frame, self.max_tree_rows):
+            raise ValueError(f"a {rows}-token tree block does not fit one frame or pass of the worker's limits")
         requests = []
         for offset in range(0, rows, per_frame):
             end = min(rows, offset + per_frame)

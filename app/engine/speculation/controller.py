@@ -54,25 +54,39 @@ class Controller:
         """Whether this step drafts with the learned head: ``learned`` always, ``auto`` while it pays."""
         return self.head.decide() if self.mode.adaptive else self.head.begin(self.mode.drafts_with_head)
 
-    def plan(self, tree: DraftTree) -> Plan:
-        """Prune ``tree`` (and decide on the window) for the next step."""
+    def plan(self, tree: DraftTree, max_rows: int | None = None) -> Plan:
+        """Prune ``tree`` (and decide on the window) for the next step.
+
+        ``max_rows`` is the most rows the worker takes in one speculative block (the ``max_pass_rows`` of its
+        hello): it refuses a larger tree, so the root, the kept nodes and the window stay within it.
+        """
         if not self.mode.speculates:
             return self.sequential_plan(tree.tokens[0])
         order, reach = self.pruner.ranked(tree)
-        window = self.window.size > 0 and self.mode.runs_window
+        room, window = self._room(max_rows)
         if not self.mode.adaptive:
-            kept, tokens = self.pruner.within_budget(order, reach)
+            kept, tokens = self.pruner.within_budget(order, reach, room)
             return self._plan(tree.pruned([0, *kept]), window, tokens)
         calibration = self.calibration.factor()
-        kept, tokens = self.pruner.most_tokens_per_ms(order, reach, calibration)
+        kept, tokens = self.pruner.most_tokens_per_ms(order, reach, calibration, room)
         if self.head.explore:
             self.head.explore = False
             chain = [n for n in self.pruner.head_path(tree) if n not in kept]
+            chain = chain[: max(0, room - len(kept))]  # parents first: a prefix of the path is still a path
             kept = kept + chain
             tokens += sum(calibration * reach[n] for n in chain)
         if window:
             window = self.window.decide(1 + len(kept))
         return self._plan(tree.pruned([0, *kept]), window, tokens)
+
+    def _room(self, max_rows: int | None) -> tuple[int, bool]:
+        """Drafted nodes a block may hold under ``max_rows`` (the root and any window beside them), and
+        whether the window may run at all: a limit too small for the root and the window leaves it out."""
+        window = self.window.size > 0 and self.mode.runs_window
+        if max_rows is None:
+            return self.pruner.max_nodes, window
+        window = window and 1 + self.window.size <= max_rows
+        return min(self.pruner.max_nodes, max_rows - 1 - (self.window.size if window else 0)), window
 
     def sequential_plan(self, root: int) -> Plan:
         return self._plan(DraftTree.rooted_at(root), window=False, tokens=1.0)

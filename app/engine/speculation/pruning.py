@@ -21,25 +21,32 @@ class TreePruner:
         reach = self.acceptance.reach(tree)
         return sorted(range(1, len(tree)), key=lambda n: (-reach[n], n)), reach
 
-    def within_budget(self, order: list[int], reach: dict[int, float]) -> tuple[list[int], float]:
-        """The likeliest ``max_nodes`` nodes and the tokens they are expected to commit (the fixed modes)."""
-        kept = order[: self.max_nodes]
+    def within_budget(
+        self, order: list[int], reach: dict[int, float], room: int | None = None
+    ) -> tuple[list[int], float]:
+        """The likeliest ``max_nodes`` nodes (at most ``room``) and the tokens they are expected to commit
+        (the fixed modes)."""
+        kept = order[: self._limit(room)]
         return kept, 1.0 + sum(reach[n] for n in kept)
 
     def most_tokens_per_ms(
-        self, order: list[int], reach: dict[int, float], calibration: float
+        self, order: list[int], reach: dict[int, float], calibration: float, room: int | None = None
     ) -> tuple[list[int], float]:
-        """The prefix of ``order`` that maximises expected tokens per millisecond, and its expected tokens;
-        empty (sequential) unless it beats one token per single-row step by ``MARGIN``."""
+        """The prefix of ``order`` (at most ``max_nodes`` and ``room`` nodes) that maximises expected tokens
+        per millisecond, and its expected tokens; empty (sequential) unless it beats one token per
+        single-row step by ``MARGIN``."""
         best_k, tokens = 0, 1.0
         best_rate = self.MARGIN / self.cost.step_ms(1)
         cumulative = 1.0
-        for k in range(1, min(self.max_nodes, len(order)) + 1):
+        for k in range(1, min(self._limit(room), len(order)) + 1):
             cumulative += calibration * reach[order[k - 1]]
             rate = cumulative / self.cost.step_ms(1 + k)
             if rate > best_rate:
                 best_k, best_rate, tokens = k, rate, cumulative
         return order[:best_k], tokens
+
+    def _limit(self, room: int | None) -> int:
+        return self.max_nodes if room is None else max(0, min(self.max_nodes, room))
 
     def head_path(self, tree: DraftTree) -> list[int]:
         """From the root, the head's likeliest child at each depth (parents first)."""
