@@ -579,11 +579,11 @@ class ChatPane(QWidget):
         return self.last_reply.generation.stats.local_step_cost(local_layers) if self.last_reply else None
 
 
-    "repeating": "Stopped: the answer was repeating itself. Regenerate, or ask again in other words.",
 FINISHED_STATUS = {
     "": "The answer is finished.",
     "length": "The answer reached the longest-answer limit and was cut there (Settings → Decoding).",
     "stopped": "Stopped; what was written so far is kept.",
+    "repeating": "Stopped: the answer was repeating itself. Regenerate, or ask again in other words.",
 }
 READING = "Reading your message: {done:,} of {total:,} tokens…"
 SENDING_AHEAD = "Sending the draft ahead as you type…"
