@@ -482,9 +482,7 @@ class SplitSession:
         as much of it as went before it said stop: ``processed`` says how much)."""
         while committed:
             try:
-                await self._stream(
-                    committed, 0, send_block_rows(len(committed)), SEND_DEPTH, should_stop, on_reading
-                )
+                await self._stream(committed, 0, send_block_rows(len(committed)), SEND_DEPTH, should_stop, on_reading)
                 return
             except Exception as exc:
                 await self._recover_or_raise(exc)
