@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.data.conversations import ConversationStore, ending_note
 from app.data.settings import AppSettings
@@ -35,10 +35,13 @@ from app.host import (
     WorkerError,
     bundled_model_report,
 )
+from app.ui.banner import Banner, banner_summary
 from app.ui.bridge import EngineSignals
 from app.ui.chat_view import ChatView, MessageBubble
+from app.ui.focus import show_focus_frame
 from app.ui.messages import explain
 from app.ui.review_dialog import ReviewDialog
+from app.ui.wrapping_row import WrappingRow, button_group
 
 STORE_EVERY_S = 0.5  # a streaming answer is written to disk at least this often
 # A streaming answer is laid out as Markdown at most this often: re-rendering the whole answer at every
@@ -128,10 +131,7 @@ class ChatPane(QWidget):
         self.update_banner()
 
     def _build(self) -> None:
-        self.banner = QLabel()
-        self.banner.setWordWrap(True)
-        self.banner.setTextFormat(Qt.TextFormat.RichText)
-        self.banner.setStyleSheet("background: #e6f4ea; padding: 6px; border-radius: 4px;")
+        self.banner = Banner()
         self.banner.linkActivated.connect(lambda _: self.privacy_requested.emit())
         self.chat_view = ChatView()
         self.error = QLabel("")
@@ -142,6 +142,7 @@ class ChatPane(QWidget):
         self.input.setPlaceholderText("Type or paste a message — Ctrl+Enter sends, Esc stops an answer")
         self.input.setMaximumHeight(110)
         self.input.setTabChangesFocus(True)  # Tab moves on to the buttons; Ctrl+Tab types a tab
+        show_focus_frame(self.input)  # as the search box does: a blinking caret alone is easy to miss
         self.input.textChanged.connect(self._draft_changed)
         self.ahead_note = QLabel(AHEAD_NOTE)
         self.ahead_note.setWordWrap(True)
@@ -166,12 +167,10 @@ class ChatPane(QWidget):
         tab.setContext(Qt.ShortcutContext.WidgetShortcut)
         stop = QShortcut(QKeySequence("Esc"), self, activated=self.stop)
         stop.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        buttons = QHBoxLayout()
-        for button in (self.send_button, self.stop_button, self.regenerate_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.model_view_button)
-        buttons.addWidget(self.export_button)
+        # On a narrow window the view and export buttons go under Send, instead of widening the window.
+        buttons = WrappingRow()
+        buttons.addWidget(button_group(self.send_button, self.stop_button, self.regenerate_button))
+        buttons.addWidget(button_group(self.model_view_button, self.export_button))
         column = QVBoxLayout(self)
         column.addWidget(self.banner)
         column.addWidget(self.chat_view, 1)
@@ -184,8 +183,7 @@ class ChatPane(QWidget):
     def update_banner(self) -> None:
         self.ahead_note.setVisible(self._settings().prefilling_while_typing)
         text, colour = banner_for(self._settings(), self.exposure)
-        self.banner.setText(text)
-        self.banner.setStyleSheet(f"background: {colour}; padding: 6px; border-radius: 4px;")
+        self.banner.set_statement(banner_summary(self._settings()), text, colour)
 
     # -- conversations ----------------------------------------------------------------------------
     def new_conversation(self) -> None:

@@ -1,15 +1,17 @@
 """The message view: one bubble per message, a Copy button on each.
 
 An answer is rendered as Markdown; what the user typed is shown exactly as typed (a pasted letter keeps
-its line breaks, which Markdown would join into one paragraph).
+its line breaks, which Markdown would join into one paragraph). Text wraps anywhere a line must break —
+an identifier or a link longer than the bubble included — so no message widens the conversation.
 """
 
 from __future__ import annotations
 
 import html
+import math
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QTextBlockFormat, QTextCursor, QTextDocument, QTextOption
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -17,9 +19,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
+
+from app.ui.focus import RING, paint_focus_ring
 
 ROLE_NAMES = {"user": "You", "assistant": "Assistant", "system": "System"}
 ROLE_STYLE = {
@@ -28,6 +34,13 @@ ROLE_STYLE = {
     "system": "background: #fff8e1; border-radius: 8px;",
 }
 
+
+# A flat button draws nothing when it has the keyboard focus: this one draws a ring then.
+COPY_STYLE = (
+    "QPushButton { border: 2px solid transparent; border-radius: 4px; padding: 2px 8px; background: transparent; }"
+    "QPushButton:hover { background: rgba(0, 0, 0, 0.06); }"
+    "QPushButton:focus { border-color: palette(highlight); }"
+)
 
 STAND_IN_COLOUR = "#ffe08a"  # a stand-in for an identifier, wherever the model's text is shown
 STAND_IN_STYLE = f"background: {STAND_IN_COLOUR};"
@@ -58,6 +71,77 @@ def markdown_html(text: str) -> str:
     return document.toHtml()
 
 
+def wrap_preformatted(document: QTextDocument) -> None:
+    """Let code blocks wrap too: a line of code wider than the bubble would otherwise be cut off."""
+    breakable = QTextBlockFormat()
+    breakable.setNonBreakableLines(False)
+    block = document.begin()
+    while block.isValid():
+        if block.blockFormat().nonBreakableLines():
+            QTextCursor(block).mergeBlockFormat(breakable)
+        block = block.next()
+
+
+class MessageText(QTextBrowser):
+    """A message's text, as tall as it needs at the bubble's width: a run with no space in it (an identifier,
+    a link) breaks where the line ends. A QLabel breaks only at spaces, and one long run widened every
+    bubble of the conversation; spaces inserted for display would have reached what the user copies."""
+
+    def __init__(self):
+        super().__init__()
+        self._html = ""
+        self._measured: tuple[int, int, int] | None = None  # (text width, document revision, height)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        self.setOpenLinks(False)  # a link in a model's answer is shown, not followed
+        # Selected with the mouse (then Ctrl+C); Tab goes to the bubble's Copy instead, which shows its focus.
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        # Its height follows from its width, as a word-wrapped QLabel's does: the layout asks both in one pass.
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.viewport().setAutoFillBackground(False)
+        self.setStyleSheet("QTextBrowser { background: transparent; }")
+        self.document().setDocumentMargin(0)
+        self.document().documentLayout().documentSizeChanged.connect(self.updateGeometry)
+
+    def text(self) -> str:
+        """The HTML shown (as QLabel.text() gave it)."""
+        return self._html
+
+    def setText(self, html: str) -> None:  # noqa: N802 (QLabel's name, which the bubble used)
+        self._html = html
+        self.setHtml(html)
+        wrap_preformatted(self.document())
+        self.updateGeometry()
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's names, here and below)
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        text_width = max(width - 2 * self.frameWidth(), 1)
+        revision = self.document().revision()
+        if self._measured is None or self._measured[:2] != (text_width, revision):
+            self._measured = (text_width, revision, self._height_at(text_width))
+        return self._measured[2] + 2 * self.frameWidth()
+
+    def _height_at(self, text_width: int) -> int:
+        document = self.document()
+        if document.textWidth() != text_width:
+            # A copy: laid out at another width, the shown document would be drawn at that width.
+            document = document.clone()
+            document.setTextWidth(text_width)
+        return math.ceil(document.size().height())
+
+    def sizeHint(self) -> QSize:
+        return QSize(0, self.heightForWidth(self.width()))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)  # it wraps to any width; its height is heightForWidth's
+
+
 class MessageBubble(QFrame):
     """One message: who said it, its text as Markdown (code blocks included), and Copy."""
 
@@ -74,7 +158,8 @@ class MessageBubble(QFrame):
         self.state = QLabel("")
         self.state.setStyleSheet("color: #888;")
         self.copy_button = QPushButton("Copy")
-        self.copy_button.setFlat(True)
+        self.copy_button.setStyleSheet(COPY_STYLE)
+        self.copy_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click copies and leaves no ring behind
         self.copy_button.setToolTip("Copy this message as Markdown")
         self.copy_button.clicked.connect(self.copy)
         header.addWidget(self.title)
@@ -82,11 +167,7 @@ class MessageBubble(QFrame):
         header.addStretch(1)
         header.addWidget(self.copy_button)
         layout.addLayout(header)
-        self.body = QLabel()
-        self.body.setTextFormat(Qt.TextFormat.RichText)
-        self.body.setWordWrap(True)
-        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
-        self.body.setOpenExternalLinks(False)  # a link in a model's answer is shown, not followed
+        self.body = MessageText()
         layout.addWidget(self.body)
         self.set_text(text, note)
 
@@ -131,6 +212,9 @@ class ChatView(QScrollArea):
     def __init__(self):
         super().__init__()
         self.setWidgetResizable(True)
+        # It takes the keyboard (PageUp/PageDown read the conversation), so it shows when it has it: a ring
+        # painted in the room these margins leave inside the frame.
+        self.setViewportMargins(RING - 1, RING - 1, RING - 1, RING - 1)
         self._inner = QWidget()
         self._layout = QVBoxLayout(self._inner)
         self._layout.addStretch(1)
@@ -143,6 +227,12 @@ class ChatView(QScrollArea):
         bar.rangeChanged.connect(self._range_changed)
         bar.valueChanged.connect(self._moved)
 
+    def event(self, event: QEvent) -> bool:
+        handled = super().event(event)
+        if event.type() == QEvent.Type.Paint and self.hasFocus():
+            paint_focus_ring(self)  # after the frame (the scroll area paints it here, not in paintEvent)
+        return handled
+
     def clear(self) -> None:
         for bubble in self.bubbles:
             bubble.setParent(None)
@@ -153,6 +243,9 @@ class ChatView(QScrollArea):
     def add(self, role: str, text: str = "", note: str = "") -> MessageBubble:
         bubble = MessageBubble(role, text, note)
         self._layout.insertWidget(self._layout.count() - 1, bubble)
+        # A new widget joins the end of the window's Tab order (after the Privacy panel): put its Copy
+        # after the one before it, where the reader meets it.
+        QWidget.setTabOrder(self.bubbles[-1].copy_button if self.bubbles else self, bubble.copy_button)
         self.bubbles.append(bubble)
         self.follow()
         return bubble

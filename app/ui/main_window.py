@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import QMargins, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QProgressBar, QSplitter
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QProgressBar, QSplitter, QWidget
 
 from app.data import credentials
 from app.data.conversations import ConversationStore
@@ -21,6 +21,7 @@ from app.ui.bridge import EngineSignals
 from app.ui.bundle_export import WorkerBundleExport
 from app.ui.chat_pane import ChatPane
 from app.ui.conversation_panel import ConversationPanel
+from app.ui.focus import show_focus_frame
 from app.ui.gc_guard import settle
 from app.ui.metrics_dock import MetricsDock
 from app.ui.privacy_dock import PrivacyDock
@@ -28,6 +29,29 @@ from app.ui.privacy_dock import PrivacyDock
 DEFAULT_LAYERS = 30  # the bundled model's depth, for the settings panel before a model is loaded
 WINDOW_STATE = "window.ini"  # size, splitter and which panels are shown, beside settings.json
 STATE_VERSION = 1  # bumped when the docks change, so an old layout is not restored onto new ones
+PREFERRED_SIZE = QSize(1280, 800)
+# Room left around the window for what the window manager adds (title bar, borders), so its frame fits too.
+FRAME_ALLOWANCE = QMargins(8, 40, 8, 8)
+# The Privacy panel opens 400 px wide, narrower where the list and the chat would have less than this.
+PANEL_WIDTH, LIST_AND_CHAT = 400, 750
+FOCUS_SKIPS = 4  # parked widgets Tab may pass in a row (QMainWindow keeps one tab bar per dock area)
+
+
+def initial_geometry(available: QRect, preferred: QSize = PREFERRED_SIZE) -> QRect:
+    """Where the window first opens: ``preferred``, made smaller where the screen's available area (without
+    its taskbars and panels) has no room for it and a frame, centred in that area.
+
+    At 1280×800 on a 768-pixel screen Send, Stop and the status bar were below the edge until maximised."""
+    room = available.marginsRemoved(FRAME_ALLOWANCE)
+    size = preferred.boundedTo(room.size())
+    window = QRect(0, 0, size.width(), size.height())
+    window.moveCenter(room.center())
+    return window
+
+
+def panel_width(window_width: int) -> int:
+    """The Privacy panel's first width: the list and the chat keep their share however narrow the window."""
+    return min(PANEL_WIDTH, max(window_width - LIST_AND_CHAT, 0))
 
 
 def window_state() -> QSettings:
@@ -52,12 +76,13 @@ class MainWindow(QMainWindow):
     # -- layout -----------------------------------------------------------------------------------
     def _build(self) -> None:
         self.setWindowTitle("splitchat")
-        self.resize(1280, 800)
+        self.setGeometry(initial_geometry(self.screen().availableGeometry()))
         self.chat_pane = ChatPane(self.host, self.store, lambda: self.settings, self.ensure_engine)
         self.chat_pane.status.connect(self.show_status)
         self.chat_pane.signals.notice.connect(self.show_status)
         self.chat_pane.privacy_requested.connect(self.show_privacy)
         self.conversations = ConversationPanel(self.store)
+        show_focus_frame(self.conversations.list)  # empty, it took the focus and showed none
         self.conversations.selected.connect(self.chat_pane.open_conversation)
         self.conversations.new_requested.connect(self.new_conversation)
         self.conversations.deleted.connect(self.chat_pane.forget)
@@ -82,8 +107,8 @@ class MainWindow(QMainWindow):
         # admins, one click away in View (and remembered once shown).
         self.metrics.hide()
         self.privacy.raise_()
-        # The chat keeps most of a 1366-pixel screen; the panel can be widened (and is remembered).
-        self.resizeDocks([self.privacy], [400], Qt.Orientation.Horizontal)
+        # The chat keeps most of the screen; the panel can be widened (and is remembered).
+        self.resizeDocks([self.privacy], [panel_width(self.width())], Qt.Orientation.Horizontal)
 
         self.status = QLabel("Starting…")
         self.load_progress = QProgressBar()
@@ -119,6 +144,30 @@ class MainWindow(QMainWindow):
         self.watchdog = QTimer(self)
         self.watchdog.timeout.connect(self._watch_worker)
         self.watchdog.start(2000)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        """A narrower window narrows the docked panel too, once the chat would have less than its share: Qt
+        takes all the width from the chat."""
+        super().resizeEvent(event)
+        room = max(event.size().width() - LIST_AND_CHAT, 0)
+        if event.size().width() >= event.oldSize().width():
+            return  # a panel the user widened stays as wide
+        for dock in (self.privacy, self.metrics):
+            if dock.isVisible() and not dock.isFloating() and dock.width() > room:
+                self.resizeDocks([dock], [room], Qt.Orientation.Horizontal)
+
+    def focusNextPrevChild(self, forward: bool) -> bool:  # noqa: N802 (Qt's name)
+        """Tab and Shift+Tab, past what the user cannot see: QMainWindow parks a dock tab bar it is not
+        using outside the window, still "visible", and Tab went there (focus nowhere to be seen)."""
+        for _ in range(FOCUS_SKIPS):
+            if not super().focusNextPrevChild(forward):
+                return False
+            if not self._parked(QApplication.focusWidget()):
+                return True
+        return True
+
+    def _parked(self, widget: QWidget | None) -> bool:
+        return widget is not None and widget.parentWidget() is self and not self.rect().intersects(widget.geometry())
 
     def show_status(self, message: str) -> None:
         self.status.setText(message)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QStackedWidget, QVBoxLayout, 
 from app.host import StepUpdate
 
 HISTORY = 300  # steps kept on screen
+PLOT_MIN_HEIGHT = 90  # four plots and their titles in the panel of a 640-pixel-high window
 EMPTY_STATE = (
     "<p><b>No answer yet.</b></p><p>While an answer is written, this panel shows its speed, how many words "
     "each round trip to the worker brings back, and where each step's time goes (network, this computer, "
@@ -91,7 +92,8 @@ class MetricsDock(QDockWidget):
     @staticmethod
     def _plot(title: str) -> pg.PlotWidget:
         plot = pg.PlotWidget(title=title)
-        plot.setMinimumHeight(110)
+        plot.setMinimumHeight(PLOT_MIN_HEIGHT)
+        plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # nothing to do with the keyboard, and no focus shown
         plot.showGrid(x=True, y=True, alpha=0.3)
         plot.setMouseEnabled(x=False, y=False)
         return plot

@@ -70,6 +70,7 @@ class PrivacyView(QWidget):
         self.plot.setLabel("bottom", "split depth (layers kept local on each side)")
         self.plot.setYRange(0, 100, padding=0.04)
         self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab went into it and showed no focus
         # The key sits below the plot, not on it: the sent series run along the top at 90-100 % and the
         # baseline along the bottom, so no corner of the plot is free whatever the model.
         self.legend = QLabel("")

@@ -469,6 +469,7 @@ class SettingsDialog(QDialog):
         self.depth_table.setWordWrap(True)
         self.depth_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.depth_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.depth_table.setTabKeyNavigation(False)  # Tab leaves the table (it walked every cell); arrows move in it
         header = self.depth_table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         for column in (0, len(DEPTH_COLUMNS) - 1):  # the depth, and the widest header
