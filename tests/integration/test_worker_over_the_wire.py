@@ -645,11 +645,13 @@ def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout(tiny_spli
 
         started = asyncio.get_running_loop().time()
         try:
-            await asyncio.wait_for(flood(), timeout=30)  # without a send timeout both sides wait forever
+            await asyncio.wait_for(flood(), timeout=60)  # without a send timeout both sides wait forever
         except ConnectionClosed:
             return asyncio.get_running_loop().time() - started
         return None
 
     dropped_after = asyncio.run(scenario())
-    assert dropped_after is not None and dropped_after < 25
+    # Dropped, not waited on: ~5 s on a quiet machine, 27 s seen with the CPU shared (the worker computes
+    # what it already read before its send stalls), so the bound is what "not forever" needs.
+    assert dropped_after is not None and dropped_after < 50
     assert worker.alive()
