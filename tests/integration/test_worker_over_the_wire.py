@@ -651,7 +651,7 @@ def test_a_client_that_stops_reading_is_dropped_after_the_send_timeout(tiny_spli
         return None
 
     dropped_after = asyncio.run(scenario())
-    # Dropped, not waited on: ~5 s on a quiet machine, 27 s seen with the CPU shared (the worker computes
+    # Dropped, not waited on: seconds on a quiet machine, 27 s seen with the CPU shared (the worker computes
     # what it already read before its send stalls), so the bound is what "not forever" needs.
     assert dropped_after is not None and dropped_after < 50
     assert worker.alive()
