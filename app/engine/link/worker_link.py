@@ -11,7 +11,6 @@ import asyncio
 from dataclasses import dataclass
 
 from app.engine.link import prelaunch
-from app.engine.link.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
 from app.engine.link.export import embedded_shard, expected_fingerprint
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.transport import RemoteMiddle, WorkerError
@@ -55,8 +54,6 @@ class WorkerLink:
         allow_unencrypted: bool = False,
     ) -> WorkerLink:
         """A worker someone else runs (the admin's GPU server)."""
-        if not (allow_unencrypted or encrypted_or_local(endpoint)):
-            raise WorkerError("unencrypted", UNENCRYPTED_REFUSAL.format(endpoint=endpoint), refused=True)
         if not token:
             raise WorkerError("no_token", f"no access token is set for the worker at {endpoint}")
         return cls._serving(
