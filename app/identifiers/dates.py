@@ -90,6 +90,154 @@ _CUED_DAY_MONTH = re.compile(
 )
 
 
+# A day and month followed by a time of day ("7/23 8:00 AM", "10/10 at 3:15 PM"), or after the words that
+# plan or record an event ("ORIF 10/14", "f/u: 11/20", "next session 6/23"): a date, as the cue above.
+_TIMED_DAY_MONTH = re.compile(
+    r"(?<![\w/.])(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)(?=,?\s+(?:at\s+|@\s*|a las\s+)?\d{1,2}(?::\d{2})?\s*"
+    r"(?i:am|pm|a\.m\.|p\.m\.|h\b|hrs\b)|,?\s+(?:at|@|a las)\s+\d{1,2}:\d{2})"
+    r"|(?i:\b(?:scheduled|appt|appointment|f/u|follow-?up|next|session|surgery|review|drawn|collected|filled|"
+    r"refilled|returned|called|orif|procedure|cita|control|revisi[óo]n|ingreso|alta|consulta|last|effective)\b"
+    r"\.?:?\s+(?:on\s+|el\s+)?)(?P<cued>\d{1,2}/\d{1,2})(?![/.]?\d)"
+)
+# A day and month right after another, in a list: "(3/28, 4/2)", "on 6/1 and 6/8".
+_LISTED_DAY_MONTH = re.compile(r"(?:,\s*|\s+(?:and|y|or|o|&)\s+)(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)")
+# Holidays name a day of the year as surely as a date does ("since Christmas", "antes de Nochebuena").
+HOLIDAYS_EN = (
+    "Christmas Eve",
+    "Christmas Day",
+    "Christmas",
+    "Xmas",
+    "New Year's Eve",
+    "New Year's Day",
+    "New Year's",
+    "New Years Eve",
+    "New Years Day",
+    "Thanksgiving",
+    "Thanksgiving Day",
+    "Easter Sunday",
+    "Easter Monday",
+    "Easter",
+    "Good Friday",
+    "Labor Day",
+    "Labour Day",
+    "Memorial Day",
+    "Independence Day",
+    "Fourth of July",
+    "4th of July",
+    "Halloween",
+    "Valentine's Day",
+    "Valentines Day",
+    "St Patrick's Day",
+    "St. Patrick's Day",
+    "Boxing Day",
+    "Mother's Day",
+    "Mothers Day",
+    "Father's Day",
+    "Fathers Day",
+    "Veterans Day",
+    "Presidents Day",
+    "Presidents' Day",
+    "Martin Luther King Day",
+    "MLK Day",
+    "Columbus Day",
+    "Juneteenth",
+    "Bonfire Night",
+    "Guy Fawkes Night",
+    "Remembrance Day",
+    "Canada Day",
+    "Australia Day",
+    "Anzac Day",
+    "Waitangi Day",
+    "Bank Holiday Monday",
+    "Hanukkah",
+    "Diwali",
+    "Eid al-Fitr",
+    "Eid al-Adha",
+    "Lunar New Year",
+    "Chinese New Year",
+    "Ash Wednesday",
+    "Black Friday",
+    "Cyber Monday",
+)
+HOLIDAYS_ES = (
+    "Nochebuena",
+    "Navidad",
+    "Navidades",
+    "Nochevieja",
+    "Año Nuevo",
+    "Día de Reyes",
+    "Reyes",
+    "Semana Santa",
+    "Jueves Santo",
+    "Viernes Santo",
+    "Domingo de Resurrección",
+    "Lunes de Pascua",
+    "Día de los Muertos",
+    "Día de Muertos",
+    "Todos los Santos",
+    "Día de la Madre",
+    "Día del Padre",
+    "Día de la Independencia",
+    "Día de la Hispanidad",
+    "Día del Trabajo",
+    "Día del Trabajador",
+    "la Inmaculada",
+    "la Constitución",
+    "San Juan",
+    "Nochebuena",
+    "Día de San Valentín",
+    "San Valentín",
+    "Día de la Candelaria",
+    "Carnaval",
+    "Miércoles de Ceniza",
+    "Día de Acción de Gracias",
+    "Fiestas Patrias",
+    "Día de la Raza",
+)
+_HOLIDAY = re.compile(
+    r"(?<![\w'’])(?:"
+    + "|".join(
+        re.escape(h).replace(r"\ ", r"\s+").replace("'", "['’]?")
+        for h in sorted(set(HOLIDAYS_EN), key=len, reverse=True)
+    )
+    + r")(?![\w'’])",
+    re.I,
+)
+# Spanish holidays that are also saints' or places' names count only after a word that introduces a time.
+_AMBIGUOUS_ES = {"Reyes", "San Juan", "la Inmaculada", "la Constitución", "Carnaval"}
+_HOLIDAY_ES = re.compile(
+    r"(?<![\w])(?:"
+    + "|".join(
+        re.escape(h).replace(r"\ ", r"\s+") for h in sorted(set(HOLIDAYS_ES) - _AMBIGUOUS_ES, key=len, reverse=True)
+    )
+    + r")(?![\w])"
+    + r"|(?i:\b(?:desde|hasta|en|para|antes de|despu[ée]s de|por) )(?P<cued>Reyes|San Juan|Carnaval)(?![\w])",
+    re.I,
+)
+
+
+def holiday(text: str) -> str | None:
+    """The holiday ``text`` names, in the canonical spelling of its language's list, or None."""
+    squeezed = re.sub(r"\s+", " ", text.strip()).replace("’", "'")
+    for name in HOLIDAYS_EN + HOLIDAYS_ES:
+        if squeezed.lower() == name.lower() or squeezed.lower().replace("'", "") == name.lower().replace("'", ""):
+            return name
+    return None
+
+
+def other_holiday(original: str, attempt: int) -> str | None:
+    """Another holiday of ``original``'s language, in its case: the stand-in of a holiday."""
+    name = holiday(original)
+    if name is None:
+        return None
+    pool = [h for h in (HOLIDAYS_ES if name in HOLIDAYS_ES else HOLIDAYS_EN) if h.lower() != name.lower()]
+    pool = sorted({h for h in pool if "'" not in h or "'" in original or "’" in original})
+    chosen = pool[(sum(map(ord, name)) + attempt) % len(pool)]
+    if original.islower():
+        return chosen.lower()
+    return chosen.upper() if original.isupper() and len(original) > 3 else chosen
+
+
 _ANY_WEEKDAY = (
     r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues|Tue|Wed|Thurs|Thu|Fri|Sat|Sun|"
     r"lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lun|mi[ée]|jue|vie|s[áa]b|dom)\.?"
@@ -123,6 +271,21 @@ _MONTH_ALONE = re.compile(
 def _extra_spans(text: str) -> set[tuple[int, int]]:
     spans = {m.span("date") for m in _CUED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
     spans |= {m.span("date") for m in _WEEKDAY_CUED.finditer(text) if parse_date(m.group("date")) is not None}
+    for match in _TIMED_DAY_MONTH.finditer(text):
+        group = "date" if match.group("date") else "cued"
+        if parse_date(match.group(group)) is not None:
+            spans.add(match.span(group))
+    while True:  # each listed day and month after one found is one more
+        listed = {
+            m.span("date")
+            for m in _LISTED_DAY_MONTH.finditer(text)
+            if any(end == m.start() for _, end in spans) and parse_date(m.group("date")) is not None
+        } - spans
+        if not listed:
+            break
+        spans |= listed
+    spans |= {m.span() for m in _HOLIDAY.finditer(text)}
+    spans |= {m.span("cued") if m.group("cued") else m.span() for m in _HOLIDAY_ES.finditer(text)}
     for match in _LONE_DAY.finditer(text):
         group = next(g for g in ("date", "es", "range") if match.group(g))
         if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:

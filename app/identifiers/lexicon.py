@@ -54,6 +54,18 @@ KEEP_TERMS = frozenset(
     sertraline citalopram fluoxetine mirtazapine quetiapine olanzapine lorazepam diazepam zopiclone gabapentin
     pregabalin enoxaparin clexane heparin insulin nolotil enantyum adiro sintrom orfidal lexatin
     foley hickman picc swan-ganz port-a-cath mirena nexplanon holter doppler
+    vicryl monocryl prolene pds ethilon ethibond dermabond steri-strips steri-strip histoacryl indermil ethicon
+    covidien medline mölnlycke molnlycke convatec coloplast hollister smith+nephew 3m tegaderm opsite mepilex
+    mepitel mepore allevyn aquacel kaltostat duoderm granuflex inadine iodosorb acticoat sorbsan biatain
+    kerlix coban tubigrip jelonet bactigras intrasite purilon cavilon sudocrem bepanthen vaseline
+    xience resolute promus synergy orsiro onyx watchman mitraclip impella lifevest zoll lifepak physio-control
+    inogen everflo simplyflo resmed airsense dreamstation respironics optiflow airvo bipap cpap
+    accuvein alaris sigma baxter plum graseby bodyguard mckinley kangaroo
+    epic cerner meditech allscripts athenahealth eclinicalworks nextgen emis systmone vision riskman datix vocera
+    doxy.me doximity teladoc zoom
+    pedialyte dioralyte panadol nurofen calpol tylenol advil motrin aleve benadryl zyrtec claritin
+    laxido movicol dulcolax senokot fybogel lactulose gaviscon rennie imodium buscopan canesten
+    cavit ketac fuji dycal vitrebond kalzinol irm
     """.split()
 )
 # Regions at the level of a state or larger, whose names HIPAA does not count as identifying.

@@ -31,11 +31,13 @@ _FUNCTION_WORDS = frozenset(
 # Spanish and English titles before a name; the name after them is a person's whatever its case.
 SPANISH_TITLES = (
     r"(?:D\.|Dña\.|Dª|Don|Doña|Sr\.|Sra\.|Srta\.|Dr\.|Dra\.|Lic\.|Licda\.|Ing\.|Mtro\.|Mtra\.|Prof\.|Profa\.|"
-    r"Abg\.|Abgda\.|Letrad[oa])"
+    r"Abg\.|Abgda\.|Letrad[oa]|DON|DOÑA|DÑA\.|SR\.|SRA\.|DR\.|DRA\.)"
 )
+# Spanish escritos write the parties' names in capitals, particles included: "DOÑA NEREA BALLESTEROS DE PAZ".
 _TITLED = re.compile(
     rf"(?<!\w){SPANISH_TITLES} (?P<name>[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*"
-    rf"(?: (?:de |del |de la |y |i )?(?:[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?)){{0,4}})"
+    rf"(?: (?:de la |del |de |y |i |DE LA |DE LOS |DE LAS |DEL |DE |Y |I )?"
+    rf"(?:[A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?)){{0,4}})"
 )
 
 
@@ -103,7 +105,7 @@ def mostly_lower_case(text: str) -> bool:
 
 def find_names(text: str) -> list[Entity]:
     """People named by name lists and titles (spaCy's entities and the rules find the rest)."""
-    found = [Entity(*m.span(), T.PERSON) for m in _TITLED.finditer(text)]
+    found = [entity for m in _TITLED.finditer(text) if (entity := _titled_name(m)) is not None]
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     lower_text = mostly_lower_case(text)
     index = 0
@@ -133,6 +135,23 @@ def find_names(text: str) -> list[Entity]:
             continue
         index += 1
     return found
+
+
+def _titled_name(match: re.Match) -> Entity | None:
+    """A title and the name after it. In capitals every word looks like a name, so the name ends before the
+    first ordinary word ("DON ÁLVARO PEÑALVER CONTRA LA EMPRESA")."""
+    name = match.group("name")
+    if not name.isupper():
+        return Entity(*match.span(), T.PERSON)
+    end = match.start("name")
+    for word in re.finditer(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*\.?", name):
+        surface = word.group(0).rstrip(".")
+        if surface.lower() in _PARTICLES:
+            continue
+        if surface.lower() in _FUNCTION_WORDS or not _is_name(surface) and lexicon.zipf(surface) >= 3.0:
+            break
+        end = match.start("name") + word.end()
+    return Entity(match.start(), end, T.PERSON) if end > match.start("name") else None
 
 
 def _rare_surname(words: list[tuple[int, int, str]], index: int) -> bool:
@@ -232,6 +251,8 @@ def find_title_case_runs(text: str) -> list[Entity]:
             continue
         if any(lexicon.is_kept_term(w) for w in capitals[:1]) or lexicon.is_region(run):
             continue
+        if all(w.isupper() and len(w) <= 5 and not lexicon.is_name_word(w) for w in capitals):
+            continue  # abbreviations joined in prose: "8:00 AM and ORIF", "HR and BP"
         found.append(Entity(match.start("run"), match.start("run") + len(run), T.ORGANIZATION))
     return found
 
@@ -287,9 +308,13 @@ def _a_person(text: str, names: list[tuple[int, int, str]], lower_text: bool) ->
     return lower_text and _rare_name(word) and word.lower() in lexicon.first_names() and lexicon.zipf(word) < 3.4
 
 
+_LINE_TIME = re.compile(r"(?:^|\n)[ \t]*(?:[01]\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:hrs?|h))?[ \t:–-]*$")
+
+
 def opens_sentence(text: str, start: int) -> bool:
+    """At a sentence's or a line's start, or after a time opening a line ("0815 Pt ambulating")."""
     before = text[:start].rstrip(" \t\"'(“")
-    return not before or before[-1] in ".!?:\n•-*"
+    return not before or before[-1] in ".!?:\n•-*" or _LINE_TIME.search(text, max(0, start - 16), start) is not None
 
 
 def _sentence_start_pair(text: str, names: list[tuple[int, int, str]], everyday: int) -> bool:
@@ -314,20 +339,32 @@ def extend_names(text: str, found: list[Entity]) -> list[Entity]:
                 end += after.end()
             while end > entity.end and len(text[start:end].split()[-1].rstrip(".")) == 1:
                 end = start + text[start:end].rstrip(". ").rfind(" ")
+        capitals = text[start:end].isupper() and len(text[start:end]) > 3
+        # in a name written in capitals the particles are capitals too ("MENÉNDEZ DE LA TORRE")
+        particle = (
+            r"(?:y |i |de la |del |de |DE LA |DE LOS |DE LAS |DEL |DE |Y |I )"
+            if capitals
+            else r"(?:y |i |de la |del |de )"
+        )
         while after := re.match(
-            r"(?: (?:y |i |de |del |de la )?)([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?(?= [A-ZÀ-ÖØ-Þ]))",
+            rf"(?: {particle}?)([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?(?= [A-ZÀ-ÖØ-Þ]))",
             text[end:],
         ):
             word = after.group(1)
-            if not (_is_name(word) or len(word.rstrip(".")) == 1 or lexicon.zipf(word) < 2.0):
+            if capitals and not word.isupper():
+                break
+            if not (_is_name(word) or len(word.rstrip(".")) == 1 or lexicon.zipf(word) < (3.0 if capitals else 2.0)):
                 break
             if lexicon.is_kept_term(word) or lexicon.is_region(word):
                 break
             end += after.end()
         while before := re.search(
-            r"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?) $", text[max(0, start - 40) : start]
+            rf"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?) {particle if capitals else ''}$",
+            text[max(0, start - 40) : start],
         ):
             word = before.group(1)
+            if capitals and not word.isupper():
+                break
             if not (_is_name(word) and word.lower() not in lexicon.EVERYDAY_NAMES) or lexicon.is_kept_term(word):
                 break
             start -= len(before.group(0))

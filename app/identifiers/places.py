@@ -20,7 +20,9 @@ T = EntityType
 _NAME = r"[A-ZÀ-ÖØ-ÞĄĆĘŁŃŚŹŻŠŽČŘ](?:[^\W\d_]|['’\-](?=[^\W\d_]))*"
 _LOWER_LINK = r"(?:de|del|de la|de los|de las|das|dos|do|da|des|du|di|della|la|le|el|los|las|y|e|i|von|van|der|den)"
 # A street's name after its type word: capitalised words with the small words between them.
-_STREET_NAME = rf"(?:{_LOWER_LINK} )*{_NAME}(?: (?:{_LOWER_LINK} )*(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
+# "No." and "Nº" open the house number ("Calle Heredia No. 305"); they are never a word of the name.
+_NOT_NAME = r"(?!(?:No|NO|Nº|N\.º|Núm|Num)\b)"
+_STREET_NAME = rf"(?:{_LOWER_LINK} )*{_NAME}(?: (?:{_LOWER_LINK} )*{_NOT_NAME}(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
 _HOUSE = (
     r"(?:,?\s*(?:(?i:n\.?[º°o]\.?)\s*|(?i:núm\.?|número)\s*|#\s*)?\d{1,5}(?:[-–]?[A-Za-z](?![^\W\d_])|[-–]\d{1,4}|[-–][IVX]{1,4})?|"
     r",?\s*s/n)"
@@ -36,6 +38,7 @@ _FLOOR = (
     r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"
     r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana) ?[\w-]{1,5}"
     r"|(?i:e/|entre) [^,\n]{2,40}? y [^,\n]{1,30}|(?i:esquina|esq\.|con) (?:calle |avenida |av\. )?[\w]{1,20}"
+    r"|(?i:frente al?|junto al?) (?i:n\.?[º°o]\.?|número) ?\d{1,5}|(?i:km\.?|kil[óo]metro) \d{1,4}(?:[.,]\d{1,3})?"
     r"|\s?\d{1,2}\.?[ªº]))"
 )
 _PREFIX_TYPES = (
@@ -45,7 +48,7 @@ _PREFIX_TYPES = (
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
     r"ul\.|ulica|al\.|aleja|os\.|osiedle|Avenue|Allée|Chemin|Impasse|Quai|Place|Strada|Straße|Kalea|Gran V[íi]a|"
     r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
-    r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida)"
+    r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera)"
 )
 _FUSED_TYPES = (
     r"(?:stra(?:ß|ss)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|gatan|v[äa]gen|gata|v[äa]g|gr[äa]nd|torget|"
@@ -60,8 +63,10 @@ _EN_SUFFIX = (
 _UNIT_LINE = re.compile(
     r"(?<!\w)(?:\d{1,2}(?:st|nd|rd|th) Floor|Shop \d{1,4}|Plot No\.? ?[\w-]{1,6}|DX \d{2,6}|"
     r"\d{1,3}/\d{1,3}(?=, \d{1,5} [A-Z])"
-    r"|(?:Hwy|Highway|Route|Rte|RR|Rural Route|State Route|County Road|Ruta|Autopista|Autov[íi]a|Interstate) ?\d{1,4}"
+    r"|(?:Hwy|Highway|Route|Rte|Rural Route|State Route|County Road|Ruta|Autopista|Autov[íi]a|Interstate) ?\d{1,4}"
     r"(?: Box \d{1,5})?"
+    # "RR 2 Box 41" is a rural route; "RR 24" alone is a respiratory rate among the vital signs
+    r"|RR ?#?\d{1,3},? Box \d{1,5}"
     r"|(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"
     r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?(?!\w))"
     r"(?:,?\s*\d{1,2}\s?[º°ª]\s?[A-Z]?\b)?"
@@ -219,11 +224,11 @@ def find_places(text: str) -> list[Entity]:
     found: list[Entity] = []
     found += [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)]
     for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY):
-        found += [Entity(*_trim(text, *m.span()), T.ADDRESS) for m in pattern.finditer(text)]
+        found += [Entity(*_trim(text, *m.span()), T.ADDRESS) for m in pattern.finditer(text) if not _by_way_of(m)]
     for match in _MILITARY_POST.finditer(text):
         found += [Entity(*match.span("city"), T.ADDRESS), Entity(*match.span("zip"), T.POSTCODE)]
     for match in _POSTCODE_TOWN.finditer(text):
-        if _year_before_words(match):
+        if _year_before_words(match) or _time_before_words(text, match):
             continue
         found += [Entity(*match.span("zip"), T.POSTCODE), Entity(*match.span("town"), T.LOCATION)]
         if match.group("area"):
@@ -294,6 +299,34 @@ def _year_before_words(match: re.Match) -> bool:
     """ "2019 Annual Report" or "1998 Toyota" is a year and a name, not a postcode and a town."""
     code = match.group("zip")
     return len(code) == 4 and code.isdigit() and 1900 <= int(code) <= 2099
+
+
+def _by_way_of(match: re.Match) -> bool:
+    """ "via Vocera", "VIA EMAIL": the English preposition, not an Italian street ("Via Roma 12" has its number)."""
+    surface = match.group(0)
+    return re.match(r"(?i)v[íi]a\b", surface) is not None and (
+        not surface[0].isupper() or not re.search(r"\d", surface)
+    )
+
+
+_LINE_OPENING_TIME = re.compile(r"^[ \t]*(?:[01]\d|2[0-3])[0-5]\d\b", re.M)
+
+
+def _time_before_words(text: str, match: re.Match) -> bool:
+    """ "0700 Hand-off given to Beth": a nursing note's 24-hour time opening a line, not a postcode and a
+    town. A time where other lines open with times too (a timeline), or where the line goes on as prose
+    after an everyday word; "0150 Oslo" on an address's line stays a postcode."""
+    code = match.group("zip")
+    if not (len(code) == 4 and code.isdigit() and int(code[:2]) < 24 and int(code[2:]) < 60):
+        return False
+    if not (match.start("zip") == 0 or text[match.start("zip") - 1] in "\n\t"):
+        return False
+    if len(_LINE_OPENING_TIME.findall(text)) >= 2:
+        return True
+    town = match.group("town").split()[0].split("-")[0]
+    line_end = text.find("\n", match.end())
+    rest = text[match.end() : line_end if line_end >= 0 else len(text)]
+    return (lexicon.zipf(town) >= 3.0 or len(town) <= 3) and len(re.findall(r"\b[a-z]{2,}\b", rest)) >= 2
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:

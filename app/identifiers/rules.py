@@ -100,6 +100,12 @@ def _rule(kind: EntityType, pattern: str, flags: int = 0, accept: Callable[[str]
     return Rule(kind, re.compile(pattern, flags), accept)
 
 
+_SPOKEN_DIGIT = (
+    r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double (?:zero|oh|one|two|three|four|five|six|"
+    r"seven|eight|nine)|cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve)"
+)
+
+
 def _phone_length(surface: str) -> bool:
     """Telephone numbers have 7 to 15 digits; a year or a dose does not."""
     return 7 <= sum(c.isdigit() for c in surface) <= 15
@@ -144,6 +150,18 @@ RULES: tuple[Rule, ...] = (
     _rule(T.CASE_NUMBER, r"\bCLM-\d{6,}\b"),
     # A serial number and its year, as courts and registries number matters ("169647/2025").
     _rule(T.CASE_NUMBER, r"\b\d{4,}/(?:19|20)\d{2}\b"),
+    # A shorter serial after the word naming the proceedings: "Juicio Verbal 412/2024", "Sentencia n.º 88/2025".
+    _rule(
+        T.CASE_NUMBER,
+        r"(?i:\b(?:procedimiento|juicio|autos|recurso|sentencia|auto|expediente|exp\.|rollo|diligencias|"
+        r"ejecuci[óo]n|causa|radicado|proceso|case|docket)\b[^\n\d]{0,30}?)(?P<value>\d{1,6}/(?:19|20)\d{2})\b",
+    ),
+    # Courts' long references of hyphenated digit groups: "05001-40-03-018-2025-00231-00", "09209-2025-01873".
+    _rule(
+        T.CASE_NUMBER,
+        r"(?<![\w-])\d{2,6}(?:-\d{1,6}){2,}(?![\w-])",
+        accept=lambda surface: sum(c.isdigit() for c in surface) >= 12,
+    ),
     # Any other code of capitals and digits with a run of at least four digits: a record, claim or
     # reference number whatever word introduces it.
     _rule(T.RECORD_NUMBER, r"\b(?=[A-Z\d\-/]*[A-Z])(?=[A-Z\d\-/]*\d{4})[A-Z\d][A-Z\d\-/]{4,}[A-Z\d]\b"),
@@ -156,6 +174,17 @@ RULES: tuple[Rule, ...] = (
     _rule(T.NATIONAL_ID, r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"),
     # Contact details.
     _rule(T.EMAIL, r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b"),
+    # A social-media handle names its owner as an address does: "@travis_k_joliet", "(@abdi.warsame.official)".
+    _rule(T.URL, r"(?<![\w@.])@(?=[\w.]*[^\W\d_])[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)"),
+    # A telephone number read out, as a voicemail transcript writes it: "four oh four, five five five, …".
+    _rule(T.PHONE, rf"(?<![\w-])(?P<value>{_SPOKEN_DIGIT}(?:[ ,\-]{{1,2}}{_SPOKEN_DIGIT}){{6,14}})(?![\w-])", re.I),
+    # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
+    _rule(
+        T.AGE,
+        r"\b(?:tiene|ten[íi]a|cumpli[óo]|turned|turns|is now|was now) (?P<value>(?:9\d|1[01]\d))"
+        r"(?! ?(?:%|mg|kg|mmhg|lpm|bpm|/|\.\d|[-–]))(?!\s+(?!y\b|and\b|e\b|but\b|pero\b)[^\W\d_]{2,})\b",
+        re.I,
+    ),
     _rule(T.URL, r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:!?]"),
     _rule(
         T.PHONE,

@@ -13,7 +13,7 @@ import random
 import re
 from collections.abc import Callable
 
-from app.identifiers.dates import parse_date
+from app.identifiers.dates import other_holiday, parse_date
 from app.identifiers.entities import EntityType
 
 T = EntityType
@@ -110,6 +110,7 @@ class SurrogateMaker:
             T.LOCATION: self._place,
             T.CARD: self._card,
             T.IP_ADDRESS: self._ip,
+            T.PHONE: self._phone,
             T.OTHER: self._other,
         }.get(kind, self._same_format)
         if kind in (T.PERSON, T.ORGANIZATION, T.ADDRESS, T.LOCATION, T.OTHER):
@@ -244,7 +245,7 @@ class SurrogateMaker:
         """Shifted by the conversation's offset; a day or two more when that lands on a date already in use."""
         parsed = parse_date(original)
         if parsed is None:
-            return self._same_format(original)
+            return other_holiday(original, attempt) or self._same_format(original)
         nudge = (attempt + 1) // 2 * (1 if attempt % 2 else -1)
         return parsed.shifted(self.date_offset_days + nudge)
 
@@ -261,6 +262,8 @@ class SurrogateMaker:
         return f"{user}@{domain}"
 
     def _url(self, original: str) -> str:
+        if not re.match(r"(?i)https?://|www\.", original):  # a handle ("@travis_k_joliet"): one of the same shape
+            return re.sub(r"[^\W\d_]+", lambda m: self._letters(m.group(0)).lower(), self._same_digits(original))
         scheme, rest = re.match(r"((?:https?://)?(?:www\.)?)(.*)", original).groups()
         host, slash, path = rest.partition("/")
         labels = host.split(".")
@@ -270,6 +273,22 @@ class SurrogateMaker:
         ] + labels[-kept:]
         path = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), path)
         return f"{scheme}{'.'.join(labels)}{slash}{path}"
+
+    def _phone(self, original: str) -> str:
+        if any(c.isdigit() for c in original):
+            return self._same_format(original)
+        # read out in words ("four oh four, five five five"): other digits in the same words and language
+        spanish = re.search(r"(?i)\b(?:cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve)\b", original)
+        words = _ES_DIGITS if spanish else _EN_DIGITS
+        return re.sub(
+            r"(?i)\b(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|cero|uno|dos|tres|cuatro|cinco|seis|siete|"
+            r"ocho|nueve)\b",
+            lambda m: _same_case(m.group(0), self._rng.choice(words)),
+            original,
+        )
+
+    def _same_digits(self, original: str) -> str:
+        return re.sub(r"\d", lambda _: str(self._rng.randrange(10)), original)
 
     def _same_format(self, original: str) -> str:
         """Every digit and letter replaced by a random one of its kind; punctuation, spacing and case kept."""
@@ -284,6 +303,10 @@ class SurrogateMaker:
 
     def _letters(self, word: str) -> str:
         return "".join(_random_letter(self._rng) for _ in word) or word
+
+
+_EN_DIGITS = "zero one two three four five six seven eight nine".split()
+_ES_DIGITS = "cero uno dos tres cuatro cinco seis siete ocho nueve".split()
 
 
 def _random_letter(rng: random.Random) -> str:

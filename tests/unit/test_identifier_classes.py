@@ -293,3 +293,89 @@ def test_a_text_that_uses_every_month_and_day_still_gets_stand_ins_and_no_dose_i
     assert "el pasado 3 " not in read.text
     answer = "Tome 12 mg y luego 3 comprimidos."
     assert pseudonymiser.reidentify(answer) == answer  # a day's stand-in never rewrites a number back
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # Spanish escritos write the parties in capitals, particles and all
+        ("comparece DOÑA LUCÍA BERMEJO DE LA FUENTE, mayor de edad", ["LUCÍA BERMEJO DE LA FUENTE"]),
+        ("contra DON TEODORO ARRIBAS DEL VALLE CONTRA LA RESOLUCIÓN", ["TEODORO ARRIBAS DEL VALLE"]),
+        ("Apellidos y nombre: ECHEVARRÍA DE LOS RÍOS, ANSELMO", ["ECHEVARRÍA DE LOS RÍOS, ANSELMO"]),
+    ],
+)
+def test_names_in_capitals_keep_their_particles_and_stop_at_ordinary_words(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+    assert "RESOLUCIÓN" in replaced(detector, text) or "RESOLUCIÓN" not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Fell the day after Thanksgiving; worse since New Year's Eve.", ["Thanksgiving", "New Year's Eve"]),
+        ("rash since like valentines day, gone by halloween", ["valentines day", "halloween"]),
+        ("Ingresó en Nochebuena y salió después de Reyes.", ["Nochebuena", "Reyes"]),
+        ("Biopsy 9/12 at 10:30 AM; f/u: 10/3; labs drawn 8/30, 9/6 and 9/13.", ["9/12", "10/3", "8/30", "9/6", "9/13"]),
+        ("Cita de control 4/11 a las 9:00 h.", ["4/11"]),
+    ],
+)
+def test_holidays_and_cued_days_and_months_are_dates(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_time_opening_a_line_a_rate_and_a_fraction_stay(detector):
+    text = "0630 Obs stable, RR 22, HR 91.\n0745 Handover to day team; 1/2 tab given, pain 4/10."
+    assert_kept(detector, text, "0630", "0745", "RR 22", "Handover", "1/2", "4/10")
+    assert_hidden(detector, "RR 3 Box 112\nMillbrook, AL 36054", "RR 3 Box 112", "36054")
+
+
+def test_read_out_phones_handles_and_spanish_case_references_get_stand_ins(detector):
+    text = (
+        "Voicemail: call me on seven one three, five five five, oh two four eight. "
+        "He posts as @quintero_fit_92. Autos de Juicio Verbal 318/2023; RADICADO 11001-31-10-007-2024-00512-00. "
+        "La madre tiene 94 y vive sola."
+    )
+    hidden = [
+        "seven one three, five five five, oh two four eight",
+        "quintero_fit_92",
+        "318/2023",
+        "11001-31-10-007-2024-00512-00",
+        "94",
+    ]
+    assert_hidden(detector, text, *hidden)
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=11), detector)
+    read = pseudonymiser.pseudonymise(text)
+    for original in hidden:
+        assert original not in read.text
+    spoken = next(s for e, s in read.replaced if e.type is T.PHONE)
+    assert re.fullmatch(
+        r"(?:(?:zero|one|two|three|four|five|six|seven|eight|nine)[ ,]{1,2}){9}(?:zero|one|two|three|four|"
+        r"five|six|seven|eight|nine)",
+        spoken,
+    )
+    handle = next(s for e, s in read.replaced if e.text_in(text) == "quintero_fit_92")
+    assert re.fullmatch(r"[a-z]+_[a-z]+_\d\d", handle)
+    assert pseudonymiser.reidentify(read.text) == text
+
+
+def test_a_holiday_stands_in_for_a_holiday_and_comes_back(detector):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=2), detector)
+    text = "Worse since Christmas; better by Easter. Empeoró en Navidad."
+    read = pseudonymiser.pseudonymise(text)
+    stand_ins = {e.text_in(text): s for e, s in read.replaced}
+    from app.identifiers.dates import HOLIDAYS_EN, HOLIDAYS_ES, holiday
+
+    assert holiday(stand_ins["Christmas"]) in HOLIDAYS_EN and stand_ins["Christmas"] != "Christmas"
+    assert holiday(stand_ins["Navidad"]) in HOLIDAYS_ES and stand_ins["Navidad"] != "Navidad"
+    assert pseudonymiser.reidentify(read.text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Closed with Vicryl 3-0 and Dermabond; Mepilex Border over the wound; Steri-Strips to the lip.",
+        "Pedialyte for the diarrhoea, Calpol PRN. Paged via Vocera; incident logged in Datix.",
+    ],
+)
+def test_supplies_devices_and_systems_reach_the_model_as_written(detector, text):
+    assert detector.detect(text) == []
