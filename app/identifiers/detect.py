@@ -171,7 +171,7 @@ class IdentifierDetector:
         found += names.extend_names(text, found)
         found = _outside_kept(text, found, kept_terms)
         found += self.office_terms.find_hidden(text, hidden)
-        return _resolve(found)
+        return [_without_number_label(text, entity) for entity in _resolve(found)]
 
     def _rule_findings(self, text: str) -> list[Entity]:
         found = [Entity(s, e, rule.type) for rule in rules.RULES for s, e in rule.find(text)]
@@ -206,6 +206,8 @@ def _credible(text: str, entity: Entity) -> bool:
         return False
     if _heading_or_sentence_word(text, entity, surface):
         return False
+    if _the_common_noun(text, entity, surface):
+        return False
     if entity.type is T.LOCATION:
         words = [w.lower() for w in _NAME_WORD.findall(surface)]
         return not (
@@ -230,6 +232,17 @@ def _credible(text: str, entity: Entity) -> bool:
         and lexicon.zipf(w) >= (2.5 if index == 0 and opening or w.islower() or w.isupper() else 3.5)
     ]
     return len(ordinary) < len(words)
+
+
+def _the_common_noun(text: str, entity: Entity, surface: str) -> bool:
+    """ "the Government", "the Treaty", "el Juzgado": one everyday noun after an article, capitalised as
+    formal prose does, names a role or a body, not anyone in particular."""
+    if " " in surface or lexicon.is_name_word(surface):
+        return False
+    before = text[max(0, entity.start - 5) : entity.start].lower()
+    return re.search(r"(?:^|\W)(?:the|el|la|los|las|this|that|said|our|your) $", before) is not None and (
+        lexicon.zipf(surface.lower()) >= 3.5
+    )
 
 
 def _heading_or_sentence_word(text: str, entity: Entity, surface: str) -> bool:
@@ -479,6 +492,32 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
             found_kind = T.PERSON if kind is T.PERSON else needles[match.group(0)]
             mentions.append(Entity(match.start(), match.end(), found_kind))
     return mentions
+
+
+_NUMBER_KINDS = frozenset(
+    (T.NATIONAL_ID, T.ACCOUNT, T.RECORD_NUMBER, T.VEHICLE, T.LICENCE, T.PHONE, T.CASE_NUMBER, T.DEVICE, T.CARD)
+)
+# The words that name a number, kept as written so the model still reads what the number was.
+_NUMBER_LABELS = frozenset(
+    "curp rfc nss clabe dni nie nif cif cc ruc rut cuit cuil ci nhs ssn mrn npi iban vin imei ext extension "
+    "ext. tel cel móvil movil fax no nº núm number número numero".split()
+)
+
+
+def _without_number_label(text: str, entity: Entity) -> Entity:
+    """A number's finding without the word that introduces it ("CURP TEVS140505…", "ext 7245", "registral
+    48211"): the label is no identifier, and the model reads better with it."""
+    if entity.type not in _NUMBER_KINDS:
+        return entity
+    start = entity.start
+    while (match := re.match(r"([^\W\d_]+\.?)[:\s]+(?=\S)", text[start : entity.end])) and re.search(
+        r"\d", text[start + match.end() : entity.end]
+    ):
+        word = match.group(1)
+        if not (word.lower() in _NUMBER_LABELS or word.islower()):
+            break
+        start += match.end()
+    return Entity(start, entity.end, entity.type)
 
 
 def _resolve(found: list[Entity]) -> list[Entity]:
