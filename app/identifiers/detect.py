@@ -206,8 +206,6 @@ def _credible(text: str, entity: Entity) -> bool:
         return False
     if _heading_or_sentence_word(text, entity, surface):
         return False
-    if _the_common_noun(text, entity, surface):
-        return False
     if entity.type is T.LOCATION:
         words = [w.lower() for w in _NAME_WORD.findall(surface)]
         return not (
@@ -232,17 +230,6 @@ def _credible(text: str, entity: Entity) -> bool:
         and lexicon.zipf(w) >= (2.5 if index == 0 and opening or w.islower() or w.isupper() else 3.5)
     ]
     return len(ordinary) < len(words)
-
-
-def _the_common_noun(text: str, entity: Entity, surface: str) -> bool:
-    """ "the Government", "the Treaty", "el Juzgado": one everyday noun after an article, capitalised as
-    formal prose does, names a role or a body, not anyone in particular."""
-    if " " in surface or lexicon.is_name_word(surface):
-        return False
-    before = text[max(0, entity.start - 5) : entity.start].lower()
-    return re.search(r"(?:^|\W)(?:the|el|la|los|las|this|that|said|our|your) $", before) is not None and (
-        lexicon.zipf(surface.lower()) >= 3.5
-    )
 
 
 def _heading_or_sentence_word(text: str, entity: Entity, surface: str) -> bool:
