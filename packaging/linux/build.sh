@@ -5,11 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
-make setup
+make setup  # also compiles the Spanish catalogue (app/resources/i18n/*.qm) that the bundle ships
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt pyinstaller
 VERSION=$(.venv/bin/python -c "import app; print(app.__version__)")
 BUILD=$ROOT/build
 rm -rf "$BUILD/dist" "$BUILD/work" "$BUILD/deb"
+
+echo "== translations"
+# Compiled here too, so a bundle is never built from a catalogue older than its .ts.
+for ts in app/resources/i18n/*.ts; do .venv/bin/pyside6-lrelease -silent "$ts" -qm "${ts%.ts}.qm"; done
 
 echo "== PyInstaller bundle"
 .venv/bin/pyinstaller --noconfirm --log-level WARN --distpath "$BUILD/dist" --workpath "$BUILD/work" \

