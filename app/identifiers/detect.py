@@ -134,7 +134,8 @@ class IdentifierDetector:
         turns of the conversation): every mention of them is found again. ``hidden`` and ``kept`` are terms
         the user marked for this conversation, beside the office's lists."""
         language = language or detect_language(text)
-        found = self._rule_findings(text)
+        cued = self._cued_findings(text)
+        found = self._rule_findings(text) + cued
         found += [Entity(s, e, T.DATE) for s, e in find_dates(text)]
         found += find_numbers(text)
         found += find_places(text)
@@ -165,7 +166,11 @@ class IdentifierDetector:
             ]
         found = _drop_medicine_and_law(text, found)
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
-        found = [e for e in found if not _kept(text, e, kept_terms)]
+        found = [
+            e
+            for e in found
+            if not _kept(text, e, kept_terms) or e in cued and e.text_in(text).lower() not in kept_terms
+        ]
         found += _further_mentions(text, found, known)
         found += _first_names_before(text, found)
         found += names.extend_names(text, found)
@@ -173,8 +178,13 @@ class IdentifierDetector:
         found += self.office_terms.find_hidden(text, hidden)
         return [_without_number_label(text, entity) for entity in _resolve(found)]
 
+    def _cued_findings(self, text: str) -> list[Entity]:
+        return [
+            _trimmed(text, Entity(s, e, rule.type)) for rule in rules.RULES if rule.cued for s, e in rule.find(text)
+        ]
+
     def _rule_findings(self, text: str) -> list[Entity]:
-        found = [Entity(s, e, rule.type) for rule in rules.RULES for s, e in rule.find(text)]
+        found = [Entity(s, e, rule.type) for rule in rules.RULES if not rule.cued for s, e in rule.find(text)]
         for match in rules.NAME_LABELS.finditer(text):
             found.append(Entity(*match.span("value"), T.PERSON))
         return [named for entity in found if (named := _named(text, entity)) is not None]

@@ -85,6 +85,9 @@ class Rule:
     type: EntityType
     pattern: re.Pattern
     accept: Callable[[str], bool] | None = None
+    # The words before it are the evidence ("Employer: UMC"): neither its shape nor a list of kept terms
+    # (makers, chains) overrules them.
+    cued: bool = False
 
     def find(self, text: str) -> list[tuple[int, int]]:
         spans = []
@@ -96,8 +99,18 @@ class Rule:
         return spans
 
 
-def _rule(kind: EntityType, pattern: str, flags: int = 0, accept: Callable[[str], bool] | None = None) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), accept)
+# What the organisation labels are also followed by without naming anyone.
+_NOT_ORGANISATIONS = frozenset(
+    "none n/a na unknown self self-employed retired unemployed student yes no pending medicare medicaid private "
+    "ninguno ninguna ninguna. desconocido jubilado jubilada desempleado desempleada estudiante autónomo autonomo "
+    "sí si no pendiente privado privada".split()
+)
+
+
+def _rule(
+    kind: EntityType, pattern: str, flags: int = 0, accept: Callable[[str], bool] | None = None, cued: bool = False
+) -> Rule:
+    return Rule(kind, re.compile(pattern, flags), accept, cued)
 
 
 _SPOKEN_DIGIT = (
@@ -283,6 +296,22 @@ RULES: tuple[Rule, ...] = (
         r"sheriff|state|federal|juvenile|housing|small claims|employment) (?:court|tribunal)s? "
         r"(?:of|at|for|in|sitting at) )"
         r"[^\n]{3,90}",
+    ),
+    # An organisation after the label or the words that introduce one, to the field's end: "Employer: Rogers
+    # Communications", "Bank: Capitec", "HEALTH INS: BCBS of Texas", "works at Medtronic", "Aseguradora: Mapfre".
+    _rule(
+        T.ORGANIZATION,
+        r"(?:(?:^|\n|\t| {2,})[ \t]*(?i:employer|employed by|company|bank|insurer|insurance|health ins(?:urance)?|"
+        r"carrier|health plan|plan|payer|payor|school|pharmacy|preferred pharmacy|workplace|place of work|"
+        r"empresa|empleador|banco|entidad|aseguradora|mutua|compañía|compania|cobertura|obra social|prepaga|eps|"
+        r"isapre|centro de trabajo|lugar de trabajo|colegio|farmacia)[ \t]*:[ \t]*"
+        r"|(?i:\b(?:works at|working at|worked at|work at|works for|worked for|employed (?:by|at)|employee of|"
+        r"adjuster from|adjuster at|filled at|refilled at|trabaja en|trabajaba en|empleado de|empleada de)) )"
+        r"(?P<value>[A-Z0-9][\w&'’.\-]*(?: (?:&|and|of|de|del|y|the|la|los) ?| )?"
+        r"(?:[A-Z0-9][\w&'’.\-]*(?: (?:&|and|of|de|del|y|the|la|los) )?){0,5})"
+        r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
+        accept=lambda s: len(s) > 1 and bool(re.search(r"[^\W\d_]", s)) and s.lower() not in _NOT_ORGANISATIONS,
+        cued=True,
     ),
     # Companies written in lower case: "bluefin data llc", "7 hills analytics inc".
     _rule(

@@ -385,3 +385,24 @@ def test_a_numbers_label_stays_for_the_model_to_read(detector):
     text = "CURP TEVS140505HNLRLNA8; CLABE 072580011234567893; tel 913 30 70 00."
     assert_kept(detector, text, "CURP", "CLABE", "tel")
     assert_hidden(detector, text, "TEVS140505HNLRLNA8", "072580011234567893", "913 30 70 00")
+
+
+def test_an_organisation_after_its_label_or_cue_even_an_acronym_or_a_maker(detector):
+    text = (
+        "Employer: Halvorsen Freight, forklift driver\nHEALTH INS: UMR of Ohio, member QX88120044\n"
+        "Employer: N/A\nShe works at Stryker in Cork; the adjuster from Allstate called.\n"
+        "Empresa: Transportes Ugarte SL\nCobertura: OSEP – Plan 210\nTrabaja en Mercadona desde 2019."
+    )
+    assert_hidden(
+        detector,
+        text,
+        "Halvorsen Freight",
+        "UMR of Ohio",
+        "Stryker",
+        "Allstate",
+        "Transportes Ugarte SL",
+        "OSEP",
+        "Mercadona",
+    )
+    assert_kept(detector, text, "N/A", "forklift driver")
+    assert_kept(detector, "Stryker nail inserted; Medtronic pump checked.", "Stryker", "Medtronic")
