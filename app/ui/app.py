@@ -25,38 +25,63 @@ def starting_splash(app):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QSplashScreen
 
+    from app.ui.i18n import translate
+
     splash = QSplashScreen(app.windowIcon().pixmap(160, 160))
-    splash.showMessage("Starting splitchat…", Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter)
+    splash.showMessage(
+        translate("App", "Starting splitchat…"), Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter
+    )
     splash.show()
     app.processEvents()
     return splash
 
 
+def policy_error_box(error: Exception):
+    """Says the administrator's policy cannot be applied, and what the app does until it is fixed."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.ui.i18n import translate
+
+    text = translate(
+        "App",
+        "{error}\n\nUntil your IT department fixes it, splitchat runs on this computer only and its "
+        "settings cannot be changed.",
+    ).format(error=error)
+    return QMessageBox(QMessageBox.Icon.Critical, translate("App", "splitchat: the administrator's policy"), text)
+
+
+def settings_notice_box(notice: str):
+    """Says the user's settings file could not be used (``notice``: what was wrong, where it went)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.ui.i18n import translate
+
+    return QMessageBox(QMessageBox.Icon.Warning, translate("App", "splitchat settings"), notice)
+
+
 def main() -> int:
     os.environ.setdefault("QT_API", "pyside6")  # qasync picks its binding from this
     import qasync
-    from PySide6.QtWidgets import QApplication, QMessageBox
+    from PySide6.QtWidgets import QApplication
 
     from app.data.conversations import ConversationStore
     from app.data.settings import PolicyError, broken_settings_notice, data_dir, load_settings, locked_down
     from app.early_start import start_embedded_worker
     from app.ui.gc_guard import GuiThreadCollector
+    from app.ui.i18n import install_language
 
     # argv[0] names the X11 window class: "splitchat" whatever the launcher's path, so the dock matches it.
     app = QApplication.instance() or QApplication([DESKTOP_ID])
     configure_application(app)
+    try:  # read first (a file, milliseconds): the splash already speaks the chosen language
+        settings, policy_error = load_settings(), None
+    except PolicyError as exc:  # fail closed: no cloud provider, nothing changeable, until IT fixes it
+        settings, policy_error = locked_down(), exc
+    install_language(settings.language, app)
     splash = starting_splash(app)  # the window needs the engine's imports: something shows meanwhile
     collector = GuiThreadCollector()  # before any engine thread exists
-    try:
-        settings = load_settings()
-    except PolicyError as exc:  # fail closed: no cloud provider, nothing changeable, until IT fixes it
-        QMessageBox.critical(
-            None,
-            "splitchat: the administrator's policy",
-            f"{exc}\n\nUntil your IT department fixes it, splitchat runs on this computer only and its settings "
-            "cannot be changed.",
-        )
-        settings = locked_down()
+    if policy_error is not None:
+        policy_error_box(policy_error).exec()
     if settings.provider is None:  # its imports overlap ours (app/early_start.py)
         start_embedded_worker(settings.model, settings.split)
     # The engine's imports (torch, transformers) take seconds: only now, with the worker on its way.
@@ -65,7 +90,7 @@ def main() -> int:
 
     notice = broken_settings_notice()
     if notice:
-        QMessageBox.warning(None, "splitchat settings", notice)
+        settings_notice_box(notice).exec()
     store = ConversationStore(data_dir() / "conversations.sqlite3")
     host = EngineHost()
     window = MainWindow(host, store, settings)

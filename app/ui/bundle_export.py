@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from app.data.settings import AppSettings
 from app.host import EngineHost, Manifest
 from app.ui.bridge import ThreadProgress
+from app.ui.engine_text import engine_text
+from app.ui.i18n import translate
 from app.ui.messages import explain
 
 
@@ -27,13 +29,15 @@ class WorkerBundleExport(QObject):
         self.host, self._settings, self._parent = host, settings, parent
 
     def choose_folder(self, split: str | None = None, model: str | None = None) -> None:
-        folder = QFileDialog.getExistingDirectory(self._parent, "Export the worker bundle into an empty folder")
+        folder = QFileDialog.getExistingDirectory(
+            self._parent, translate("WorkerBundleExport", "Export the worker bundle into an empty folder")
+        )
         if folder:
             asyncio.ensure_future(self.export(Path(folder), split, model))
 
     async def export(self, folder: Path, split: str | None = None, model: str | None = None) -> Manifest | None:
         """Write the bundle for ``model`` at ``split`` (by default the settings' model and depth)."""
-        progress = ThreadProgress(self.progress.emit)
+        progress = ThreadProgress(lambda message, fraction: self.progress.emit(engine_text(message), fraction))
         settings = self._settings()
         self.running.emit(True)
         try:
@@ -46,7 +50,14 @@ class WorkerBundleExport(QObject):
         finally:
             self.running.emit(False)
         self.status.emit(
-            f"Worker bundle written to {folder}: layers {manifest.first_layer}–{manifest.last_layer - 1}, "
-            f"fingerprint {manifest.fingerprint[:23]}…"
+            translate(
+                "WorkerBundleExport",
+                "Worker bundle written to {folder}: layers {first}–{last}, fingerprint {fingerprint}…",
+            ).format(
+                folder=folder,
+                first=manifest.first_layer,
+                last=manifest.last_layer - 1,
+                fingerprint=manifest.fingerprint[:23],
+            )
         )
         return manifest

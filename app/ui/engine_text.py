@@ -72,6 +72,10 @@ PHRASES = (
         r"Running the model over the corpus \((?P<done>\d+)/(?P<total>\d+) chunks\)",
         QT_TRANSLATE_NOOP("Engine", "Running the model over the corpus ({done}/{total} chunks)"),
     ),
+    (  # the bundled corpus's description, in a privacy report (app/privacy/corpus.py)
+        r"Python (?P<version>[\d.]+) documentation topics \(pydoc_data\): (?P<total>\d+) documents",
+        QT_TRANSLATE_NOOP("Engine", "Python {version} documentation topics (pydoc_data): {total} documents"),
+    ),
     (
         r"(?P<attacker>\w+) at depth (?P<depth>\d+), (?P<direction>\w+): done",
         QT_TRANSLATE_NOOP("Engine", "{attacker} at depth {depth}, {direction}: done"),

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget
 from app.data.settings import AppSettings
 from app.host import Cancelled, EngineHost, PrivacyReport, PrivacySettings
 from app.ui.bridge import ThreadProgress
+from app.ui.i18n import translate
 from app.ui.messages import explain
 from app.ui.privacy_view import PrivacyView
 
@@ -22,7 +23,7 @@ class PrivacyDock(QDockWidget):
     status = Signal(str)
 
     def __init__(self, host: EngineHost, settings: Callable[[], AppSettings]):
-        super().__init__("Privacy")
+        super().__init__(translate("PrivacyDock", "Privacy"))
         self.setObjectName("privacy-dock")
         self.host, self._settings = host, settings
         self.view = PrivacyView()
@@ -71,7 +72,7 @@ class PrivacyDock(QDockWidget):
                 self._settings().model, settings, progress.emit, self.cancel_flag
             )
         except Cancelled:
-            self.status.emit("Privacy evaluation cancelled; nothing was saved.")
+            self.status.emit(translate("PrivacyDock", "Privacy evaluation cancelled; nothing was saved."))
             return None
         except Exception as exc:
             self.status.emit(" ".join(explain(exc)))
@@ -80,5 +81,5 @@ class PrivacyDock(QDockWidget):
             self.view.set_running(False)
         self.public_checkpoint = privacy.public_checkpoint
         self.view.show_report(privacy.report, self.depth, privacy.public_checkpoint, self.worker_here)
-        self.status.emit("Privacy evaluation finished.")
+        self.status.emit(translate("PrivacyDock", "Privacy evaluation finished."))
         return privacy.report

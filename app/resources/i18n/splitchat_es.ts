@@ -31,7 +31,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
 <context>
     <name>Banner</name>
     <message>
-        <location filename="../../ui/banner.py" line="+19"/>
+        <location filename="../../ui/banner.py" line="+21"/>
         <source>Demonstration model: check every fact.</source>
         <translation>Modelo de demostración: compruebe cada dato.</translation>
     </message>
@@ -61,7 +61,12 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>&lt;b&gt;Solo los estados ocultos van a «{name}», y se pueden reconstruir.&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+14"/>
+        <source>Where your text goes</source>
+        <translation>Adónde va su texto</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Show the whole statement: what leaves, who can read it back, as measured</source>
         <translation>Mostrar la declaración completa: qué sale, quién puede reconstruirlo y cuánto, según lo medido</translation>
     </message>
@@ -69,7 +74,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../ui/chat_pane.py" line="+54"/>
+        <location filename="../../ui/chat_pane.py" line="+57"/>
         <source>Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider).</source>
         <translation>Envío anticipado mientras escribe: lo que escribe llega al servidor antes de pulsar Enviar (Configuración → Proveedor).</translation>
     </message>
@@ -89,12 +94,22 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>conversación</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+70"/>
         <source>Type or paste a message — Ctrl+Enter sends, Esc stops an answer</source>
         <translation>Escriba o pegue un mensaje: Ctrl+Intro lo envía, Esc detiene una respuesta</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+3"/>
+        <source>Message</source>
+        <translation>Mensaje</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Your message to the model: Ctrl+Enter sends it, Esc stops an answer</source>
+        <translation>Su mensaje para el modelo: Ctrl+Intro lo envía, Esc detiene una respuesta</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Send</source>
         <translation>Enviar</translation>
     </message>
@@ -124,7 +139,27 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Mostrar la conversación tal como el modelo la leyó y la escribió, con los sustitutos de los identificadores resaltados</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+6"/>
+        <source>Send the message to the model (Ctrl+Enter)</source>
+        <translation>Enviar el mensaje al modelo (Ctrl+Intro)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop the answer being written; what it wrote is kept (Esc)</source>
+        <translation>Detener la respuesta que se está escribiendo; se conserva lo escrito (Esc)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the last answer again</source>
+        <translation>Escribir de nuevo la última respuesta</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save this conversation as a Markdown file (Ctrl+E)</source>
+        <translation>Guardar esta conversación como archivo Markdown (Ctrl+E)</translation>
+    </message>
+    <message>
+        <location line="+98"/>
         <source>Exported to {path}</source>
         <translation>Exportada a {path}</translation>
     </message>
@@ -159,7 +194,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Lo que leyó el modelo: {count} identificadores sustituidos.</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+42"/>
         <source>The answer is finished.</source>
         <translation>La respuesta ha terminado.</translation>
     </message>
@@ -241,15 +276,15 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
     <message>
         <location line="+4"/>
         <source>{low}–{high} % of the words it receives (measured for the built-in model at every split depth; run the evaluation in the Privacy tab to measure this model)</source>
-        <translation>del {low} al {high} % de las palabras que recibe (medido para el modelo integrado en todas las profundidades de división; ejecute la evaluación en la pestaña Privacidad para medir este modelo)</translation>
+        <translation>del {low} al {high}&#xa0;% de las palabras que recibe (medido para el modelo integrado en todas las profundidades de división; ejecute la evaluación en la pestaña Privacidad para medir este modelo)</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>about 9 identifier words in 10 are found (89–94 % in English, 93–96 % in Spanish, measured on documents the detector was not tuned on); the rest reach it as written</source>
-        <translation>se detectan unas 9 de cada 10 palabras identificativas (del 89 al 94 % en inglés y del 93 al 96 % en español, medido en documentos para los que el detector no se ajustó); el resto le llega tal como está escrito</translation>
+        <translation>se detectan unas 9 de cada 10 palabras identificativas (del 89 al 94&#xa0;% en inglés y del 93 al 96&#xa0;% en español, medido en documentos para los que el detector no se ajustó); el resto le llega tal como está escrito</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>Split depth {depth}: {depth} layers at each end run here.</source>
         <translation>Profundidad de división {depth}: {depth} capas de cada extremo se ejecutan aquí.</translation>
     </message>
@@ -277,7 +312,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../ui/chat_view.py" line="+32"/>
+        <location filename="../../ui/chat_view.py" line="+33"/>
         <source>You</source>
         <translation>Usted</translation>
     </message>
@@ -292,17 +327,27 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Sistema</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+141"/>
         <source>Copy</source>
         <translation>Copiar</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Copy this message as Markdown</source>
         <translation>Copiar este mensaje como Markdown</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+3"/>
+        <source>Copy the message from {who} as Markdown</source>
+        <translation>Copiar el mensaje de {who} como Markdown</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Message from {who}</source>
+        <translation>Mensaje de {who}</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>as the model wrote it</source>
         <translation>tal como lo escribió el modelo</translation>
     </message>
@@ -315,6 +360,31 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <location line="+3"/>
         <source>writing…</source>
         <translation>escribiendo…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>stand-in “{text}”</source>
+        <translation>sustituto «{text}»</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{who} ({state}): {text}</source>
+        <translation>{who} ({state}): {text}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{who}: {text}</source>
+        <translation>{who}: {text}</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Conversation</source>
+        <translation>Conversación</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The messages in order, each with who wrote it; Page Up and Page Down scroll</source>
+        <translation>Los mensajes en orden, cada uno con quién lo escribió; Re Pág y Av Pág desplazan</translation>
     </message>
 </context>
 <context>
@@ -544,6 +614,11 @@ Last message: {when}</source>
     </message>
     <message>
         <location line="+4"/>
+        <source>Python {version} documentation topics (pydoc_data): {total} documents</source>
+        <translation>temas de la documentación de Python {version} (pydoc_data): {total} documentos</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>{attacker} at depth {depth}, {direction}: done</source>
         <translation>{attacker} a profundidad {depth}, {direction}: hecho</translation>
     </message>
@@ -752,9 +827,19 @@ Last message: {when}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="+115"/>
+        <location filename="../../ui/main_window.py" line="+116"/>
         <source>Starting…</source>
         <translation>Iniciando…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Progress</source>
+        <translation>Progreso</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Loading the model, or exporting a worker bundle: the status line says which</source>
+        <translation>Cargando el modelo o exportando un paquete del servidor: la línea de estado indica cuál</translation>
     </message>
     <message>
         <location line="+13"/>
@@ -835,7 +920,7 @@ Last message: {when}</source>
 <context>
     <name>MetricsDock</name>
     <message>
-        <location filename="../../ui/metrics_dock.py" line="+21"/>
+        <location filename="../../ui/metrics_dock.py" line="+23"/>
         <source>&lt;p&gt;&lt;b&gt;No answer yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;While an answer is written, this panel shows its speed, how many words each round trip to the worker brings back, and where each step&apos;s time goes (network, this computer, the worker).&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Todavía no hay ninguna respuesta.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Mientras se escribe una respuesta, este panel muestra su velocidad, cuántas palabras trae cada viaje de ida y vuelta al servidor y en qué se va el tiempo de cada paso (la red, este equipo, el servidor).&lt;/p&gt;</translation>
     </message>
@@ -870,7 +955,7 @@ Last message: {when}</source>
         <translation>&amp;Métricas en vivo</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>No generation yet.</source>
         <translation>Todavía no se ha generado nada.</translation>
     </message>
@@ -895,12 +980,12 @@ Last message: {when}</source>
         <translation>Viaje de ida y vuelta por la red (ms)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>break-even a*</source>
         <translation>punto de equilibrio a*</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+64"/>
         <source>Last {trips} round trips: {speed} tok/s, {per_trip} tokens per round trip, network {network} ms</source>
         <translation>Últimos {trips} viajes de ida y vuelta: {speed} tokens/s, {per_trip} tokens por viaje, red {network} ms</translation>
     </message>
@@ -926,12 +1011,12 @@ Last message: {when}</source>
 <context>
     <name>PrivacyView</name>
     <message>
-        <location filename="../../ui/privacy_view.py" line="+20"/>
+        <location filename="../../ui/privacy_view.py" line="+34"/>
         <source>sent · public weights (head search)</source>
         <translation>enviado · pesos públicos (búsqueda con la cabeza)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>sent · learned MLP</source>
         <translation>enviado · ataque entrenado (MLP)</translation>
     </message>
@@ -941,12 +1026,12 @@ Last message: {when}</source>
         <translation>devuelto · pesos públicos (capas finales)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>returned · learned MLP</source>
         <translation>devuelto · ataque entrenado (MLP)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>No privacy estimate is available for this model yet. Run the evaluation to measure how many tokens an attacker could recover from the hidden states at each split depth.</source>
         <translation>Todavía no hay ninguna estimación de privacidad para este modelo. Ejecute la evaluación para medir cuántos tokens podría recuperar un atacante a partir de los estados ocultos en cada profundidad de división.</translation>
     </message>
@@ -986,19 +1071,34 @@ Last message: {when}</source>
         <translation>Esta es la medición que acompaña a splitchat para exactamente estos pesos: splitchat privacy con {settings} (profundidades {depths}), ejecutada el {date} y {measured}. Ejecute la evaluación para medirlo en este equipo o con sus propios documentos.</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>Tokens recovered (top-1)</source>
-        <translation>Tokens recuperados (top-1)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+63"/>
         <source>recovered</source>
         <translation>recuperados</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>split depth (layers kept local on each side)</source>
-        <translation>profundidad de división (capas locales en cada extremo)</translation>
+        <location line="-37"/>
+        <source>Privacy measurement</source>
+        <translation>Medición de la privacidad</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>&lt;b&gt;Tokens recovered (top-1)&lt;/b&gt; at each split depth</source>
+        <translation>&lt;b&gt;Tokens recuperados (top-1)&lt;/b&gt; en cada profundidad de división</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Tokens recovered at each split depth</source>
+        <translation>Tokens recuperados en cada profundidad de división</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>split depth</source>
+        <translation>profundidad de división</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Split depth: the layers kept on this computer at each end of the model</source>
+        <translation>Profundidad de división: las capas que se quedan en este equipo en cada extremo del modelo</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -1006,12 +1106,27 @@ Last message: {when}</source>
         <translation>Ejecutar la evaluación de privacidad</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Measure how much of the text the hidden states give away at each split depth (takes minutes)</source>
+        <translation>Medir cuánto del texto revelan los estados ocultos en cada profundidad de división (tarda minutos)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Cancel</source>
         <translation>Cancelar</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+1"/>
+        <source>Stop the evaluation; nothing is saved</source>
+        <translation>Detener la evaluación; no se guarda nada</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Privacy evaluation progress</source>
+        <translation>Progreso de la evaluación de privacidad</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>The local layers are a published checkpoint: anyone can download them, so the public-weights attacks apply.</source>
         <translation>Las capas locales son un modelo publicado: cualquiera puede descargarlas, así que los ataques con pesos públicos son aplicables.</translation>
     </message>
@@ -1021,7 +1136,22 @@ Last message: {when}</source>
         <translation>Las capas locales son pesos privados: los ataques con pesos públicos solo son aplicables si se filtran. Mantenerlos en privado es una obligación operativa, no una garantía.</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+27"/>
+        <source>{series}: {values}</source>
+        <translation>{series}: {values}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>depth {depth} {share}%</source>
+        <translation>profundidad {depth}: {share}&#xa0;%</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>{series}: {share}%</source>
+        <translation>{series}: {share}&#xa0;%</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Depth {depth} was not measured (measured: {depths}).</source>
         <translation>La profundidad {depth} no se midió (medidas: {depths}).</translation>
     </message>
@@ -1038,12 +1168,12 @@ Last message: {when}</source>
     <message>
         <location line="+5"/>
         <source>At depth {depth}, {who} recovers {share}% of the tokens sent to the worker (95% CI {low}–{high}%)</source>
-        <translation>A profundidad {depth}, {who} recupera el {share} % de los tokens enviados al servidor (IC del 95 %: {low}–{high} %)</translation>
+        <translation>A profundidad {depth}, {who} recupera el {share}&#xa0;% de los tokens enviados al servidor (IC del 95&#xa0;%: {low}–{high}&#xa0;%)</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>one trained on collected activations recovers {share}%</source>
-        <translation>uno entrenado con activaciones recopiladas recupera el {share} %</translation>
+        <translation>uno entrenado con activaciones recopiladas recupera el {share}&#xa0;%</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -1053,17 +1183,17 @@ Last message: {when}</source>
     <message>
         <location line="+8"/>
         <source>Guessing the most frequent token scores {share}%.</source>
-        <translation>Adivinar el token más frecuente acierta el {share} %.</translation>
+        <translation>Adivinar el token más frecuente acierta el {share}&#xa0;%.</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>about {share} % of the tokens (word pieces) it receives — measured for this model by the splitchat project, shipped with the app, at depth {depth} on {tokens} test tokens</source>
-        <translation>aproximadamente el {share} % de los tokens (fragmentos de palabra) que recibe, según la medición del proyecto splitchat para este modelo que acompaña a la aplicación, a profundidad {depth} con {tokens} tokens de prueba</translation>
+        <translation>aproximadamente el {share}&#xa0;% de los tokens (fragmentos de palabra) que recibe, según la medición del proyecto splitchat para este modelo que acompaña a la aplicación, a profundidad {depth} con {tokens} tokens de prueba</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>about {share} % of the tokens (word pieces) it receives — measured for this model at depth {depth} on {tokens} test tokens</source>
-        <translation>aproximadamente el {share} % de los tokens (fragmentos de palabra) que recibe, según lo medido para este modelo a profundidad {depth} con {tokens} tokens de prueba</translation>
+        <translation>aproximadamente el {share}&#xa0;% de los tokens (fragmentos de palabra) que recibe, según lo medido para este modelo a profundidad {depth} con {tokens} tokens de prueba</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -1144,7 +1274,22 @@ Last message: {when}</source>
         <translation>Seleccione primero un sustituto resaltado o coloque el cursor en uno.</translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+35"/>
+        <source>Your message as the model will read it</source>
+        <translation>Su mensaje tal como lo leerá el modelo</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Stand-ins for identifiers in it: {stand_ins}</source>
+        <translation>Sustitutos de identificadores que contiene: {stand_ins}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No identifier in it is replaced.</source>
+        <translation>No se sustituye ningún identificador.</translation>
+    </message>
+    <message>
+        <location line="+78"/>
         <source>“{words}” could not be hidden: the model would still read it. Cancel to reword the message.</source>
         <translation>No se pudo ocultar «{words}»: el modelo lo seguiría leyendo. Cancele para reformular el mensaje.</translation>
     </message>
@@ -1177,7 +1322,7 @@ Last message: {when}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="+45"/>
+        <location filename="../../ui/settings_dialog.py" line="+48"/>
         <source>Embedded (this computer only)</source>
         <translation>Integrado (solo este equipo)</translation>
     </message>
@@ -1194,7 +1339,7 @@ Last message: {when}</source>
     <message>
         <location line="+1"/>
         <source>Names, dates, record numbers, addresses and other identifiers are replaced by consistent stand-ins on this computer before the model reads them, and put back in the answer. On documents the detector was not tuned on it finds 89–94 % of identifier words in English and 93–96 % in Spanish: the rest, and all other text, still reach the worker as hidden states (see the Privacy tab). Review before sending lets you check each message.</source>
-        <translation>Los nombres, fechas, números de historia o de expediente, direcciones y demás identificadores se sustituyen en este equipo por sustitutos coherentes antes de que el modelo los lea, y se restituyen en la respuesta. En documentos para los que el detector no se ajustó, encuentra del 89 al 94 % de las palabras identificativas en inglés y del 93 al 96 % en español: el resto, y todo el demás texto, sigue llegando al servidor como estados ocultos (consulte la pestaña Privacidad). Revisar antes de enviar le permite comprobar cada mensaje.</translation>
+        <translation>Los nombres, fechas, números de historia o de expediente, direcciones y demás identificadores se sustituyen en este equipo por sustitutos coherentes antes de que el modelo los lea, y se restituyen en la respuesta. En documentos para los que el detector no se ajustó, encuentra del 89 al 94&#xa0;% de las palabras identificativas en inglés y del 93 al 96&#xa0;% en español: el resto, y todo el demás texto, sigue llegando al servidor como estados ocultos (consulte la pestaña Privacidad). Revisar antes de enviar le permite comprobar cada mensaje.</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -1229,7 +1374,7 @@ Last message: {when}</source>
     <message>
         <location line="+5"/>
         <source>Worker memory</source>
-        <translation>Memoria del servidor</translation>
+        <translation>Memoria remota</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1248,12 +1393,12 @@ Last message: {when}</source>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+512"/>
+        <location line="+540"/>
         <source>auto</source>
         <translation>automático</translation>
     </message>
     <message>
-        <location line="-511"/>
+        <location line="-539"/>
         <source>learned</source>
         <translation>aprendido</translation>
     </message>
@@ -1388,7 +1533,7 @@ Last message: {when}</source>
         <translation>Configuración de splitchat</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>&amp;Provider</source>
         <translation>&amp;Proveedor</translation>
     </message>
@@ -1408,7 +1553,7 @@ Last message: {when}</source>
         <translation>&amp;Idioma</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+36"/>
         <source>Provider (where the middle layers run)</source>
         <translation>Proveedor (dónde se ejecutan las capas intermedias)</translation>
     </message>
@@ -1503,7 +1648,17 @@ Last message: {when}</source>
         <translation>Profundidad de división (capas que se quedan en este equipo en cada extremo)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+18"/>
+        <source>Split depths and what each costs</source>
+        <translation>Profundidades de división y lo que cuesta cada una</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One row per depth: the compute and memory on this computer and on the worker, and the tokens an attacker recovers</source>
+        <translation>Una fila por profundidad: el cálculo y la memoria en este equipo y en el servidor, y los tokens que recupera un atacante</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>smollm2-135m-instruct (bundled), or a Hugging Face model folder</source>
         <translation>smollm2-135m-instruct (incluido) o una carpeta de modelo de Hugging Face</translation>
     </message>
@@ -1523,7 +1678,12 @@ Last message: {when}</source>
         <translation>Escribir las capas intermedias de este modelo a esta profundidad, para el servidor GPU</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
+        <source>Worker bundle export progress</source>
+        <translation>Progreso de la exportación del paquete del servidor</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Model</source>
         <translation>Modelo</translation>
     </message>
@@ -1538,9 +1698,9 @@ Last message: {when}</source>
         <translation>Dispositivo para las capas locales</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>{local} of {layers} layers ({share}%)</source>
-        <translation>{local} de {layers} capas ({share} %)</translation>
+        <translation>{local} de {layers} capas ({share}&#xa0;%)</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -1563,14 +1723,14 @@ Last message: {when}</source>
         <translation>Elija una carpeta de modelo (config.json, tokenizador, safetensors)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Checking {model}…</source>
         <translation>Comprobando {model}…</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Someone running the worker, holding the published model, could read back about {sent}% of the words this computer sends it at depth {depth}, and {returned}% of what it sends back. Keeping more layers here changes this little; replacing identifiers before sending (Provider tab) is what keeps names, dates and numbers from the worker.</source>
-        <translation>Quien gestiona el servidor, con el modelo publicado, podría reconstruir aproximadamente el {sent} % de las palabras que este equipo le envía a profundidad {depth}, y el {returned} % de lo que devuelve. Mantener más capas aquí cambia esto poco; lo que protege los nombres, las fechas y los números frente al servidor es sustituir los identificadores antes de enviar (pestaña Proveedor).</translation>
+        <translation>Quien gestiona el servidor, con el modelo publicado, podría reconstruir aproximadamente el {sent}&#xa0;% de las palabras que este equipo le envía a profundidad {depth}, y el {returned}&#xa0;% de lo que devuelve. Mantener más capas aquí cambia esto poco; lo que protege los nombres, las fechas y los números frente al servidor es sustituir los identificadores antes de enviar (pestaña Proveedor).</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1585,7 +1745,7 @@ Last message: {when}</source>
     <message>
         <location line="+1"/>
         <source>{sent}% / {returned}% (public weights)</source>
-        <translation>{sent} % / {returned} % (pesos públicos)</translation>
+        <translation>{sent}&#xa0;% / {returned}&#xa0;% (pesos públicos)</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1594,7 +1754,7 @@ Last message: {when}</source>
         <translation>Idioma</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Decoding and sampling</source>
         <translation>Decodificación y muestreo</translation>
     </message>
@@ -1637,7 +1797,7 @@ secuencial: un token por viaje de ida y vuelta</translation>
         <translation>Respuesta más larga (tokens)</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>Checking {model} before saving…</source>
         <translation>Comprobando {model} antes de guardar…</translation>
     </message>
