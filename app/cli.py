@@ -32,8 +32,6 @@ EXIT_CODES_EPILOG = f"""exit status:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from app.data.command_policy import CommandFlags, bind_to_policy
-    from app.engine.chat import SplitChat
-    from app.engine.decode.sampling import Sampling
     from app.engine.source.split import SplitSpec
     from app.engine.speculation.modes import Speculation
 
@@ -55,13 +53,17 @@ def cmd_ask(args: argparse.Namespace) -> int:
         )
     )
     chosen = bound.settings
-    sampling = Sampling(temperature=chosen.temperature, top_p=chosen.top_p, seed=args.seed)
     messages = ([{"role": "system", "content": args.system}] if args.system else []) + [
         {"role": "user", "content": args.prompt}
     ]
     token = os.environ.get(TOKEN_ENV) if bound.endpoint else None
     if bound.endpoint and not token:  # the command line takes its token from the environment only
         raise ValueError(f"a worker endpoint needs its bearer token in ${TOKEN_ENV}")
+    # torch loads here, after the policy and the token have had their say: a refusal is said at once.
+    from app.engine.chat import SplitChat
+    from app.engine.decode.sampling import Sampling
+
+    sampling = Sampling(temperature=chosen.temperature, top_p=chosen.top_p, seed=args.seed)
     pseudonymise = bound.pseudonymise
     detector = _office_detector(args) if pseudonymise else None
 
@@ -456,8 +458,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--cores-apart",
         action="store_true",
-        help="with --document-tokens: the worker on one half of this computer's cores and the app on the other, "
-        "as two machines would be (Linux)",
+        help="with --document-tokens or --load: the worker on one half of this computer's cores and the app (or "
+        "the load's clients) on the other, as two machines would be (Linux)",
     )
     bench.add_argument(
         "--modes",
@@ -568,28 +570,44 @@ def _run(argv: list[str]) -> int:
         _progress.close()
 
 
-def _report_failure(exc: Exception) -> int:
-    from app.privacy.corpus import CorpusError
+def _loaded_classes(*names: str) -> tuple[type, ...]:
+    """The classes ``module:Class`` whose module this process has imported, the others left out.
 
+    An exception can only be an instance of a class whose module was loaded (a subclass's definition loads
+    its base's), so this answers isinstance exactly, and reporting a failure imports nothing: importing
+    the transport or the model config for the check loaded torch, seconds for a one-line message.
+    """
+    found = []
+    for name in names:
+        module, _, attribute = name.partition(":")
+        cls = getattr(sys.modules.get(module), attribute, None)
+        if cls is not None:
+            found.append(cls)
+    return tuple(found)
+
+
+def _report_failure(exc: Exception) -> int:
     if os.environ.get(DEBUG_ENV):
         import traceback
 
         traceback.print_exception(exc)
     message = " ".join(str(exc).split()) or type(exc).__name__
     # A value the command cannot use is a usage error like argparse's own; the rest happened while running.
-    if isinstance(exc, (ValueError, CorpusError)):
+    if isinstance(exc, (ValueError, *_loaded_classes("app.privacy.corpus:CorpusError"))):
         print(f"splitchat: {message}", file=sys.stderr)
         return EXIT_USAGE
-    from app.data.settings import PolicyError
-    from app.engine.link.transport import WorkerError
-    from app.identifiers.detect import DetectorUnavailable
-    from app.identifiers.office_terms import TermListError
-    from app.model.config import ModelError
-    from app.plotting import PlottingUnavailable
-    from app.privacy.annotated import AnnotatedSetError
-
-    expected = (ModelError, WorkerError, DetectorUnavailable, PlottingUnavailable, OSError, TermListError, PolicyError)
-    if isinstance(exc, AnnotatedSetError):
+    expected = (
+        OSError,
+        *_loaded_classes(
+            "app.model.config:ModelError",
+            "app.engine.link.transport:WorkerError",
+            "app.identifiers.detect:DetectorUnavailable",
+            "app.plotting:PlottingUnavailable",
+            "app.identifiers.office_terms:TermListError",
+            "app.data.settings:PolicyError",
+        ),
+    )
+    if isinstance(exc, _loaded_classes("app.privacy.annotated:AnnotatedSetError")):
         print(f"splitchat: {message}", file=sys.stderr)
         return EXIT_USAGE
     if isinstance(exc, expected):

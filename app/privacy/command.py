@@ -10,7 +10,6 @@ import sys
 import threading
 from pathlib import Path
 
-from app.engine.source.specs import resolve_model
 from app.jobs import Cancelled
 from app.privacy.settings import PrivacySettings
 from app.progress_display import stderr_progress as _progress
@@ -26,6 +25,7 @@ def run_privacy_command(args: argparse.Namespace) -> int:
 
 def recovery_command(args: argparse.Namespace) -> int:
     """Token recovery per depth and direction, cached per model fingerprint and settings."""
+    from app.engine.source.specs import resolve_model
     from app.privacy.evaluation import run
     from app.privacy.plot import plot_report
 
@@ -64,13 +64,14 @@ def recovery_command(args: argparse.Namespace) -> int:
 
 def annotated_command(args: argparse.Namespace) -> int:
     """``--identifiers --annotated DIR``: detection scored on an office's own annotated documents."""
-    from app.identifiers.detect import IdentifierDetector
     from app.privacy.annotated import Role, Source, load_annotated
-    from app.privacy.identifier_evaluation import score_sources, source_lines, sources_json
 
-    documents = load_annotated(args.annotated)
+    documents = load_annotated(args.annotated)  # a malformed file is refused before the detector loads
     if not documents:
         raise ValueError(f"{args.annotated} holds no documents")
+    from app.identifiers.detect import IdentifierDetector
+    from app.privacy.identifier_evaluation import score_sources, source_lines, sources_json
+
     source = Source(Path(args.annotated).name, Role.HELD_OUT, "your annotated documents", tuple(documents))
     _progress("Scoring detection on your documents", 0.0)
     scores = score_sources([source], IdentifierDetector())
@@ -96,6 +97,7 @@ def identifier_command(args: argparse.Namespace) -> int:
         return annotated_command(args)
     from app.engine.chat import SplitChat
     from app.engine.decode.sampling import Sampling
+    from app.engine.source.specs import resolve_model
     from app.engine.source.split import SplitSpec
     from app.privacy.activations import WholeModel
     from app.privacy.identifier_evaluation import IdentifierSettings, evaluate_identifiers, summary_lines

@@ -13,6 +13,7 @@ import json
 import statistics
 import time
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from app.identifiers.detect import IdentifierDetector
 from app.identifiers.pseudonyms import Pseudonymiser
@@ -21,7 +22,9 @@ from app.privacy.annotated import Role, Source, project_sources
 from app.privacy.detection_scores import DetectionScores, score
 from app.privacy.identifier_corpus import LabelledDocument, load_corpus
 from app.privacy.identifier_fidelity import Answer, Fidelity, measure_fidelity, qa_items
-from app.privacy.identifier_leaks import LeakRates, attack
+
+if TYPE_CHECKING:  # the attacks import torch: scoring detection alone (--annotated) needs none of it
+    from app.privacy.identifier_leaks import LeakRates
 
 NOTE_WORDS = 1000
 
@@ -215,6 +218,8 @@ def evaluate_identifiers(
 ) -> IdentifierReport:
     """The whole measurement (``model`` is a ``WholeModel`` of the public checkpoint); ``answer`` runs the
     chat model for the fidelity questions (skipped without it)."""
+    from app.privacy.identifier_leaks import attack
+
     started = time.monotonic()
     say = progress or (lambda message, fraction: None)
     documents = load_corpus()

@@ -159,7 +159,11 @@ def test_ctrl_c_while_a_command_runs_exits_130_without_a_traceback():
 
 def test_plot_without_matplotlib_fails_before_measuring_with_one_line_naming_the_extra(tmp_path):
     # matplotlib made unimportable, as in an install without the reports extra.
-    probe = "import sys; sys.modules['matplotlib'] = None; from app.cli import main; sys.exit(main(sys.argv[1:]))"
+    # It also names which heavy libraries were loaded by then: none (saying so loaded torch, once).
+    probe = (
+        "import sys; sys.modules['matplotlib'] = None; from app.cli import main; code = main(sys.argv[1:]); "
+        f"print(sorted(name for name in {HEAVY!r} if sys.modules.get(name))); sys.exit(code)"
+    )
     for command in (
         ["bench", "--report", str(tmp_path / "no-such-runs.json"), "--plot", str(tmp_path / "b.png")],
         ["privacy", "--json", str(tmp_path / "p.json"), "--plot", str(tmp_path / "p.png")],
@@ -169,4 +173,5 @@ def test_plot_without_matplotlib_fails_before_measuring_with_one_line_naming_the
         )
         assert result.returncode == 1, result.stderr
         assert "splitchat[reports]" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+        assert result.stdout.strip() == "[]", result.stdout
         assert not (tmp_path / "p.json").exists()  # stopped before the evaluation ran
