@@ -18,11 +18,11 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from app.data.conversations import ConversationStore, ending_note
+from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
 from app.host import (
     BUNDLED_SPEC,
@@ -39,7 +39,10 @@ from app.ui.banner import Banner, banner_summary
 from app.ui.bridge import EngineSignals
 from app.ui.chat_view import ChatView, MessageBubble
 from app.ui.focus import show_focus_frame
-from app.ui.messages import explain
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
+from app.ui.i18n import number as locale_number  # ``number`` here names an answer
+from app.ui.messages import ending_text, explain
+from app.ui.palette import colours, css, on_palette_change
 from app.ui.review_dialog import ReviewDialog
 from app.ui.wrapping_row import WrappingRow, button_group
 
@@ -47,29 +50,35 @@ STORE_EVERY_S = 0.5  # a streaming answer is written to disk at least this often
 # A streaming answer is laid out as Markdown at most this often: re-rendering the whole answer at every
 # token made a long answer cost O(n²) of the GUI thread.
 RENDER_EVERY_MS = 120
+INPUT_LINES = 5  # the message box's height, in lines of text, before it scrolls
 TITLE_CHARS = 48
 # Prefill while typing waits this long after the last keystroke, so a paste is sent once, not per key.
 AHEAD_AFTER_MS = 700
-AHEAD_NOTE = "Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider)."
+AHEAD_NOTE = QT_TRANSLATE_NOOP(
+    "ChatPane", "Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider)."
+)
 ENDING_OF_STOP = {"stop_token": "", "max_new_tokens": "length", "cancelled": "stopped", "repeating": "repeating"}
 LOST_CODES = ("connection_lost", "unreachable")
 # Said on every screen where the demonstration model answers: its summary of a discharge note once got
 # the lobe and the date wrong.
-DEMO_MODEL_NOTE = (
+DEMO_MODEL_NOTE = QT_TRANSLATE_NOOP(
+    "ChatPane",
     "The built-in model is a small demonstration model: its answers are often wrong — check every fact "
-    "against the source."
+    "against the source.",
 )
 
 
 # The export leaves splitchat's owner-only data folder: say so where the file is chosen.
-EXPORT_CAPTION = "Export conversation — the file is plain text, not protected: anyone who can open it can read it"
+EXPORT_CAPTION = QT_TRANSLATE_NOOP(
+    "ChatPane", "Export conversation — the file is plain text, not protected: anyone who can open it can read it"
+)
 _UNSAFE_IN_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
 
 
 def safe_file_name(title: str) -> str:
     """A conversation's title as one file name on Windows and Linux: no folders, no reserved characters."""
     name = " ".join(_UNSAFE_IN_NAMES.sub(" ", title).split()).strip(" .")
-    return name[:100].strip(" .") or "conversation"
+    return name[:100].strip(" .") or translate("ChatPane", "conversation")
 
 
 def export_folder() -> Path:
@@ -136,27 +145,39 @@ class ChatPane(QWidget):
         self.chat_view = ChatView()
         self.error = QLabel("")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b00020;")
         self.error.setVisible(False)
         self.input = QPlainTextEdit()
-        self.input.setPlaceholderText("Type or paste a message — Ctrl+Enter sends, Esc stops an answer")
-        self.input.setMaximumHeight(110)
+        self.input.setPlaceholderText(
+            translate("ChatPane", "Type or paste a message — Ctrl+Enter sends, Esc stops an answer")
+        )
+        # The placeholder is gone once something is typed: the box is named on its own for a screen reader.
+        self.input.setAccessibleName(translate("ChatPane", "Message"))
+        self.input.setAccessibleDescription(
+            translate("ChatPane", "Your message to the model: Ctrl+Enter sends it, Esc stops an answer")
+        )
+        self._fit_input()
         self.input.setTabChangesFocus(True)  # Tab moves on to the buttons; Ctrl+Tab types a tab
         show_focus_frame(self.input)  # as the search box does: a blinking caret alone is easy to miss
         self.input.textChanged.connect(self._draft_changed)
-        self.ahead_note = QLabel(AHEAD_NOTE)
+        self.ahead_note = QLabel(translate("ChatPane", AHEAD_NOTE))
         self.ahead_note.setWordWrap(True)
-        self.ahead_note.setStyleSheet("color: #8a4b00;")
-        self.send_button = QPushButton("Send")
-        self.stop_button = QPushButton("Stop")
-        self.regenerate_button = QPushButton("Regenerate")
-        self.export_button = QPushButton("Export…")
-        self.model_view_button = QPushButton("What the model read")
+        self.send_button = QPushButton(translate("ChatPane", "Send"))
+        self.stop_button = QPushButton(translate("ChatPane", "Stop"))
+        self.regenerate_button = QPushButton(translate("ChatPane", "Regenerate"))
+        self.export_button = QPushButton(translate("ChatPane", "Export…"))
+        self.model_view_button = QPushButton(translate("ChatPane", "What the model read"))
         self.model_view_button.setCheckable(True)
         self.model_view_button.setToolTip(
-            "Show the conversation as the model read and wrote it, its stand-ins for identifiers highlighted"
+            translate(
+                "ChatPane",
+                "Show the conversation as the model read and wrote it, its stand-ins for identifiers highlighted",
+            )
         )
         self.model_view_button.toggled.connect(self.model_view_toggled)
+        self.send_button.setToolTip(translate("ChatPane", "Send the message to the model (Ctrl+Enter)"))
+        self.stop_button.setToolTip(translate("ChatPane", "Stop the answer being written; what it wrote is kept (Esc)"))
+        self.regenerate_button.setToolTip(translate("ChatPane", "Write the last answer again"))
+        self.export_button.setToolTip(translate("ChatPane", "Save this conversation as a Markdown file (Ctrl+E)"))
         self.send_button.clicked.connect(self.send_clicked)
         self.stop_button.clicked.connect(self.stop)
         self.regenerate_button.clicked.connect(self.regenerate_clicked)
@@ -179,11 +200,32 @@ class ChatPane(QWidget):
         column.addWidget(self.input)
         column.addLayout(buttons)
         self._set_generating(False)
+        self._restyle()
+        on_palette_change(self._restyle)
+
+    def _restyle(self) -> None:
+        """The error and warning lines in the palette's colours (app.ui.palette): again when the theme changes."""
+        scheme = colours()
+        self.error.setStyleSheet(f"color: {css(scheme.error.foreground)};")
+        self.ahead_note.setStyleSheet(f"color: {css(scheme.warning.foreground)};")
+
+    def _fit_input(self) -> None:
+        """The message box grows to INPUT_LINES lines of the current font, then scrolls (not a pixel height: at
+        150 % text a fixed one held fewer lines)."""
+        margins = self.input.contentsMargins()
+        document = self.input.document().documentMargin()
+        height = INPUT_LINES * self.input.fontMetrics().lineSpacing() + 2 * document + margins.top() + margins.bottom()
+        self.input.setMaximumHeight(round(height))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_input()
 
     def update_banner(self) -> None:
         self.ahead_note.setVisible(self._settings().prefilling_while_typing)
-        text, colour = banner_for(self._settings(), self.exposure)
-        self.banner.set_statement(banner_summary(self._settings()), text, colour)
+        text, kind = banner_for(self._settings(), self.exposure)
+        self.banner.set_statement(banner_summary(self._settings()), text, kind)
 
     # -- conversations ----------------------------------------------------------------------------
     def new_conversation(self) -> None:
@@ -226,20 +268,21 @@ class ChatPane(QWidget):
         self.pseudonyms = Pseudonyms.from_json(mapping) if mapping else None
         self.chat_view.clear()
         for message in self.store.messages(conversation_id):
-            self.chat_view.add(message.role, message.content, message.note)
+            self.chat_view.add(message.role, message.content, ending_text(message.complete, message.ending))
         self._set_generating(False)
 
     def export_conversation(self, path: Path) -> None:
         if self.conversation_id is None:
-            raise ValueError("there is no conversation to export")
+            raise ValueError("there is no conversation to export")  # a caller's mistake: never shown
         Path(path).write_text(self.store.export_markdown(self.conversation_id), encoding="utf-8")
-        self.status.emit(f"Exported to {path}")
+        self.status.emit(translate("ChatPane", "Exported to {path}").format(path=path))
 
     def export_clicked(self) -> None:
         if self.conversation_id is None:
             return
         suggested = export_folder() / f"{safe_file_name(self.store.get(self.conversation_id).title)}.md"
-        path, _ = QFileDialog.getSaveFileName(self, EXPORT_CAPTION, str(suggested), "Markdown (*.md)")
+        caption = translate("ChatPane", EXPORT_CAPTION)
+        path, _ = QFileDialog.getSaveFileName(self, caption, str(suggested), "Markdown (*.md)")
         if path:
             self.export_conversation(Path(path))
 
@@ -292,17 +335,17 @@ class ChatPane(QWidget):
 
     async def _sending_ahead(self, job) -> int:
         """Say that the draft is going ahead, and how much of it is on the worker once it stops."""
-        self.status.emit(SENDING_AHEAD)
+        self.status.emit(translate("ChatPane", SENDING_AHEAD))
         cached = await job
         if not self.ahead_again and not self.generating:  # not superseded by an edit or by Send
-            self.status.emit(SENT_AHEAD.format(tokens=cached))
+            self.status.emit(translate("ChatPane", SENT_AHEAD).format(tokens=locale_number(cached)))
         return cached
 
     def _ahead_done(self, task: asyncio.Task) -> None:
         if not task.cancelled() and task.exception() is not None:
             # Sending ahead is only a head start: a failure is said, and Send does the whole work as before.
             what, _ = explain(task.exception())
-            self.status.emit(f"Could not send ahead as you type: {what}")
+            self.status.emit(translate("ChatPane", "Could not send ahead as you type: {what}").format(what=what))
         if self.ahead_again:
             self.ahead_again = False
             self._send_ahead()
@@ -368,7 +411,7 @@ class ChatPane(QWidget):
     def stop(self) -> None:
         if self.streaming is not None:  # Esc with no answer being written does nothing
             self.stop_flag.set()
-            self.status.emit("Stopping…")
+            self.status.emit(translate("ChatPane", "Stopping…"))
 
     def show_error(self, error: BaseException) -> None:
         """Say what failed and what to do, above the message box (and in the status bar)."""
@@ -384,7 +427,7 @@ class ChatPane(QWidget):
         """Store and show the user's message, then stream the answer; returns the answer's text.
         ``reviewed``: the message as the user confirmed the model would read it."""
         if self.conversation_id is None:
-            title = text.splitlines()[0][:TITLE_CHARS] or "New conversation"
+            title = text.splitlines()[0][:TITLE_CHARS] or translate("ChatPane", "New conversation")
             self.conversation_id = self.store.create(title).id
             self.conversation_created.emit(self.conversation_id)
         self.store.add_message(self.conversation_id, "user", text)
@@ -410,7 +453,7 @@ class ChatPane(QWidget):
         reviewed = None
         if self._settings().reviewing:
             asked = [{"role": m.role, "content": m.content} for m in messages if m is not last_answer]
-            reviewed = await self._review(asked, REVIEW_CANCELLED_AGAIN)
+            reviewed = await self._review(asked, translate("ChatPane", REVIEW_CANCELLED_AGAIN))
             if reviewed is None:
                 return None  # Cancel: the answer stays as it was
         if last_answer is not None:
@@ -423,7 +466,7 @@ class ChatPane(QWidget):
         Computing it sends nothing: the host reads the conversation on this computer."""
         conversation = self.conversation_id
         pseudonyms = self._model_pseudonyms(self._settings())
-        self.status.emit(REVIEW_READING)
+        self.status.emit(translate("ChatPane", REVIEW_READING))
         try:
             shown = await self._model_text(messages, pseudonyms)
         except Exception as exc:  # nothing was sent: say why the review cannot be shown
@@ -448,7 +491,11 @@ class ChatPane(QWidget):
         dialog.deleteLater()
         if dialog.marked and conversation is not None:
             self._keep_pseudonyms(conversation, pseudonyms)  # the user's choice holds even if not sent now
-        self.status.emit(REVIEW_CONFIRMED if confirmed else cancelled or REVIEW_CANCELLED)
+        self.status.emit(
+            translate("ChatPane", REVIEW_CONFIRMED)
+            if confirmed
+            else cancelled or translate("ChatPane", REVIEW_CANCELLED)
+        )
         return dialog.shown if confirmed else None
 
     async def _model_text(self, messages: list[dict], pseudonyms: Pseudonyms | None) -> ModelText:
@@ -472,7 +519,7 @@ class ChatPane(QWidget):
         pseudonyms = self._model_pseudonyms(settings)
         try:
             await self._ensure_engine()
-            self.status.emit("Writing…")
+            self.status.emit(translate("ChatPane", WRITING))
             reply = await self.host.reply(
                 history,
                 settings.max_new_tokens,
@@ -497,7 +544,7 @@ class ChatPane(QWidget):
         self._keep_pseudonyms(conversation, pseudonyms)
         ending = ENDING_OF_STOP.get(reply.generation.stop_reason, "")
         self._finish(conversation, reply.text, complete=ending != "stopped", ending=ending)
-        self.status.emit(FINISHED_STATUS[ending] if reply.text else STOPPED_BEFORE_ANSWER)
+        self.status.emit(translate("ChatPane", FINISHED_STATUS[ending] if reply.text else STOPPED_BEFORE_ANSWER))
         return reply.text
 
     def _finish(self, conversation: int, text: str, complete: bool, ending: str = "") -> None:
@@ -506,7 +553,7 @@ class ChatPane(QWidget):
         bubble, self.streaming = self.streaming, None
         bubble.set_streaming(False)
         if text:
-            bubble.set_text(text, ending_note(complete, ending))
+            bubble.set_text(text, ending_text(complete, ending))
             self._store_answer(conversation, text, complete, ending)
         elif self.chat_view.bubbles and self.chat_view.bubbles[-1] is bubble:
             self.chat_view.remove_last()  # nothing was produced: no empty answer left behind
@@ -529,7 +576,7 @@ class ChatPane(QWidget):
 
     async def _show_model_texts(self) -> None:
         history = self._history()
-        self.status.emit("Reading the conversation as the model did…")
+        self.status.emit(translate("ChatPane", "Reading the conversation as the model did…"))
         try:
             texts = await self.host.model_texts(history, self.pseudonyms)
         except Exception as exc:  # the view is an aid: say what failed, keep the conversation shown
@@ -542,11 +589,20 @@ class ChatPane(QWidget):
         for bubble, model_text in zip(self.chat_view.bubbles, texts, strict=True):
             bubble.show_model_text(model_text.text, model_text.stand_ins)
         count = len(self.pseudonyms.replacements)
-        self.status.emit(f"What the model read: {count} identifier{'s' * (count != 1)} replaced by stand-ins.")
+        if count == 1:
+            said = translate("ChatPane", "What the model read: 1 identifier replaced by a stand-in.")
+        else:
+            said = translate("ChatPane", "What the model read: {count} identifiers replaced by stand-ins.")
+        self.status.emit(said.format(count=locale_number(count)))
 
     def _on_reading(self, number: int, done: int, total: int) -> None:
         if number == self.generation and self.streaming is not None:  # not a late signal of a finished answer
-            self.status.emit(READING.format(done=done, total=total) if done < total else "Writing…")
+            if done < total:
+                self.status.emit(
+                    translate("ChatPane", READING).format(done=locale_number(done), total=locale_number(total))
+                )
+            else:
+                self.status.emit(translate("ChatPane", WRITING))
 
     def _on_text(self, number: int, text: str) -> None:
         if number != self.generation or self.streaming is None:
@@ -578,21 +634,36 @@ class ChatPane(QWidget):
 
 
 FINISHED_STATUS = {
-    "": "The answer is finished.",
-    "length": "The answer reached the longest-answer limit and was cut there (Settings → Decoding).",
-    "stopped": "Stopped; what was written so far is kept.",
-    "repeating": "Stopped: the answer was repeating itself. Regenerate, or ask again in other words.",
+    "": QT_TRANSLATE_NOOP("ChatPane", "The answer is finished."),
+    "length": QT_TRANSLATE_NOOP(
+        "ChatPane", "The answer reached the longest-answer limit and was cut there (Settings → Decoding)."
+    ),
+    "stopped": QT_TRANSLATE_NOOP("ChatPane", "Stopped; what was written so far is kept."),
+    "repeating": QT_TRANSLATE_NOOP(
+        "ChatPane", "Stopped: the answer was repeating itself. Regenerate, or ask again in other words."
+    ),
 }
-READING = "Reading your message: {done:,} of {total:,} tokens…"
-SENDING_AHEAD = "Sending the draft ahead as you type…"
-SENT_AHEAD = "Sent ahead: the worker holds {tokens:,} tokens of this conversation; Send starts from there."
-STOPPED_BEFORE_ANSWER = "Stopped before the answer began; your message is kept — Regenerate answers it."
-REVIEW_READING = "Reading your message as the model will, before anything is sent…"
-REVIEW_CONFIRMED = "Sending the message as you reviewed it…"
-REVIEW_CANCELLED = "Nothing was sent; your message is still in the box."
-REVIEW_CANCELLED_AGAIN = "Nothing was sent; the answer is as it was."
-REVIEW_BANNER = " Each message is shown to you as the model will read it, and sent only once you confirm it."
-PRIVACY_LINK = '<a href="privacy">Privacy tab</a>'
+WRITING = QT_TRANSLATE_NOOP("ChatPane", "Writing…")
+# {done} and {total} arrive written in the user's locale (i18n.number): 1,234 or 1.234.
+READING = QT_TRANSLATE_NOOP("ChatPane", "Reading your message: {done} of {total} tokens…")
+SENDING_AHEAD = QT_TRANSLATE_NOOP("ChatPane", "Sending the draft ahead as you type…")
+SENT_AHEAD = QT_TRANSLATE_NOOP(
+    "ChatPane", "Sent ahead: the worker holds {tokens} tokens of this conversation; Send starts from there."
+)
+STOPPED_BEFORE_ANSWER = QT_TRANSLATE_NOOP(
+    "ChatPane", "Stopped before the answer began; your message is kept — Regenerate answers it."
+)
+REVIEW_READING = QT_TRANSLATE_NOOP("ChatPane", "Reading your message as the model will, before anything is sent…")
+REVIEW_CONFIRMED = QT_TRANSLATE_NOOP("ChatPane", "Sending the message as you reviewed it…")
+REVIEW_CANCELLED = QT_TRANSLATE_NOOP("ChatPane", "Nothing was sent; your message is still in the box.")
+REVIEW_CANCELLED_AGAIN = QT_TRANSLATE_NOOP("ChatPane", "Nothing was sent; the answer is as it was.")
+REVIEW_BANNER = QT_TRANSLATE_NOOP(
+    "ChatPane", "Each message is shown to you as the model will read it, and sent only once you confirm it."
+)
+
+
+def privacy_link() -> str:
+    return '<a href="privacy">{}</a>'.format(translate("ChatPane", "Privacy tab"))
 
 
 def measured_elsewhere() -> str:
@@ -602,57 +673,71 @@ def measured_elsewhere() -> str:
     report = bundled_model_report()
     span = report.sent_range() if report is not None else None
     if span is None:
-        return "most of the words it receives (run the evaluation in the Privacy tab to measure this model)"
-    low, high = (100 * rate for rate in span)
-    return (
-        f"{low:.0f}–{high:.0f} % of the words it receives (measured for the built-in model at every split depth; "
-        "run the evaluation in the Privacy tab to measure this model)"
-    )
+        return translate(
+            "ChatPane", "most of the words it receives (run the evaluation in the Privacy tab to measure this model)"
+        )
+    low, high = (locale_number(100 * rate) for rate in span)
+    return translate(
+        "ChatPane",
+        "{low}–{high} % of the words it receives (measured for the built-in model at every split depth; "
+        "run the evaluation in the Privacy tab to measure this model)",
+    ).format(low=low, high=high)
 
 
 # What docs/PRIVACY.md measured of the detector on documents by authors who never saw it (held-out sets).
-DETECTION_MEASURED = (
+DETECTION_MEASURED = QT_TRANSLATE_NOOP(
+    "ChatPane",
     "about 9 identifier words in 10 are found (89–94 % in English, 93–96 % in Spanish, measured on documents "
-    "the detector was not tuned on); the rest reach it as written"
+    "the detector was not tuned on); the rest reach it as written",
 )
 
 
 def banner_for(settings: AppSettings, exposure: str | None = None) -> tuple[str, str]:
-    """What the banner says for these settings, and its background colour: only what is true of them.
+    """What the banner says for these settings, and which of its kinds it is (``palette.BANNER_KINDS``, its
+    colours): only what is true of them. The words say it; the colour only repeats it.
 
     ``exposure`` is the measured share of the text a worker can read back at this model and depth, in
     words (PrivacyView.exposure_words); without one the banner quotes the project's own measurement and
     says whose it is.
     """
     provider = settings.provider
-    demo = f" {DEMO_MODEL_NOTE}" if settings.model == BUNDLED_SPEC else ""
-    depth = f"Split depth {settings.split}: {settings.split} layers at each end run here."
+    demo = f" {translate('ChatPane', DEMO_MODEL_NOTE)}" if settings.model == BUNDLED_SPEC else ""
+    depth = translate("ChatPane", "Split depth {depth}: {depth} layers at each end run here.").format(
+        depth=settings.split
+    )
     if provider is None:
         replaced = (
-            " Identifiers are also replaced by stand-ins before the model reads them."
+            " " + translate("ChatPane", "Identifiers are also replaced by stand-ins before the model reads them.")
             if settings.pseudonymising
             else ""
         )
-        text = (
+        text = translate(
+            "ChatPane",
             "<b>Nothing leaves this computer.</b> The model runs here, its middle layers in a worker process "
-            f"on this machine.{replaced} {depth}{demo}"
+            "on this machine.",
         )
-        return text, "#e6f4ea"
+        return f"{text}{replaced} {depth}{demo}", "local"
     where = f"“{provider.name}” ({provider.endpoint})"
     readable = exposure or measured_elsewhere()
-    review = REVIEW_BANNER if settings.reviewing else ""
+    review = " " + translate("ChatPane", REVIEW_BANNER) if settings.reviewing else ""
     if settings.pseudonymising:
-        text = (
-            f"<b>Only hidden states leave for {where}, with identifiers replaced.</b> Names, dates, record "
-            f"numbers, addresses and the like are replaced by stand-ins and put back in the answer here: "
-            f"{DETECTION_MEASURED}. "
-            f"From the hidden states, whoever runs the worker can read back {readable} — see the "
-            f"{PRIVACY_LINK}.{review} {depth}{demo}"
+        text = translate(
+            "ChatPane",
+            "<b>Only hidden states leave for {where}, with identifiers replaced.</b> Names, dates, record "
+            "numbers, addresses and the like are replaced by stand-ins and put back in the answer here: "
+            "{detection}. From the hidden states, whoever runs the worker can read back {readable} — see the "
+            "{privacy_tab}.",
+        ).format(
+            where=where,
+            detection=translate("ChatPane", DETECTION_MEASURED),
+            readable=readable,
+            privacy_tab=privacy_link(),
         )
-        return text, "#e8f0fe"
-    text = (
-        f"<b>Only hidden states leave for {where} — but they can be read back.</b> Whoever runs the worker can "
-        f"recover {readable}, identifiers included: pseudonymisation is off for this provider. See the "
-        f"{PRIVACY_LINK}.{review} {depth}{demo}"
-    )
-    return text, "#fdecea"
+        return f"{text}{review} {depth}{demo}", "pseudonymised"
+    text = translate(
+        "ChatPane",
+        "<b>Only hidden states leave for {where} — but they can be read back.</b> Whoever runs the worker can "
+        "recover {readable}, identifiers included: pseudonymisation is off for this provider. See the "
+        "{privacy_tab}.",
+    ).format(where=where, readable=readable, privacy_tab=privacy_link())
+    return f"{text}{review} {depth}{demo}", "readable"

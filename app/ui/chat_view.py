@@ -26,33 +26,47 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.focus import RING, paint_focus_ring
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
+from app.ui.palette import Pair, colours, css, on_palette_change
 
-ROLE_NAMES = {"user": "You", "assistant": "Assistant", "system": "System"}
-ROLE_STYLE = {
-    "user": "background: #e8f0fe; border-radius: 8px;",
-    "assistant": "background: #f6f6f6; border-radius: 8px;",
-    "system": "background: #fff8e1; border-radius: 8px;",
+ROLE_NAMES = {
+    "user": QT_TRANSLATE_NOOP("ChatView", "You"),
+    "assistant": QT_TRANSLATE_NOOP("ChatView", "Assistant"),
+    "system": QT_TRANSLATE_NOOP("ChatView", "System"),
 }
 
 
-# A flat button draws nothing when it has the keyboard focus: this one draws a ring then.
+def role_name(role: str) -> str:
+    return translate("ChatView", ROLE_NAMES[role]) if role in ROLE_NAMES else role
+
+
+# A flat button draws nothing when it has the keyboard focus: this one draws a ring then. Its colours are
+# the bubble's (``MessageBubble.restyle``).
 COPY_STYLE = (
-    "QPushButton { border: 2px solid transparent; border-radius: 4px; padding: 2px 8px; background: transparent; }"
-    "QPushButton:hover { background: rgba(0, 0, 0, 0.06); }"
-    "QPushButton:focus { border-color: palette(highlight); }"
+    "QPushButton {{ border: 2px solid transparent; border-radius: 4px; padding: 2px 8px; background: transparent;"
+    " color: {text}; }}"
+    "QPushButton:hover {{ background: rgba(0, 0, 0, 0.06); }}"
+    "QPushButton:focus {{ border-color: {focus}; }}"
 )
 
-STAND_IN_COLOUR = "#ffe08a"  # a stand-in for an identifier, wherever the model's text is shown
-STAND_IN_STYLE = f"background: {STAND_IN_COLOUR};"
+# What marks a stand-in for an identifier in a message's HTML, wherever the model's text is shown: its own
+# text and highlight colours (app.ui.palette), and an underline, so it is not told by colour alone.
+STAND_IN_STYLE = 'class="stand-in"'
 
 
-def highlighted_html(text: str, spans: tuple[tuple[int, int], ...]) -> str:
-    """``text`` as plain text with ``spans`` marked: the model's view is shown exactly, not as Markdown."""
+def stand_in_style(pair: Pair) -> str:
+    return f"background: {css(pair.background)}; color: {css(pair.foreground)}; text-decoration: underline;"
+
+
+def highlighted_html(text: str, spans: tuple[tuple[int, int], ...], pair: Pair | None = None) -> str:
+    """``text`` as plain text with ``spans`` marked (in ``pair``'s colours, an assistant bubble's by
+    default): the model's view is shown exactly, not as Markdown."""
     parts, cursor = [], 0
+    style = stand_in_style(pair or colours().stand_in["assistant"]) if spans else ""
     for start, end in sorted(spans):
         parts += [
             html.escape(text[cursor:start]),
-            f'<span style="{STAND_IN_STYLE}">{html.escape(text[start:end])}</span>',
+            f'<span {STAND_IN_STYLE} style="{style}">{html.escape(text[start:end])}</span>',
         ]
         cursor = end
     parts.append(html.escape(text[cursor:]))
@@ -143,24 +157,29 @@ class MessageText(QTextBrowser):
 
 
 class MessageBubble(QFrame):
-    """One message: who said it, its text as Markdown (code blocks included), and Copy."""
+    """One message: who said it, its text as Markdown (code blocks included), and Copy.
+
+    A screen reader reads it as one piece, who wrote it first: its accessible name is "You: …" or
+    "Assistant (stopped): …", the text as shown (Markdown as words, a stand-in named as one)."""
 
     def __init__(self, role: str, text: str = "", note: str = ""):
         super().__init__()
         self.role = role
         self._text = ""
+        self._model_text: tuple[str, tuple[tuple[int, int], ...]] | None = None  # shown as the model read it
         self.renders = 0  # how often the body was laid out: a streaming answer must not re-render per token
         self.setObjectName(f"bubble-{role}")
-        self.setStyleSheet(f"#bubble-{role} {{ {ROLE_STYLE.get(role, '')} }}")
         layout = QVBoxLayout(self)
         header = QHBoxLayout()
-        self.title = QLabel(f"<b>{ROLE_NAMES.get(role, role)}</b>")
+        self.title = QLabel(f"<b>{role_name(role)}</b>")
         self.state = QLabel("")
-        self.state.setStyleSheet("color: #888;")
-        self.copy_button = QPushButton("Copy")
-        self.copy_button.setStyleSheet(COPY_STYLE)
+        self.copy_button = QPushButton(translate("ChatView", "Copy"))
         self.copy_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click copies and leaves no ring behind
-        self.copy_button.setToolTip("Copy this message as Markdown")
+        self.copy_button.setToolTip(translate("ChatView", "Copy this message as Markdown"))
+        # Said with whose message it is: a screen reader hears one "Copy" per message.
+        self.copy_button.setAccessibleDescription(
+            translate("ChatView", "Copy the message from {who} as Markdown").format(who=role_name(role))
+        )
         self.copy_button.clicked.connect(self.copy)
         header.addWidget(self.title)
         header.addWidget(self.state)
@@ -168,8 +187,23 @@ class MessageBubble(QFrame):
         header.addWidget(self.copy_button)
         layout.addLayout(header)
         self.body = MessageText()
+        self.body.setAccessibleName(translate("ChatView", "Message from {who}").format(who=role_name(role)))
         layout.addWidget(self.body)
+        self.restyle()
+        on_palette_change(self.restyle)
         self.set_text(text, note)
+
+    def restyle(self) -> None:
+        """Its colours, from the application's palette (app.ui.palette): again when the theme changes."""
+        scheme = colours()
+        pair, muted = scheme.bubble.get(self.role, scheme.bubble["assistant"]), scheme.muted.get(self.role)
+        self.setStyleSheet(f"#bubble-{self.role} {{ background: {css(pair.background)}; border-radius: 8px; }}")
+        self.title.setStyleSheet(f"color: {css(pair.foreground)};")
+        self.state.setStyleSheet(f"color: {css((muted or pair).foreground)};")
+        self.copy_button.setStyleSheet(COPY_STYLE.format(text=css(pair.foreground), focus=css(scheme.focus.foreground)))
+        self.body.setStyleSheet(f"QTextBrowser {{ background: transparent; color: {css(pair.foreground)}; }}")
+        if self._model_text is not None:
+            self.show_model_text(*self._model_text)
 
     @property
     def text(self) -> str:
@@ -181,26 +215,58 @@ class MessageBubble(QFrame):
             self._text = text
             self._render()
         self.state.setText(f"({note})" if note else "")
+        self._name()
 
     def _render(self) -> None:
         self.renders += 1
         self.body.setText(plain_html(self._text) if self.role == "user" else markdown_html(self._text))
 
     def show_model_text(self, text: str, stand_ins: tuple[tuple[int, int], ...]) -> None:
-        """Show the message as the model read or wrote it, stand-ins highlighted (Copy still copies the original)."""
-        self.body.setText(highlighted_html(text, stand_ins))
-        self.title.setText(f"<b>{ROLE_NAMES.get(self.role, self.role)}</b> — as the model {self._model_verb}")
+        """Show the message as the model read or wrote it, stand-ins highlighted and underlined (Copy still copies
+        the original)."""
+        self._model_text = (text, stand_ins)
+        scheme = colours()
+        self.body.setText(highlighted_html(text, stand_ins, scheme.stand_in.get(self.role)))
+        self.title.setText(f"<b>{role_name(self.role)}</b> — {self._as_the_model}")
+        self._name()
 
     def show_original(self) -> None:
+        self._model_text = None
         self._render()
-        self.title.setText(f"<b>{ROLE_NAMES.get(self.role, self.role)}</b>")
+        self.title.setText(f"<b>{role_name(self.role)}</b>")
+        self._name()
 
     @property
-    def _model_verb(self) -> str:
-        return "wrote it" if self.role == "assistant" else "read it"
+    def _as_the_model(self) -> str:
+        if self.role == "assistant":
+            return translate("ChatView", "as the model wrote it")
+        return translate("ChatView", "as the model read it")
 
     def set_streaming(self, streaming: bool) -> None:
-        self.state.setText("writing…" if streaming else "")
+        self.state.setText(translate("ChatView", "writing…") if streaming else "")
+        self._name()
+
+    def _name(self) -> None:
+        """The accessible name: who wrote it, how it stands (writing, an ending, as the model read it), the text."""
+        if self._model_text is not None:
+            text, spans = self._model_text
+            parts, cursor = [], 0
+            for start, end in sorted(spans):
+                stand_in = translate("ChatView", "stand-in “{text}”").format(text=text[start:end])
+                parts += [text[cursor:start], stand_in]
+                cursor = end
+            shown = "".join([*parts, text[cursor:]])
+            state = self._as_the_model
+        else:
+            shown = self.body.document().toPlainText()
+            state = self.state.text().strip("()")
+        who = role_name(self.role)
+        if state:
+            name = translate("ChatView", "{who} ({state}): {text}").format(who=who, state=state, text=shown)
+        else:
+            name = translate("ChatView", "{who}: {text}").format(who=who, text=shown)
+        if name != self.accessibleName():
+            self.setAccessibleName(name)
 
     def copy(self) -> None:
         QApplication.clipboard().setText(self._text)
@@ -215,6 +281,10 @@ class ChatView(QScrollArea):
         # It takes the keyboard (PageUp/PageDown read the conversation), so it shows when it has it: a ring
         # painted in the room these margins leave inside the frame.
         self.setViewportMargins(RING - 1, RING - 1, RING - 1, RING - 1)
+        self.setAccessibleName(translate("ChatView", "Conversation"))
+        self.setAccessibleDescription(
+            translate("ChatView", "The messages in order, each with who wrote it; Page Up and Page Down scroll")
+        )
         self._inner = QWidget()
         self._layout = QVBoxLayout(self._inner)
         self._layout.addStretch(1)

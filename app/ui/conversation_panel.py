@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.data.conversations import ConversationStore
+from app.ui.i18n import date_time, translate
 
 
 class ConversationPanel(QWidget):
@@ -31,22 +32,36 @@ class ConversationPanel(QWidget):
         self.store = store
         layout = QVBoxLayout(self)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search conversations…")
+        self.search.setPlaceholderText(translate("ConversationPanel", "Search conversations…"))
         self.search.setClearButtonEnabled(True)
+        # A placeholder is no name for a screen reader: it is gone once something is typed.
+        self.search.setAccessibleName(translate("ConversationPanel", "Search conversations"))
+        self.search.setAccessibleDescription(
+            translate("ConversationPanel", "Shows only the conversations whose title or messages contain the words")
+        )
         self.search.textChanged.connect(lambda _: self.refresh())
         self.list = QListWidget()
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # long titles elide
         self.list.currentItemChanged.connect(self._picked)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setAccessibleName(translate("ConversationPanel", "Conversations"))
+        self.list.setAccessibleDescription(
+            translate("ConversationPanel", "Newest first; choose one to read it, Delete removes it")
+        )
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.list, activated=self._delete_clicked)
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         buttons = QHBoxLayout()
-        self.new_button = QPushButton("New")
-        self.rename_button = QPushButton("Rename")
-        self.delete_button = QPushButton("Delete")
+        self.new_button = QPushButton(translate("ConversationPanel", "New"))
+        self.rename_button = QPushButton(translate("ConversationPanel", "Rename"))
+        self.delete_button = QPushButton(translate("ConversationPanel", "Delete"))
         self.new_button.clicked.connect(self.new_requested.emit)
         self.rename_button.clicked.connect(self._rename_clicked)
         self.delete_button.clicked.connect(self._delete_clicked)
+        self.new_button.setToolTip(translate("ConversationPanel", "Start a new conversation (Ctrl+N)"))
+        self.rename_button.setToolTip(translate("ConversationPanel", "Rename the chosen conversation"))
+        self.delete_button.setToolTip(
+            translate("ConversationPanel", "Delete the chosen conversation and all its messages (asks first)")
+        )
         for button in (self.new_button, self.rename_button, self.delete_button):
             buttons.addWidget(button)
         layout.addWidget(self.search)
@@ -61,6 +76,12 @@ class ConversationPanel(QWidget):
         for conversation in self.store.list(self.search.text()):
             item = QListWidgetItem(conversation.title)
             item.setData(Qt.ItemDataRole.UserRole, conversation.id)
+            # When it last changed, as the user's locale writes dates: the list itself keeps to titles.
+            item.setToolTip(
+                translate("ConversationPanel", "{title}\nLast message: {when}").format(
+                    title=conversation.title, when=date_time(conversation.updated)
+                )
+            )
             self.list.addItem(item)
             if conversation.id == current:
                 self.list.setCurrentItem(item)
@@ -87,11 +108,17 @@ class ConversationPanel(QWidget):
         conversation_id = self.current_id()
         if conversation_id is None:
             return
-        title, ok = QInputDialog.getText(
-            self, "Rename conversation", "Title:", text=self.store.get(conversation_id).title
-        )
-        if ok and title.strip():
-            self.rename(conversation_id, title)
+        dialog = self.rename_dialog(self.store.get(conversation_id).title)
+        if dialog.exec() == QInputDialog.DialogCode.Accepted and dialog.textValue().strip():
+            self.rename(conversation_id, dialog.textValue())
+
+    def rename_dialog(self, title: str) -> QInputDialog:
+        """Asks for a conversation's new title, ``title`` typed in."""
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(translate("ConversationPanel", "Rename conversation"))
+        dialog.setLabelText(translate("ConversationPanel", "Title:"))
+        dialog.setTextValue(title)
+        return dialog
 
     def _delete_clicked(self) -> None:
         conversation_id = self.current_id()
@@ -105,8 +132,10 @@ class ConversationPanel(QWidget):
         """Asks before deleting; Enter or Esc keeps the conversation (No is the default)."""
         box = QMessageBox(
             QMessageBox.Icon.Question,
-            "Delete conversation",
-            f"Delete “{title}” and all its messages? This cannot be undone.",
+            translate("ConversationPanel", "Delete conversation"),
+            translate("ConversationPanel", "Delete “{title}” and all its messages? This cannot be undone.").format(
+                title=title
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             self,
         )

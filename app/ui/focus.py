@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPainter, QPalette, QPen
+from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QWidget
+
+from app.ui.palette import colours
 
 RING = 2  # pixels: the highlight ring of a focused view (FOCUSED's border)
 # The frame thickens into the highlight colour; the padding keeps the content from moving by a pixel.
@@ -23,7 +25,7 @@ def show_focus_frame(view: QAbstractScrollArea) -> None:
 
 def paint_focus_ring(widget: QWidget) -> None:
     """The same ring, painted just inside ``widget``'s edge (call it from its paint event while focused)."""
-    pen = QPen(widget.palette().color(QPalette.ColorRole.Highlight), RING)
+    pen = QPen(colours().focus.foreground, RING)  # the highlight, darkened where it kept under 3:1 (WCAG 1.4.11)
     pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
     painter = QPainter(widget)
     painter.setPen(pen)

@@ -21,8 +21,10 @@ from app.ui.bridge import EngineSignals
 from app.ui.bundle_export import WorkerBundleExport
 from app.ui.chat_pane import ChatPane
 from app.ui.conversation_panel import ConversationPanel
+from app.ui.engine_text import engine_text, progress_text
 from app.ui.focus import show_focus_frame
 from app.ui.gc_guard import settle
+from app.ui.i18n import translate
 from app.ui.metrics_dock import MetricsDock
 from app.ui.privacy_dock import PrivacyDock
 
@@ -32,8 +34,9 @@ STATE_VERSION = 1  # bumped when the docks change, so an old layout is not resto
 PREFERRED_SIZE = QSize(1280, 800)
 # Room left around the window for what the window manager adds (title bar, borders), so its frame fits too.
 FRAME_ALLOWANCE = QMargins(8, 40, 8, 8)
-# The Privacy panel opens 400 px wide, narrower where the list and the chat would have less than this.
-PANEL_WIDTH, LIST_AND_CHAT = 400, 750
+# The Privacy panel opens 400 px wide, narrower where the list and the chat would have less than this. At
+# 1024 px 750 left the panel 256 px, a column of two or three words a line; 700 leaves it 324.
+PANEL_WIDTH, LIST_AND_CHAT = 400, 700
 FOCUS_SKIPS = 4  # parked widgets Tab may pass in a row (QMainWindow keeps one tab bar per dock area)
 
 
@@ -79,7 +82,7 @@ class MainWindow(QMainWindow):
         self.setGeometry(initial_geometry(self.screen().availableGeometry()))
         self.chat_pane = ChatPane(self.host, self.store, lambda: self.settings, self.ensure_engine)
         self.chat_pane.status.connect(self.show_status)
-        self.chat_pane.signals.notice.connect(self.show_status)
+        self.chat_pane.signals.notice.connect(lambda notice: self.show_status(engine_text(notice)))
         self.chat_pane.privacy_requested.connect(self.show_privacy)
         self.conversations = ConversationPanel(self.store)
         show_focus_frame(self.conversations.list)  # empty, it took the focus and showed none
@@ -110,8 +113,12 @@ class MainWindow(QMainWindow):
         # The chat keeps most of the screen; the panel can be widened (and is remembered).
         self.resizeDocks([self.privacy], [panel_width(self.width())], Qt.Orientation.Horizontal)
 
-        self.status = QLabel("Starting…")
+        self.status = QLabel(translate("MainWindow", "Starting…"))
         self.load_progress = QProgressBar()
+        self.load_progress.setAccessibleName(translate("MainWindow", "Progress"))
+        self.load_progress.setAccessibleDescription(
+            translate("MainWindow", "Loading the model, or exporting a worker bundle: the status line says which")
+        )
         self.load_progress.setMaximumWidth(220)
         self.load_progress.setVisible(False)
         self.statusBar().addWidget(self.status, 1)
@@ -123,24 +130,28 @@ class MainWindow(QMainWindow):
 
         # Exporting a worker bundle is the admin's job: it lives in the settings panel, beside the depth.
         menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
+        file_menu = menu.addMenu(translate("MainWindow", "&File"))
         for label, slot, keys in (
-            ("&New conversation", self.new_conversation, QKeySequence("Ctrl+N")),
-            ("&Export conversation as Markdown…", self.chat_pane.export_clicked, QKeySequence("Ctrl+E")),
-            ("&Quit", self.close, QKeySequence("Ctrl+Q")),
+            (translate("MainWindow", "&New conversation"), self.new_conversation, QKeySequence("Ctrl+N")),
+            (
+                translate("MainWindow", "&Export conversation as Markdown…"),
+                self.chat_pane.export_clicked,
+                QKeySequence("Ctrl+E"),
+            ),
+            (translate("MainWindow", "&Quit"), self.close, QKeySequence("Ctrl+Q")),
         ):
             action = QAction(label, self)
             action.setShortcut(keys)
             action.triggered.connect(slot)
             file_menu.addAction(action)
-        view_menu = menu.addMenu("&View")
-        self.privacy.toggleViewAction().setText("&Privacy")
+        view_menu = menu.addMenu(translate("MainWindow", "&View"))
+        self.privacy.toggleViewAction().setText(translate("MainWindow", "&Privacy"))
         view_menu.addAction(self.privacy.toggleViewAction())
         view_menu.addAction(self.metrics.toggleViewAction())
-        self.preferences = QAction("&Preferences…", self)
+        self.preferences = QAction(translate("MainWindow", "&Preferences…"), self)
         self.preferences.setShortcut(QKeySequence("Ctrl+,"))
         self.preferences.triggered.connect(self.open_settings)
-        menu.addMenu("&Settings").addAction(self.preferences)
+        menu.addMenu(translate("MainWindow", "&Settings")).addAction(self.preferences)
         self.watchdog = QTimer(self)
         self.watchdog.timeout.connect(self._watch_worker)
         self.watchdog.start(2000)
@@ -254,7 +265,7 @@ class MainWindow(QMainWindow):
 
     async def _load_engine(self) -> ChatInfo:
         self.load_progress.setVisible(True)
-        self.status.setText("Loading the model…")
+        self.status.setText(translate("MainWindow", "Loading the model…"))
         try:
             opening = self.host.open(self.engine_config(), self.loading.progress.emit)
             if self.settings.pseudonymising:  # the detector loads beside the model, not at the first message
@@ -266,24 +277,31 @@ class MainWindow(QMainWindow):
         try:
             await self.privacy.refresh()
         except Exception as exc:  # the estimate is extra: never let it block the chat
-            self.privacy.view.statement.setText(f"The privacy estimate could not be read: {exc}")
+            self.privacy.view.statement.setText(
+                translate("MainWindow", "The privacy estimate could not be read: {error}").format(error=exc)
+            )
         settle()  # later collections skip what loading made (gc_guard): no stall in mid-answer
         self.chat_pane.clear_error()
         provider = self.settings.provider
-        where = (
-            "on this computer" if info.embedded else f"connected to “{provider.name if provider else info.endpoint}”"
-        )
-        self.status.setText(f"Ready — {where}.")
+        if info.embedded:
+            ready = translate("MainWindow", "Ready — on this computer.")
+        else:
+            ready = translate("MainWindow", "Ready — connected to “{provider}”.").format(
+                provider=provider.name if provider else info.endpoint
+            )
+        self.status.setText(ready)
         return info
 
     def _on_progress(self, message: str, fraction: float) -> None:
-        self.status.setText(message)
+        self.status.setText(progress_text(message))
         self.load_progress.setValue(int(100 * fraction))
 
     def _watch_worker(self) -> None:
         """The embedded worker is the app's child: if it dies, say so and restart it on the next message."""
         if not self.host.worker_alive():
-            self.status.setText("The local worker stopped; it will be restarted for the next message.")
+            self.status.setText(
+                translate("MainWindow", "The local worker stopped; it will be restarted for the next message.")
+            )
             self.engine_task = None
             asyncio.ensure_future(self.host.close_chat())
 
@@ -320,6 +338,8 @@ class MainWindow(QMainWindow):
         """Save and use new settings: when they change the engine (a new token included), it reopens at
         once — or, while an answer is being written, for the next message."""
         save_settings(settings)
+        if settings.language != self.settings.language:  # every window would have to be rebuilt in it
+            self.status.setText(translate("MainWindow", "The language changes the next time splitchat starts."))
         before = self.engine_config()
         self.settings = settings
         self.chat_pane.update_banner()
@@ -331,7 +351,7 @@ class MainWindow(QMainWindow):
             if self.loading_config is None:
                 pass  # nothing was opened yet: the first message opens the new configuration
             elif self.chat_pane.generating:
-                self.status.setText("Settings saved; they apply from the next message.")
+                self.status.setText(translate("MainWindow", "Settings saved; they apply from the next message."))
             else:
                 self.start()  # at once: a token or endpoint that does not work is reported now
         if self.privacy.view.report is not None or self.host.info is not None:

@@ -11,45 +11,52 @@ from collections import deque
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QDockWidget, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from app.host import StepUpdate
+from app.ui.i18n import QT_TRANSLATE_NOOP, number, translate
+from app.ui.palette import colours
 
 HISTORY = 300  # steps kept on screen
 PLOT_MIN_HEIGHT = 90  # four plots and their titles in the panel of a 640-pixel-high window
-EMPTY_STATE = (
+EMPTY_STATE = QT_TRANSLATE_NOOP(
+    "MetricsDock",
     "<p><b>No answer yet.</b></p><p>While an answer is written, this panel shows its speed, how many words "
     "each round trip to the worker brings back, and where each step's time goes (network, this computer, "
-    "the worker).</p>"
+    "the worker).</p>",
 )
-PARTS = (  # (StepTiming field, label, colour), stacked bottom to top
-    ("network_ms", "network", (70, 130, 180)),
-    ("local_compute_ms", "local", (60, 179, 113)),
-    ("remote_compute_ms", "remote", (255, 140, 0)),
-    ("serialization_ms", "serialization", (186, 85, 211)),
+PARTS = (  # (StepTiming field, label, colour: palette.SERIES_HUES), stacked bottom to top
+    ("network_ms", QT_TRANSLATE_NOOP("MetricsDock", "network"), "network"),
+    ("local_compute_ms", QT_TRANSLATE_NOOP("MetricsDock", "local"), "local"),
+    ("remote_compute_ms", QT_TRANSLATE_NOOP("MetricsDock", "remote"), "remote"),
+    ("serialization_ms", QT_TRANSLATE_NOOP("MetricsDock", "serialization"), "serialization"),
 )
 
 
 class MetricsDock(QDockWidget):
     def __init__(self, refresh_ms: int = 250):
-        super().__init__("Live metrics")
+        super().__init__(translate("MetricsDock", "Live metrics"))
         self.setObjectName("metrics-dock")
-        self.toggleViewAction().setText("&Live metrics")
+        self.toggleViewAction().setText(translate("MetricsDock", "&Live metrics"))
         # No antialiasing: Qt draws it in software, and a repaint of the four plots with it took 0.2–0.3 s
         # of the GUI thread on a busy 2-core machine (a visible stall mid-answer).
-        pg.setConfigOptions(antialias=False, background="w", foreground="k")
+        # The plots' background and axes are the palette's (app.ui.palette), each series readable on it.
+        scheme = colours()
+        series = {name: pair.foreground for name, pair in scheme.series.items()}
+        pg.setConfigOptions(antialias=False, background=scheme.plot.background, foreground=scheme.plot.foreground)
         body = QWidget()
         layout = QVBoxLayout(body)
-        self.summary = QLabel("No generation yet.")
+        self.summary = QLabel(translate("MetricsDock", "No generation yet."))
         layout.addWidget(self.summary)
-        self.throughput = self._plot("Throughput (tok/s)")
-        self.per_trip = self._plot("Tokens per round trip")
-        self.breakdown = self._plot("Step time (ms)")
-        self.rtt = self._plot("Network round trip (ms)")
+        self.throughput = self._plot(translate("MetricsDock", "Throughput (tok/s)"))
+        self.per_trip = self._plot(translate("MetricsDock", "Tokens per round trip"))
+        self.breakdown = self._plot(translate("MetricsDock", "Step time (ms)"))
+        self.rtt = self._plot(translate("MetricsDock", "Network round trip (ms)"))
         for plot in (self.throughput, self.per_trip, self.breakdown, self.rtt):
             layout.addWidget(plot)
         # Empty axes with meaningless scales before the first answer: a sentence says what will be here.
-        self.empty = QLabel(EMPTY_STATE)
+        self.empty = QLabel(translate("MetricsDock", EMPTY_STATE))
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.empty.setMargin(12)
@@ -62,21 +69,27 @@ class MetricsDock(QDockWidget):
         self.break_even: deque = deque(maxlen=HISTORY)
         self._drawn = -1
         self._count = 0
-        self.throughput_curve = self.throughput.plot(pen=pg.mkPen((31, 119, 180), width=2))
-        self.per_trip_bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=(31, 119, 180, 160))
+        self.throughput_curve = self.throughput.plot(pen=pg.mkPen(series["throughput"], width=2))
+        bars = QColor(series["throughput"])
+        bars.setAlpha(160)
+        self.per_trip_bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=bars)
         self.per_trip.addItem(self.per_trip_bars)
-        self.break_even_curve = self.per_trip.plot(pen=pg.mkPen((200, 0, 0), width=2, style=pg.QtCore.Qt.DashLine))
-        self.per_trip.addLegend(offset=(5, 5)).addItem(self.break_even_curve, "break-even a*")
+        self.break_even_curve = self.per_trip.plot(
+            pen=pg.mkPen(series["break_even"], width=2, style=pg.QtCore.Qt.DashLine)
+        )
+        self.per_trip.addLegend(offset=(5, 5)).addItem(self.break_even_curve, translate("MetricsDock", "break-even a*"))
         self.breakdown.addLegend(offset=(5, 5))
         self.stack_curves = []
         self._base_curve = previous = self.breakdown.plot(pen=None)  # the zero line the stack starts from
-        for _, label, colour in PARTS:
-            curve = self.breakdown.plot(pen=pg.mkPen(colour), name=label)
-            fill = pg.FillBetweenItem(previous, curve, brush=(*colour, 120))
+        for _, label, hue in PARTS:
+            curve = self.breakdown.plot(pen=pg.mkPen(series[hue]), name=translate("MetricsDock", label))
+            fill_colour = QColor(series[hue])
+            fill_colour.setAlpha(120)
+            fill = pg.FillBetweenItem(previous, curve, brush=fill_colour)
             self.breakdown.addItem(fill)
             self.stack_curves.append(curve)
             previous = curve
-        self.rtt_curve = self.rtt.plot(pen=pg.mkPen((70, 130, 180), width=2))
+        self.rtt_curve = self.rtt.plot(pen=pg.mkPen(series["network"], width=2))
 
         self.timer = QTimer(self)
         self.timer.timeout.connect(self._redraw_if_shown)
@@ -92,6 +105,7 @@ class MetricsDock(QDockWidget):
     @staticmethod
     def _plot(title: str) -> pg.PlotWidget:
         plot = pg.PlotWidget(title=title)
+        plot.setAccessibleName(title)  # a canvas: a screen reader has no text of its own to read
         plot.setMinimumHeight(PLOT_MIN_HEIGHT)
         plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # nothing to do with the keyboard, and no focus shown
         plot.showGrid(x=True, y=True, alpha=0.3)
@@ -127,6 +141,13 @@ class MetricsDock(QDockWidget):
         produced = sum(s.tokens_out for s in recent)
         network = np.mean([s.network_ms for s in recent])
         self.summary.setText(
-            f"Last {len(recent)} round trips: {1000 * produced / max(elapsed, 1e-6):.1f} tok/s, "
-            f"{produced / len(recent):.2f} tokens per round trip, network {network:.0f} ms"
+            translate(
+                "MetricsDock",
+                "Last {trips} round trips: {speed} tok/s, {per_trip} tokens per round trip, network {network} ms",
+            ).format(
+                trips=len(recent),
+                speed=number(1000 * produced / max(elapsed, 1e-6), 1),
+                per_trip=number(produced / len(recent), 2),
+                network=number(network),
+            )
         )

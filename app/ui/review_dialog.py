@@ -19,35 +19,46 @@ from collections.abc import Awaitable, Callable
 from itertools import accumulate
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QGuiApplication, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QTextEdit, QVBoxLayout, QWidget
 
 from app.host import ModelText
-from app.ui.chat_view import STAND_IN_COLOUR
+from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.messages import explain
+from app.ui.palette import colours, on_palette_change
 
-TITLE = "Review before sending"
-INTRO = (
+TITLE = QT_TRANSLATE_NOOP("ReviewDialog", "Review before sending")
+INTRO = QT_TRANSLATE_NOOP(
+    "ReviewDialog",
     "<b>This is your message as the model will read it.</b> Nothing has been sent yet. Highlighted words "
     "are stand-ins for identifiers; the originals stay on this computer. Select words the model should not "
     "read and hide them, or select a stand-in to send the original as written. Earlier messages of this "
-    "conversation are read with the same choices."
+    "conversation are read with the same choices.",
 )
-HIDE_LABEL = "&Hide selected words"
-HIDE_TIP = "Replace the selected words by a stand-in in this message and every other of this conversation"
-KEEP_LABEL = "Send selected stand-in as &written"
-KEEP_TIP = "The selected stand-in replaced words that are not an identifier: send the original words instead"
-SEND_LABEL = "&Send"
-SEND_TIP = "Send exactly the text shown (Enter)"
-CANCEL_LABEL = "Cancel"
-CANCEL_TIP = "Back to the message box: your message stays there and nothing is sent (Esc)"
-NOT_PSEUDONYMISED_TIP = (
+HIDE_LABEL = QT_TRANSLATE_NOOP("ReviewDialog", "&Hide selected words")
+HIDE_TIP = QT_TRANSLATE_NOOP(
+    "ReviewDialog", "Replace the selected words by a stand-in in this message and every other of this conversation"
+)
+KEEP_LABEL = QT_TRANSLATE_NOOP("ReviewDialog", "Send selected stand-in as &written")
+KEEP_TIP = QT_TRANSLATE_NOOP(
+    "ReviewDialog", "The selected stand-in replaced words that are not an identifier: send the original words instead"
+)
+SEND_LABEL = QT_TRANSLATE_NOOP("ReviewDialog", "&Send")
+SEND_TIP = QT_TRANSLATE_NOOP("ReviewDialog", "Send exactly the text shown (Enter)")
+CANCEL_LABEL = QT_TRANSLATE_NOOP("ReviewDialog", "Cancel")
+CANCEL_TIP = QT_TRANSLATE_NOOP(
+    "ReviewDialog", "Back to the message box: your message stays there and nothing is sent (Esc)"
+)
+NOT_PSEUDONYMISED_TIP = QT_TRANSLATE_NOOP(
+    "ReviewDialog",
     "Identifiers are not replaced for this provider (Settings → Provider → Pseudonymise): the message is "
-    "sent as written."
+    "sent as written.",
 )
-SELECT_WORDS = "Select the words to hide first."
-ALREADY_STAND_IN = "The selection is a stand-in already: use “Send selected stand-in as written” to undo it."
-SELECT_STAND_IN = "Select a highlighted stand-in, or put the cursor in one, first."
+SELECT_WORDS = QT_TRANSLATE_NOOP("ReviewDialog", "Select the words to hide first.")
+ALREADY_STAND_IN = QT_TRANSLATE_NOOP(
+    "ReviewDialog", "The selection is a stand-in already: use “Send selected stand-in as written” to undo it."
+)
+SELECT_STAND_IN = QT_TRANSLATE_NOOP("ReviewDialog", "Select a highlighted stand-in, or put the cursor in one, first.")
 # Fits a 1366×768 laptop screen with the taskbar and the window's frame.
 MAX_WIDTH, MAX_HEIGHT = 900, 600
 _WORD_CHARS = re.compile(r"[\w'’\-]")
@@ -67,7 +78,7 @@ class ReviewDialog(QDialog):
         parent: QWidget | None = None,
     ):
         super().__init__(parent)
-        self.setWindowTitle(TITLE)
+        self.setWindowTitle(translate("ReviewDialog", TITLE))
         self.model_text = model_text
         self._hide, self._keep = hide, keep  # None: the provider does not pseudonymise, nothing to mark
         self.marked = False  # the user hid or un-hid something: the mapping changed
@@ -75,12 +86,14 @@ class ReviewDialog(QDialog):
         self._decision: asyncio.Future[bool] | None = None
         self._build()
         self.show_text(model_text)
+        on_palette_change(self._restyle)
         self.finished.connect(self._decided)
 
     def _build(self) -> None:
-        intro = QLabel(INTRO)
+        intro = QLabel(translate("ReviewDialog", INTRO))
         intro.setWordWrap(True)
         self.view = QTextEdit()
+        self.view.setAccessibleName(translate("ReviewDialog", "Your message as the model will read it"))
         self.view.setReadOnly(True)
         self.view.setTabChangesFocus(True)  # Tab leaves for the buttons
         self.view.setAcceptRichText(False)
@@ -92,15 +105,15 @@ class ReviewDialog(QDialog):
         self.view.cursorPositionChanged.connect(self._update_buttons)
         self.note = QLabel("")
         self.note.setWordWrap(True)
-        self.hide_button = QPushButton(HIDE_LABEL)
-        self.keep_button = QPushButton(KEEP_LABEL)
-        self.send_button = QPushButton(SEND_LABEL)
-        self.cancel_button = QPushButton(CANCEL_LABEL)
+        self.hide_button = QPushButton(translate("ReviewDialog", HIDE_LABEL))
+        self.keep_button = QPushButton(translate("ReviewDialog", KEEP_LABEL))
+        self.send_button = QPushButton(translate("ReviewDialog", SEND_LABEL))
+        self.cancel_button = QPushButton(translate("ReviewDialog", CANCEL_LABEL))
         marking = self._hide is not None
-        self.hide_button.setToolTip(HIDE_TIP if marking else NOT_PSEUDONYMISED_TIP)
-        self.keep_button.setToolTip(KEEP_TIP if marking else NOT_PSEUDONYMISED_TIP)
-        self.send_button.setToolTip(SEND_TIP)
-        self.cancel_button.setToolTip(CANCEL_TIP)
+        self.hide_button.setToolTip(translate("ReviewDialog", HIDE_TIP if marking else NOT_PSEUDONYMISED_TIP))
+        self.keep_button.setToolTip(translate("ReviewDialog", KEEP_TIP if marking else NOT_PSEUDONYMISED_TIP))
+        self.send_button.setToolTip(translate("ReviewDialog", SEND_TIP))
+        self.cancel_button.setToolTip(translate("ReviewDialog", CANCEL_TIP))
         self.send_button.setDefault(True)  # Enter in the text sends; Enter on a focused button presses it
         self.hide_button.clicked.connect(self.hide_clicked)
         self.keep_button.clicked.connect(self.keep_clicked)
@@ -133,14 +146,30 @@ class ReviewDialog(QDialog):
         text = model_text.text
         self._offsets = _utf16_offsets(text)
         self.view.setPlainText(text)
+        # Highlighted in the palette's stand-in colours and underlined: not told by colour alone.
+        pair = colours().stand_in["review"]
         marked = QTextCharFormat()
-        marked.setBackground(QColor(STAND_IN_COLOUR))
+        marked.setBackground(pair.background)
+        marked.setForeground(pair.foreground)
+        marked.setFontUnderline(True)
         cursor = QTextCursor(self.view.document())
         for start, end in model_text.stand_ins:
             cursor.setPosition(self._offsets[start])
             cursor.setPosition(self._offsets[end], QTextCursor.MoveMode.KeepAnchor)
             cursor.mergeCharFormat(marked)
+        # A screen reader reads the text without its highlights: the stand-ins are listed for it.
+        stand_ins = list(dict.fromkeys(text[start:end] for start, end in model_text.stand_ins))
+        self.view.setAccessibleDescription(
+            translate("ReviewDialog", "Stand-ins for identifiers in it: {stand_ins}").format(
+                stand_ins=", ".join(f"“{s}”" for s in stand_ins)
+            )
+            if stand_ins
+            else translate("ReviewDialog", "No identifier in it is replaced.")
+        )
         self._update_buttons()
+
+    def _restyle(self) -> None:
+        self.show_text(self.model_text)  # the stand-ins in the new palette's colours
 
     @property
     def shown(self) -> str:
@@ -194,14 +223,16 @@ class ReviewDialog(QDialog):
     def hide_clicked(self) -> asyncio.Task | None:
         words = self.selected_words()
         if words is None:
-            self.note.setText(ALREADY_STAND_IN if self.selected_stand_ins() else SELECT_WORDS)
+            self.note.setText(
+                translate("ReviewDialog", ALREADY_STAND_IN if self.selected_stand_ins() else SELECT_WORDS)
+            )
             return None
         return self._start(self._hide_words(words))
 
     def keep_clicked(self) -> asyncio.Task | None:
         stand_ins = self.selected_stand_ins()
         if not stand_ins:
-            self.note.setText(SELECT_STAND_IN)
+            self.note.setText(translate("ReviewDialog", SELECT_STAND_IN))
             return None
         return self._start(self._keep_stand_ins(stand_ins))
 
@@ -211,10 +242,18 @@ class ReviewDialog(QDialog):
         self.show_text(read)
         if _mentions(read.text, words):
             self.note.setText(
-                f"“{words}” could not be hidden: the model would still read it. Cancel to reword the message."
+                translate(
+                    "ReviewDialog",
+                    "“{words}” could not be hidden: the model would still read it. Cancel to reword the message.",
+                ).format(words=words)
             )
         else:
-            self.note.setText(f"“{words}” is hidden from the model in this conversation, earlier messages included.")
+            self.note.setText(
+                translate(
+                    "ReviewDialog",
+                    "“{words}” is hidden from the model in this conversation, earlier messages included.",
+                ).format(words=words)
+            )
 
     async def _keep_stand_ins(self, stand_ins: list[str]) -> None:
         kept, read = [], self.model_text
@@ -228,12 +267,17 @@ class ReviewDialog(QDialog):
         still = [k for k in kept if not _mentions(read.text, k)]
         if still:
             self.note.setText(
-                f"Still replaced: {_quoted(still)} — the detector finds it again. The text shown is what is sent."
+                translate(
+                    "ReviewDialog",
+                    "Still replaced: {terms} — the detector finds it again. The text shown is what is sent.",
+                ).format(terms=_quoted(still))
             )
         elif kept:
-            self.note.setText(f"Sent as written from now on: {_quoted(kept)}.")
+            self.note.setText(
+                translate("ReviewDialog", "Sent as written from now on: {terms}.").format(terms=_quoted(kept))
+            )
         else:
-            self.note.setText("That is not a stand-in of this conversation.")
+            self.note.setText(translate("ReviewDialog", "That is not a stand-in of this conversation."))
 
     def _start(self, job: Awaitable[None]) -> asyncio.Task:
         self.busy = asyncio.ensure_future(self._run(job))
@@ -241,7 +285,7 @@ class ReviewDialog(QDialog):
         return self.busy
 
     async def _run(self, job: Awaitable[None]) -> None:
-        self.note.setText("Reading the message again…")
+        self.note.setText(translate("ReviewDialog", "Reading the message again…"))
         try:
             await job
         except Exception as exc:  # said in the dialog; what is shown is still what would be sent

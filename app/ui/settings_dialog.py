@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -39,29 +39,99 @@ from PySide6.QtWidgets import (
 from app.data import credentials
 from app.data.settings import DEVICES, EMBEDDED, MODES, AppSettings, ProviderProfile, SettingsError
 from app.host import LocalStepCost, ModelFacts, PrivacyReport, WorkerProbe
+from app.ui.accessibility import name_form_fields
+from app.ui.i18n import LANGUAGE_NAMES, QT_TRANSLATE_NOOP, language_name, number, translate
 from app.ui.messages import explain
+from app.ui.palette import colours, css, on_palette_change
 
-EMBEDDED_LABEL = "Embedded (this computer only)"
-LOCKED_TIP = "Locked by your administrator's policy."
-PSEUDONYMISE_LABEL = "Pseudonymise identifiers before they reach the model"
-PSEUDONYMISE_TIP = (
+MIN_WIDTH = 760  # the depth table shows every column without a horizontal scrollbar (1366-pixel screen)
+EMBEDDED_LABEL = QT_TRANSLATE_NOOP("SettingsDialog", "Embedded (this computer only)")
+LOCKED_TIP = QT_TRANSLATE_NOOP("SettingsDialog", "Locked by your administrator's policy.")
+PSEUDONYMISE_LABEL = QT_TRANSLATE_NOOP("SettingsDialog", "Pseudonymise identifiers before they reach the model")
+PSEUDONYMISE_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog",
     "Names, dates, record numbers, addresses and other identifiers are replaced by consistent stand-ins on this "
     "computer before the model reads them, and put back in the answer. On documents the detector was not tuned "
     "on it finds 89–94 % of identifier words in English and 93–96 % in Spanish: the rest, and all other text, still "
-    "reach the worker as hidden states (see the Privacy tab). Review before sending lets you check each message."
+    "reach the worker as hidden states (see the Privacy tab). Review before sending lets you check each message.",
 )
 DEPTH_COLUMNS = (  # (header, its tooltip): short headers, so no column is cut at 1366 pixels
-    ("Depth", "Layers kept on this computer at each end of the model"),
-    ("Compute here", "Layers computed on this computer, their share of the compute, and the time per step"),
-    ("Memory here", "Weights this computer holds: embedding, the edge layers, final norm and head"),
-    ("Worker memory", "Weights the GPU worker holds (its KV cache comes on top, per session)"),
-    ("Recovered (sent / returned)", "Tokens an attacker recovers from what crosses the network (privacy evaluation)"),
+    (
+        QT_TRANSLATE_NOOP("SettingsDialog", "Depth"),
+        QT_TRANSLATE_NOOP("SettingsDialog", "Layers kept on this computer at each end of the model"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("SettingsDialog", "Compute here"),
+        QT_TRANSLATE_NOOP(
+            "SettingsDialog", "Layers computed on this computer, their share of the compute, and the time per step"
+        ),
+    ),
+    (
+        QT_TRANSLATE_NOOP("SettingsDialog", "Memory here"),
+        QT_TRANSLATE_NOOP(
+            "SettingsDialog", "Weights this computer holds: embedding, the edge layers, final norm and head"
+        ),
+    ),
+    (
+        QT_TRANSLATE_NOOP("SettingsDialog", "Worker memory"),
+        QT_TRANSLATE_NOOP("SettingsDialog", "Weights the GPU worker holds (its KV cache comes on top, per session)"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("SettingsDialog", "Recovered (sent / returned)"),
+        QT_TRANSLATE_NOOP(
+            "SettingsDialog", "Tokens an attacker recovers from what crosses the network (privacy evaluation)"
+        ),
+    ),
 )
 WORKER_DTYPE = "bfloat16"  # what a GPU worker computes in by default
 
 
+# The decoding modes as the panel names them (the settings file and the command line keep the names).
+MODE_NAMES = {
+    "auto": QT_TRANSLATE_NOOP("SettingsDialog", "auto"),
+    "learned": QT_TRANSLATE_NOOP("SettingsDialog", "learned"),
+    "lookahead": QT_TRANSLATE_NOOP("SettingsDialog", "lookahead"),
+    "lookup": QT_TRANSLATE_NOOP("SettingsDialog", "lookup"),
+    "sequential": QT_TRANSLATE_NOOP("SettingsDialog", "sequential"),
+}
+# The families' labels (app/model/families.py) that hold words, not only names.
+FAMILY_LABELS = {
+    "Llama 2/3 (also SmolLM2)": QT_TRANSLATE_NOOP("SettingsDialog", "Llama 2/3 (also SmolLM2)"),
+    "Mistral and Mistral NeMo": QT_TRANSLATE_NOOP("SettingsDialog", "Mistral and Mistral NeMo"),
+    "Qwen2 and Qwen2.5": QT_TRANSLATE_NOOP("SettingsDialog", "Qwen2 and Qwen2.5"),
+    "Phi-3 and Phi-3.5": QT_TRANSLATE_NOOP("SettingsDialog", "Phi-3 and Phi-3.5"),
+}
+LANGUAGE_NOTE = QT_TRANSLATE_NOOP(
+    "SettingsDialog",
+    "The window's language, and how numbers and dates are written. A change applies the next time splitchat starts.",
+)
+
+
+def model_summary(facts: ModelFacts) -> str:
+    """A checked model in a line: family, depth, stored type, size and files (ModelFacts.summary, translated)."""
+    if facts.files == 1:
+        files = translate("SettingsDialog", "1 file")
+    else:
+        files = translate("SettingsDialog", "{count} files").format(count=number(facts.files))
+    family = shown(FAMILY_LABELS[facts.family]) if facts.family in FAMILY_LABELS else facts.family
+    text = translate("SettingsDialog", "{family}: {layers} layers, {dtype}, {size} GB in {files}").format(
+        family=family,
+        layers=facts.num_layers,
+        dtype=facts.stored_dtype,
+        size=number(facts.stored_bytes / 1e9, 1),
+        files=files,
+    )
+    tied = translate("SettingsDialog", ", tied embeddings") if facts.tied else ""
+    return f"{text}{tied}."
+
+
+def shown(text: str) -> str:
+    """One of this panel's constants, as the user reads it (marked for lupdate where it is defined)."""
+    return translate("SettingsDialog", text)
+
+
 def size_text(size: int) -> str:
-    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{size / 1e6:.1f} MB"
+    return f"{number(size / 1e9, 1)} GB" if size >= 1e9 else f"{number(size / 1e6, 1)} MB"
 
 
 def torch_dtype_for(device: str) -> str:
@@ -69,29 +139,48 @@ def torch_dtype_for(device: str) -> str:
     return "bfloat16" if device == "cuda" else "float32"
 
 
-PREFILL_LABEL = "Send long messages to the worker while I type (the answer starts sooner)"
-PREFILL_WARNING = (
+PREFILL_LABEL = QT_TRANSLATE_NOOP(
+    "SettingsDialog", "Send long messages to the worker while I type (the answer starts sooner)"
+)
+PREFILL_WARNING = QT_TRANSLATE_NOOP(
+    "SettingsDialog",
     "With this on, what you type reaches the worker (as hidden states, pseudonymised like a sent message) "
-    "before you press Send — text you delete or never send included. The worker forgets deleted text."
+    "before you press Send — text you delete or never send included. The worker forgets deleted text.",
 )
-COMPRESS_LABEL = "Compress hidden states on the network (lossless)"
-COMPRESS_TIP = (
+COMPRESS_LABEL = QT_TRANSLATE_NOOP("SettingsDialog", "Compress hidden states on the network (lossless)")
+COMPRESS_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog",
     "Long messages then send about 1.1–1.4× fewer bytes each way, for a few milliseconds of processor time a "
-    "megabyte: it pays on links slower than about 500 Mbit/s. The answer is the same either way."
+    "megabyte: it pays on links slower than about 500 Mbit/s. The answer is the same either way.",
 )
-LOOPBACK_COMPRESS_TIP = "The embedded worker runs on this computer: nothing crosses a network to compress."
-ALWAYS_TIP = "Your administrator's policy requires identifiers to be replaced for every provider."
-REVIEW_LABEL = "Show each message as the model will read it, before it is sent"
-REVIEW_TIP = (
+LOOPBACK_COMPRESS_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog", "The embedded worker runs on this computer: nothing crosses a network to compress."
+)
+ALWAYS_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog", "Your administrator's policy requires identifiers to be replaced for every provider."
+)
+REVIEW_LABEL = QT_TRANSLATE_NOOP("SettingsDialog", "Show each message as the model will read it, before it is sent")
+REVIEW_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog",
     "Send then shows your message with its identifiers replaced, exactly as the worker's model will read it; "
     "you can hide words the detector missed or send a stand-in's original as written. Nothing leaves this "
-    "computer until you press Send there."
+    "computer until you press Send there.",
 )
-REVIEW_EMBEDDED_TIP = "The embedded worker runs on this computer: nothing leaves it, so there is nothing to review."
-REVIEW_ALWAYS_TIP = "Your administrator's policy requires every message to a remote provider to be reviewed."
-REVIEW_ALWAYS_SET_TIP = "review_always is set in settings.json: every message to a remote provider is reviewed."
-PREFILL_REVIEW_TIP = "Off while each message is reviewed before it is sent: nothing leaves before you confirm it."
-ALWAYS_SET_TIP = "pseudonymise_always is set in settings.json: identifiers are replaced for every provider."
+REVIEW_EMBEDDED_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog", "The embedded worker runs on this computer: nothing leaves it, so there is nothing to review."
+)
+REVIEW_ALWAYS_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog", "Your administrator's policy requires every message to a remote provider to be reviewed."
+)
+REVIEW_ALWAYS_SET_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog", "review_always is set in settings.json: every message to a remote provider is reviewed."
+)
+PREFILL_REVIEW_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog", "Off while each message is reviewed before it is sent: nothing leaves before you confirm it."
+)
+ALWAYS_SET_TIP = QT_TRANSLATE_NOOP(
+    "SettingsDialog", "pseudonymise_always is set in settings.json: identifiers are replaced for every provider."
+)
 
 
 class SettingsDialog(QDialog):
@@ -108,13 +197,14 @@ class SettingsDialog(QDialog):
         inspect: Callable[[str], Awaitable[ModelFacts]] | None = None,
     ):
         super().__init__(parent)
-        self.setWindowTitle("splitchat settings")
+        self.setWindowTitle(translate("SettingsDialog", "splitchat settings"))
         self.settings = settings
         self.num_layers = num_layers
         self.report = privacy_report
         self.probe = probe
         self.inspect = inspect
         self.facts: ModelFacts | None = None
+        self.model_failed = False  # the last check refused the model (said in the error colour)
         self.inspect_task: asyncio.Task | None = None
         self.inspecting = ""  # the model spec the running (or last) check is of
         self.save_task: asyncio.Task | None = None
@@ -127,16 +217,15 @@ class SettingsDialog(QDialog):
         self.prefill_embedded = settings.prefill_embedded
         self.probe_task: asyncio.Task | None = None
         layout = QVBoxLayout(self)
-        # Three tabs rather than one column: the panel fits a 1366×768 screen, and the depth table gets
+        # Tabs rather than one column: the panel fits a 1366×768 screen, and the depth table gets
         # the room to show every column without a horizontal scrollbar.
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._provider_group(), "&Provider")
-        self.tabs.addTab(self._split_group(), "&Model and split depth")
-        self.tabs.addTab(self._decoding_group(), "&Decoding")
+        self.tabs.addTab(self._provider_group(), translate("SettingsDialog", "&Provider"))
+        self.tabs.addTab(self._split_group(), translate("SettingsDialog", "&Model and split depth"))
+        self.tabs.addTab(self._decoding_group(), translate("SettingsDialog", "&Decoding"))
+        self.tabs.addTab(self._language_group(), translate("SettingsDialog", "&Language"))
         layout.addWidget(self.tabs, 1)
-        self.setMinimumWidth(760)
         self.error = QLabel("")
-        self.error.setStyleSheet("color: #b00020;")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
@@ -145,14 +234,35 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.buttons)
         self._lock(settings.locked)
         self._show_profile()
+        self._restyle()
+        on_palette_change(self._restyle)
+        self._fit_width()
         self._start_inspection()
+
+    def _fit_width(self) -> None:
+        """At least MIN_WIDTH (the depth table's columns), and never narrower than what its rows need: at 150 %
+        text a fixed 760 pixels cut the ends off the longer switches."""
+        self.setMinimumWidth(max(MIN_WIDTH, self.layout().minimumSize().width()))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self.layout() is not None:
+            self._fit_width()
+
+    def _restyle(self) -> None:
+        """The error and warning lines in the palette's colours (app.ui.palette): again when the theme changes."""
+        scheme = colours()
+        error = f"color: {css(scheme.error.foreground)};"
+        self.error.setStyleSheet(error)
+        self.prefill_warning.setStyleSheet(f"color: {css(scheme.warning.foreground)};")
+        self.model_facts.setStyleSheet(error if self.model_failed else "")
 
     # -- provider ---------------------------------------------------------------------------------
     def _provider_group(self) -> QGroupBox:
-        group = QGroupBox("Provider (where the middle layers run)")
+        group = QGroupBox(translate("SettingsDialog", "Provider (where the middle layers run)"))
         form = QFormLayout(group)
         self.provider = QComboBox()
-        self.provider.addItem(EMBEDDED_LABEL, EMBEDDED)
+        self.provider.addItem(shown(EMBEDDED_LABEL), EMBEDDED)
         for name in self.profiles:
             self.provider.addItem(name, name)
         self.provider.setCurrentIndex(max(0, self.provider.findData(self.settings.active_profile)))
@@ -161,19 +271,19 @@ class SettingsDialog(QDialog):
         self.endpoint = QLineEdit()
         self.endpoint.setPlaceholderText("wss://gpu.example.org:8765")
         self.pin = QLineEdit()
-        self.pin.setPlaceholderText("optional: SHA-256 of a self-signed certificate")
+        self.pin.setPlaceholderText(translate("SettingsDialog", "optional: SHA-256 of a self-signed certificate"))
         self.token = QLineEdit()
         self.token.setEchoMode(QLineEdit.EchoMode.Password)
         self.token_state = QLabel("")
-        self.clear_token = QPushButton("Forget token")
+        self.clear_token = QPushButton(translate("SettingsDialog", "Forget token"))
         self.clear_token.clicked.connect(self._forget_token)
         token_row = QHBoxLayout()
         token_row.addWidget(self.token, 1)
         token_row.addWidget(self.clear_token)
         buttons = QHBoxLayout()
-        self.add_profile = QPushButton("Add provider")
-        self.remove_profile = QPushButton("Remove provider")
-        self.test_button = QPushButton("Test connection")
+        self.add_profile = QPushButton(translate("SettingsDialog", "Add provider"))
+        self.remove_profile = QPushButton(translate("SettingsDialog", "Remove provider"))
+        self.test_button = QPushButton(translate("SettingsDialog", "Test connection"))
         self.add_profile.clicked.connect(self._add_profile)
         self.remove_profile.clicked.connect(self._remove_profile)
         self.test_button.clicked.connect(lambda: self._start_probe())
@@ -182,33 +292,33 @@ class SettingsDialog(QDialog):
         self.test_result = QLabel("")
         self.test_result.setWordWrap(True)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.pseudonymise = QCheckBox(PSEUDONYMISE_LABEL)
-        self.pseudonymise.setToolTip(PSEUDONYMISE_TIP)
+        self.pseudonymise = QCheckBox(shown(PSEUDONYMISE_LABEL))
+        self.pseudonymise.setToolTip(shown(PSEUDONYMISE_TIP))
         self.pseudonymise.toggled.connect(self._pseudonymise_toggled)
-        form.addRow("Provider", self.provider)
-        form.addRow("Name", self.name)
-        form.addRow("Endpoint", self.endpoint)
-        form.addRow("Certificate pin", self.pin)
-        form.addRow("Access token", token_row)
+        form.addRow(translate("SettingsDialog", "Provider"), self.provider)
+        form.addRow(translate("SettingsDialog", "Name"), self.name)
+        form.addRow(translate("SettingsDialog", "Endpoint"), self.endpoint)
+        form.addRow(translate("SettingsDialog", "Certificate pin"), self.pin)
+        form.addRow(translate("SettingsDialog", "Access token"), token_row)
         form.addRow("", self.token_state)
         form.addRow("", self.pseudonymise)
-        self.review = QCheckBox(REVIEW_LABEL)
-        self.review.setToolTip(REVIEW_TIP)
+        self.review = QCheckBox(shown(REVIEW_LABEL))
+        self.review.setToolTip(shown(REVIEW_TIP))
         self.review.toggled.connect(self._review_toggled)
         form.addRow("", self.review)
-        self.prefill = QCheckBox(PREFILL_LABEL)
-        self.prefill.setToolTip(PREFILL_WARNING)
+        self.prefill = QCheckBox(shown(PREFILL_LABEL))
+        self.prefill.setToolTip(shown(PREFILL_WARNING))
         self.prefill.toggled.connect(self._prefill_toggled)
-        self.prefill_warning = QLabel(PREFILL_WARNING)
+        self.prefill_warning = QLabel(shown(PREFILL_WARNING))
         self.prefill_warning.setWordWrap(True)
-        self.prefill_warning.setStyleSheet("color: #8a4b00;")
         form.addRow("", self.prefill)
         form.addRow("", self.prefill_warning)
-        self.compress = QCheckBox(COMPRESS_LABEL)
+        self.compress = QCheckBox(shown(COMPRESS_LABEL))
         self.compress.toggled.connect(self._compress_toggled)
         form.addRow("", self.compress)
         form.addRow(buttons)
         form.addRow(self.test_result)
+        name_form_fields(form)
         return group
 
     def _provider_changed(self, index: int) -> None:
@@ -232,7 +342,7 @@ class SettingsDialog(QDialog):
         editable = profile is not None and "profiles" not in self.settings.locked
         for widget in (self.name, self.endpoint, self.pin, self.remove_profile):
             widget.setEnabled(editable)
-            widget.setToolTip(LOCKED_TIP if profile is not None and not editable else "")
+            widget.setToolTip(shown(LOCKED_TIP) if profile is not None and not editable else "")
         for widget in (self.token, self.clear_token, self.test_button):  # the token is the user's own
             widget.setEnabled(profile is not None)
         self.name.setText(profile.name if profile else "")
@@ -240,13 +350,21 @@ class SettingsDialog(QDialog):
         self.pin.setText(profile.cert_sha256 if profile else "")
         self.token.clear()
         if profile is None:
-            self.token_state.setText("The embedded default needs no token: nothing leaves this computer.")
+            self.token_state.setText(
+                translate("SettingsDialog", "The embedded default needs no token: nothing leaves this computer.")
+            )
         elif name in self.pending_tokens:
-            self.token_state.setText("A new token was typed; it is stored in the system keyring when you save.")
+            self.token_state.setText(
+                translate("SettingsDialog", "A new token was typed; it is stored in the system keyring when you save.")
+            )
         elif credentials.has_token(self.keyring_names[name]):
-            self.token_state.setText("A token is set (stored in the system keyring). Type a new one to replace it.")
+            self.token_state.setText(
+                translate(
+                    "SettingsDialog", "A token is set (stored in the system keyring). Type a new one to replace it."
+                )
+            )
         else:
-            self.token_state.setText("No token set.")
+            self.token_state.setText(translate("SettingsDialog", "No token set."))
         self.test_result.setText("")
         self._show_pseudonymise(profile)
         self._show_review(profile)
@@ -260,12 +378,12 @@ class SettingsDialog(QDialog):
         if self.settings.pseudonymise_always:
             self.pseudonymise.setChecked(True)
             self.pseudonymise.setEnabled(False)
-            self.pseudonymise.setToolTip(ALWAYS_TIP if "pseudonymise_always" in locked else ALWAYS_SET_TIP)
+            self.pseudonymise.setToolTip(shown(ALWAYS_TIP if "pseudonymise_always" in locked else ALWAYS_SET_TIP))
         else:
             key = "pseudonymise_embedded" if profile is None else "profiles"
             self.pseudonymise.setChecked(self.pseudonymise_embedded if profile is None else profile.pseudonymise)
             self.pseudonymise.setEnabled(key not in locked)
-            self.pseudonymise.setToolTip(LOCKED_TIP if key in locked else PSEUDONYMISE_TIP)
+            self.pseudonymise.setToolTip(shown(LOCKED_TIP if key in locked else PSEUDONYMISE_TIP))
         self.pseudonymise.blockSignals(False)
 
     def _show_review(self, profile: ProviderProfile | None) -> None:
@@ -275,17 +393,17 @@ class SettingsDialog(QDialog):
         if profile is None:
             self.review.setChecked(False)
             self.review.setEnabled(False)
-            self.review.setToolTip(REVIEW_EMBEDDED_TIP)
+            self.review.setToolTip(shown(REVIEW_EMBEDDED_TIP))
         elif self.settings.review_always:
             self.review.setChecked(True)
             self.review.setEnabled(False)
             by_policy = "review_always" in self.settings.locked
-            self.review.setToolTip(REVIEW_ALWAYS_TIP if by_policy else REVIEW_ALWAYS_SET_TIP)
+            self.review.setToolTip(shown(REVIEW_ALWAYS_TIP if by_policy else REVIEW_ALWAYS_SET_TIP))
         else:
             locked = "profiles" in self.settings.locked
             self.review.setChecked(profile.review_before_sending)
             self.review.setEnabled(not locked)
-            self.review.setToolTip(LOCKED_TIP if locked else REVIEW_TIP)
+            self.review.setToolTip(shown(LOCKED_TIP if locked else REVIEW_TIP))
         self.review.blockSignals(False)
 
     def _show_prefill(self, profile: ProviderProfile | None) -> None:
@@ -299,9 +417,9 @@ class SettingsDialog(QDialog):
         self.prefill.blockSignals(False)
         self.prefill.setEnabled(key not in self.settings.locked and not reviewed)
         if reviewed:
-            self.prefill.setToolTip(PREFILL_REVIEW_TIP)
+            self.prefill.setToolTip(shown(PREFILL_REVIEW_TIP))
         else:
-            self.prefill.setToolTip(LOCKED_TIP if key in self.settings.locked else PREFILL_WARNING)
+            self.prefill.setToolTip(shown(LOCKED_TIP if key in self.settings.locked else PREFILL_WARNING))
         self.prefill_warning.setVisible(self.prefill.isChecked())
 
     def _show_compress(self, profile: ProviderProfile | None) -> None:
@@ -311,9 +429,9 @@ class SettingsDialog(QDialog):
         editable = profile is not None and "profiles" not in self.settings.locked
         self.compress.setEnabled(editable)
         if profile is None:
-            self.compress.setToolTip(LOOPBACK_COMPRESS_TIP)
+            self.compress.setToolTip(shown(LOOPBACK_COMPRESS_TIP))
         else:
-            self.compress.setToolTip(COMPRESS_TIP if editable else LOCKED_TIP)
+            self.compress.setToolTip(shown(COMPRESS_TIP if editable else LOCKED_TIP))
 
     def _compress_toggled(self, on: bool) -> None:
         name = self.provider.currentData()
@@ -355,7 +473,11 @@ class SettingsDialog(QDialog):
         )
         if profile.name != old:
             if profile.name in self.profiles:
-                raise SettingsError(f"A provider named {profile.name!r} already exists.")
+                raise SettingsError(
+                    translate("SettingsDialog", "A provider named {name} already exists.").format(
+                        name=repr(profile.name)
+                    )
+                )
             self.profiles = {(profile.name if k == old else k): v for k, v in self.profiles.items()}
             self.keyring_names[profile.name] = self.keyring_names.pop(old)
             if old in self.pending_tokens:
@@ -429,7 +551,7 @@ class SettingsDialog(QDialog):
             or (credentials.get_token(self.keyring_names[name]) if name in self.keyring_names else None)
             or ""
         )
-        self.test_result.setText(f"Connecting to {endpoint}…")
+        self.test_result.setText(translate("SettingsDialog", "Connecting to {endpoint}…").format(endpoint=endpoint))
         self.test_button.setEnabled(False)
         try:
             pin = self.pin.text().strip()
@@ -442,8 +564,16 @@ class SettingsDialog(QDialog):
             self.test_result.setText(f"✗ {what} {todo}")
         else:
             self.test_result.setText(
-                f"✓ Connected. Worker serves layers {info.first_layer}–{info.last_layer - 1} "
-                f"(fingerprint {info.fingerprint[:23]}…); round trip {info.rtt_ms:.1f} ms."
+                translate(
+                    "SettingsDialog",
+                    "✓ Connected. Worker serves layers {first}–{last} (fingerprint {fingerprint}…); round trip "
+                    "{rtt} ms.",
+                ).format(
+                    first=info.first_layer,
+                    last=info.last_layer - 1,
+                    fingerprint=info.fingerprint[:23],
+                    rtt=number(info.rtt_ms, 1),
+                )
             )
         finally:
             self.test_button.setEnabled(True)
@@ -457,13 +587,13 @@ class SettingsDialog(QDialog):
 
     # -- split depth ------------------------------------------------------------------------------
     def _split_group(self) -> QGroupBox:
-        group = QGroupBox("Split depth (layers kept on this computer at each end)")
+        group = QGroupBox(translate("SettingsDialog", "Split depth (layers kept on this computer at each end)"))
         layout = QVBoxLayout(group)
         self.depth = QComboBox()
         self.depth_table = QTableWidget(0, len(DEPTH_COLUMNS))
         for column, (title, tip) in enumerate(DEPTH_COLUMNS):
-            header_item = QTableWidgetItem(title)
-            header_item.setToolTip(tip)
+            header_item = QTableWidgetItem(shown(title))
+            header_item.setToolTip(shown(tip))
             self.depth_table.setHorizontalHeaderItem(column, header_item)
         self.depth_table.verticalHeader().setVisible(False)
         self.depth_table.setWordWrap(True)
@@ -475,11 +605,21 @@ class SettingsDialog(QDialog):
         for column in (0, len(DEPTH_COLUMNS) - 1):  # the depth, and the widest header
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.depth_table.setMinimumHeight(200)
+        self.depth_table.setAccessibleName(translate("SettingsDialog", "Split depths and what each costs"))
+        self.depth_table.setAccessibleDescription(
+            translate(
+                "SettingsDialog",
+                "One row per depth: the compute and memory on this computer and on the worker, and the tokens an "
+                "attacker recovers",
+            )
+        )
         self._fill_depths()
         self.model = QLineEdit(self.settings.model)
-        self.model.setToolTip("smollm2-135m-instruct (bundled), or a Hugging Face model folder")
+        self.model.setToolTip(
+            translate("SettingsDialog", "smollm2-135m-instruct (bundled), or a Hugging Face model folder")
+        )
         self.model.editingFinished.connect(self._start_inspection)
-        self.browse = QPushButton("Choose folder…")
+        self.browse = QPushButton(translate("SettingsDialog", "Choose folder…"))
         self.browse.clicked.connect(self._choose_model_folder)
         self.model_facts = QLabel("")
         self.model_facts.setWordWrap(True)
@@ -487,21 +627,26 @@ class SettingsDialog(QDialog):
         model_row.addWidget(self.model, 1)
         model_row.addWidget(self.browse)
         self.device = QComboBox()
-        self.device.addItems(list(DEVICES))
-        self.device.setCurrentText(self.settings.device)
-        self.device.currentTextChanged.connect(lambda _: self._fill_depths())
-        self.export_button = QPushButton("Export worker bundle…")
-        self.export_button.setToolTip("Write the middle layers of this model at this depth, for the GPU server")
+        for device in DEVICES:  # "cpu" and "cuda" are names; "auto" is a word
+            self.device.addItem(translate("SettingsDialog", "auto") if device == "auto" else device, device)
+        self.device.setCurrentIndex(max(0, self.device.findData(self.settings.device)))
+        self.device.currentIndexChanged.connect(lambda _: self._fill_depths())
+        self.export_button = QPushButton(translate("SettingsDialog", "Export worker bundle…"))
+        self.export_button.setToolTip(
+            translate("SettingsDialog", "Write the middle layers of this model at this depth, for the GPU server")
+        )
         self.export_button.clicked.connect(self.export_requested.emit)
         self.export_progress = QProgressBar()
+        self.export_progress.setAccessibleName(translate("SettingsDialog", "Worker bundle export progress"))
         self.export_progress.setVisible(False)
         self.export_status = QLabel("")
         self.export_status.setWordWrap(True)
         form = QFormLayout()
-        form.addRow("Model", model_row)
+        form.addRow(translate("SettingsDialog", "Model"), model_row)
         form.addRow("", self.model_facts)
-        form.addRow("Split depth", self.depth)
-        form.addRow("Device for the local layers", self.device)
+        form.addRow(translate("SettingsDialog", "Split depth"), self.depth)
+        form.addRow(translate("SettingsDialog", "Device for the local layers"), self.device)
+        name_form_fields(form)
         layout.addLayout(form)
         layout.addWidget(self.depth_table, 1)
         layout.addWidget(self.export_button)
@@ -525,27 +670,35 @@ class SettingsDialog(QDialog):
         self.depth.setCurrentIndex(max(0, self.depth.findData(chosen)))
         self.depth.blockSignals(False)
         self.depth_table.setRowCount(len(depths))
-        local_dtype = torch_dtype_for(self.device.currentText() if hasattr(self, "device") else self.settings.device)
+        local_dtype = torch_dtype_for(self.device.currentData() if hasattr(self, "device") else self.settings.device)
         for row, depth in enumerate(depths):
             share = 2 * depth / layers
-            cost = f"{2 * depth} of {layers} layers ({share:.0%})"
+            cost = translate("SettingsDialog", "{local} of {layers} layers ({share}%)").format(
+                local=2 * depth, layers=layers, share=number(100 * share)
+            )
             measured_here = self.facts is None or self.facts.spec == self.settings.model
             if self.local_cost is not None and measured_here:
-                cost += f", ≈{self.local_cost.at(2 * depth):.0f} ms a step here"
-            here = there = "choose a model to size it"
+                cost += translate("SettingsDialog", ", ≈{ms} ms a step here").format(
+                    ms=number(self.local_cost.at(2 * depth))
+                )
+            here = there = translate("SettingsDialog", "choose a model to size it")
             if self.facts is not None:
                 here = f"{size_text(self.facts.edge_bytes(depth, depth, local_dtype))} ({local_dtype})"
                 worker = self.facts.worker_bytes(depth, depth, WORKER_DTYPE)
-                there = f"{size_text(worker)} ({WORKER_DTYPE}) + each conversation's cache"
+                there = translate("SettingsDialog", "{size} ({dtype}) + each conversation's cache").format(
+                    size=size_text(worker), dtype=WORKER_DTYPE
+                )
             for column, text in enumerate((str(depth), cost, here, there, self._privacy_cell(depth))):
                 item = QTableWidgetItem(text)
                 last = column == len(DEPTH_COLUMNS) - 1
-                item.setToolTip(self._privacy_tip(depth) if last else DEPTH_COLUMNS[column][1])
+                item.setToolTip(self._privacy_tip(depth) if last else shown(DEPTH_COLUMNS[column][1]))
                 self.depth_table.setItem(row, column, item)
         self.depth_table.resizeRowsToContents()
 
     def _choose_model_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Choose a model folder (config.json, tokenizer, safetensors)")
+        folder = QFileDialog.getExistingDirectory(
+            self, translate("SettingsDialog", "Choose a model folder (config.json, tokenizer, safetensors)")
+        )
         if folder:
             self.model.setText(folder)
             self._start_inspection()
@@ -561,8 +714,9 @@ class SettingsDialog(QDialog):
         return self.inspect_task
 
     async def _inspect(self, spec: str) -> None:
-        self.model_facts.setStyleSheet("")
-        self.model_facts.setText(f"Checking {spec}…")
+        self.model_failed = False
+        self._restyle()
+        self.model_facts.setText(translate("SettingsDialog", "Checking {model}…").format(model=spec))
         try:
             facts = await self.inspect(spec)
         except asyncio.CancelledError:
@@ -570,47 +724,70 @@ class SettingsDialog(QDialog):
         except Exception as exc:  # shown to the admin, never raised out of the dialog
             what, todo = explain(exc)
             self.facts = None
-            self.model_facts.setStyleSheet("color: #b00020;")
+            self.model_failed = True  # said in the error colour, and with ✗: not by its colour alone
+            self._restyle()
             self.model_facts.setText(f"✗ {what} {todo}".strip())
         else:
             self.facts = facts
-            self.model_facts.setText(f"✓ {facts.summary()}")
+            self.model_facts.setText(f"✓ {model_summary(facts)}")
         self._fill_depths()
 
     def _privacy_tip(self, depth: int) -> str:
         """The privacy cell in words a non-engineer can act on."""
         exposure = self.report.exposure(depth) if self.report is not None else None
         if exposure is None or exposure.sent is None or exposure.returned is None:
-            return DEPTH_COLUMNS[-1][1]
-        return (
-            f"Someone running the worker, holding the published model, could read back about "
-            f"{100 * exposure.sent.top1:.0f}% of the words this computer sends it at depth {depth}, and "
-            f"{100 * exposure.returned.top1:.0f}% of what it sends back. Keeping more layers here changes this "
+            return shown(DEPTH_COLUMNS[-1][1])
+        return translate(
+            "SettingsDialog",
+            "Someone running the worker, holding the published model, could read back about "
+            "{sent}% of the words this computer sends it at depth {depth}, and "
+            "{returned}% of what it sends back. Keeping more layers here changes this "
             "little; replacing identifiers before sending (Provider tab) is what keeps names, dates and numbers "
-            "from the worker."
-        )
+            "from the worker.",
+        ).format(sent=number(100 * exposure.sent.top1), depth=depth, returned=number(100 * exposure.returned.top1))
 
     def _privacy_cell(self, depth: int) -> str:
         if self.report is None:
-            return "not measured yet (run the privacy evaluation)"
+            return translate("SettingsDialog", "not measured yet (run the privacy evaluation)")
         exposure = self.report.exposure(depth)
         if exposure.sent is None or exposure.returned is None:
-            return "not measured at this depth"
-        return f"{100 * exposure.sent.top1:.0f}% / {100 * exposure.returned.top1:.0f}% (public weights)"
+            return translate("SettingsDialog", "not measured at this depth")
+        return translate("SettingsDialog", "{sent}% / {returned}% (public weights)").format(
+            sent=number(100 * exposure.sent.top1), returned=number(100 * exposure.returned.top1)
+        )
+
+    # -- language ---------------------------------------------------------------------------------
+    def _language_group(self) -> QGroupBox:
+        group = QGroupBox(translate("SettingsDialog", "Language"))
+        form = QFormLayout(group)
+        self.language = QComboBox()
+        for language in LANGUAGE_NAMES:
+            self.language.addItem(language_name(language), language)
+        self.language.setCurrentIndex(max(0, self.language.findData(self.settings.language)))
+        note = QLabel(shown(LANGUAGE_NOTE))
+        note.setWordWrap(True)
+        form.addRow(translate("SettingsDialog", "Language"), self.language)
+        form.addRow("", note)
+        name_form_fields(form)
+        return group
 
     # -- decoding and sampling --------------------------------------------------------------------
     def _decoding_group(self) -> QGroupBox:
-        group = QGroupBox("Decoding and sampling")
+        group = QGroupBox(translate("SettingsDialog", "Decoding and sampling"))
         form = QFormLayout(group)
         self.mode = QComboBox()
-        self.mode.addItems(list(MODES))
-        self.mode.setCurrentText(self.settings.mode)
+        for mode in MODES:  # the command line's names stay the data; the panel shows them in words
+            self.mode.addItem(translate("SettingsDialog", MODE_NAMES.get(mode, mode)), mode)
+        self.mode.setCurrentIndex(max(0, self.mode.findData(self.settings.mode)))
         self.mode.setToolTip(
-            "auto: every draft source, sized each step from live measurements (recommended)\n"
-            "learned: the model's trained draft head plus context lookup\n"
-            "lookahead: Jacobi n-grams plus context lookup\n"
-            "lookup: n-grams from the conversation only\n"
-            "sequential: one token per round trip"
+            translate(
+                "SettingsDialog",
+                "auto: every draft source, sized each step from live measurements (recommended)\n"
+                "learned: the model's trained draft head plus context lookup\n"
+                "lookahead: Jacobi n-grams plus context lookup\n"
+                "lookup: n-grams from the conversation only\n"
+                "sequential: one token per round trip",
+            )
         )
         self.budget = QSpinBox()
         self.budget.setRange(0, 256)
@@ -626,11 +803,12 @@ class SettingsDialog(QDialog):
         self.max_new_tokens = QSpinBox()
         self.max_new_tokens.setRange(1, 8192)
         self.max_new_tokens.setValue(self.settings.max_new_tokens)
-        form.addRow("Decoding mode", self.mode)
-        form.addRow("Speculation budget (tokens per round trip)", self.budget)
-        form.addRow("Temperature (0 = greedy)", self.temperature)
-        form.addRow("Top-p", self.top_p)
-        form.addRow("Longest answer (tokens)", self.max_new_tokens)
+        form.addRow(translate("SettingsDialog", "Decoding mode"), self.mode)
+        form.addRow(translate("SettingsDialog", "Speculation budget (tokens per round trip)"), self.budget)
+        form.addRow(translate("SettingsDialog", "Temperature (0 = greedy)"), self.temperature)
+        form.addRow(translate("SettingsDialog", "Top-p"), self.top_p)
+        form.addRow(translate("SettingsDialog", "Longest answer (tokens)"), self.max_new_tokens)
+        name_form_fields(form)
         return group
 
     def _lock(self, locked: tuple[str, ...]) -> None:
@@ -644,11 +822,12 @@ class SettingsDialog(QDialog):
             "top_p": self.top_p,
             "max_new_tokens": self.max_new_tokens,
             "active_profile": self.provider,
+            "language": self.language,
         }
         for key in locked:
             if key in widgets:
                 widgets[key].setEnabled(False)
-                widgets[key].setToolTip(LOCKED_TIP)
+                widgets[key].setToolTip(shown(LOCKED_TIP))
         if "profiles" in locked:
             self.add_profile.setEnabled(False)
 
@@ -662,14 +841,15 @@ class SettingsDialog(QDialog):
             active_profile=self.provider.currentData(),
             split=self.depth.currentData(),
             model=self.model.text().strip(),
-            device=self.device.currentText(),
-            mode=self.mode.currentText(),
+            device=self.device.currentData(),
+            mode=self.mode.currentData(),
             budget=self.budget.value(),
             temperature=round(self.temperature.value(), 3),
             top_p=round(self.top_p.value(), 3),
             max_new_tokens=self.max_new_tokens.value(),
             pseudonymise_embedded=self.pseudonymise_embedded,
             prefill_embedded=self.prefill_embedded,
+            language=self.language.currentData(),
         )
         chosen.check()
         return chosen
@@ -692,7 +872,7 @@ class SettingsDialog(QDialog):
         spec = self.model.text().strip()
         save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         save.setEnabled(False)
-        self.error.setText(f"Checking {spec} before saving…")
+        self.error.setText(translate("SettingsDialog", "Checking {model} before saving…").format(model=spec))
         try:
             task = self.inspect_task
             if task is None or self.inspecting != spec:
@@ -706,8 +886,10 @@ class SettingsDialog(QDialog):
             save.setEnabled(True)
         if self._model_unchecked():
             self.error.setText(
-                f"Not saved: {spec} is not a model splitchat can use ({self.model_facts.text().lstrip('✗ ')}). "
-                f"The model stays {self.settings.model}."
+                translate(
+                    "SettingsDialog",
+                    "Not saved: {model} is not a model splitchat can use ({why}). The model stays {saved}.",
+                ).format(model=spec, why=self.model_facts.text().lstrip("✗ "), saved=self.settings.model)
             )
             return
         self._save_now()

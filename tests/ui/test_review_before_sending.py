@@ -275,6 +275,7 @@ async def test_the_review_fits_a_laptop_screen_and_works_by_keyboard(qtbot):
     from PySide6.QtGui import QTextCursor
 
     from app.host import ModelText
+    from app.ui.palette import colours
 
     text = "Dear Mr Darrell Turnbull,\n\nThe boiler at 12 Perez Street failed 😀 again.\n"
     at = text.index("Mr Darrell Turnbull")
@@ -286,11 +287,12 @@ async def test_the_review_fits_a_laptop_screen_and_works_by_keyboard(qtbot):
     assert dialog.minimumSizeHint().width() <= 1366 and dialog.minimumSizeHint().height() <= 768 - 60
     # Shown exactly (the trailing line break too), the stand-in coloured as in "What the model read".
     assert dialog.view.toPlainText() == text and QApplication.focusWidget() is dialog.view
+    highlight = colours().stand_in["review"].background.name()  # the palette's stand-in colour, and underlined
     cursor = QTextCursor(dialog.view.document())
     cursor.setPosition(at + 1)
-    assert cursor.charFormat().background().color().name() == "#ffe08a"
+    assert cursor.charFormat().background().color().name() == highlight and cursor.charFormat().fontUnderline()
     cursor.setPosition(at)
-    assert cursor.charFormat().background().color().name() != "#ffe08a"
+    assert cursor.charFormat().background().color().name() != highlight
     later = text.index("again")  # after the emoji: offsets still line up with the document's positions
     dialog.select(later, later + 5)
     assert dialog.selection() == (later, later + 5) and dialog.view.textCursor().selectedText() == "again"
