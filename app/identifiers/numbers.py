@@ -24,14 +24,17 @@ T = EntityType
 # A code after its cue: letters and digits with inner separators, at least one digit.
 _CODE = (
     r"(?=[A-Za-z0-9./\- ]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
-    r"|(?<=[A-Z]) (?=\d)){2,30}"
+    r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)){2,30}"
 )
-_SEP = r",?\s*(?:[:#=]|n\.?[º°o]\.?|no\.?|num\.?|núm\.?|number|número|is|es|es el)?\s*(?:[:#]\s*)?"
+_SEP = (
+    r",?\s*(?:[:#=]|number|número|n\.?[º°o]\.?(?![^\W\d_])|no\.?(?![^\W\d_])|num\.?(?![^\W\d_])|"
+    r"núm\.?(?![^\W\d_])|is|es el|es)?\s*(?:[:#]\s*)?"
+)
 
 
 def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:
     return kind, re.compile(
-        rf"(?<!\w)(?:{cues})(?!\w){_SEP}(?:\([^)\n]{{1,20}}\)[:\s]*)?(?P<value>{_CODE})(?![\w])", re.I
+        rf"(?<!\w)(?:{cues})(?!\w){_SEP}(?:\([^)\n]{{1,20}}\)[:\s]*)?\(?(?P<value>{_CODE})(?![\w])", re.I
     )
 
 
@@ -87,7 +90,9 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"pesel|nss|naf|nuss|nass|seguridad social|n\.?[º°]\.? de afiliaci[óo]n(?: ss)?|cc|c\.c\.|nit|rut|run|cuit|"
         r"cuil|"
         r"cart[ãa]o de cidad[ãa]o|identity card|personalausweis|documento(?: de identidad)?|n[úu]mero de documento|"
-        r"tax id|ein|itin|aadhaar|pan|a-number|alien number|henkil[öo]tunnus|bsn|nir",
+        r"tax id|ein|itin|aadhaar|pan|a-number|alien number|henkil[öo]tunnus|bsn|nir|"
+        r"c\.i\.|rnc|rif|ruc|dui|c[ée]dula de ciudadan[íi]a|c[ée]dula de extranjer[íi]a|"
+        r"identity card(?:,? number)?|id card(?:,? number)?|carta d'identit[àa]|carte d'identit[ée]",
     ),
     _cued(
         T.CASE_NUMBER,

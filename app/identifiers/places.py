@@ -32,7 +32,7 @@ _FLOOR = (
     r"dcha\.?|der(?:echa)?\.?|centro|ctro\.?|puerta \d+|[A-Z](?![^\W\d_])|\d{1,2}(?!\d))?"
     r"|(?i:bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal)|(?i:esc(?:alera)?)\.? ?\w|"
     r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
-    r"apartamento|nave|edif\.?|edificio|torre|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|#) ?\w{1,4}(?:-\w{1,3})?"
+    r"apartamento|nave|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|#) ?\w{1,4}(?:-\w{1,3})?(?!\w)"
     r"|(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto) [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|"
     r"$|\n)"
     r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"

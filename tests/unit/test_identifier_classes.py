@@ -406,3 +406,23 @@ def test_an_organisation_after_its_label_or_cue_even_an_acronym_or_a_maker(detec
     )
     assert_kept(detector, text, "N/A", "forklift driver")
     assert_kept(detector, "Stryker nail inserted; Medtronic pump checked.", "Stryker", "Medtronic")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Neuróloga, C.I. V-9.112.408, colegiada", ["V-9.112.408"]),
+        ("identificado con cédula de ciudadanía n.º 79.881.204 de Medellín", ["79.881.204"]),
+        ("Inversiones Cibao SRL, RNC 1-30-98812-4, representada", ["1-30-98812-4"]),
+        ("her Cartão de Cidadão number (30871245 2 ZY7) was copied", ["30871245 2 ZY7"]),
+        ("Polish identity card, number ABA 300000 shown", ["ABA 300000"]),
+    ],
+)
+def test_national_identifiers_after_their_cue_in_other_countries_forms(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, "OR 2.1 (95% CI 1.2-3.4); no. of visits 3", "CI 1.2-3.4", "3")
+
+
+def test_a_building_and_its_floor_follow_a_street_without_a_number(detector):
+    text = "Domicilio: Av. Libertador Bolívar, Edif. Torre Caroní, piso 11, apto 11-B, Chacao"
+    assert_hidden(detector, text, "Av. Libertador Bolívar, Edif. Torre Caroní, piso 11, apto 11-B")
