@@ -164,6 +164,8 @@ def load_command(args: argparse.Namespace) -> int:
         raise ValueError("--load takes session counts such as 1,4,16")
     if args.replicas < 1:
         raise ValueError("--replicas must be at least 1")
+    if args.cores_apart and args.replicas > 1:
+        raise ValueError("--cores-apart takes one worker (--replicas 1)")
     if args.kill_replica:
         return failover_command(args, counts)
     split = SplitSpec.parse(args.split)
@@ -177,6 +179,7 @@ def load_command(args: argparse.Namespace) -> int:
         max_pass_rows=args.max_pass_rows,
         replicas=args.replicas,
         progress=stderr_progress,
+        cores_apart=args.cores_apart,
     )
     stderr_progress.close()
     # The cost curve (rows per pass vs time) behind the GPU projection: the CPU worker's middle in-process.
@@ -189,6 +192,7 @@ def load_command(args: argparse.Namespace) -> int:
             "device": args.device,
             "dtype": args.dtype,
             "replicas": args.replicas,
+            "cores_apart": args.cores_apart,
             "load": [asdict(row) for row in rows],
             "pass_profile": [asdict(cost) for cost in curve],
         }

@@ -46,3 +46,20 @@ def pin_this_process(cores: frozenset[int]) -> None:
         except ProcessLookupError:
             pass  # a thread that ended meanwhile
     torch.set_num_threads(len(cores))
+
+
+def process_cores(pid: int) -> list[int]:
+    """The cores any thread of process ``pid`` may run on (Linux); empty where that cannot be read."""
+    if not hasattr(os, "sched_getaffinity"):
+        return []
+    cores: set[int] = set()
+    try:
+        tasks = [int(task.name) for task in Path(f"/proc/{pid}/task").iterdir()]
+    except OSError:
+        tasks = [pid]
+    for task in tasks:
+        try:
+            cores |= os.sched_getaffinity(task)
+        except OSError:
+            pass  # a thread that ended meanwhile
+    return sorted(cores)

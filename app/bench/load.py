@@ -6,11 +6,16 @@ does not depend on their values, and leaving the workstation half out measures t
 Reported per session count: aggregate tokens per second, p50/p99 step latency, how many rows the
 worker's batched passes held on average (over the passes the decode steps saw), the pass's own time and
 the wait for one, and the worker process's resident and peak memory (Linux /proc).
+
+With ``cores_apart`` the worker process and this one (every client's coroutine) each keep to half of the
+cores (``core_affinity``), so the clients' own turnaround does not take the worker's core; each row then
+says which cores the worker's threads and this process were allowed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import time
 from dataclasses import dataclass
@@ -19,6 +24,7 @@ from pathlib import Path
 import torch
 
 from app.bench.balancer import Balancer
+from app.bench.core_affinity import core_halves, pin_this_process, process_cores
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
@@ -88,6 +94,9 @@ class LoadRow:
     max_pass_rows: int | None  # the worker's row budget per pass (its hello)
     prefill_s: float  # every session's prompt, before the decoding being measured
     replicas: int  # workers behind HAProxy (1: one worker, no balancer)
+    cores_apart: bool = False  # the worker on one half of the cores, the clients on the other
+    worker_cores: list[int] | None = None  # cores the worker's threads may use (Linux; None elsewhere)
+    client_cores: list[int] | None = None  # cores this process, every client, may use
 
 
 def run_load(
@@ -102,19 +111,33 @@ def run_load(
     max_pass_rows: int | None = None,
     replicas: int = 1,
     progress: Progress | None = None,
+    cores_apart: bool = False,
 ) -> list[LoadRow]:
     """Aggregate tok/s and step latency of ``counts`` concurrent sessions against one worker on loopback
     (or ``replicas`` of it behind HAProxy), computing on ``device`` in ``dtype`` (the wire carries that).
 
     Every session prefills ``prompt`` positions, then all decode ``steps`` positions at once; the
-    aggregate is the decode phase's tokens over its time.
+    aggregate is the decode phase's tokens over its time. With ``cores_apart`` (Linux, one worker) the
+    worker runs on one half of the cores and this process's clients on the other; this process's own
+    cores are given back at the end.
     """
+    if cores_apart and replicas > 1:
+        raise ValueError("--cores-apart takes one worker (--replicas 1)")
+    halves = core_halves() if cores_apart else None
     source = resolve_model(spec, progress)
     wire = wire_dtype_for(resolve_dtype(dtype, resolve_device(device)))
     options = ["--max-sessions-per-token", str(max(counts))]
     if max_pass_rows is not None:
         options += ["--max-pass-rows", str(max_pass_rows)]
-    link = WorkerLink.embedded(source, split, wire, device=device, dtype=dtype, extra_args=tuple(options))
+    original = frozenset(os.sched_getaffinity(0)) if halves else frozenset()
+    original_threads = torch.get_num_threads()
+    if halves:
+        pin_this_process(halves.worker)  # the worker process starts with these cores (and one thread each)
+    try:
+        link = WorkerLink.embedded(source, split, wire, device=device, dtype=dtype, extra_args=tuple(options))
+    finally:
+        if halves:
+            pin_this_process(halves.app)
     workers, balancer, rows = [], None, []
     try:
         link.wait_ready()
@@ -134,12 +157,13 @@ def run_load(
                 results, prefill_s, decode_s = asyncio.run(
                     _gather(link, source.config.hidden_size, prompt, steps, count, via)
                 )
-                measured.append((count, results, prefill_s, decode_s, _summed_memory(workers)))
+                cores = (process_cores(link.local_worker.pid), process_cores(os.getpid()))
+                measured.append((count, results, prefill_s, decode_s, _summed_memory(workers), cores))
         finally:
             torch.set_num_threads(threads)
         if progress:
             progress(f"load run {len(counts)}/{len(counts)} done", 1.0)
-        for count, results, prefill_s, decode_s, memory in measured:
+        for count, results, prefill_s, decode_s, memory, (worker_cores, client_cores) in measured:
             steps_seen = [step for client in results for step in client]
             latencies = [step.ms for step in steps_seen]
             # Replicas number their passes alike: a pass is told apart by what it reported too.
@@ -158,6 +182,9 @@ def run_load(
                 max_pass_rows=announced,
                 prefill_s=round(prefill_s, 3),
                 replicas=replicas,
+                cores_apart=cores_apart,
+                worker_cores=worker_cores or None,  # empty: not readable here (not Linux)
+                client_cores=client_cores or None,
             )
             rows.append(row)
             log(
@@ -167,6 +194,9 @@ def run_load(
             )
     finally:
         stop_replicas(link, workers, balancer)
+        if halves:
+            pin_this_process(original)
+            torch.set_num_threads(original_threads)
     return rows
 
 
