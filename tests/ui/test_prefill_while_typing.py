@@ -13,6 +13,7 @@ from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile
 from app.engine.speculation.lookup import common_prefix
 from app.ui.chat_pane import AHEAD_AFTER_MS, SENT_AHEAD
+from app.ui.i18n import number
 from app.ui.main_window import MainWindow
 
 pytestmark = pytest.mark.bundled
@@ -71,7 +72,7 @@ async def test_typed_ahead_edited_deleted_and_sent_answers_as_a_prefill_at_send(
     assert sent > 400 and link.bytes_up - before > sent * ROW_BYTES  # the settled draft went ahead
     full = chat.prompt_ids([{"role": "user", "content": LETTER}])
     assert chat.session.processed == full[:sent]  # exactly the prompt's own first tokens
-    assert window.status.text() == SENT_AHEAD.format(tokens=sent)  # the user is told it has gone
+    assert window.status.text() == SENT_AHEAD.format(tokens=number(sent))  # the user is told it has gone
 
     # An edit in the middle: the worker is rolled back to the last unchanged token, not to zero.
     edited = LETTER.replace("Clause 6.", "Clause 6 (amended).")
