@@ -32,7 +32,7 @@ _FLOOR = (
     r"dcha\.?|der(?:echa)?\.?|centro|ctro\.?|puerta \d+|[A-Z](?![^\W\d_])|\d{1,2}(?!\d))?"
     r"|(?i:bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal)|(?i:esc(?:alera)?)\.? ?\w|"
     r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
-    r"apartamento|nave|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|#) ?\w{1,4}(?:-\w{1,3})?(?!\w)"
+    r"apartamento|nave|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|room|rm\.?|#) ?\w{1,4}(?:-\w{1,3})?(?!\w)"
     r"|(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto) [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|"
     r"$|\n)"
     r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"
@@ -87,7 +87,8 @@ _STREETS = (
     re.compile(
         rf"(?<![\w,.])\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? (?:(?:{_LOWER_LINK}|'t) )*(?:{_NAME} ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
-        rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat) ?#?\d{{1,5}}[A-Z]?)?"
+        rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat) ?#?\d{{1,5}}[A-Z]?"
+        rf"|,? (?:Room|Rm\.?) [A-Z]?-?\d{{1,5}}[A-Z]?)?"
     ),
     re.compile(
         rf"(?<!\w)(?:{_NAME} ){{1,3}}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Crescent|Highway|Parkway)\b"
@@ -111,6 +112,18 @@ _STREETS = (
     re.compile(
         rf"(?<![\w,.])\d{{1,5}}(?: ?(?:bis|ter))?,? (?i:rue|avenue|av\.|boulevard|bd|place|allée|allee|chemin|impasse|"
         rf"quai|cours|route|via|calle|rua)\.? (?:(?:de|du|des|de la|d'|del|da|das|do|dos) ?)?{_NAME}(?: {_NAME}){{0,3}}"
+    ),
+    # Written in capitals, as a heading or a form does: "7 AMINU KANO CRESCENT", "FLAT 3, 12 HIGH STREET".
+    re.compile(
+        rf"(?<![\w,.])(?:(?:FLAT|APT|APARTMENT|UNIT|SUITE) \d{{1,4}}[A-Z]?, (?:BLOCK [A-Z0-9]{{1,3}}, )?)?"
+        rf"\d{{1,5}}[A-Z]?,? (?:[A-ZÀ-Þ][A-ZÀ-Þ'’\-]+ ){{1,4}}{_EN_SUFFIX.upper()}\b"
+    ),
+    # A crossing of two streets: "S 38th St and Pacific Ave", "Grand Ave & 5th St".
+    re.compile(
+        rf"(?<!\w)(?:(?:N|S|E|W)\.? )?(?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,2}}"
+        rf"(?:St|Ave|Rd|Blvd|Street|Avenue|Road)\.? (?:and|&|at|y) "
+        rf"(?:(?:N|S|E|W)\.? )?(?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,2}}"
+        rf"(?:St|Ave|Rd|Blvd|Street|Avenue|Road)\b\.?"
     ),
     # A street without its number, its type spelled out: "Holloway Road", "Germantown Ave", "47th Street".
     re.compile(

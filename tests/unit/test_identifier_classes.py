@@ -426,3 +426,18 @@ def test_national_identifiers_after_their_cue_in_other_countries_forms(detector,
 def test_a_building_and_its_floor_follow_a_street_without_a_number(detector):
     text = "Domicilio: Av. Libertador Bolívar, Edif. Torre Caroní, piso 11, apto 11-B, Chacao"
     assert_hidden(detector, text, "Av. Libertador Bolívar, Edif. Torre Caroní, piso 11, apto 11-B")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        (
+            "NOTICE TO QUIT — FLAT 2, BLOCK D, 14 ADEOLA ODEKU CRESCENT, LAGOS",
+            ["FLAT 2, BLOCK D, 14 ADEOLA ODEKU CRESCENT"],
+        ),
+        ("Collision at N 12th St and Ridgeway Ave, per the report.", ["N 12th St and Ridgeway Ave"]),
+        ("Clinic: 881 Lakeshore Road, Room B-114, Oakville", ["881 Lakeshore Road, Room B-114"]),
+    ],
+)
+def test_english_addresses_in_capitals_at_a_crossing_and_with_a_room(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
