@@ -202,7 +202,7 @@ async def test_stop_before_the_first_word_keeps_the_message_and_regenerate_answe
     held = len(session.processed)
     long_message = " ".join(f"Clause {n}: the Tenant shall keep the Premises in good repair." for n in range(60))
 
-    def stop_once_a_block_is_in(_timing, _plan) -> None:
+    def stop_once_a_block_is_in(_timing) -> None:  # the step signal carries one StepTiming
         raise AssertionError("no step should finish: Stop came during the prefill")
 
     pane.signals.step.connect(stop_once_a_block_is_in)
