@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.data.private_files import make_private, private_folder
@@ -51,11 +52,28 @@ ENDINGS = {
 UNFINISHED = "unfinished: splitchat closed before the end"
 
 
-def ending_note(complete: bool, ending: str) -> str:
-    """What to tell the reader about where an answer stops ("" for an answer that simply finished)."""
+def ending_note(complete: bool, ending: str, words: ExportWords | None = None) -> str:
+    """What to tell the reader about where an answer stops ("" for an answer that simply finished), in
+    ``words``' language (English by default)."""
+    words = words or ENGLISH
     if ending in ENDINGS:
-        return ENDINGS[ending]
-    return "" if complete else UNFINISHED
+        return words.endings.get(ending, ENDINGS[ending])
+    return "" if complete else words.unfinished
+
+
+@dataclass(frozen=True)
+class ExportWords:
+    """The words a Markdown export writes around the messages, in the reader's language. This layer does
+    not translate (it does not import Qt): the UI passes them translated (app/ui/messages.export_words);
+    the defaults are the English, for the command line and the tests."""
+
+    roles: Mapping[str, str] = field(default_factory=lambda: dict(ROLE_TITLES))
+    endings: Mapping[str, str] = field(default_factory=lambda: dict(ENDINGS))
+    unfinished: str = UNFINISHED
+    exported: str = "Exported from splitchat; started {created}."  # {created}: the date and time, ISO
+
+
+ENGLISH = ExportWords()
 
 
 @dataclass(frozen=True)
@@ -205,15 +223,19 @@ class ConversationStore:
         ).fetchall()
         return [Message(**{**dict(row), "complete": bool(row["complete"])}) for row in rows]
 
-    def export_markdown(self, conversation_id: int) -> str:
-        """The conversation as a Markdown document, messages in order, unfinished answers marked."""
+    def export_markdown(self, conversation_id: int, words: ExportWords | None = None) -> str:
+        """The conversation as a Markdown document, messages in order, unfinished answers marked; its
+        headings and notes in ``words``' language (English by default)."""
+        words = words or ENGLISH
         conversation = self.get(conversation_id)
         created = time.strftime("%Y-%m-%d %H:%M", time.localtime(conversation.created))
-        parts = [f"# {conversation.title}", "", f"_Exported from splitchat; started {created}._", ""]
+        parts = [f"# {conversation.title}", "", f"_{words.exported.format(created=created)}_", ""]
         for message in self.messages(conversation_id):
-            parts += [f"## {ROLE_TITLES[message.role]}", "", message.content.rstrip(), ""]
-            if message.note:
-                parts += [f"_({message.note})_", ""]
+            role = words.roles.get(message.role, ROLE_TITLES[message.role])
+            parts += [f"## {role}", "", message.content.rstrip(), ""]
+            note = ending_note(message.complete, message.ending, words)
+            if note:
+                parts += [f"_({note})_", ""]
         return "\n".join(parts)
 
 

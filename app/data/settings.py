@@ -23,6 +23,7 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
 from pathlib import Path
 
 from platformdirs import user_config_dir, user_data_dir
@@ -39,8 +40,106 @@ LANGUAGES = ("system", "en", "es")  # the window's language: the system's, or on
 EMBEDDED = ""  # the active profile name meaning "the bundled model on a local worker"
 
 
+class SettingsProblem(StrEnum):
+    """What is wrong with a setting or a settings file, for the UI to say in the user's language: the data
+    layer does not import Qt, so it names the problem and its values, and ``SETTINGS_MESSAGES`` holds the
+    English the logs and the command line read (app/ui/data_text.py has the same English, translated)."""
+
+    PROFILE_NAME = "profile_name"
+    ENDPOINT_SCHEME = "endpoint_scheme"
+    CERTIFICATE_PIN = "certificate_pin"
+    PROFILE_SWITCH = "profile_switch"
+    FIELD_TYPE = "field_type"
+    SPLIT = "split"
+    UNENCRYPTED = "unencrypted"
+    SAME_NAME = "same_name"
+    NO_ACTIVE_PROFILE = "no_active_profile"
+    MODE = "mode"
+    DEVICE = "device"
+    LANGUAGE = "language"
+    SAMPLING = "sampling"
+    PSEUDONYMISE_SWITCHES = "pseudonymise_switches"
+    LENGTHS = "lengths"
+    NOT_AN_OBJECT = "not_an_object"
+    PROFILES_NOT_A_LIST = "profiles_not_a_list"
+    PROFILE_KEYS = "profile_keys"
+    PROFILE_EXTRA_KEYS = "profile_extra_keys"
+    BROKEN_FILE = "broken_file"
+    LOCKED = "locked"
+    POLICY_NOT_APPLIED = "policy_not_applied"
+    POLICY_UNREADABLE = "policy_unreadable"
+    POLICY_NOT_JSON = "policy_not_json"
+    POLICY_NOT_AN_OBJECT = "policy_not_an_object"
+    POLICY_VALUES = "policy_values"
+    POLICY_LOCKED_LIST = "policy_locked_list"
+    POLICY_UNKNOWN = "policy_unknown"
+    POLICY_ALLOW_UNENCRYPTED = "policy_allow_unencrypted"
+    POLICY_TERMS = "policy_terms"
+    POLICY_TERMS_FILE = "policy_terms_file"
+    POLICY_TERMS_FILE_UNREADABLE = "policy_terms_file_unreadable"
+
+
+# The English of each problem, its values as named fields. A value that is itself an error (``error``) is
+# said in its own words; ``reason`` is what the system or a library said, quoted as it came.
+SETTINGS_MESSAGES = {
+    SettingsProblem.PROFILE_NAME: "A provider profile needs a name.",
+    SettingsProblem.ENDPOINT_SCHEME: "Endpoint {endpoint!r} must start with ws:// or wss://.",
+    SettingsProblem.CERTIFICATE_PIN: "A certificate pin is a SHA-256 fingerprint: 64 hex digits (colons allowed).",
+    SettingsProblem.PROFILE_SWITCH: "A provider's {switch} switch is true or false.",
+    SettingsProblem.FIELD_TYPE: "{name!r} must be {kind}, not {value!r}.",
+    SettingsProblem.SPLIT: "The split depth {split!r} is not one: {reason}.",
+    SettingsProblem.UNENCRYPTED: (
+        "Provider {name!r} uses ws://, which would send the hidden states unencrypted over the network. Use "
+        "wss:// (docs/DEPLOY.md), or ask your administrator to allow unencrypted endpoints in the policy "
+        "(allow_unencrypted_endpoints)."
+    ),
+    SettingsProblem.SAME_NAME: "Two provider profiles have the same name.",
+    SettingsProblem.NO_ACTIVE_PROFILE: "The active provider {name!r} has no profile.",
+    SettingsProblem.MODE: "Decoding mode must be one of {choices}.",
+    SettingsProblem.DEVICE: "Device must be one of {choices}.",
+    SettingsProblem.LANGUAGE: "Language must be one of {choices}.",
+    SettingsProblem.SAMPLING: "Temperature must lie in [0, 5] and top-p in (0, 1].",
+    SettingsProblem.PSEUDONYMISE_SWITCHES: "The pseudonymise switches are true or false.",
+    SettingsProblem.LENGTHS: "The speculation budget must be ≥ 0 and the answer length ≥ 1 token.",
+    SettingsProblem.NOT_AN_OBJECT: "the file must hold a JSON object",
+    SettingsProblem.PROFILES_NOT_A_LIST: "'profiles' must be a list",
+    SettingsProblem.PROFILE_KEYS: "each provider profile needs a 'name' and an 'endpoint'",
+    SettingsProblem.PROFILE_EXTRA_KEYS: "a provider profile has keys splitchat does not keep: {keys}",
+    SettingsProblem.BROKEN_FILE: (
+        "Your settings file could not be used ({error}); it was moved to {aside} and the defaults apply."
+    ),
+    SettingsProblem.LOCKED: "{key!r} is locked by the administrator's policy.",
+    SettingsProblem.POLICY_NOT_APPLIED: "The admin policy {origin} cannot be applied: {error}",
+    SettingsProblem.POLICY_UNREADABLE: "The admin policy cannot be read ({reason}).",
+    SettingsProblem.POLICY_NOT_JSON: "The admin policy {origin} is not valid JSON ({reason}).",
+    SettingsProblem.POLICY_NOT_AN_OBJECT: "The admin policy {origin} must be a JSON object.",
+    SettingsProblem.POLICY_VALUES: "The admin policy {origin}: 'values' must be an object of settings.",
+    SettingsProblem.POLICY_LOCKED_LIST: "The admin policy {origin}: 'locked' must be a list of setting names.",
+    SettingsProblem.POLICY_UNKNOWN: "The admin policy names unknown settings: {keys}.",
+    SettingsProblem.POLICY_ALLOW_UNENCRYPTED: "The admin policy's allow_unencrypted_endpoints is true or false.",
+    SettingsProblem.POLICY_TERMS: "The admin policy's {kind}_terms must be a list of terms.",
+    SettingsProblem.POLICY_TERMS_FILE: "The admin policy's {kind}_terms_file must be a file's path.",
+    SettingsProblem.POLICY_TERMS_FILE_UNREADABLE: (
+        "The admin policy's {kind}_terms_file {path} cannot be read ({reason})."
+    ),
+}
+
+
 class SettingsError(Exception):
-    """A setting or settings file that cannot be used, said plainly."""
+    """A setting or settings file that cannot be used, said plainly.
+
+    ``SettingsError(SettingsProblem.LOCKED, key="split")``: ``problem`` and ``values`` say what is wrong for
+    the UI to say it in the user's language; ``str(error)`` is the English (logs, the command line). A
+    plain message (``SettingsError("…")``, one the UI wrote in the user's words already) has no problem."""
+
+    def __init__(self, problem: SettingsProblem | str, **values: object) -> None:
+        if isinstance(problem, SettingsProblem):
+            self.problem: SettingsProblem | None = problem
+            self.values: dict[str, object] = values
+            super().__init__(SETTINGS_MESSAGES[problem].format(**values))
+        else:
+            self.problem, self.values = None, {}
+            super().__init__(problem)
 
 
 class PolicyError(SettingsError):
@@ -70,15 +169,15 @@ class ProviderProfile:
 
     def check(self) -> None:
         if not self.name.strip():
-            raise SettingsError("A provider profile needs a name.")
+            raise SettingsError(SettingsProblem.PROFILE_NAME)
         if not self.endpoint.startswith(("ws://", "wss://")):
-            raise SettingsError(f"Endpoint {self.endpoint!r} must start with ws:// or wss://.")
+            raise SettingsError(SettingsProblem.ENDPOINT_SCHEME, endpoint=self.endpoint)
         pin = self.cert_sha256.replace(":", "").lower()
         if pin and (len(pin) != 64 or any(c not in "0123456789abcdef" for c in pin)):
-            raise SettingsError("A certificate pin is a SHA-256 fingerprint: 64 hex digits (colons allowed).")
+            raise SettingsError(SettingsProblem.CERTIFICATE_PIN)
         for switch in ("pseudonymise", "prefill_while_typing", "compress_wire", "review_before_sending"):
             if not isinstance(getattr(self, switch), bool):
-                raise SettingsError(f"A provider's {switch} switch is true or false.")
+                raise SettingsError(SettingsProblem.PROFILE_SWITCH, switch=switch)
 
 
 @dataclass(frozen=True)
@@ -110,37 +209,33 @@ class AppSettings:
         for name, kind in _FIELD_TYPES.items():
             value = getattr(self, name)
             if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-                raise SettingsError(f"{name!r} must be {_TYPE_WORDS[kind]}, not {value!r}.")
+                raise SettingsError(SettingsProblem.FIELD_TYPE, name=name, kind=_TYPE_WORDS[kind], value=value)
         try:
             SplitSpec.parse(self.split)
         except ValueError as exc:
-            raise SettingsError(f"The split depth {self.split!r} is not one: {exc}.") from None
+            raise SettingsError(SettingsProblem.SPLIT, split=self.split, reason=str(exc)) from None
         for profile in self.profiles:
             profile.check()
         for profile in self.profiles:
             if not (self.unencrypted_allowed or profile.encrypted_or_local):
-                raise SettingsError(
-                    f"Provider {profile.name!r} uses ws://, which would send the hidden states unencrypted over "
-                    "the network. Use wss:// (docs/DEPLOY.md), or ask your administrator to allow unencrypted "
-                    "endpoints in the policy (allow_unencrypted_endpoints)."
-                )
+                raise SettingsError(SettingsProblem.UNENCRYPTED, name=profile.name)
         names = [p.name for p in self.profiles]
         if len(set(names)) != len(names):
-            raise SettingsError("Two provider profiles have the same name.")
+            raise SettingsError(SettingsProblem.SAME_NAME)
         if self.active_profile and self.active_profile not in names:
-            raise SettingsError(f"The active provider {self.active_profile!r} has no profile.")
+            raise SettingsError(SettingsProblem.NO_ACTIVE_PROFILE, name=self.active_profile)
         if self.mode not in MODES:
-            raise SettingsError(f"Decoding mode must be one of {', '.join(MODES)}.")
+            raise SettingsError(SettingsProblem.MODE, choices=", ".join(MODES))
         if self.device not in DEVICES:
-            raise SettingsError(f"Device must be one of {', '.join(DEVICES)}.")
+            raise SettingsError(SettingsProblem.DEVICE, choices=", ".join(DEVICES))
         if self.language not in LANGUAGES:
-            raise SettingsError(f"Language must be one of {', '.join(LANGUAGES)}.")
+            raise SettingsError(SettingsProblem.LANGUAGE, choices=", ".join(LANGUAGES))
         if not 0 <= self.temperature <= 5 or not 0 < self.top_p <= 1:
-            raise SettingsError("Temperature must lie in [0, 5] and top-p in (0, 1].")
+            raise SettingsError(SettingsProblem.SAMPLING)
         if not isinstance(self.pseudonymise_embedded, bool) or not isinstance(self.pseudonymise_always, bool):
-            raise SettingsError("The pseudonymise switches are true or false.")
+            raise SettingsError(SettingsProblem.PSEUDONYMISE_SWITCHES)
         if self.budget < 0 or self.max_new_tokens < 1:
-            raise SettingsError("The speculation budget must be ≥ 0 and the answer length ≥ 1 token.")
+            raise SettingsError(SettingsProblem.LENGTHS)
 
     @property
     def provider(self) -> ProviderProfile | None:
@@ -181,7 +276,7 @@ class AppSettings:
     def from_dict(cls, data: dict) -> AppSettings:
         """Settings from a parsed settings file; SettingsError for any shape but the one ``to_json`` writes."""
         if not isinstance(data, dict):
-            raise SettingsError("the file must hold a JSON object")
+            raise SettingsError(SettingsProblem.NOT_AN_OBJECT)
         known = {f.name for f in fields(cls)} - {"locked", "unencrypted_allowed"}
         values = {k: v for k, v in data.items() if k in known}
         values["profiles"] = profiles_from(values.get("profiles", ()))
@@ -213,15 +308,15 @@ def profiles_from(raw: object) -> tuple[ProviderProfile, ...]:
     """Provider profiles from JSON: a list of objects with the profile's keys and no others (a stray
     ``"token"`` there is refused rather than kept: tokens belong in the keyring)."""
     if not isinstance(raw, list | tuple):
-        raise SettingsError("'profiles' must be a list")
+        raise SettingsError(SettingsProblem.PROFILES_NOT_A_LIST)
     names = {f.name for f in fields(ProviderProfile)}
     profiles = []
     for entry in raw:
         if not isinstance(entry, dict) or not {"name", "endpoint"} <= set(entry):
-            raise SettingsError("each provider profile needs a 'name' and an 'endpoint'")
+            raise SettingsError(SettingsProblem.PROFILE_KEYS)
         extra = sorted(set(entry) - names)
         if extra:
-            raise SettingsError(f"a provider profile has keys splitchat does not keep: {', '.join(extra)}")
+            raise SettingsError(SettingsProblem.PROFILE_EXTRA_KEYS, keys=", ".join(extra))
         profiles.append(ProviderProfile(**entry))
     return tuple(profiles)
 
@@ -263,7 +358,7 @@ def load_settings() -> AppSettings:
         enforced = apply_policy(settings, policy)
         enforced.check()
     except SettingsError as exc:
-        raise PolicyError(f"The admin policy {read_policy_document().origin} cannot be applied: {exc}") from None
+        raise PolicyError(SettingsProblem.POLICY_NOT_APPLIED, origin=read_policy_document().origin, error=exc) from None
     return enforced
 
 
@@ -272,12 +367,19 @@ def locked_down() -> AppSettings:
     return AppSettings(locked=tuple(f.name for f in fields(AppSettings) if f.name not in ("locked",)))
 
 
-_notices: list[str] = []
+_notices: list[SettingsError] = []
+
+
+def broken_settings() -> SettingsError | None:
+    """What was wrong with the user's settings file at the last load (``SettingsProblem.BROKEN_FILE``: the
+    error, and where the file went), once; None when nothing was."""
+    return _notices.pop() if _notices else None
 
 
 def broken_settings_notice() -> str | None:
-    """What was wrong with the user's settings file at the last load, once; None when nothing was."""
-    return _notices.pop() if _notices else None
+    """``broken_settings`` in English (the logs, the command line), once; None when nothing was wrong."""
+    notice = broken_settings()
+    return None if notice is None else str(notice)
 
 
 def _user_settings() -> AppSettings:
@@ -291,16 +393,22 @@ def _user_settings() -> AppSettings:
     except (ValueError, TypeError, SettingsError) as exc:
         aside = path.with_name(f"settings.broken-{time.strftime('%Y%m%d-%H%M%S')}.json")
         os.replace(path, aside)
-        _notices[:] = [f"Your settings file could not be used ({exc}); it was moved to {aside} and the defaults apply."]
+        _notices[:] = [SettingsError(SettingsProblem.BROKEN_FILE, error=exc, aside=aside)]
         return AppSettings()
+
+
+def check_locks(settings: AppSettings) -> None:
+    """``SettingsProblem.LOCKED`` for a setting ``settings`` changes that the administrator's policy locks
+    (read now: it may have come since the settings were loaded); PolicyError where it cannot be read."""
+    enforced = apply_policy(settings, read_policy())
+    for key in enforced.locked:
+        if getattr(settings, key) != getattr(enforced, key):
+            raise SettingsError(SettingsProblem.LOCKED, key=key)
 
 
 def save_settings(settings: AppSettings) -> None:
     settings.check()
-    enforced = apply_policy(settings, read_policy())
-    for key in enforced.locked:
-        if getattr(settings, key) != getattr(enforced, key):
-            raise SettingsError(f"{key!r} is locked by the administrator's policy.")
+    check_locks(settings)
     path = config_dir() / "settings.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".tmp")
@@ -312,21 +420,21 @@ def read_policy() -> dict:
     try:
         document = read_policy_document()
     except OSError as exc:
-        raise PolicyError(f"The admin policy cannot be read ({exc}).") from None
+        raise PolicyError(SettingsProblem.POLICY_UNREADABLE, reason=str(exc)) from None
     path = document.origin
     if document.text is None:
         return {}
     try:
         policy = json.loads(document.text)
     except ValueError as exc:
-        raise PolicyError(f"The admin policy {path} is not valid JSON ({exc}).") from None
+        raise PolicyError(SettingsProblem.POLICY_NOT_JSON, origin=path, reason=str(exc)) from None
     if not isinstance(policy, dict):
-        raise PolicyError(f"The admin policy {path} must be a JSON object.")
+        raise PolicyError(SettingsProblem.POLICY_NOT_AN_OBJECT, origin=path)
     if not isinstance(policy.get("values", {}), dict):
-        raise PolicyError(f"The admin policy {path}: 'values' must be an object of settings.")
+        raise PolicyError(SettingsProblem.POLICY_VALUES, origin=path)
     locked = policy.get("locked", [])
     if not isinstance(locked, list) or not all(isinstance(key, str) for key in locked):
-        raise PolicyError(f"The admin policy {path}: 'locked' must be a list of setting names.")
+        raise PolicyError(SettingsProblem.POLICY_LOCKED_LIST, origin=path)
     return policy
 
 
@@ -342,10 +450,10 @@ def apply_policy(settings: AppSettings, policy: dict) -> AppSettings:
         values.setdefault(key, getattr(defaults, key, None))  # locked without a value: locked at the default
     unknown = set(values) - {f.name for f in fields(AppSettings)} | ({"locked", "unencrypted_allowed"} & set(values))
     if unknown:
-        raise SettingsError(f"The admin policy names unknown settings: {', '.join(sorted(unknown))}.")
+        raise SettingsError(SettingsProblem.POLICY_UNKNOWN, keys=", ".join(sorted(unknown)))
     allowed = policy.get("allow_unencrypted_endpoints", False)
     if not isinstance(allowed, bool):
-        raise SettingsError("The admin policy's allow_unencrypted_endpoints is true or false.")
+        raise SettingsError(SettingsProblem.POLICY_ALLOW_UNENCRYPTED)
     return replace(settings, **values, locked=locked, unencrypted_allowed=allowed)
 
 
@@ -366,18 +474,20 @@ def office_term_lists(policy: dict | None = None) -> OfficeTermLists:
     for kind in ("hide", "keep"):
         terms = policy.get(f"{kind}_terms", [])
         if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
-            raise PolicyError(f"The admin policy's {kind}_terms must be a list of terms.")
+            raise PolicyError(SettingsProblem.POLICY_TERMS, kind=kind)
         named = policy.get(f"{kind}_terms_file")
         if named is not None:
             if not isinstance(named, str):
-                raise PolicyError(f"The admin policy's {kind}_terms_file must be a file's path.")
+                raise PolicyError(SettingsProblem.POLICY_TERMS_FILE, kind=kind)
             path = Path(named)
             if not path.is_absolute():
                 path = policy_file().parent / path
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                raise PolicyError(f"The admin policy's {kind}_terms_file {path} cannot be read ({exc}).") from None
+                raise PolicyError(
+                    SettingsProblem.POLICY_TERMS_FILE_UNREADABLE, kind=kind, path=path, reason=str(exc)
+                ) from None
             terms = terms + [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
         lists[kind] = tuple(t.strip() for t in terms if t.strip())
     return OfficeTermLists(lists["hide"], lists["keep"])

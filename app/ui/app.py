@@ -40,23 +40,27 @@ def policy_error_box(error: Exception):
     """Says the administrator's policy cannot be applied, and what the app does until it is fixed."""
     from PySide6.QtWidgets import QMessageBox
 
+    from app.ui.data_text import error_text
     from app.ui.i18n import translate
 
     text = translate(
         "App",
         "{error}\n\nUntil your IT department fixes it, splitchat runs on this computer only and its "
         "settings cannot be changed.",
-    ).format(error=error)
+    ).format(error=error_text(error))
     return QMessageBox(QMessageBox.Icon.Critical, translate("App", "splitchat: the administrator's policy"), text)
 
 
-def settings_notice_box(notice: str):
-    """Says the user's settings file could not be used (``notice``: what was wrong, where it went)."""
+def settings_notice_box(notice: BaseException | str):
+    """Says the user's settings file could not be used (``notice``: what was wrong and where it went, the
+    data layer's ``SettingsProblem.BROKEN_FILE``, said in the user's language)."""
     from PySide6.QtWidgets import QMessageBox
 
+    from app.ui.data_text import error_text
     from app.ui.i18n import translate
 
-    return QMessageBox(QMessageBox.Icon.Warning, translate("App", "splitchat settings"), notice)
+    text = error_text(notice) if isinstance(notice, BaseException) else notice
+    return QMessageBox(QMessageBox.Icon.Warning, translate("App", "splitchat settings"), text)
 
 
 def main() -> int:
@@ -65,7 +69,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.data.conversations import ConversationStore
-    from app.data.settings import PolicyError, broken_settings_notice, data_dir, load_settings, locked_down
+    from app.data.settings import PolicyError, broken_settings, data_dir, load_settings, locked_down
     from app.early_start import start_embedded_worker
     from app.ui.gc_guard import GuiThreadCollector
     from app.ui.i18n import install_language
@@ -88,8 +92,8 @@ def main() -> int:
     from app.host import EngineHost
     from app.ui.main_window import MainWindow
 
-    notice = broken_settings_notice()
-    if notice:
+    notice = broken_settings()
+    if notice is not None:
         settings_notice_box(notice).exec()
     store = ConversationStore(data_dir() / "conversations.sqlite3")
     host = EngineHost()

@@ -22,7 +22,7 @@ from PySide6.QtCore import QEvent, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from app.data.conversations import ConversationStore
+from app.data.conversations import ConversationStore, ExportWords
 from app.data.settings import AppSettings
 from app.host import (
     BUNDLED_SPEC,
@@ -37,11 +37,11 @@ from app.host import (
 )
 from app.ui.banner import Banner, banner_summary
 from app.ui.bridge import EngineSignals
-from app.ui.chat_view import ChatView, MessageBubble
+from app.ui.chat_view import ROLE_NAMES, ChatView, MessageBubble, role_name
 from app.ui.focus import show_focus_frame
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.i18n import number as locale_number  # ``number`` here names an answer
-from app.ui.messages import ending_text, explain
+from app.ui.messages import ENDING_TEXT, ending_text, explain
 from app.ui.palette import colours, css, on_palette_change
 from app.ui.review_dialog import ReviewDialog
 from app.ui.wrapping_row import WrappingRow, button_group
@@ -72,7 +72,20 @@ DEMO_MODEL_NOTE = QT_TRANSLATE_NOOP(
 EXPORT_CAPTION = QT_TRANSLATE_NOOP(
     "ChatPane", "Export conversation — the file is plain text, not protected: anyone who can open it can read it"
 )
+# The export's line under the title (app/data/conversations.ExportWords.exported in English).
+EXPORTED = QT_TRANSLATE_NOOP("ChatPane", "Exported from splitchat; started {created}.")
 _UNSAFE_IN_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
+
+
+def export_words() -> ExportWords:
+    """The Markdown export's headings and notes in the window's language: the data layer writes the words
+    it is given (it does not translate), the same ones the bubbles show."""
+    return ExportWords(
+        roles={role: role_name(role) for role in ROLE_NAMES},
+        endings={ending: ending_text(False, ending) for ending in ENDING_TEXT},
+        unfinished=ending_text(False, ""),
+        exported=translate("ChatPane", EXPORTED),
+    )
 
 
 def safe_file_name(title: str) -> str:
@@ -274,7 +287,7 @@ class ChatPane(QWidget):
     def export_conversation(self, path: Path) -> None:
         if self.conversation_id is None:
             raise ValueError("there is no conversation to export")  # a caller's mistake: never shown
-        Path(path).write_text(self.store.export_markdown(self.conversation_id), encoding="utf-8")
+        Path(path).write_text(self.store.export_markdown(self.conversation_id, export_words()), encoding="utf-8")
         self.status.emit(translate("ChatPane", "Exported to {path}").format(path=path))
 
     def export_clicked(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.data.credentials import CredentialError
 from app.data.settings import SettingsError
 from app.host import CorpusError, ModelError, NotAsReviewed, WorkerError
+from app.ui.data_text import error_text
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 
 WORKER_ADVICE = {
@@ -120,10 +121,10 @@ def explain(error: BaseException) -> tuple[str, str]:
             translate("Errors", "The model cannot be loaded: {error}").format(error=error),
             translate("Errors", "Check the model in Settings, or reinstall splitchat."),
         )
-    if isinstance(error, CredentialError):
-        return str(error), translate("Errors", "Tokens are only kept in the system keyring.")
+    if isinstance(error, CredentialError):  # the data layer's problem, said in the user's language
+        return error_text(error), translate("Errors", "Tokens are only kept in the system keyring.")
     if isinstance(error, (SettingsError, CorpusError)):
-        return str(error), translate("Errors", "Correct it and try again.")
+        return error_text(error), translate("Errors", "Correct it and try again.")
     if isinstance(error, FileExistsError):  # a folder the app did not write: nothing in it was touched
         return str(error), translate("Errors", "Choose an empty or new folder.")
     if isinstance(error, FileNotFoundError):

@@ -30,10 +30,10 @@ from app.ui.palette import colours, on_palette_change
 TITLE = QT_TRANSLATE_NOOP("ReviewDialog", "Review before sending")
 INTRO = QT_TRANSLATE_NOOP(
     "ReviewDialog",
-    "<b>This is your message as the model will read it.</b> Nothing has been sent yet. Highlighted words "
-    "are stand-ins for identifiers; the originals stay on this computer. Select words the model should not "
-    "read and hide them, or select a stand-in to send the original as written. Earlier messages of this "
-    "conversation are read with the same choices.",
+    "<b>This is your message as the model will read it.</b> Nothing has been sent yet. Highlighted and "
+    "underlined words are stand-ins for identifiers; the originals stay on this computer. Select words the "
+    "model should not read and hide them, or select a stand-in to send the original as written. Earlier "
+    "messages of this conversation are read with the same choices.",
 )
 HIDE_LABEL = QT_TRANSLATE_NOOP("ReviewDialog", "&Hide selected words")
 HIDE_TIP = QT_TRANSLATE_NOOP(

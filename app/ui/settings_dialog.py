@@ -37,9 +37,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.data import credentials
-from app.data.settings import DEVICES, EMBEDDED, MODES, AppSettings, ProviderProfile, SettingsError
+from app.data.settings import DEVICES, EMBEDDED, MODES, AppSettings, ProviderProfile, SettingsError, check_locks
 from app.host import LocalStepCost, ModelFacts, PrivacyReport, WorkerProbe
 from app.ui.accessibility import name_form_fields
+from app.ui.data_text import error_text
 from app.ui.i18n import LANGUAGE_NAMES, QT_TRANSLATE_NOOP, language_name, number, translate
 from app.ui.messages import explain
 from app.ui.palette import colours, css, on_palette_change
@@ -326,7 +327,7 @@ class SettingsDialog(QDialog):
         try:
             self._fold_fields()
         except SettingsError as exc:  # a rename onto another provider's name: stay on it, say why
-            self.error.setText(str(exc))
+            self.error.setText(error_text(exc))
             previous = self.provider.findData(self._shown)
             self.provider.blockSignals(True)
             self.provider.setCurrentIndex(previous)
@@ -897,8 +898,9 @@ class SettingsDialog(QDialog):
     def _save_now(self) -> None:
         try:
             self.chosen = self.result_settings()
+            check_locks(self.chosen)  # a policy come since the panel opened: said here, not after it closes
         except (SettingsError, credentials.CredentialError) as exc:
-            self.error.setText(str(exc))
+            self.error.setText(error_text(exc))  # the data layer's problem, in the user's language
             if isinstance(exc, credentials.CredentialError) and self._shown is not None:
                 self._show_profile()  # says the typed token is kept, to be stored on the next Save
             return

@@ -86,7 +86,7 @@ def english_sources() -> set[str]:
     }
 
 
-PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+PLACEHOLDER = re.compile(r"\{[a-z_]+(?:![rsa])?\}")  # {name}, and {name!r} for a value quoted as Python does
 TAG = re.compile(r"</?[a-z]+[^>]*>")
 
 
@@ -123,6 +123,23 @@ def test_the_ui_words_for_the_data_layers_endings_are_the_same_ones():
     from app.ui.messages import ENDING_TEXT
 
     assert ENDING_TEXT == ENDINGS  # the bubble and the Markdown export say the same in English
+
+
+def test_the_ui_words_for_the_data_layers_problems_and_export_are_the_same_english():
+    """Each settings and keyring problem the data layer names has the UI's text, in the same English the
+    logs and the command line read; so has each word of the Markdown export."""
+    from app.data import credentials, settings
+    from app.data.conversations import ExportWords
+    from app.ui import data_text
+    from app.ui.chat_pane import EXPORTED
+
+    assert data_text.SETTINGS_TEXT == settings.SETTINGS_MESSAGES
+    assert set(data_text.SETTINGS_TEXT) == set(settings.SettingsProblem)
+    assert set(data_text.TYPE_WORDS) == set(settings._TYPE_WORDS.values()) == set(data_text.TYPE_WORDS.values())
+    assert data_text.CREDENTIAL_TEXT == credentials.CREDENTIAL_MESSAGES
+    assert set(data_text.CREDENTIAL_TEXT) == set(credentials.CredentialProblem)
+    assert data_text.INSTALL_A_STORE == credentials.INSTALL_A_STORE
+    assert EXPORTED == ExportWords().exported
 
 
 # -- the widget walk ---------------------------------------------------------------------------------
@@ -356,3 +373,143 @@ def test_a_checkout_without_a_compiled_catalogue_compiles_one_into_the_cache(tmp
     monkeypatch.setattr(i18n, "lrelease", lambda: None)  # and with no tool and no catalogue: English
     (shipped / "splitchat_es.ts").write_text(TS.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert i18n.catalogue("es") is None
+
+
+# -- the data layer's refusals and the export, in the window's language ----------------------------------
+def saved_in_vain(dialog) -> str:
+    """Save pressed in the settings panel, refused: the panel stays open and says why."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+    QApplication.processEvents()
+    assert dialog.result() == 0 and dialog.error.text()
+    return dialog.error.text()
+
+
+async def test_in_spanish_the_settings_panel_says_a_locked_setting_a_wrong_endpoint_and_a_keyring_refusal_in_spanish(
+    qtbot, engine_host, tmp_path, spanish, isolated_user_state
+):
+    import json
+
+    import keyring
+    from keyring.backend import KeyringBackend
+    from keyring.errors import KeyringError
+    from keyrings.alt.file import PlaintextKeyring
+
+    from app.data.settings import policy_path
+    from app.ui.settings_dialog import SettingsDialog
+    from tests.conftest import MemoryKeyring
+
+    said: list[tuple[str, str]] = []
+    # A policy locking the split depth, come after the settings were loaded: Save is refused.
+    policy_path().write_text(json.dumps({"values": {"split": "6"}, "locked": ["split"]}), encoding="utf-8")
+    dialog = SettingsDialog(AppSettings(), 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    locked = saved_in_vain(dialog)
+    assert "'split'" in locked and "bloqueado" in locked
+    said.append(("locked setting", locked))
+    policy_path().unlink()
+
+    # An endpoint that is not a worker's: refused on Save and by Test connection.
+    dialog = SettingsDialog(REMOTE, 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    dialog.endpoint.setText("http://gpu.example.org:8765")
+    said.append(("invalid endpoint", saved_in_vain(dialog)))
+    await dialog.test_connection()
+    assert dialog.test_result.text().startswith("✗")
+    said.append(("invalid endpoint, tested", dialog.test_result.text()))
+
+    # A keyring that refuses the token, and one that is not a system store (a file of keyrings.alt).
+    class LockedKeyring(MemoryKeyring, KeyringBackend):
+        def set_password(self, *_):
+            raise KeyringError("colección bloqueada")
+
+    plaintext = PlaintextKeyring()
+    plaintext.file_path = str(tmp_path / "keyring_pass.cfg")
+    for backend in (LockedKeyring(), plaintext):
+        keyring.set_keyring(backend)
+        dialog = SettingsDialog(REMOTE, 30, None, engine_host.probe)
+        qtbot.addWidget(dialog)
+        dialog.token.setText("tok-77120")
+        said.append((f"keyring refusal ({type(backend).__name__})", saved_in_vain(dialog)))
+    keyring.set_keyring(isolated_user_state)
+    assert "colección bloqueada" in said[-2][1] and "llavero" in said[-2][1] and "llavero" in said[-1][1]
+    assert english_in(said, USER_TEXT | {"http://gpu.example.org:8765", "colección bloqueada"}) == []
+
+
+def test_in_spanish_an_empty_token_and_an_unreadable_keyring_are_explained_in_spanish(spanish, monkeypatch):
+    import keyring
+    from keyring.backend import KeyringBackend
+    from keyring.errors import KeyringError
+
+    from app.data import credentials
+    from app.ui.messages import explain
+    from tests.conftest import MemoryKeyring
+
+    said = []
+    with pytest.raises(credentials.CredentialError) as empty:
+        credentials.set_token("clínica", "   ")
+    said.append(("empty token", " ".join(explain(empty.value))))
+
+    class Unreadable(MemoryKeyring, KeyringBackend):
+        def get_password(self, *_):
+            raise KeyringError("sin acceso")
+
+    monkeypatch.setattr(keyring, "get_keyring", Unreadable)
+    with pytest.raises(credentials.CredentialError) as unreadable:
+        credentials.get_token("clínica")
+    said.append(("unreadable keyring", " ".join(explain(unreadable.value))))
+    assert "vacío" in said[0][1] and "llavero" in said[1][1]
+    assert english_in(said, {"sin acceso"}) == []
+
+
+def test_in_spanish_a_broken_policy_is_said_in_spanish_in_its_message_box(qapp, spanish):
+    import json
+
+    from app.data.settings import PolicyError, load_settings, policy_path
+    from app.ui.app import policy_error_box
+
+    policy_path().write_text(json.dumps({"values": {"colour": "red"}}), encoding="utf-8")
+    with pytest.raises(PolicyError) as broken:
+        load_settings()
+    box = policy_error_box(broken.value)
+    box.show()
+    QApplication.processEvents()
+    shown = shown_strings(box)
+    box.reject()
+    assert any("colour" in text and "desconocidos" in text for _, text in shown)
+    assert english_in(shown, {str(policy_path())}) == []
+
+
+def test_in_spanish_a_broken_settings_file_is_said_in_spanish_in_its_message_box(qapp, spanish):
+    from app.data.settings import broken_settings, config_dir, load_settings
+    from app.ui.app import settings_notice_box
+
+    config_dir().mkdir(parents=True, exist_ok=True)
+    (config_dir() / "settings.json").write_text('{"budget": "abc"}', encoding="utf-8")
+    load_settings()
+    notice = broken_settings()
+    aside = next(p for p in config_dir().iterdir() if p.name.startswith("settings.broken-"))
+    box = settings_notice_box(notice)
+    box.show()
+    QApplication.processEvents()
+    shown = shown_strings(box)
+    box.reject()
+    assert any("'budget' debe ser un número entero" in text for _, text in shown)
+    assert english_in(shown, {str(aside)}) == []
+
+
+def test_in_spanish_an_exported_conversation_has_spanish_headings_and_notes(qtbot, engine_host, tmp_path, spanish):
+    window = open_window(qtbot, engine_host, tmp_path, AppSettings())
+    store = window.chat_pane.store
+    conversation = window.chat_pane.conversation_id
+    store.add_message(conversation, "user", "¿Y el alta?")
+    store.add_message(conversation, "assistant", "Mañana.", complete=False)  # splitchat closed mid-answer
+    path = tmp_path / "informe.md"
+    window.chat_pane.export_conversation(path)
+    window.close()
+    text = path.read_text(encoding="utf-8")
+    assert text.count("## Usted") == 2 and text.count("## Asistente") == 2, text
+    assert "_(detenida antes del final)_" in text and "_(sin terminar: splitchat se cerró antes del final)_" in text
+    lines = [("export", line.strip("#_ ")) for line in text.splitlines() if line.strip()]
+    assert english_in(lines, USER_TEXT | {"¿Y el alta?", "Mañana."}) == []

@@ -9,7 +9,7 @@
         <translation>Iniciando splitchat…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>splitchat: the administrator&apos;s policy</source>
         <translation>splitchat: la política del administrador</translation>
     </message>
@@ -23,7 +23,7 @@ Until your IT department fixes it, splitchat runs on this computer only and its 
 Hasta que su departamento de informática lo corrija, splitchat funciona solo en este equipo y su configuración no se puede cambiar.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>splitchat settings</source>
         <translation>Configuración de splitchat</translation>
     </message>
@@ -89,7 +89,12 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Exportar la conversación: el archivo es texto sin protección; cualquiera que pueda abrirlo puede leerlo</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
+        <source>Exported from splitchat; started {created}.</source>
+        <translation>Exportada desde splitchat; iniciada el {created}.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>conversation</source>
         <translation>conversación</translation>
     </message>
@@ -473,9 +478,62 @@ Last message: {when}</source>
     </message>
 </context>
 <context>
+    <name>CredentialErrors</name>
+    <message>
+        <location filename="../../ui/data_text.py" line="+109"/>
+        <source>The token is empty.</source>
+        <translation>El token está vacío.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No system keyring is available.</source>
+        <translation>No hay ningún llavero del sistema disponible.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The keyring in use ({backend}) keeps passwords in a file, not in a system store.</source>
+        <translation>El llavero en uso ({backend}) guarda las contraseñas en un archivo, no en un almacén del sistema.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No system keyring is available (the keyring in use, {backend}, stores nothing).</source>
+        <translation>No hay ningún llavero del sistema disponible (el llavero en uso, {backend}, no guarda nada).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The keyring in use ({backend}) is not available.</source>
+        <translation>El llavero en uso ({backend}) no está disponible.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The keyring in use ({backend}) is not a system store.</source>
+        <translation>El llavero en uso ({backend}) no es un almacén del sistema.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The system keyring is not available ({reason}). On Linux install and unlock a Secret Service (GNOME Keyring or KWallet); splitchat does not store tokens in plain text.</source>
+        <translation>El llavero del sistema no está disponible ({reason}). En Linux, instale y desbloquee un Secret Service (GNOME Keyring o KWallet); splitchat no guarda los tokens en texto sin cifrar.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The system keyring could not be read ({reason}).</source>
+        <translation>No se pudo leer el llavero del sistema ({reason}).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The system keyring could not be changed ({reason}).</source>
+        <translation>No se pudo modificar el llavero del sistema ({reason}).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>splitchat keeps tokens only in the operating system&apos;s own keyring: on Linux install and unlock a Secret Service (GNOME Keyring) or KWallet; on Windows the Credential Manager is used; on macOS the Keychain.</source>
+        <translation>splitchat solo guarda los tokens en el llavero propio del sistema operativo: en Linux, instale y desbloquee un Secret Service (GNOME Keyring) o KWallet; en Windows se usa el Administrador de credenciales; en macOS, el Llavero.</translation>
+    </message>
+</context>
+<context>
     <name>Endings</name>
     <message>
-        <location filename="../../ui/messages.py" line="+150"/>
+        <location filename="../../ui/messages.py" line="+151"/>
         <source>cut at the longest-answer limit (Settings → Decoding)</source>
         <translation>cortada en la longitud máxima (Configuración → Decodificación)</translation>
     </message>
@@ -1210,8 +1268,8 @@ Last message: {when}</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>&lt;b&gt;This is your message as the model will read it.&lt;/b&gt; Nothing has been sent yet. Highlighted words are stand-ins for identifiers; the originals stay on this computer. Select words the model should not read and hide them, or select a stand-in to send the original as written. Earlier messages of this conversation are read with the same choices.</source>
-        <translation>&lt;b&gt;Este es su mensaje tal como lo leerá el modelo.&lt;/b&gt; Todavía no se ha enviado nada. Las palabras resaltadas son sustitutos de identificadores; los originales se quedan en este equipo. Seleccione las palabras que el modelo no debe leer y ocúltelas, o seleccione un sustituto para enviar el original tal como se escribió. Los mensajes anteriores de esta conversación se leen con las mismas decisiones.</translation>
+        <source>&lt;b&gt;This is your message as the model will read it.&lt;/b&gt; Nothing has been sent yet. Highlighted and underlined words are stand-ins for identifiers; the originals stay on this computer. Select words the model should not read and hide them, or select a stand-in to send the original as written. Earlier messages of this conversation are read with the same choices.</source>
+        <translation>&lt;b&gt;Este es su mensaje tal como lo leerá el modelo.&lt;/b&gt; Todavía no se ha enviado nada. Las palabras resaltadas y subrayadas son sustitutos de identificadores; los originales se quedan en este equipo. Seleccione las palabras que el modelo no debe leer y ocúltelas, o seleccione un sustituto para enviar el original tal como se escribió. Los mensajes anteriores de esta conversación se leen con las mismas decisiones.</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -1322,7 +1380,7 @@ Last message: {when}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="+48"/>
+        <location filename="../../ui/settings_dialog.py" line="+49"/>
         <source>Embedded (this computer only)</source>
         <translation>Integrado (solo este equipo)</translation>
     </message>
@@ -1805,6 +1863,189 @@ secuencial: un token por viaje de ida y vuelta</translation>
         <location line="+14"/>
         <source>Not saved: {model} is not a model splitchat can use ({why}). The model stays {saved}.</source>
         <translation>No se guardó: {model} no es un modelo que splitchat pueda usar ({why}). El modelo sigue siendo {saved}.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsErrors</name>
+    <message>
+        <location filename="../../ui/data_text.py" line="-116"/>
+        <source>A provider profile needs a name.</source>
+        <translation>Un perfil de proveedor necesita un nombre.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Endpoint {endpoint!r} must start with ws:// or wss://.</source>
+        <translation>La dirección del servidor {endpoint!r} debe empezar por ws:// o wss://.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A certificate pin is a SHA-256 fingerprint: 64 hex digits (colons allowed).</source>
+        <translation>Una huella de certificado es una huella SHA-256: 64 dígitos hexadecimales (se admiten dos puntos).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A provider&apos;s {switch} switch is true or false.</source>
+        <translation>La opción {switch} de un proveedor es true o false.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name!r} must be {kind}, not {value!r}.</source>
+        <translation>{name!r} debe ser {kind}, no {value!r}.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The split depth {split!r} is not one: {reason}.</source>
+        <translation>{split!r} no es una profundidad de división: {reason}.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Provider {name!r} uses ws://, which would send the hidden states unencrypted over the network. Use wss:// (docs/DEPLOY.md), or ask your administrator to allow unencrypted endpoints in the policy (allow_unencrypted_endpoints).</source>
+        <translation>El proveedor {name!r} usa ws://, que enviaría los estados ocultos sin cifrar por la red. Use wss:// (docs/DEPLOY.md) o pida a su administrador que permita direcciones sin cifrar en la política (allow_unencrypted_endpoints).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Two provider profiles have the same name.</source>
+        <translation>Dos perfiles de proveedor tienen el mismo nombre.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The active provider {name!r} has no profile.</source>
+        <translation>El proveedor activo {name!r} no tiene perfil.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Decoding mode must be one of {choices}.</source>
+        <translation>El modo de decodificación debe ser uno de estos: {choices}.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device must be one of {choices}.</source>
+        <translation>El dispositivo debe ser uno de estos: {choices}.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Language must be one of {choices}.</source>
+        <translation>El idioma debe ser uno de estos: {choices}.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperature must lie in [0, 5] and top-p in (0, 1].</source>
+        <translation>La temperatura debe estar en [0, 5] y top-p en (0, 1].</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The pseudonymise switches are true or false.</source>
+        <translation>Las opciones de seudonimización son true o false.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The speculation budget must be ≥ 0 and the answer length ≥ 1 token.</source>
+        <translation>El presupuesto de especulación debe ser ≥ 0 y la longitud de la respuesta ≥ 1 token.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the file must hold a JSON object</source>
+        <translation>el archivo debe contener un objeto JSON</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&apos;profiles&apos; must be a list</source>
+        <translation>&apos;profiles&apos; debe ser una lista</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>each provider profile needs a &apos;name&apos; and an &apos;endpoint&apos;</source>
+        <translation>cada perfil de proveedor necesita &apos;name&apos; y &apos;endpoint&apos;</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a provider profile has keys splitchat does not keep: {keys}</source>
+        <translation>un perfil de proveedor tiene claves que splitchat no guarda: {keys}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your settings file could not be used ({error}); it was moved to {aside} and the defaults apply.</source>
+        <translation>No se pudo usar su archivo de configuración ({error}); se movió a {aside} y se aplican los valores predeterminados.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{key!r} is locked by the administrator&apos;s policy.</source>
+        <translation>{key!r} está bloqueado por la política del administrador.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The admin policy {origin} cannot be applied: {error}</source>
+        <translation>No se puede aplicar la política del administrador {origin}: {error}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy cannot be read ({reason}).</source>
+        <translation>No se puede leer la política del administrador ({reason}).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy {origin} is not valid JSON ({reason}).</source>
+        <translation>La política del administrador {origin} no es JSON válido ({reason}).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy {origin} must be a JSON object.</source>
+        <translation>La política del administrador {origin} debe ser un objeto JSON.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy {origin}: &apos;values&apos; must be an object of settings.</source>
+        <translation>La política del administrador {origin}: &apos;values&apos; debe ser un objeto de ajustes.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy {origin}: &apos;locked&apos; must be a list of setting names.</source>
+        <translation>La política del administrador {origin}: &apos;locked&apos; debe ser una lista de nombres de ajustes.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy names unknown settings: {keys}.</source>
+        <translation>La política del administrador nombra ajustes desconocidos: {keys}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy&apos;s allow_unencrypted_endpoints is true or false.</source>
+        <translation>El valor allow_unencrypted_endpoints de la política del administrador es true o false.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy&apos;s {kind}_terms must be a list of terms.</source>
+        <translation>El valor {kind}_terms de la política del administrador debe ser una lista de términos.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy&apos;s {kind}_terms_file must be a file&apos;s path.</source>
+        <translation>El valor {kind}_terms_file de la política del administrador debe ser la ruta de un archivo.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The admin policy&apos;s {kind}_terms_file {path} cannot be read ({reason}).</source>
+        <translation>No se puede leer el archivo {kind}_terms_file {path} de la política del administrador ({reason}).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>text</source>
+        <translation>texto</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a whole number</source>
+        <translation>un número entero</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a number</source>
+        <translation>un número</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>true or false</source>
+        <translation>true o false</translation>
     </message>
 </context>
 <context>
