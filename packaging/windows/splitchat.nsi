@@ -30,7 +30,14 @@ SetCompressor /SOLID lzma
 !insertmacro MUI_PAGE_FINISH
 !insertmacro MUI_UNPAGE_CONFIRM
 !insertmacro MUI_UNPAGE_INSTFILES
+; The installer speaks the Windows display language where it has it (Spanish for any es-* one), else the
+; first one here. The wizard's own words come from MUI2's language files; splitchat's are the LangStrings.
 !insertmacro MUI_LANGUAGE "English"
+!insertmacro MUI_LANGUAGE "Spanish"
+
+; The Start menu shortcut's description (its tooltip), as the Linux desktop entry's Comment says it.
+LangString SHORTCUT_DESCRIPTION ${LANG_ENGLISH} "Chat with a language model split between this computer and a GPU server"
+LangString SHORTCUT_DESCRIPTION ${LANG_SPANISH} "Converse con un modelo de lenguaje dividido entre este equipo y un servidor GPU"
 
 Section "splitchat" SecMain
   SectionIn RO
@@ -38,7 +45,8 @@ Section "splitchat" SecMain
   File /r "${DIST}\*.*"
   WriteRegStr HKLM "Software\splitchat" "InstallDir" "$INSTDIR"
   CreateDirectory "$SMPROGRAMS\splitchat"
-  CreateShortcut "$SMPROGRAMS\splitchat\splitchat.lnk" "$INSTDIR\splitchat.exe" "" "$INSTDIR\splitchat.exe" 0
+  CreateShortcut "$SMPROGRAMS\splitchat\splitchat.lnk" "$INSTDIR\splitchat.exe" "" "$INSTDIR\splitchat.exe" 0 \
+    SW_SHOWNORMAL "" "$(SHORTCUT_DESCRIPTION)"
   WriteUninstaller "$INSTDIR\uninstall.exe"
   WriteRegStr HKLM "Software\Microsoft\Windows\CurrentVersion\Uninstall\splitchat" "DisplayName" "splitchat"
   WriteRegStr HKLM "Software\Microsoft\Windows\CurrentVersion\Uninstall\splitchat" "DisplayVersion" "${VERSION}"
