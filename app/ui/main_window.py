@@ -15,12 +15,13 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QProgressBar, Q
 
 from app.data import credentials
 from app.data.conversations import ConversationStore
-from app.data.settings import AppSettings, config_dir, save_settings
+from app.data.settings import AppSettings, SettingsError, config_dir, save_settings
 from app.host import ChatInfo, EngineConfig, EngineHost, LocalStepCost
 from app.ui.bridge import EngineSignals
 from app.ui.bundle_export import WorkerBundleExport
 from app.ui.chat_pane import ChatPane
 from app.ui.conversation_panel import ConversationPanel
+from app.ui.data_text import error_text
 from app.ui.engine_text import engine_text, progress_text
 from app.ui.focus import show_focus_frame
 from app.ui.gc_guard import settle
@@ -337,7 +338,11 @@ class MainWindow(QMainWindow):
     def apply_settings(self, settings: AppSettings) -> None:
         """Save and use new settings: when they change the engine (a new token included), it reopens at
         once — or, while an answer is being written, for the next message."""
-        save_settings(settings)
+        try:
+            save_settings(settings)
+        except (SettingsError, OSError) as exc:  # the policy or the disk changed since the dialog checked
+            self.status.setText(error_text(exc))
+            return
         if settings.language != self.settings.language:  # every window would have to be rebuilt in it
             self.status.setText(translate("MainWindow", "The language changes the next time splitchat starts."))
         before = self.engine_config()

@@ -524,19 +524,32 @@ class SettingsDialog(QDialog):
     def _remove_profile(self) -> None:
         name = self.provider.currentData()
         if name in self.profiles:
+            # The token goes first: a keyring that refuses keeps the provider, so no token is left behind
+            # with nothing in the app that names it.
+            if not self._delete_token(self.keyring_names[name]):
+                return
             del self.profiles[name]
             self.pending_tokens.pop(name, None)
-            credentials.delete_token(self.keyring_names.pop(name))
+            self.keyring_names.pop(name)
             self._shown = None
             self.provider.removeItem(self.provider.currentIndex())
             self.provider.setCurrentIndex(0)
 
     def _forget_token(self) -> None:
         name = self.provider.currentData()
-        if name in self.profiles:
+        if name in self.profiles and self._delete_token(self.keyring_names[name]):
             self.pending_tokens.pop(name, None)
-            credentials.delete_token(self.keyring_names[name])
             self._show_profile()
+
+    def _delete_token(self, stored_as: str) -> bool:
+        """Delete a stored token; a keyring that refuses is said on the error line, and nothing changes."""
+        try:
+            credentials.delete_token(stored_as)
+        except credentials.CredentialError as exc:
+            self.error.setText(error_text(exc))
+            return False
+        self.error.setText("")
+        return True
 
     def _start_probe(self) -> asyncio.Task:
         self.probe_task = asyncio.ensure_future(self.test_connection())
