@@ -8,11 +8,22 @@ from pathlib import Path
 import pytest
 import torch
 
-from tests.helpers import build_tiny_model
+from tests.helpers import build_tiny_model, reference_greedy
 
 # No display in CI: Qt renders offscreen; qasync must pick the PySide6 binding.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
+
+# Torch computes on one thread, in this process and in every worker and command it starts (they inherit
+# OMP_NUM_THREADS). The models here are tiny or the 135M bundled one, run a row or a few at a time, and on
+# a two-core machine that other work keeps busy, two OpenMP threads spend most of each product waiting for
+# each other (as test_hostile_sessions_worker.py's `single_threaded` found): with the load average at 6-10,
+# a tiny model's speculation case took 30-40 s on two threads against 3 s on one, the bundled model's
+# generate 3-4x as long, a bundled worker's 32 tokens 38-46 s against 6-7, and the 4,000-token prefill test
+# 247 s against 108. No claim depends on the count (both sides of a comparison run under the same
+# setting); OMP_NUM_THREADS=2 make test runs on two.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
 
 
 @pytest.fixture(scope="session")
@@ -34,6 +45,23 @@ def bundled():
     source = resolve_model()
     model = AutoModelForCausalLM.from_pretrained(source.folder, dtype=torch.float32).eval()
     return source, model, source.tokenizer()
+
+
+@pytest.fixture(scope="session")
+def bundled_reference(bundled):
+    """``reference_greedy`` on the unsplit bundled model, each (prompt, length, stop ids) generated once a
+    session: the tests that compare several split depths or modes with the same prompts share it. The
+    model is never changed after loading, so the answer kept is the one transformers gives again."""
+    _, model, _ = bundled
+    answers: dict[tuple, list[int]] = {}
+
+    def reference(prompt: list[int], max_new_tokens: int, eos: list[int] | None = None) -> list[int]:
+        key = (tuple(prompt), max_new_tokens, tuple(eos or ()))
+        if key not in answers:
+            answers[key] = reference_greedy(model, list(prompt), max_new_tokens, eos)
+        return list(answers[key])
+
+    return reference
 
 
 @pytest.fixture(scope="session")

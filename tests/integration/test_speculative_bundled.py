@@ -17,7 +17,7 @@ from app.engine.source.split import SplitSpec
 from app.engine.speculation.head_file import load_head_drafter
 from app.engine.speculation.modes import Speculation
 from app.model.layers import LayerStack
-from tests.helpers import assert_greedy_matches, reference_greedy
+from tests.helpers import assert_greedy_matches
 
 pytestmark = pytest.mark.bundled
 NEW_TOKENS = 64  # long enough for every source to draft many times; the suite's costliest test
@@ -43,15 +43,15 @@ CORPUS = {
 
 
 @pytest.fixture(scope="module")
-def references(bundled):
-    source, model, tokenizer = bundled
+def references(bundled, bundled_reference):
+    source, _, tokenizer = bundled
     stops = stop_token_ids(source, tokenizer)
     out = {}
     for name, messages in CORPUS.items():
         ids = list(
             tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=True, return_dict=False)
         )
-        out[name] = (ids, reference_greedy(model, ids, NEW_TOKENS, stops))
+        out[name] = (ids, bundled_reference(ids, NEW_TOKENS, stops))
     return out
 
 
