@@ -26,14 +26,24 @@ def in_process_session(folder, split: SplitSpec) -> SplitSession:
     return SplitSession(LocalEdge(source, split), LocalMiddle(middle))
 
 
+@pytest.fixture(scope="module")
+def references(tiny_models) -> dict:
+    """(family, prompt) -> transformers' greedy 24 tokens: generated once, compared with every split."""
+    return {
+        (family, tuple(prompt)): reference_greedy(tiny_models[family][1], prompt, 24)
+        for family in ("llama", "mistral", "qwen2")
+        for prompt in PROMPTS
+    }
+
+
 @pytest.mark.parametrize("family", ["llama", "mistral", "qwen2"])
 @pytest.mark.parametrize("split", ["1", "2", "1,3"])
-def test_split_greedy_matches_unsplit_generate(tiny_models, family, split):
+def test_split_greedy_matches_unsplit_generate(tiny_models, references, family, split):
     folder, model = tiny_models[family]
     for prompt in PROMPTS:
         session = in_process_session(folder, SplitSpec.parse(split))
         ours = asyncio.run(session.generate(prompt, 24)).tokens
-        assert_greedy_matches(model, prompt, ours, reference_greedy(model, prompt, 24))
+        assert_greedy_matches(model, prompt, ours, references[family, tuple(prompt)])
 
 
 @pytest.mark.parametrize("family", ["llama", "qwen2"])
