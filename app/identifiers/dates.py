@@ -184,7 +184,6 @@ HOLIDAYS_ES = (
     "la Inmaculada",
     "la Constitución",
     "San Juan",
-    "Nochebuena",
     "Día de San Valentín",
     "San Valentín",
     "Día de la Candelaria",

@@ -240,8 +240,9 @@ def find_places(text: str) -> list[Entity]:
         found += [Entity(*_trim(text, *m.span()), T.ADDRESS) for m in pattern.finditer(text) if not _by_way_of(m)]
     for match in _MILITARY_POST.finditer(text):
         found += [Entity(*match.span("city"), T.ADDRESS), Entity(*match.span("zip"), T.POSTCODE)]
+    timeline = len(_LINE_OPENING_TIME.findall(text)) >= 2  # once a text, not once a candidate
     for match in _POSTCODE_TOWN.finditer(text):
-        if _year_before_words(match) or _time_before_words(text, match):
+        if _year_before_words(match) or _time_before_words(text, match, timeline):
             continue
         found += [Entity(*match.span("zip"), T.POSTCODE), Entity(*match.span("town"), T.LOCATION)]
         if match.group("area"):
@@ -325,16 +326,16 @@ def _by_way_of(match: re.Match) -> bool:
 _LINE_OPENING_TIME = re.compile(r"^[ \t]*(?:[01]\d|2[0-3])[0-5]\d\b", re.M)
 
 
-def _time_before_words(text: str, match: re.Match) -> bool:
+def _time_before_words(text: str, match: re.Match, timeline: bool) -> bool:
     """ "0700 Hand-off given to Beth": a nursing note's 24-hour time opening a line, not a postcode and a
-    town. A time where other lines open with times too (a timeline), or where the line goes on as prose
+    town. A time where other lines open with times too (``timeline``), or where the line goes on as prose
     after an everyday word; "0150 Oslo" on an address's line stays a postcode."""
     code = match.group("zip")
     if not (len(code) == 4 and code.isdigit() and int(code[:2]) < 24 and int(code[2:]) < 60):
         return False
     if not (match.start("zip") == 0 or text[match.start("zip") - 1] in "\n\t"):
         return False
-    if len(_LINE_OPENING_TIME.findall(text)) >= 2:
+    if timeline:
         return True
     town = match.group("town").split()[0].split("-")[0]
     line_end = text.find("\n", match.end())
