@@ -63,7 +63,7 @@ _FORMS: tuple[tuple[str, int], ...] = (
     ),
     (rf"(?P<month>{_EN_MONTH}),? (?:of )?(?P<year>{_YEAR4})", re.I),
     (
-        rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro)? de "
+        rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro\.?|er\.?)? de "
         rf"(?P<month>{_ES_MONTH})"
         rf"(?:,? (?P<of>del?|,) (?P<year>{_YEAR4}))?",
         re.I,
@@ -610,8 +610,8 @@ def _year_like(original: str, year: int) -> str:
 def _ordinal_like(original: str | None, day: int) -> str | None:
     if not original:
         return None
-    if original in ("º", "°", "ro"):
-        return original if day == 1 else ""  # "1º de mayo", but "15 de junio"
+    if original.rstrip(".") in ("º", "°", "ro", "er"):
+        return original if day == 1 else ""  # "1º de mayo", "1ro. de mayo", but "15 de junio"
     suffix = "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
     return suffix.upper() if original.isupper() else suffix
 

@@ -519,9 +519,13 @@ def _without_number_label(text: str, entity: Entity) -> Entity:
     return Entity(start, entity.end, entity.type)
 
 
+_NAMING_TYPES = frozenset({T.PERSON, T.ORGANIZATION, T.LOCATION, T.ADDRESS})
+
+
 def _resolve(found: list[Entity]) -> list[Entity]:
     """One finding per stretch of text: overlapping findings become one covering them all, of the type
-    earliest in ``PRIORITY`` among those covering at least half of it (else the longest one's)."""
+    earliest in ``PRIORITY`` among those spanning all of it, else among those covering at least half of it,
+    else the longest one's."""
     clusters: list[list[Entity]] = []
     for entity in sorted(found):
         if clusters and entity.start < max(e.end for e in clusters[-1]):
@@ -531,8 +535,11 @@ def _resolve(found: list[Entity]) -> list[Entity]:
     resolved = []
     for cluster in clusters:
         start, end = min(e.start for e in cluster), max(e.end for e in cluster)
+        whole = [e for e in cluster if (e.start, e.end) == (start, end) and e.type in _NAMING_TYPES]
         substantial = [e for e in cluster if 2 * (e.end - e.start) >= end - start]
-        if substantial:
+        if whole:  # a name spans it all: the parts found inside it do not retype it
+            kind = min(whole, key=lambda e: _RANK[e.type]).type
+        elif substantial:
             kind = min(substantial, key=lambda e: _RANK[e.type]).type
         else:
             kind = max(cluster, key=lambda e: (e.end - e.start, -_RANK[e.type])).type

@@ -43,7 +43,7 @@ _TITLED = re.compile(
 
 _LOWER_TITLED = re.compile(
     r"(?<![\w.])(?i:dr|dra|doctor|doctora|mr|mrs|ms|miss|sr|sra|srta|don|doña|dña|nurse|enfermera|enfermero|lic|"
-    r"licda|prof|profe|maestra|maestro|miss)\.? (?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?"
+    r"licda|prof|profe|maestra|maestro|miss|ciudadano|ciudadana)\.? (?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?"
     r"(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)"
 )
 _INTRODUCED = re.compile(
@@ -51,6 +51,19 @@ _INTRODUCED = re.compile(
     r"le escribe|te escribe|firma|atentamente,?\n?|regards,?\n?|thanks,?\n?|gracias,?\n?|saludos,?\n?|cheers,?\n?) "
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_](?: |\. ))?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?){0,2})"
 )
+# A relative named after the word for them, as portal messages and chats are typed ("his dad cody", "moms of
+# jaxon", "mi hija lucía"): the relationship is the cue, so the name may be in lower case.
+_KIN = re.compile(
+    r"(?<!\w)(?i:(?:my|his|her|their|our|your|mi|mis|su|sus|tu|tus) (?:son|daughter|wife|husband|mom|mum|mother|"
+    r"dad|father|brother|sister|grandson|granddaughter|grandma|grandpa|grandmother|grandfather|nephew|niece|"
+    r"aunt|uncle|cousin|fiancée?|boyfriend|girlfriend|stepson|stepdaughter|stepmom|stepdad|kid|baby|hijo|hija|"
+    r"esposo|esposa|marido|mamá|mama|papá|papa|madre|padre|hermano|hermana|nieto|nieta|abuela|abuelo|tía|tio|"
+    r"tío|tia|sobrino|sobrina|primo|prima|novio|novia|bebé|bebe|nene|nena)|(?:mom|mum|mother|dad|father|mamá|"
+    r"mama|papá|madre|padre)s? (?:of|de))(?:,| is| es| se llama| named| called)? "
+    r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)"
+)
+# The labels a typed message puts after a name ("jaxon dob 5/14/21"): where the name ends.
+_FIELD_LABELS = frozenset("dob mrn ssn nhs tel ph phone cell yo dod edad fn dni rut curp".split())
 _PARTICLES = frozenset("de del la van von der den da das dos do di du le y i ter ten bin al el".split())
 
 
@@ -62,7 +75,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     for word in words:
         surface = word.group(0)
         lower = surface.lower()
-        if lower in _FUNCTION_WORDS or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
+        if lower in _FUNCTION_WORDS | _FIELD_LABELS or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
             break
         if len(surface) == 1 and kept:
             kept.append(word)
@@ -182,7 +195,7 @@ def find_cued_names(text: str) -> list[Entity]:
     cue is the evidence, so they need not be on the name lists."""
     return [
         entity
-        for pattern in (_LOWER_TITLED, _INTRODUCED)
+        for pattern in (_LOWER_TITLED, _INTRODUCED, _KIN)
         for m in pattern.finditer(text)
         if (entity := _name_after_cue(text, m)) is not None
     ]
@@ -353,19 +366,21 @@ def extend_names(text: str, found: list[Entity]) -> list[Entity]:
             word = after.group(1)
             if capitals and not word.isupper():
                 break
-            if not (_is_name(word) or len(word.rstrip(".")) == 1 or lexicon.zipf(word) < (3.0 if capitals else 2.0)):
+            if not (_is_name(word) or len(word.rstrip(".")) == 1 or lexicon.zipf(word) < (3.5 if capitals else 2.0)):
                 break
             if lexicon.is_kept_term(word) or lexicon.is_region(word):
                 break
             end += after.end()
         while before := re.search(
-            rf"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?) {particle if capitals else ''}$",
+            rf"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?) {particle + '?' if capitals else ''}$",
             text[max(0, start - 40) : start],
         ):
             word = before.group(1)
             if capitals and not word.isupper():
                 break
-            if not (_is_name(word) and word.lower() not in lexicon.EVERYDAY_NAMES) or lexicon.is_kept_term(word):
+            rare_capitals = capitals and lexicon.zipf(word) < 3.5 and word.lower() not in _FUNCTION_WORDS
+            named = _is_name(word) and word.lower() not in lexicon.EVERYDAY_NAMES
+            if not (named or rare_capitals) or lexicon.is_kept_term(word) or lexicon.is_region(word):
                 break
             start -= len(before.group(0))
         if (start, end) != (entity.start, entity.end):

@@ -48,7 +48,10 @@ _PREFIX_TYPES = (
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
     r"ul\.|ulica|al\.|aleja|os\.|osiedle|Avenue|Allée|Chemin|Impasse|Quai|Place|Strada|Straße|Kalea|Gran V[íi]a|"
     r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
-    r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera)"
+    r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|"
+    # Peru's settlements and housing associations, Mexico's and Venezuela's neighbourhoods
+    r"AA\. ?HH\.|A\. ?H\.|Asentamiento Humano|Asoc\.|Asociaci[óo]n de Vivienda|Fracc\.|Fraccionamiento|"
+    r"Unidad Habitacional|Caser[íi]o|Reparto)"
 )
 _FUSED_TYPES = (
     r"(?:stra(?:ß|ss)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|gatan|v[äa]gen|gata|v[äa]g|gr[äa]nd|torget|"
@@ -118,6 +121,30 @@ _STREETS = (
         rf"(?<![\w,.])(?:(?:FLAT|APT|APARTMENT|UNIT|SUITE) \d{{1,4}}[A-Z]?, (?:BLOCK [A-Z0-9]{{1,3}}, )?)?"
         rf"\d{{1,5}}[A-Z]?,? (?:[A-ZÀ-Þ][A-ZÀ-Þ'’\-]+ ){{1,4}}{_EN_SUFFIX.upper()}\b"
     ),
+    # Directions from a landmark, as addresses are given in Costa Rica, Nicaragua and elsewhere in Central
+    # America: "de la plaza de deportes 300 metros norte y 50 este, casa color terracota", "del Palí 200 varas
+    # al sur". The distance and the compass point are the evidence; the house described after is part of it.
+    re.compile(
+        r"(?<!\w)(?:de|del|desde) (?:la |el |los |las )?[^\n,;:]{2,60}? \d{1,4} ?(?:metros|mts?\.?|m|varas|vrs\.?|"
+        r"cuadras?|km) (?:al )?(?:norte|sur|este|oeste|noreste|noroeste|sureste|suroeste)"
+        r"(?:,? y \d{1,4} ?(?:(?:metros|mts?\.?|m|varas|vrs\.?|cuadras?) )?(?:al )?(?:norte|sur|este|oeste))?"
+        r"(?:,? (?:casa|portón|porton|edificio|apartamento|apto|local|mano (?:derecha|izquierda)|contiguo|"
+        r"segunda|primera|tercera)\b[^\n;]{0,80})?",
+        re.I,
+    ),
+    # A landmark an address is given beside: "a una cuadra del mercado Las Flores", "al lado del colmado Don
+    # Chago", "frente al Parque Central". The kind of place and its capitalised name are the evidence.
+    re.compile(
+        r"(?<!\w)(?i:a (?:una|dos|tres|media|\d{1,2}) cuadras? (?:de|del)|al lado (?:de|del)|frente (?:a|al)|"
+        r"detrás (?:de|del)|diagonal (?:a|al)|contiguo (?:a|al)|costado (?:\w+ )?(?:de|del)) (?i:la |el |los |las )?"
+        r"(?i:mercado|colmado|parque|iglesia|escuela|colegio|plaza|pulpería|pulperia|supermercado|super|farmacia|"
+        r"gasolinera|bomba|estadio|cancha|puente|terminal|parada|centro comercial|tienda|panadería|panaderia|"
+        r"cementerio|mall|municipalidad|alcaldía|alcaldia|abastos|bodega|liceo|templo|capilla|ermita|"
+        r"estación|estacion|banco|hotel|restaurante|cine|gimnasio|mercadito|almacén|almacen)"
+        r" (?:[A-ZÀ-Þ][\wÀ-ÿ'’.\-]*|de|del|la|las|los|el|y)"
+        r"(?: (?:[A-ZÀ-Þ0-9][\wÀ-ÿ'’.\-]*|de|del|la|las|los|el|y)){0,5}"
+        r"(?<![ ,])(?<! de)(?<! del)(?<! la)(?<! el)(?<! y)"
+    ),
     # A crossing of two streets: "S 38th St and Pacific Ave", "Grand Ave & 5th St".
     re.compile(
         rf"(?<!\w)(?:(?:N|S|E|W)\.? )?(?:{_NAME} |\d{{1,3}}(?:st|nd|rd|th) ){{1,2}}"
@@ -156,7 +183,7 @@ _COLONIA = re.compile(
 )
 # A postcode before its town, as most of Europe and Latin America write them.
 _POSTCODE_TOWN = re.compile(
-    rf"(?:(?<=\n)|(?<=^)|(?<=, )|(?<=,)|(?<=\. )|(?<=- )|(?<=C\.P\. )|(?<=CP )|(?<=C\.P\.)|(?<=\t))"
+    rf"(?:(?<=\n)|(?<=^)|(?<=, )|(?<=,)|(?<=\. )|(?<=- )|(?<=C\.P\. )|(?<=CP )|(?<=C\.P\.)|(?<=\t)|(?<=[·|•–—] ))"
     rf"(?P<zip>\d{{5}}|\d{{3}} \d{{2}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{4}} ?[A-Z]{{2}}|[A-Z]-\d{{4,5}}|\d{{4}})"
     rf"[ ,]+(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )*{_NAME}){{0,3}})(?: \((?P<area>{_NAME}(?: {_NAME})?)\))?",
     re.M,

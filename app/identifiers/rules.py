@@ -307,11 +307,24 @@ RULES: tuple[Rule, ...] = (
         r"isapre|centro de trabajo|lugar de trabajo|colegio|farmacia)[ \t]*:[ \t]*"
         r"|(?i:\b(?:works at|working at|worked at|work at|works for|worked for|employed (?:by|at)|employee of|"
         r"adjuster from|adjuster at|filled at|refilled at|trabaja en|trabajaba en|empleado de|empleada de)) )"
-        r"(?P<value>[A-Z0-9][\w&'’.\-]*(?: (?:&|and|of|de|del|y|the|la|los) ?| )?"
-        r"(?:[A-Z0-9][\w&'’.\-]*(?: (?:&|and|of|de|del|y|the|la|los) )?){0,5})"
+        r"(?P<value>[A-Z0-9][\w&'’.\-]*(?:(?: (?:&|and|of|de|del|y|the|la|los))? [A-Z0-9][\w&'’.\-]*){0,5})"
         r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
         accept=lambda s: len(s) > 1 and bool(re.search(r"[^\W\d_]", s)) and s.lower() not in _NOT_ORGANISATIONS,
         cued=True,
+    ),
+    # An organisation after the words that say one holds an account, a record or a patient: "account at BOK
+    # Financial", "records from UMC", "transferred to St Luke's", "insured with Allianz", "cuenta en
+    # Bankinter". Not cued: a department ("transferred to ICU") is still dropped as a kept term.
+    _rule(
+        T.ORGANIZATION,
+        r"(?i:\b(?:account (?:at|with)|accounts (?:at|with)|records (?:from|to)|(?:transferred|transfer|discharged|"
+        r"admitted) (?:from|to)|seen at|treated at|followed at|insured (?:with|by)|policy with|loan from|"
+        r"mortgage with|customer of|client of|member of|cuenta (?:en|con)|historia clínica de|trasladad[oa] (?:a|al|"
+        r"desde)|atendid[oa] en|asegurad[oa] (?:con|por)|póliza con|préstamo de|cliente de|socio de|socia de) )"
+        r"(?:the |el |la |los |las )?"
+        r"(?P<value>[A-Z][\w&'’.\-]*(?:(?: (?:&|and|of|de|del|y|the|la|los))? [A-Z0-9][\w&'’.\-]*){0,5})"
+        r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
+        accept=lambda s: len(s) > 1 and s.lower() not in _NOT_ORGANISATIONS,
     ),
     # Companies written in lower case: "bluefin data llc", "7 hills analytics inc".
     _rule(

@@ -441,3 +441,119 @@ def test_a_building_and_its_floor_follow_a_street_without_a_number(detector):
 )
 def test_english_addresses_in_capitals_at_a_crossing_and_with_a_room(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Employer: Bank of Montreal Capital Markets (trading floor)", ["Bank of Montreal Capital Markets"]),
+        (
+            "The funds were held in an account at Ridgeline Community Credit Union, since closed.",
+            ["Ridgeline Community Credit Union"],
+        ),
+        ("Please request the imaging records from Kettering Health Dayton.", ["Kettering Health Dayton"]),
+        ("She is insured with Liberty Mutual Ireland and pays monthly.", ["Liberty Mutual Ireland"]),
+        ("Fue trasladado al Hospital Clínico San Carlos de Valdivia.", ["Hospital Clínico San Carlos"]),
+        ("Es socia de Cooperativa Agraria Los Pinos, según consta.", ["Cooperativa Agraria Los Pinos"]),
+    ],
+)
+def test_an_organisation_of_several_words_after_its_label_or_the_words_that_hold_an_account(
+    detector, text, identifiers
+):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_department_after_the_same_words_is_kept(detector):
+    assert_kept(detector, "He was transferred to ICU overnight and then to Cardiology.", "ICU", "Cardiology")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("hi its brenda, my grandson dakota has a rash since sunday", ["dakota"]),
+        ("her husband, raul, will bring the forms", ["raul"]),
+        ("the mom of kaylee called back, kaylee dob 3/2/19", ["kaylee"]),
+        ("hola, mi nieta yaritza tiene tos desde el martes", ["yaritza"]),
+        ("mi esposo se llama fermín y trabaja de noche", ["fermín"]),
+    ],
+)
+def test_a_relative_named_in_lower_case_after_the_word_for_them(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+    blanked = replaced(detector, text)
+    assert "dob" in blanked or "dob" not in text  # the label after a name is not part of it
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my son is sick and my wife will call you back",
+        "my daughter may come tomorrow with the papers",
+        "mi mamá se siente mal desde ayer",
+        "my dad passed away in may",
+    ],
+)
+def test_a_relative_without_a_name_leaves_the_sentence_as_written(detector, text):
+    assert detector.detect(text) == []
+
+
+def test_a_spanish_postcode_and_town_after_a_middle_dot_or_a_bar(detector):
+    text = "Hospital de Día · Rda. de Segovia, 50 · 28005 Madrid · Tel. 913 65 00 12\nC/ Real 8 | 15002 A Coruña"
+    assert_hidden(detector, text, "28005", "Madrid", "15002", "A Coruña")
+
+
+def test_a_first_day_written_1ro_or_1er_is_a_date_and_comes_back_as_written():
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=7))
+    for text in ("El arrendamiento rige desde el 1ro. de marzo de 2026.", "Se pagará el 1er. de julio."):
+        read = pseudonymiser.pseudonymise(text)
+        assert "1ro. de marzo" not in read.text and "1er. de julio" not in read.text
+        assert pseudonymiser.reidentify(read.text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Médico prescriptor: JORDI BALAGUER I FERRANDO – Atención Primaria", "JORDI BALAGUER I FERRANDO"),
+        (
+            "comparece el ciudadano YORMAN DEL CARMEN URDANETA PIÑANGO, venezolano, mayor de edad",
+            "YORMAN DEL CARMEN URDANETA PIÑANGO",
+        ),
+    ],
+)
+def test_a_name_in_capitals_is_taken_whole_and_read_as_a_person(detector, text, name):
+    assert_hidden(detector, text, name)
+    start = text.index(name)
+    covering = [e for e in detector.detect(text) if e.start <= start and start + len(name) <= e.end]
+    assert [e.type for e in covering] == [T.PERSON]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        (
+            "Dirección: Santa Bárbara de Heredia, del templo católico 250 metros al sur y 25 oeste, casa verde "
+            "de dos plantas\nTel: 8890-1122",
+            "del templo católico 250 metros al sur y 25 oeste, casa verde de dos plantas",
+        ),
+        ("Vive en Masaya, de la gasolinera Puma 3 cuadras al este.", "de la gasolinera Puma 3 cuadras al este"),
+        (
+            "Domicilio: Villa Mella, al lado del colmado Los Primos, Santo Domingo Norte",
+            "al lado del colmado Los Primos",
+        ),
+        ("Reside en la Mz. B Lt. 7, AA. HH. Nueva Esperanza, Villa El Salvador", "AA. HH. Nueva Esperanza"),
+    ],
+)
+def test_an_address_given_by_a_landmark_and_directions(detector, text, address):
+    assert_hidden(detector, text, address)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dolor irradiado 3 cm al norte de la cicatriz umbilical.",
+        "Caminó 200 metros sin disnea y subió un piso.",
+        "Se sienta frente al espejo y llora.",
+        "Trabaja en el sector salud y en el Sector Público.",
+    ],
+)
+def test_directions_and_sectors_in_a_clinical_sentence_are_kept(detector, text):
+    assert [e for e in detector.detect(text) if e.type is T.ADDRESS] == []
