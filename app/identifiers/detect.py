@@ -15,7 +15,7 @@ import re
 import threading
 from collections.abc import Iterable
 
-from app.identifiers import lexicon, names, rules
+from app.identifiers import lexicon, names, places, rules
 from app.identifiers.dates import find_dates
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
@@ -93,7 +93,8 @@ _LABEL_WORDS = frozenset(
     "letter summary note report agreement between and tenant landlord lessee lessor pharmacist carer daughter son "
     "wife husband partner mother father sister brother taking known seen with for id dob mrn nhs ssn iban "
     "plaintiff defendant claimant respondent counsel director sincerely thanks thank regards hi hello kind best "
-    "member premises referring located officer nurse agent master sister father reverend rev hon cllr pc dc ds di "
+    "member premises referring chief alhaji alhaja cel tel tlf tfno fax ext móvil movil celular whatsapp "
+    "located officer nurse agent master sister father reverend rev hon cllr pc dc ds di "
     "sgt spc ssg maj cpt capt lt col cdr lcpl pvt cpl staff attending resident registrar fellow "
     "fdo firmado atentamente estimado estimada querido querida asunto destinatario destinataria remitente domicilio "
     "exp expediente paciente nombre apellidos titular enfermera enfermero médico médica doctora facultativo "
@@ -136,7 +137,10 @@ class IdentifierDetector:
         language = language or detect_language(text)
         cued = self._cued_findings(text)
         found = self._rule_findings(text) + cued
-        found += [Entity(s, e, T.DATE) for s, e in find_dates(text)]
+        dates = [Entity(s, e, T.DATE) for s, e in find_dates(text)]
+        # "4 Mar 2025 0645": a year and the time after it read as a phone number; the date holds the year
+        found = [f for f in found if not (f.type is T.PHONE and any(d.start < f.start < d.end for d in dates))]
+        found += dates
         found += find_numbers(text)
         found += find_places(text)
         found += _address_parts(text, found)
@@ -176,7 +180,11 @@ class IdentifierDetector:
         found += names.extend_names(text, found)
         found = _outside_kept(text, found, kept_terms)
         found += self.office_terms.find_hidden(text, hidden)
-        return [_without_number_label(text, entity) for entity in _resolve(found)]
+        return [
+            _without_role_abbreviation(text, _without_number_label(text, kept))
+            for entity in _resolve(found)
+            if (kept := places.without_state_code(text, entity)) is not None
+        ]
 
     def _cued_findings(self, text: str) -> list[Entity]:
         return [
@@ -184,7 +192,13 @@ class IdentifierDetector:
         ]
 
     def _rule_findings(self, text: str) -> list[Entity]:
-        found = [Entity(s, e, rule.type) for rule in rules.RULES if not rule.cued for s, e in rule.find(text)]
+        found = [
+            Entity(s, e, rule.type)
+            for rule in rules.RULES
+            if not rule.cued
+            for s, e in rule.find(text)
+            if not (rule.type is T.PHONE and _an_amount(text, s, e))
+        ]
         for match in rules.NAME_LABELS.finditer(text):
             found.append(Entity(*match.span("value"), T.PERSON))
         return [named for entity in found if (named := _named(text, entity)) is not None]
@@ -199,6 +213,22 @@ class IdentifierDetector:
             if span.label_ in SPACY_TYPES:
                 found += _lines_of(text, Entity(span.start_char, span.end_char, SPACY_TYPES[span.label_]))
         return found
+
+
+_THOUSANDS = re.compile(r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{2})?")
+_CURRENCY_BEFORE = re.compile(r"(?:[$€£]|US\$|USD|COP|MXN|ARS|CLP|PEN|EUR|S/\.?|Bs\.?|₡|Q)\s?$")
+_CURRENCY_AFTER = re.compile(
+    r"^\s?(?:pesos|euros|dólares|dolares|dollars|soles|bolívares|bolivares|colones|quetzales|lempiras|guaraníes|"
+    r"reales|USD|COP|MXN|ARS|CLP|PEN|EUR|€|\$)",
+    re.I,
+)
+
+
+def _an_amount(text: str, start: int, end: int) -> bool:
+    """ "$18.500.000", "3.250.000 pesos": an amount written in thousands, with its currency, not a phone."""
+    return _THOUSANDS.fullmatch(text[start:end]) is not None and bool(
+        _CURRENCY_BEFORE.search(text[max(0, start - 5) : start]) or _CURRENCY_AFTER.match(text[end : end + 12])
+    )
 
 
 def _credible(text: str, entity: Entity) -> bool:
@@ -235,6 +265,7 @@ def _credible(text: str, entity: Entity) -> bool:
         w
         for index, w in enumerate(words)
         if lexicon.is_kept_term(w)
+        or lexicon.is_clinical_word(w)
         or w.lower() in _ROLE_WORDS | _LABEL_WORDS
         or not lexicon.is_name_word(w)
         and lexicon.zipf(w) >= (2.5 if index == 0 and opening or w.islower() or w.isupper() else 3.5)
@@ -289,7 +320,11 @@ def _kept(text: str, entity: Entity, kept_terms: frozenset[str] | set[str]) -> b
     if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.OTHER):
         return entity.text_in(text).lower() in kept_terms
     surface = entity.text_in(text).lower()
-    return surface in kept_terms or lexicon.is_kept_term(surface)
+    if surface in kept_terms or lexicon.is_kept_term(surface):
+        return True
+    # "Mallampati III, Cormack-Lehane": every word an eponym, a medicine or a grade, no one's name
+    words = re.findall(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*", surface)
+    return bool(words) and all(lexicon.is_kept_term(w) or re.fullmatch(r"[ivx]+", w) for w in words)
 
 
 class DetectorUnavailable(RuntimeError):
@@ -391,11 +426,22 @@ def _without_labels(text: str, entity: Entity) -> Entity:
         match.group(0).strip(" :,\t").lower() in _LABEL_WORDS
     ):
         start += match.end()
-    while (match := re.search(r"[,\s]+[^\W\d_]+$", text[start:end])) and (
-        match.group(0).strip(" ,\t").lower() in _LABEL_WORDS
+    while (match := re.search(r"[,\s]+[^\W\d_]+\.?$", text[start:end])) and (
+        match.group(0).strip(" ,.\t").lower() in _LABEL_WORDS | {"no", "nº", "num"}
     ):
         end = start + match.start()
     return Entity(start, end, entity.type)
+
+
+def _without_role_abbreviation(text: str, entity: Entity) -> Entity:
+    """A person without the abbreviation of their role before the name: "MA Jolene", "DSN Nkechi Eze", "PCW
+    Mele". A given name in capitals stays ("JOHN Smith"); two capitals are always a role's."""
+    if entity.type is not T.PERSON:
+        return entity
+    match = re.match(r"([A-Z]{2,3}) (?=[A-ZÀ-Þ][a-zà-ÿ])", text[entity.start : entity.end])
+    if match and (len(match.group(1)) == 2 or not lexicon.is_name_word(match.group(1))):
+        return Entity(entity.start + match.end(), entity.end, entity.type)
+    return entity
 
 
 def _named(text: str, entity: Entity) -> Entity | None:
@@ -464,7 +510,8 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     def inside(entity: Entity) -> bool:
         return any(start < entity.end and entity.start < end for start, end in protected)
 
-    return [e for e in found if not (e.type in (T.PERSON, T.ORGANIZATION) and inside(e))]
+    named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER)  # "Real Decreto 1720/2007" is a law's number
+    return [e for e in found if not (e.type in named and inside(e))]
 
 
 def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str, EntityType]]) -> list[Entity]:

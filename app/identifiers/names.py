@@ -47,8 +47,13 @@ _LOWER_TITLED = re.compile(
     r"(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)"
 )
 _INTRODUCED = re.compile(
-    r"(?<!\w)(?i:this is|i'm|i am|im|my name is|my name's|it's|soy|me llamo|mi nombre es|habla|le saluda|"
+    r"(?<!\w)(?:(?i:this is|i'm|i am|im|my name is|my name's|it's|soy|me llamo|mi nombre es|habla|le saluda|"
     r"le escribe|te escribe|firma|atentamente,?\n?|regards,?\n?|thanks,?\n?|gracias,?\n?|saludos,?\n?|cheers,?\n?) "
+    # a letter's close with the signature on a line of its own, after blank lines
+    r"|(?i:yours faithfully|yours sincerely|yours truly|sincerely|respectfully|kind regards|best regards|"
+    r"warm regards|atentamente|cordialmente|un cordial saludo|reciba un cordial saludo),?[ \t]*\n"
+    r"(?:[ \t]*\n){0,2}[ \t]*"
+    r"(?=[^\W\d_]+(?:[-'][^\W\d_]+)?(?: [^\W\d_]+(?:[-'][^\W\d_]+)?){0,3}[ \t]*(?:\n|$)))"
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_](?: |\. ))?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?){0,2})"
 )
 # A relative named after the word for them, as portal messages and chats are typed ("his dad cody", "moms of
@@ -284,7 +289,7 @@ def find_rare_capitalised(text: str, language: str) -> list[Entity]:
         word = match.group(0)
         if opens_sentence(text, match.start()) or lexicon.is_kept_term(word) or lexicon.is_region(word):
             continue
-        if lexicon.zipf_in(word, language) >= 3.0 or lexicon.zipf(word) >= 3.4:
+        if lexicon.is_clinical_word(word) or lexicon.zipf_in(word, language) >= 3.0 or lexicon.zipf(word) >= 3.4:
             continue
         before = text[max(0, match.start() - 4) : match.start()].lower()
         kind = T.LOCATION if re.search(r"(?:in|at|to|en|a|de) $", before) else T.PERSON

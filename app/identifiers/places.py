@@ -193,6 +193,31 @@ _US_STATES = (
     "OR PA PR RI SC SD TN TX UT VT VA WA WV WI WY"
 )
 _AU_CA_STATES = "NSW VIC QLD WA SA TAS ACT NT ON QC BC AB MB SK NS NB NL PE YT NU"
+# A state's postal code names a region too large to identify anyone (HIPAA's own line): it stays as written.
+STATE_CODES = frozenset(_US_STATES.split() + _AU_CA_STATES.split())
+_COMPANY_FORMS = frozenset("SA AB NV".split())
+_TRAILING_STATE = re.compile(rf"(?:,\s*|\s+)(?:{'|'.join(sorted(STATE_CODES))})\.?$")
+
+
+def without_state_code(text: str, entity: Entity) -> Entity | None:
+    """A place or a name without the state code after it ("Greenwood Village, CO"), or None for a state code
+    found alone."""
+    if entity.type not in (T.LOCATION, T.ORGANIZATION, T.ADDRESS, T.PERSON):
+        return entity
+    surface = text[entity.start : entity.end]
+    if surface.rstrip(".") in STATE_CODES:
+        return None
+    if (match := _TRAILING_STATE.search(surface)) and match.start() > 0:
+        code = match.group(0).strip(" ,.")
+        before = surface[: match.start()].rstrip()
+        company = entity.type is T.ORGANIZATION and (
+            code in _COMPANY_FORMS and not match.group(0).startswith(",") or before.endswith(("&", " and"))
+        )
+        if not company:  # "Hoteles Tramuntana SA", "Adebanjo & CO", "Volvo AB" end in a company's form
+            return Entity(entity.start, entity.start + match.start(), entity.type)
+    return entity
+
+
 _CITY_REGION_CODE = re.compile(
     rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? (?:{'|'.join(_AU_CA_STATES.split())})"
     rf"(?:,? (?P<zip>\d{{4}}|[A-Z]\d[A-Z] ?\d[A-Z]\d))?(?!\w)"

@@ -306,7 +306,9 @@ RULES: tuple[Rule, ...] = (
         r"empresa|empleador|banco|entidad|aseguradora|mutua|compañía|compania|cobertura|obra social|prepaga|eps|"
         r"isapre|centro de trabajo|lugar de trabajo|colegio|farmacia)[ \t]*:[ \t]*"
         r"|(?i:\b(?:works at|working at|worked at|work at|works for|worked for|employed (?:by|at)|employee of|"
-        r"adjuster from|adjuster at|filled at|refilled at|trabaja en|trabajaba en|empleado de|empleada de)) )"
+        r"adjuster from|adjuster at|filled at|refilled at|duty at|job at|shifts? at|position at|employed with|"
+        r"hired by|volunteers? at|student at|enrolled at|trabaja en|trabajaba en|empleado de|empleada de|"
+        r"labora en|labora como [a-záéíóúñ]+ en|trabaja como [a-záéíóúñ]+ en|estudia en)) )"
         r"(?P<value>[A-Z0-9][\w&'’.\-]*(?:(?: (?:&|and|of|de|del|y|the|la|los))? [A-Z0-9][\w&'’.\-]*){0,5})"
         r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
         accept=lambda s: len(s) > 1 and bool(re.search(r"[^\W\d_]", s)) and s.lower() not in _NOT_ORGANISATIONS,
@@ -361,7 +363,7 @@ NAME_LABELS = re.compile(
     rf"Doctor[a]?|Facultativ[oa]|Cuidador[a]?(?: principal)?|Acompañante(?: responsable)?|Contacto|Familiar|"
     rf"Madre|Padre|Tutor[a]?|Responsable|Arrendador[a]?|Arrendatari[oa]|Demandante|Demandad[oa]|Fdo\.?|Firmado|"
     rf"Atendid[oa] por|Remitente|Destinatari[oa]|De|Para):[ \t]*)"
-    rf"(?:{_TITLE} )?(?P<value>{_PERSON_NAME}(?: [A-Z]\.?)?(?: {_CAPITAL_NAME}){{0,2}})"
+    rf"(?:{_TITLE} )?(?P<value>(?:[A-Z]\. ){{0,3}}{_PERSON_NAME}(?: [A-Z]\.?)?(?: {_CAPITAL_NAME}){{0,2}})"
 )
 # In a line that holds a street address, a city before a postcode and a five-digit ZIP are address parts.
 ZIP_AFTER_STREET = re.compile(
@@ -378,10 +380,18 @@ EPONYM = re.compile(
     r"classification|class|index|fracture|repair|procedure|technique|tube|needle|stain|protocol|rule|method|"
     r"position|reflex|phenomenon|tumou?r|ulcer|pouch|operation|incision|approach|line|device|bundle|cyst|"
     r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)\b"
-    r"|\b(?:enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|índice|test|prueba|"
-    r"fractura|sonda|técnica) de [A-Z][a-zá-ú]+(?:[-–][A-Z][a-zá-ú]+)?\b"
+    r"|\b(?i:enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|índice|test|prueba|"
+    r"fractura|sonda|técnica|cuestionario|score|puntuación|regla|triángulo|pinza|aguja|posición) de "
+    r"[A-Z][a-zá-ú]+(?:[-–][A-Z][a-zá-ú]+)?\b"
 )
 STATUTE = re.compile(
     r"\b(?:the )?(?:[A-Z][a-z]+ ){1,6}(?:Act|Rules|Regulations|Code|Directive)(?: (?:of )?\d{4})?\b|"
-    r"\b(?:GDPR|HIPAA|Federal Rules of Civil Procedure)\b"
+    r"\b(?:GDPR|HIPAA|Federal Rules of Civil Procedure)\b|"
+    # Spanish and Latin American laws, codes and collective agreements: "Ley de Arrendamientos Urbanos", "Real
+    # Decreto Legislativo 1/2013", "Código General del Proceso", "Convenio Colectivo de Hostelería".
+    r"\b(?:Ley(?: Orgánica| General| Federal)?|Real Decreto(?: Legislativo| Ley|-ley)?|Decreto(?: Legislativo| Ley|"
+    r" Supremo)?|Código|Reglamento|Convenio Colectivo|Constitución|Directiva|Estatuto|Texto Refundido)"
+    r"(?: (?:n\.?º |N\.?º |No\. )?\d+(?:/\d{2,4})?)?,?"
+    r"(?: (?:de|del|de la|de los|de las|y|e|sobre|para) [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+| [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+){1,6}\b"
+    r"|\b(?:Ley|Real Decreto(?: Legislativo)?|Decreto) (?:n\.?º |N\.?º )?\d+/\d{2,4}\b"
 )

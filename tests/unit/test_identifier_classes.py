@@ -557,3 +557,83 @@ def test_an_address_given_by_a_landmark_and_directions(detector, text, address):
 )
 def test_directions_and_sectors_in_a_clinical_sentence_are_kept(detector, text):
     assert [e for e in detector.detect(text) if e.type is T.ADDRESS] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Neuro: Romberg negative, Babinski downgoing; Mallampati III, Cormack-Lehane 2.",
+        "Laparoscopic approach with a Veress needle; Calot's triangle was displayed.",
+        "Seen by Hospitalist overnight; Electrophysiology and Gastroenterology to follow.",
+        "Valoración: Escala de Norton 11, Test de Zarit 52, Colecistectomía en 2019.",
+        "Interconsulta a Otorrinolaringología por disfonía.",
+    ],
+)
+def test_eponyms_specialties_and_operations_reach_the_model_as_written(detector, text):
+    assert detector.detect(text) == []
+
+
+def test_an_organisation_named_for_its_specialty_is_still_hidden(detector):
+    text = "MRI at Lakeshore Radiology, then physiotherapy at Harbourview Physical Therapy since March."
+    assert_hidden(detector, text, "Lakeshore Radiology", "Harbourview Physical Therapy")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Conforme a la Ley de Arrendamientos Urbanos y a la Ley de Enjuiciamiento Civil.",
+        "Resulta de aplicación el Código General del Proceso y el Convenio Colectivo de Hostelería.",
+        "según la Ley Orgánica 3/2018 y el Real Decreto 1720/2007",
+    ],
+)
+def test_spanish_laws_and_codes_reach_the_model_as_written(detector, text):
+    assert [e for e in detector.detect(text) if e.type is not T.DATE] == []
+
+
+def test_an_amount_in_thousands_is_not_a_phone_but_a_phone_in_that_shape_is(detector):
+    text = "Canon mensual de $2.450.000 pesos; fianza 3.600.000 COP. Tel. 954.312.280"
+    assert [e.text_in(text) for e in detector.detect(text) if e.type is T.PHONE] == ["954.312.280"]
+
+
+def test_a_time_after_a_dated_entry_is_not_a_phone(detector):
+    text = "Wed 12 Feb 2025 1430 — reviewed on the ward; call back 0161 496 0000."
+    assert [(e.text_in(text), e.type) for e in detector.detect(text) if e.type in (T.PHONE, T.DATE)] == [
+        ("Wed 12 Feb 2025", T.DATE),
+        ("0161 496 0000", T.PHONE),
+    ]
+
+
+def test_a_state_code_stays_but_a_companys_form_stays_in_its_name(detector):
+    text = "Moved from Castle Rock, CO to TX. Employer: Nordvik Hoteles SA. Counsel: OKAFOR, BELLO & CO, Lagos."
+    blanked = replaced(detector, text)
+    assert ", CO to TX." in blanked
+    assert_hidden(detector, text, "Castle Rock", "Nordvik Hoteles SA", "OKAFOR, BELLO & CO")
+
+
+def test_a_roles_abbreviation_and_a_numbers_label_are_not_part_of_a_name(detector):
+    text = "PM Leah Sandoval called. DSN Chiamaka Obi reviewed the feet. Chief Olumide Adeyemi attended."
+    assert_kept(detector, text, "PM ", "DSN ", "Chief ")
+    assert_hidden(detector, text, "Leah Sandoval", "Chiamaka Obi", "Olumide Adeyemi")
+    assert_kept(detector, "Hospital No: 4471234", "Hospital No")
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Yours faithfully,\n\nSíle Ní Bhriain\nSolicitor", "Síle Ní Bhriain"),
+        ("Kind regards,\n\nTomasz Wierzbicki-Grant\n", "Tomasz Wierzbicki-Grant"),
+        ("Signed: R. J. Holloway\nDated: 3 March 2025", "R. J. Holloway"),
+        ("Reciba un cordial saludo,\n\nAinhoa Etxeberria Goikoetxea", "Ainhoa Etxeberria Goikoetxea"),
+    ],
+)
+def test_the_signature_under_a_letters_close(detector, text, name):
+    assert_hidden(detector, text, name)
+
+
+def test_a_letters_close_over_a_department_hides_nothing(detector):
+    assert detector.detect("Yours sincerely,\n\nPatient Services\n") == []
+
+
+def test_an_organisation_after_duty_or_a_job_at(detector):
+    text = "Cleared to return to light duty at Harlan Steel Fabrication on Monday; labora como chofer en Rutas del Sur."
+    assert_hidden(detector, text, "Harlan Steel Fabrication", "Rutas del Sur")
