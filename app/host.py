@@ -33,6 +33,7 @@ from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.modes import Speculation
 from app.identifiers.detect import IdentifierDetector, default_detector
+from app.identifiers.language import Language
 from app.identifiers.office_terms import OfficeTerms
 from app.identifiers.pseudonyms import ModelText, Pseudonymiser, Pseudonyms
 from app.jobs import CancelFlag, Cancelled, Progress
@@ -232,9 +233,11 @@ class EngineHost:
         left (``[]``): the worker keeps none of it."""
         await self.call(self._ahead(messages, pseudonyms, forget=True))
 
-    async def prepare_pseudonymisation(self) -> None:
-        """Load the identifier detector (seconds, once per process) before the first message needs it."""
-        await self.call(asyncio.to_thread(default_detector().warm))
+    async def prepare_pseudonymisation(self, spanish: bool = False) -> None:
+        """Load the identifier detector (seconds, once per process) before the first message needs it:
+        English always, Spanish too where the user works in Spanish."""
+        languages = (Language.ENGLISH, Language.SPANISH) if spanish else (Language.ENGLISH,)
+        await self.call(asyncio.to_thread(default_detector().warm, languages))
 
     async def model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
         """``messages`` as the model read and wrote them under ``pseudonyms``, stand-ins located."""

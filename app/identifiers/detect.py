@@ -115,10 +115,12 @@ class IdentifierDetector:
         self.office_terms = office_terms or OfficeTerms()
         self._lock = threading.Lock()
 
-    def warm(self) -> None:
-        """Load what detection needs now (seconds, once per process) rather than on the first text."""
+    def warm(self, languages: Iterable[Language] = (Language.ENGLISH,)) -> None:
+        """Load what detection needs for ``languages`` now (seconds, once per process) rather than on the
+        first text."""
         if self.use_ner:
-            _entity_recogniser(Language.ENGLISH)
+            for language in languages:
+                _entity_recogniser(language)
         lexicon.first_names()
         lexicon.zipf("the")
         lexicon.drug_names()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtCore import QMargins, QRect, QSettings, QSize, Qt, QTimer
+from PySide6.QtCore import QLocale, QMargins, QRect, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QProgressBar, QSplitter, QWidget
 
@@ -270,7 +270,8 @@ class MainWindow(QMainWindow):
         try:
             opening = self.host.open(self.engine_config(), self.loading.progress.emit)
             if self.settings.pseudonymising:  # the detector loads beside the model, not at the first message
-                info, _ = await asyncio.gather(opening, self.host.prepare_pseudonymisation())
+                spanish = QLocale().language() == QLocale.Language.Spanish  # the language the user chose
+                info, _ = await asyncio.gather(opening, self.host.prepare_pseudonymisation(spanish))
             else:
                 info = await opening
         finally:

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 import torch
@@ -185,3 +186,23 @@ def test_the_worker_never_receives_an_original_identifier(recording_worker):
     assert [w for w in IDENTIFYING if w in seen_private] == [], seen_private
     # The attacker still reads the text around them: what pseudonymisation does not hide.
     assert "discharge" in seen_private and "follow" in seen_private
+
+
+_WARMED = r"""
+import asyncio, sys
+sys.path.insert(0, sys.argv[1])
+from app.host import EngineHost
+from app.identifiers.detect import _entity_recogniser
+host = EngineHost()
+asyncio.run(host.prepare_pseudonymisation(spanish=sys.argv[2] == "es"))
+print(_entity_recogniser.cache_info().currsize)
+host.shutdown()
+"""
+
+
+def test_a_spanish_user_gets_the_spanish_recogniser_loaded_before_the_first_message():
+    root = str(Path(__file__).resolve().parents[2])
+    result = subprocess.run(
+        [sys.executable, "-c", _WARMED, root, "es"], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert result.stdout.strip().splitlines()[-1] == "2"  # the English recogniser and the Spanish one
