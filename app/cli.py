@@ -456,6 +456,13 @@ def build_parser() -> argparse.ArgumentParser:
         "both (%(default)s)",
     )
     bench.add_argument(
+        "--load-rounds",
+        type=int,
+        default=1,
+        help="with --load: run the session counts in turn this many times and pool each count's rounds, so "
+        "their ratio compares them on the same machine (%(default)s)",
+    )
+    bench.add_argument(
         "--cores-apart",
         action="store_true",
         help="with --document-tokens or --load: the worker on one half of this computer's cores and the app (or "

@@ -180,6 +180,7 @@ def load_command(args: argparse.Namespace) -> int:
         replicas=args.replicas,
         progress=stderr_progress,
         cores_apart=args.cores_apart,
+        rounds=args.load_rounds,
     )
     stderr_progress.close()
     # The cost curve (rows per pass vs time) behind the GPU projection: the CPU worker's middle in-process.
@@ -193,6 +194,7 @@ def load_command(args: argparse.Namespace) -> int:
             "dtype": args.dtype,
             "replicas": args.replicas,
             "cores_apart": args.cores_apart,
+            "load_rounds": args.load_rounds,
             "load": [asdict(row) for row in rows],
             "pass_profile": [asdict(cost) for cost in curve],
         }

@@ -97,6 +97,7 @@ class LoadRow:
     cores_apart: bool = False  # the worker on one half of the cores, the clients on the other
     worker_cores: list[int] | None = None  # cores the worker's threads may use (Linux; None elsewhere)
     client_cores: list[int] | None = None  # cores this process, every client, may use
+    rounds: int = 1  # runs of this count pooled, taken in turn with the other counts
 
 
 def run_load(
@@ -112,17 +113,23 @@ def run_load(
     replicas: int = 1,
     progress: Progress | None = None,
     cores_apart: bool = False,
+    rounds: int = 1,
 ) -> list[LoadRow]:
     """Aggregate tok/s and step latency of ``counts`` concurrent sessions against one worker on loopback
     (or ``replicas`` of it behind HAProxy), computing on ``device`` in ``dtype`` (the wire carries that).
 
     Every session prefills ``prompt`` positions, then all decode ``steps`` positions at once; the
-    aggregate is the decode phase's tokens over its time. With ``cores_apart`` (Linux, one worker) the
-    worker runs on one half of the cores and this process's clients on the other; this process's own
-    cores are given back at the end.
+    aggregate is the decode phase's tokens over its time. With ``rounds`` above one the counts are run
+    in turn that many times (1, 16, 1, 16, …) and each count's figures pool its rounds: the ratio of two
+    counts then compares them on the same machine, not on a machine that drifted between the first
+    count and the last (a shared VM's steal moves by tens of per cent within a minute). With
+    ``cores_apart`` (Linux, one worker) the worker runs on one half of the cores and this process's
+    clients on the other; this process's own cores are given back at the end.
     """
     if cores_apart and replicas > 1:
         raise ValueError("--cores-apart takes one worker (--replicas 1)")
+    if rounds < 1:
+        raise ValueError("--load-rounds must be at least 1")
     halves = core_halves() if cores_apart else None
     source = resolve_model(spec, progress)
     wire = wire_dtype_for(resolve_dtype(dtype, resolve_device(device)))
@@ -149,28 +156,34 @@ def run_load(
         threads = torch.get_num_threads()
         torch.set_num_threads(1)  # the clients only draw random rows: their threads must not spin on its cores
         try:
-            measured = []
-            for done, count in enumerate(counts):
+            pooled: dict[int, list] = {count: [] for count in counts}
+            runs = [count for _ in range(rounds) for count in counts]
+            for done, count in enumerate(runs):
                 if progress:
                     sessions = f"{count} session{'s' * (count != 1)}"
-                    progress(f"load run {done + 1}/{len(counts)}: {sessions} at once", done / len(counts))
+                    progress(f"load run {done + 1}/{len(runs)}: {sessions} at once", done / len(runs))
                 results, prefill_s, decode_s = asyncio.run(
                     _gather(link, source.config.hidden_size, prompt, steps, count, via)
                 )
                 cores = (process_cores(link.local_worker.pid), process_cores(os.getpid()))
-                measured.append((count, results, prefill_s, decode_s, _summed_memory(workers), cores))
+                pooled[count].append((results, prefill_s, decode_s, _summed_memory(workers), cores))
         finally:
             torch.set_num_threads(threads)
         if progress:
-            progress(f"load run {len(counts)}/{len(counts)} done", 1.0)
-        for count, results, prefill_s, decode_s, memory, (worker_cores, client_cores) in measured:
+            progress(f"load run {len(runs)}/{len(runs)} done", 1.0)
+        for count in dict.fromkeys(counts):
+            their = pooled[count]
+            results = [client for run in their for client in run[0]]
+            prefill_s = statistics.mean(run[1] for run in their)
+            decode_s = sum(run[2] for run in their)
+            memory, (worker_cores, client_cores) = their[-1][3], their[-1][4]
             steps_seen = [step for client in results for step in client]
             latencies = [step.ms for step in steps_seen]
             # Replicas number their passes alike: a pass is told apart by what it reported too.
             passes = {(step.pass_id, step.pass_rows, step.compute_ms): step for step in steps_seen if step.pass_id}
             row = LoadRow(
                 sessions=count,
-                aggregate_tok_per_s=round(count * steps / decode_s, 2),
+                aggregate_tok_per_s=round(count * steps * len(their) / decode_s, 2),
                 step_ms_p50=round(statistics.median(latencies), 2),
                 step_ms_p99=round(percentile(latencies, 99), 2),
                 worker_memory_mib=memory,
@@ -185,6 +198,7 @@ def run_load(
                 cores_apart=cores_apart,
                 worker_cores=worker_cores or None,  # empty: not readable here (not Linux)
                 client_cores=client_cores or None,
+                rounds=len(their),
             )
             rows.append(row)
             log(
