@@ -110,6 +110,7 @@ _WRITTEN = (
     ("written-dev", Role.DEVELOPMENT, "a helper's hand-written notes, letters and messages (EN and ES)"),
     ("written-dev-2-en", Role.DEVELOPMENT, "a fifth author's English documents from nine countries"),
     ("written-dev-2-es", Role.DEVELOPMENT, "a sixth author's Spanish documents, Spain and 11 Latin American countries"),
+    ("public-text-dev", Role.DEVELOPMENT, "credits, man pages and changelogs shipped in Debian, annotated by hand"),
     ("written-en", Role.HELD_OUT, "a second author's English clinical and legal documents"),
     ("written-es", Role.HELD_OUT, "a third author's Spanish documents from Spain and Latin America"),
     ("public-text", Role.HELD_OUT, "real public-domain text with its natural identifiers, annotated by hand"),
