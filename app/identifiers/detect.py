@@ -249,6 +249,8 @@ def _credible(text: str, entity: Entity) -> bool:
     if _heading_or_sentence_word(text, entity, surface):
         return False
     if entity.type is T.LOCATION:
+        if " " not in surface and re.match(r" \d{1,3}(?!\d)", text[entity.end : entity.end + 5]):
+            return False  # "Room 4", "Bay 12": a numbered room or bay, not a town
         words = [w.lower() for w in _NAME_WORD.findall(surface)]
         return not (
             lexicon.is_region(surface)

@@ -65,6 +65,11 @@ _EN_SUFFIX = (
 )
 _UNIT_LINE = re.compile(
     r"(?<!\w)(?:\d{1,2}(?:st|nd|rd|th) Floor|Shop \d{1,4}|Plot No\.? ?[\w-]{1,6}|DX \d{2,6}|"
+    # India's house and door numbers ("H.No. 7-1-621/A", "D.No 12-3-45"), a lot in a park of mobile homes,
+    # a police report's block ("1200 block of Sycamore Ave"); a hospital room is not an address here
+    r"(?:H\.? ?No|D\.? ?No|Door No|House No|Flat No|Plot No)\.?:? ?\d[\w/-]{0,14}|Lot \d{1,4}[A-Z]?(?=, [A-Z])|"
+    r"\d{1,5} block of (?:(?:N|S|E|W)\.? )?(?:[A-Z][\w'’-]+ ){1,3}"
+    r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Dr|Drive|Ln|Lane|Way|Pl|Place|Ct|Court)\b\.?|"
     r"\d{1,3}/\d{1,3}(?=, \d{1,5} [A-Z])"
     r"|(?:Hwy|Highway|Route|Rte|Rural Route|State Route|County Road|Ruta|Autopista|Autov[íi]a|Interstate) ?\d{1,4}"
     r"(?: Box \d{1,5})?"
@@ -330,7 +335,9 @@ def find_places(text: str) -> list[Entity]:
     for pattern in (_EIRCODE, _CANADA, _UK_POSTCODE):
         found += [Entity(*m.span(), T.POSTCODE) for m in pattern.finditer(text)]
     for match in _LIVES_IN.finditer(text):  # "born in Mexico" names a country, "vive en Getafe" a town
-        if not lexicon.is_region(match.group("town")):
+        # "moved to Room 4", "trasladado a Box 3": a numbered room or bay in the building, not a town
+        numbered = " " not in match.group("town") and re.match(r" \d{1,3}(?!\d)", text[match.end() : match.end() + 5])
+        if not lexicon.is_region(match.group("town")) and not numbered:
             found.append(Entity(*match.span("town"), T.LOCATION))
     found += _address_lines(text, found)
     found += _line_end_postcodes(text, found)

@@ -637,3 +637,16 @@ def test_a_letters_close_over_a_department_hides_nothing(detector):
 def test_an_organisation_after_duty_or_a_job_at(detector):
     text = "Cleared to return to light duty at Harlan Steel Fabrication on Monday; labora como chofer en Rutas del Sur."
     assert_hidden(detector, text, "Harlan Steel Fabrication", "Rutas del Sur")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Address: D.No. 12-3-45/B, Kukatpally, Hyderabad 500072", ["D.No. 12-3-45/B", "Kukatpally", "500072"]),
+        ("Suspect fled toward the 1400 block of N. Kedzie Ave on foot.", ["1400 block of N. Kedzie Ave"]),
+        ("Lives at Lot 19, Palm Haven Mobile Home Park, Lakeland", ["Lot 19", "Palm Haven Mobile Home Park"]),
+    ],
+)
+def test_house_numbers_blocks_and_lots(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, "Moved to Room 4 after lunch; lot 7 of the auction.", "Room 4", "lot 7")
