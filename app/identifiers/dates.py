@@ -241,7 +241,7 @@ _ANY_WEEKDAY = (
     r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues|Tue|Wed|Thurs|Thu|Fri|Sat|Sun|"
     r"lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lun|mi[ée]|jue|vie|s[áa]b|dom)\.?"
 )
-_WEEKDAY_BEFORE = re.compile(rf"(?i:(?<![\w])(?P<weekday>{_ANY_WEEKDAY}),?\s?)$")
+_WEEKDAY_BEFORE = re.compile(rf"(?i:(?<![\w])(?P<weekday>{_ANY_WEEKDAY}),?[ \t]{{0,2}})$")
 _WEEKDAY_CUED = re.compile(rf"(?i:(?<![\w]){_ANY_WEEKDAY},? )(?P<date>\d{{1,2}}[/.]\d{{1,2}})(?![/.]?\d)")
 # A day alone where only a day can be meant: "the 6th because…", "el pasado 3", "del 12 al 13 de enero".
 _NOT_A_DAY_AFTER = (

@@ -15,7 +15,7 @@ import re
 import threading
 from collections.abc import Iterable
 
-from app.identifiers import lexicon, names, places, rules
+from app.identifiers import lexicon, names, organisations, places, rules
 from app.identifiers.dates import find_dates
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
@@ -149,6 +149,7 @@ class IdentifierDetector:
         found += [named for entity in names.find_names(text) if (named := _named(text, entity)) is not None]
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
+        found += [entity for entity in names.find_listed_names(text) if _credible(text, entity)]
         found += [
             named
             for entity in names.find_title_case_runs(text)
@@ -189,9 +190,13 @@ class IdentifierDetector:
         ]
 
     def _cued_findings(self, text: str) -> list[Entity]:
-        return [
-            _trimmed(text, Entity(s, e, rule.type)) for rule in rules.RULES if rule.cued for s, e in rule.find(text)
-        ]
+        """What the words or the form around a finding show to be one: a label's value, an abbreviation's
+        definition, a copyright notice's holder."""
+        return (
+            [_trimmed(text, Entity(s, e, rule.type)) for rule in rules.RULES if rule.cued for s, e in rule.find(text)]
+            + organisations.find_defined(text)
+            + organisations.find_copyright_holders(text)
+        )
 
     def _rule_findings(self, text: str) -> list[Entity]:
         found = [
@@ -199,7 +204,7 @@ class IdentifierDetector:
             for rule in rules.RULES
             if not rule.cued
             for s, e in rule.find(text)
-            if not (rule.type is T.PHONE and _an_amount(text, s, e))
+            if not (rule.type is T.PHONE and (_an_amount(text, s, e) or _YEARS.fullmatch(text[s:e])))
         ]
         for match in rules.NAME_LABELS.finditer(text):
             found.append(Entity(*match.span("value"), T.PERSON))
@@ -217,6 +222,7 @@ class IdentifierDetector:
         return found
 
 
+_YEARS = re.compile(r"(?:1[89]|20)\d{2} ?[-–] ?(?:(?:1[89]|20)\d{2}|\d{2})")  # "1992-1996", a span of years
 _THOUSANDS = re.compile(r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{2})?")
 _CURRENCY_BEFORE = re.compile(r"(?:[$€£]|US\$|USD|COP|MXN|ARS|CLP|PEN|EUR|S/\.?|Bs\.?|₡|Q)\s?$")
 _CURRENCY_AFTER = re.compile(

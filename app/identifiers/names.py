@@ -228,6 +228,36 @@ def find_rare_runs(text: str) -> list[Entity]:
     return found
 
 
+# A name alone at the start of a line, then a column gap, a mailbox or a bracket — a list of people, as
+# credits, copy lists, attendance lists and tables of contacts are laid out ("Amos Yahil<TAB>ayahil@…",
+# "Phil Blundell, <…>", "Dov Grobgeld (Hebrew shaper)").
+_LISTED_NAME = re.compile(
+    r"^[ \t]*(?P<name>(?:[A-ZÀ-ÖØ-Þ][\wÀ-ÿ'’\-]*\.?|[A-Z]\.)(?: (?:[A-ZÀ-ÖØ-Þ][\wÀ-ÿ'’\-]*\.?|[A-Z]\.|"
+    r"(?:de|del|van|von|der|da|di|le|la|y|bin|al)(?= [A-Z]))){1,3})"
+    r"(?=[ \t]{2,}\S|\t|,? <|,? \(|,? [\w.+\-]+@|[ \t]*$)",
+    re.M,
+)
+
+
+def find_listed_names(text: str) -> list[Entity]:
+    """People listed one to a line: every word a name on the lists, an initial, a particle or a rare word —
+    never a heading's or a label's everyday words ("Main Author", "Original Version")."""
+    found = []
+    for match in _LISTED_NAME.finditer(text):
+        words = [w for w in re.findall(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*", match.group("name")) if w not in _PARTICLES]
+        if len(words) < 2 or any(w.lower() in _FUNCTION_WORDS or lexicon.is_kept_term(w) for w in words):
+            continue
+        if any(w.lower() in _GENERIC_WORDS for w in words) or match.group("name").isupper():
+            continue  # "Smith Clinic", "Records Office"; a heading in capitals ("FOLLOW-UP APPOINTMENTS")
+        named = [w for w in words if len(w) > 1 and (_is_name(w) and w.lower() not in lexicon.EVERYDAY_NAMES)]
+        rare = [w for w in words if len(w) > 1 and lexicon.zipf(w) < 3.0]
+        # the other words may be given names the lists lack ("Phil", "Amos"), not everyday ones ("Main")
+        ordinary = [w for w in words if len(w) > 1 and w not in named and w not in rare and lexicon.zipf(w) >= 4.5]
+        if (named or rare) and not ordinary:
+            found.append(Entity(*match.span("name"), T.PERSON))
+    return found
+
+
 _TITLE_CASE_RUN = re.compile(
     r"(?<![\w'’\-@./])(?P<run>[A-ZÀ-ÖØ-ÞÑ][\wÀ-ÿ'’\-]*(?:,? (?:&|and|of|the|de|del|de la|y|e|for|para) )?"
     r"(?: ?[A-ZÀ-ÖØ-ÞÑ][\wÀ-ÿ'’\-]*(?:,? (?:&|and|of|the|de|del|de la|y|e|for|para) )?){1,5})(?![\w@/])"

@@ -119,6 +119,24 @@ _SPOKEN_DIGIT = (
 )
 
 
+# The top-level domains a host name in running text ends with: the generic ones and the country codes of
+# the places splitchat's users write from and to — less those that are also files' extensions (.py, .pl, .do).
+_TOP_LEVEL_DOMAIN = (
+    r"(?:com|org|net|edu|gov|mil|int|info|biz|io|ai|app|dev|co|me|tv|us|uk|ie|ca|au|nz|za|ng|in|de|fr|es|it|pt|nl|"
+    r"be|ch|at|se|no|dk|fi|cz|ru|jp|cn|kr|br|mx|ar|cl|pe|ve|ec|uy|bo|cr|pa|gt|hn|sv|ni|cu|pr|eu|cat|gal|eus)"
+)
+
+
+def _a_mailbox(surface: str) -> bool:
+    """ "adam at cafe21.org" names a mailbox; "available at example.com" is a sentence's words before a host."""
+    name = re.split(r" at | AT | ?[\[({<]at[\])}>] ?|\.a-t\.| ?\(arroba\) | arroba ", surface, maxsplit=1)[0]
+    if re.search(r"[\d._+\-]", name):
+        return True
+    from app.identifiers import lexicon  # the rules module stays importable without the word lists
+
+    return lexicon.is_name_word(name) or lexicon.zipf(name) < 3.5
+
+
 def _phone_length(surface: str) -> bool:
     """Telephone numbers have 7 to 15 digits; a year or a dose does not."""
     return 7 <= sum(c.isdigit() for c in surface) <= 15
@@ -198,7 +216,27 @@ RULES: tuple[Rule, ...] = (
         r"(?! ?(?:%|mg|kg|mmhg|lpm|bpm|/|\.\d|[-–]))(?!\s+(?!y\b|and\b|e\b|but\b|pero\b)[^\W\d_]{2,})\b",
         re.I,
     ),
-    _rule(T.URL, r"\b(?:https?://|www\.)[^\s<>\"')]+[^\s<>\"').,;:!?]"),
+    _rule(
+        T.URL,
+        r"\b(?:(?:https?|ftp|sftp|ftps|git|svn|ssh|rsync|ldaps?|telnet|gopher|nntp|news|irc|file)://|www\.)"
+        r"[^\s<>\"')]+[^\s<>\"').,;:!?]",
+    ),
+    # A host named without a scheme: "ftp.uu.net", "ldap.itd.umich.edu", "procmail.org" — lower case, ending in
+    # a top-level domain, not a file's name ("setup.py") nor a part of an address or a web link found above.
+    _rule(
+        T.URL,
+        rf"(?<![\w@./:\-])(?:[a-z0-9](?:[a-z0-9\-]{{0,61}}[a-z0-9])?\.)+{_TOP_LEVEL_DOMAIN}(?::\d{{2,5}})?"
+        r"(?:/[^\s<>\"')]*[^\s<>\"').,;:!?])?(?![\w@\-]|\.[a-z0-9])",
+    ),
+    # An address written so that robots miss it: "adam at cafe21.org", "jo (at) example (dot) com",
+    # "thisisnotapipe.a-t.hotmail.com". The left part is a mailbox's name, not an everyday word ("available at").
+    _rule(
+        T.EMAIL,
+        rf"(?<![\w.@])(?P<value>[\w.+\-]{{2,64}}(?: at | AT | ?[\[({{<]at[\])}}>] ?|\.a-t\.| ?\(arroba\) | arroba )"
+        rf"[a-z0-9\-]+(?:(?:\.| ?[\[({{]dot[\])}}] ?| dot )[a-z0-9\-]+)*(?:\.| ?[\[({{]dot[\])}}] ?| dot )"
+        rf"{_TOP_LEVEL_DOMAIN})(?![\w@\-]|\.[a-z0-9])",
+        accept=_a_mailbox,
+    ),
     _rule(
         T.PHONE,
         r"(?<![\w/.-])(?:\+\d{1,3}[ .\-]?|\b1[ .\-])?(?:\(0\) ?)?(?:\(\d{2,5}\)|\d{1,5})(?:[ .\-]?\d{2,5}){1,5}"

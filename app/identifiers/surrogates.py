@@ -215,7 +215,29 @@ class SurrogateMaker:
         return f"{network}.{self._rng.randrange(1, 255)}"
 
     def _organization(self, original: str) -> str:
-        return self._replace_words(original, _COMPANY_WORDS, "org")
+        return _WORD.sub(
+            lambda m: (
+                m.group(0)
+                if m.group(0).lower() in _COMPANY_WORDS | _PARTICLES
+                else self._acronym(m.group(0))
+                if m.group(0).isupper() and 2 <= len(m.group(0)) <= 6 and m.group(0).lower() not in _COMPANY_WORDS
+                else self.word(m.group(0), "org")
+            ),
+            original,
+        )
+
+    def _acronym(self, original: str) -> str:
+        """An organisation's abbreviation ("HPI", "CMU") stands in as capitals of the same length, the same
+        every time: a surname in capitals would read as no abbreviation at all."""
+        key = original.lower()
+        if key not in self.words:
+            in_use = {v.lower() for v in self.words.values()}
+            for _ in range(50):
+                candidate = "".join(_random_letter(self._rng) for _ in original).upper()
+                if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
+                    break
+            self.words[key] = candidate
+        return self.words[key]
 
     def _address(self, original: str) -> str:
         if not re.search(r"\d", original) and not any(w.lower() in _STREET_WORDS for w in _WORD.findall(original)):
@@ -254,17 +276,23 @@ class SurrogateMaker:
 
     # -- contact details and numbers -----------------------------------------------------------------
     def _email(self, original: str) -> str:
-        user, _, domain = original.partition("@")
+        """The same shape, written the same way: "jo@host.es", "jo at host.es", "jo (at) host (dot) es"; the
+        mailbox's and the host's words replaced, the top-level domain and a public mail service kept."""
+        user, at, domain = re.split(_AT, original, maxsplit=1) if re.search(_AT, original) else (original, "", "")
         user = _WORD.sub(lambda m: self.words.get(m.group(0).lower(), self._letters(m.group(0))).lower(), user)
         user = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), user)
-        if domain.lower() not in _PUBLIC_MAIL:
-            domain = re.sub(r"^[^.]+", lambda m: self._letters(m.group(0)).lower(), domain)
-        return f"{user}@{domain}"
+        labels = re.split(f"({_DOT})", domain)  # labels and, between them, the dots as written
+        plain = ".".join(labels[0::2]).lower()
+        if plain not in _PUBLIC_MAIL and labels:
+            labels[0] = self._letters(labels[0]).lower()
+        return f"{user}{at}{''.join(labels)}"
 
     def _url(self, original: str) -> str:
-        if not re.match(r"(?i)https?://|www\.", original):  # a handle ("@travis_k_joliet"): one of the same shape
+        if original.startswith("@") or "." not in original:  # a handle ("@travis_k_joliet"): one of its shape
             return re.sub(r"[^\W\d_]+", lambda m: self._letters(m.group(0)).lower(), self._same_digits(original))
-        scheme, rest = re.match(r"((?:https?://)?(?:www\.)?)(.*)", original).groups()
+        # a link of any scheme ("git://", "ldap://") or a host named alone ("ftp.uu.net"): its host's labels
+        # replaced, its scheme and top-level domain kept
+        scheme, rest = re.match(r"(?i)((?:[a-z][a-z0-9+.\-]*://)?(?:www\.)?)(.*)", original).groups()
         host, slash, path = rest.partition("/")
         labels = host.split(".")
         kept = 2 if len(labels) > 2 and len(labels[-2]) <= 3 else 1  # the suffix: .com, .co.uk
@@ -307,6 +335,11 @@ class SurrogateMaker:
 
 _EN_DIGITS = "zero one two three four five six seven eight nine".split()
 _ES_DIGITS = "cero uno dos tres cuatro cinco seis siete ocho nueve".split()
+
+
+# How an address joins its mailbox to its host, and its host's labels, written out or not.
+_AT = r"(@| at | AT | ?[\[({<]at[\])}>] ?|\.a-t\.| ?\(arroba\) | arroba )"
+_DOT = r"\.| ?[\[({]dot[\])}] ?| dot "
 
 
 def _random_letter(rng: random.Random) -> str:

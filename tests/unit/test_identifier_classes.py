@@ -650,3 +650,75 @@ def test_an_organisation_after_duty_or_a_job_at(detector):
 def test_house_numbers_blocks_and_lots(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
     assert_kept(detector, "Moved to Room 4 after lunch; lot 7 of the auction.", "Room 4", "lot 7")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Ines Okafor          ines.okafor at kestrelmail.co.uk", ["ines.okafor at kestrelmail.co.uk"]),
+        ("write to tbrandt (at) fjordnet (dot) no for the patch", ["tbrandt (at) fjordnet (dot) no"]),
+        ("Marta Ibáñez, marta.ibz.a-t.correo-sur.es", ["marta.ibz.a-t.correo-sur.es"]),
+        ("escriba a lgarrido (arroba) bufete-garrido.es", ["lgarrido (arroba) bufete-garrido.es"]),
+    ],
+)
+def test_an_address_written_so_that_robots_miss_it(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+    assert [e.type for e in detector.detect(text) if e.text_in(text) == identifiers[0]] == [T.EMAIL]
+
+
+def test_a_host_or_a_link_of_any_scheme_but_not_a_files_name(detector):
+    text = "Mirror: ftp.kestrel-mirror.net/pub, source git://code.fjordnet.no/tools.git, ldaps://dir.hvl.no:636/"
+    assert_hidden(
+        detector, text, "ftp.kestrel-mirror.net/pub", "git://code.fjordnet.no/tools.git", "ldaps://dir.hvl.no:636"
+    )
+    assert detector.detect("Run setup.py, then open index.html and lex.pl; it is available at the clinic.") == []
+
+
+def test_an_abbreviation_defined_after_its_organisation_is_hidden_wherever_it_recurs(detector):
+    text = (
+        "She trained at Halvorsen Polytechnic Institute (HPI) and Brannigan, Oduya and Lusk (BOL). Later HPI hired her."
+    )
+    assert_hidden(detector, text, "Halvorsen Polytechnic Institute", "HPI", "Brannigan, Oduya and Lusk", "BOL")
+    assert text.count("HPI") == 2 and replaced(detector, text).count("HPI") == 0
+    assert_kept(detector, "History of Chronic Kidney Disease (CKD) and a myocardial infarction (MI).", "CKD", "MI")
+
+
+def test_the_holder_of_a_copyright_notice_but_not_its_years(detector):
+    text = (
+        "Copyright (C) 2004-2019 Thornbury Data Systems Ltd\n"
+        "Copyright (c) 1997, 2001 Marguerite K. Fenwick.\n"
+        "Copyright 2012 the authors."
+    )
+    found = {(e.text_in(text), e.type) for e in detector.detect(text)}
+    assert ("Thornbury Data Systems Ltd", T.ORGANIZATION) in found
+    assert ("Marguerite K. Fenwick", T.PERSON) in found
+    assert_kept(detector, text, "2004-2019", "authors")
+
+
+def test_people_listed_one_to_a_line_but_not_the_lists_headings(detector):
+    text = (
+        "THANKS\nMain Authors\nOdile Vasseur-Brun        original parser\nTeodor Halvard\t\tteodor@fjordnet.no\n"
+        "Kwabena Asante-Mensah (Akan translation)\nPast Medical History\nFOLLOW-UP APPOINTMENTS\n"
+    )
+    assert_hidden(detector, text, "Odile Vasseur-Brun", "Teodor Halvard", "Kwabena Asante-Mensah")
+    assert_kept(detector, text, "Main Authors", "Past Medical History", "FOLLOW-UP APPOINTMENTS", "original parser")
+
+
+def test_a_changelogs_date_with_its_weekday_after_two_spaces(detector):
+    text = " -- Ana Prieto <ana@example.org>  Wed,  7 Aug 2002 18:58:35 +0100"
+    assert [e.text_in(text) for e in detector.detect(text) if e.type is T.DATE] == ["Wed,  7 Aug 2002"]
+
+
+def test_stand_ins_keep_the_shape_of_a_written_out_address_a_bare_host_and_an_abbreviation():
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=5))
+    text = (
+        "Write to ines.okafor at kestrelmail.co.uk or tbrandt (at) fjordnet (dot) no; mirror ftp.kestrel-mirror.net. "
+        "She trained at Halvorsen Polytechnic Institute (HPI); later HPI hired her."
+    )
+    read = pseudonymiser.pseudonymise(text).text
+    assert re.search(r"\b[a-z]+\.[a-z]+ at [a-z]+\.co\.uk\b", read)
+    assert re.search(r"\b[a-z]+ \(at\) [a-z]+ \(dot\) no\b", read)
+    assert re.search(r"\b[a-z]{3}\.[a-z]+-[a-z]+\.net\b", read) and "kestrel" not in read
+    abbreviations = re.findall(r"\(([A-Z]{3})\); later ([A-Z]{3}) hired", read)
+    assert abbreviations and abbreviations[0][0] == abbreviations[0][1] != "HPI"
+    assert pseudonymiser.reidentify(read) == text
