@@ -299,7 +299,12 @@ def find_dates(text: str) -> list[tuple[int, int]]:
     """The spans of every date in ``text``, longest first where two forms overlap; a weekday written before
     a date is part of it ("Sat 15/03/2025", "vie, 16 may 2025")."""
     spans = sorted(
-        {match.span() for pattern in _COMPILED for match in pattern.finditer(text) if _plausible(match)}
+        {
+            match.span()
+            for pattern in _COMPILED
+            for match in pattern.finditer(text)
+            if _plausible(match) and not _a_version(text, match)
+        }
         | _extra_spans(text),
         key=lambda span: (span[0], -span[1]),
     )
@@ -320,6 +325,17 @@ def _with_weekday(text: str, start: int, end: int) -> tuple[int, int]:
     if before and re.match(r"(?i)[a-z]", text[start:end][:1] or "x") is not None:
         return start, end  # the date itself opens with a word ("Friday 21st" found whole already)
     return (start - len(before.group(0)), end) if before else (start, end)
+
+
+_VERSION_CUE = re.compile(r"(?i)\b(?:version|versión|release|v|ver|rev|build|update to|upgrade to)\.?\s*$")
+
+
+def _a_version(text: str, match: re.Match) -> bool:
+    """ "version 2.2.40", "v1.4.12": a release's number written as a dotted date could be, not a date."""
+    surface = match.group(0)
+    return re.fullmatch(r"\d{1,2}\.\d{1,2}\.\d{1,4}", surface) is not None and bool(
+        _VERSION_CUE.search(text[max(0, match.start() - 16) : match.start()])
+    )
 
 
 def _plausible(match: re.Match) -> bool:

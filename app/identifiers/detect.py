@@ -246,6 +246,8 @@ def _credible(text: str, entity: Entity) -> bool:
     surface = entity.text_in(text)
     if lexicon.is_region(surface):
         return False
+    if re.fullmatch(r"[\w\-]+\.[a-z0-9]{1,4}", surface) and not re.search(r"\s", surface):
+        return False  # a file's name: "ja.po", "w32main.c"
     if re.fullmatch(r"[A-Z]{1,5}s?", surface) and not lexicon.is_name_word(surface):
         return False  # an abbreviation: MD, LOC, NCCT, PACU
     if lexicon.is_kept_term(surface.split()[0]) and entity.type is not T.LOCATION:

@@ -722,3 +722,9 @@ def test_stand_ins_keep_the_shape_of_a_written_out_address_a_bare_host_and_an_ab
     abbreviations = re.findall(r"\(([A-Z]{3})\); later ([A-Z]{3}) hired", read)
     assert abbreviations and abbreviations[0][0] == abbreviations[0][1] != "HPI"
     assert pseudonymiser.reidentify(read) == text
+
+
+def test_a_release_number_and_a_files_name_reach_the_model_as_written(detector):
+    text = "Noteworthy changes in version 2.2.40; upgrade to v1.4.12 and see ja.po and w32main.c."
+    assert detector.detect(text) == []
+    assert [e.text_in("Seen on 2.2.24.") for e in detector.detect("Seen on 2.2.24.")] == ["2.2.24"]
