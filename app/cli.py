@@ -239,7 +239,7 @@ def cmd_pseudonymise(args: argparse.Namespace) -> int:
 
 
 def cmd_worker_token(args: argparse.Namespace) -> int:
-    from app.remote_worker.tokens import issue_token
+    from app.wire.worker_tokens import issue_token
 
     token = issue_token(args.token_file)
     print(f"Added a token to {args.token_file}. Give it to the workstation admin; it is not stored anywhere:")

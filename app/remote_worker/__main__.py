@@ -12,8 +12,7 @@ from pathlib import Path
 
 from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PASS_ROWS
 from app.wire.limits import DEFAULT_MAX_FRAME
-
-READY_PREFIX = "splitchat-worker listening on "
+from app.wire.worker_tokens import READY_PREFIX
 
 
 def add_worker_arguments(parser: argparse.ArgumentParser) -> None:

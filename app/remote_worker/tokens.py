@@ -1,42 +1,18 @@
-"""Bearer tokens: the worker stores only their SHA-256, one ``sha256:<hex>`` line per token."""
+"""Bearer tokens as the worker reads them: the token file (hashes only, written by ``app.wire.worker_tokens``),
+re-read when it changes, and the check of a client's token against it."""
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
-import os
-import secrets
 from pathlib import Path
 
 from app.remote_worker.file_modes import readable_by_others
+from app.wire.worker_tokens import PREFIX, issue_token, token_hash
 
 log = logging.getLogger("splitchat.worker")
 
-PREFIX = "sha256:"
 _WARNED_READABLE: set[str] = set()  # token files already reported readable by others, in this process
-
-
-def token_hash(token: str) -> str:
-    return PREFIX + hashlib.sha256(token.encode()).hexdigest()
-
-
-def issue_token(token_file: Path) -> str:
-    """Append the hash of a new random token to ``token_file`` and return the token (shown once)."""
-    token = secrets.token_urlsafe(32)
-    token_file = Path(token_file)
-    token_file.parent.mkdir(parents=True, exist_ok=True)
-    existing = token_file.read_text() if token_file.is_file() else ""
-    separator = "" if not existing or existing.endswith("\n") else "\n"
-    # Written beside and renamed over: a worker re-reading the file never sees it half written.
-    partial = token_file.with_name(f".{token_file.name}.{os.getpid()}.tmp")
-    partial.write_text(f"{existing}{separator}{token_hash(token)}\n")
-    try:
-        partial.chmod(0o600)
-    except OSError:  # best effort: not every filesystem keeps POSIX modes
-        pass
-    os.replace(partial, token_file)
-    return token
 
 
 class TokenFile:

@@ -22,8 +22,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from app.engine.link.local_worker import LocalWorker
-from app.remote_worker.tokens import issue_token, token_hash
 from app.wire.frames import decode_frame, encode_frame
+from app.wire.worker_tokens import issue_token, token_hash
 
 IDLE_S, SEND_S, CLOSE_S = 3.0, 2.0, 1.0
 SMALL_RCVBUF = 4096  # the client's receive window: the worker's pongs have nowhere to go

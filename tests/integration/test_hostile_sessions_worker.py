@@ -15,9 +15,10 @@ from app.engine.link.transport import WorkerError
 from app.model.kv_cache import CacheEdit
 from app.remote_worker.server import WorkerServer, compute_thread
 from app.remote_worker.shard import load_shard
-from app.remote_worker.tokens import TokenFile, issue_token, token_hash
+from app.remote_worker.tokens import TokenFile
 from app.wire.frames import DEFAULT_MAX_FRAME, ErrorCode, Frame, decode_frame, encode_frame, tensor_to_bytes
 from app.wire.messages import ForwardRequest, OpenRequest
+from app.wire.worker_tokens import issue_token, token_hash
 from tests.helpers import open_split_session, reference_greedy
 from tests.integration.conftest import TINY_SPLIT as SPLIT
 

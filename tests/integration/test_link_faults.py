@@ -156,7 +156,7 @@ async def test_tls_verifies_normally_against_the_trust_store(tiny_split, certifi
 
 
 async def test_a_revoked_token_is_refused_at_once_even_on_an_open_connection(tiny_split, start_worker):
-    from app.remote_worker.tokens import issue_token, token_hash
+    from app.wire.worker_tokens import issue_token, token_hash
 
     source, _, shard = tiny_split
     worker = start_worker(shard)

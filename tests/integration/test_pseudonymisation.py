@@ -26,8 +26,9 @@ from app.privacy.detection_scores import score
 from app.privacy.identifier_corpus import load_corpus
 from app.remote_worker.server import WorkerServer, compute_thread
 from app.remote_worker.shard import load_shard
-from app.remote_worker.tokens import TokenFile, issue_token
+from app.remote_worker.tokens import TokenFile
 from app.wire.frames import DEFAULT_MAX_FRAME
+from app.wire.worker_tokens import issue_token
 
 pytestmark = pytest.mark.bundled
 

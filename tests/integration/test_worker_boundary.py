@@ -7,8 +7,7 @@ import subprocess
 import sys
 
 from app.engine.link.worker_bundle import WORKER_PACKAGES, worker_modules
-from app.remote_worker.__main__ import READY_PREFIX
-from app.remote_worker.tokens import issue_token
+from app.wire.worker_tokens import READY_PREFIX, issue_token
 from tests.helpers import open_split_session, reference_greedy
 from tests.integration.conftest import TINY_SPLIT
 

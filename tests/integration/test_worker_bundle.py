@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.engine.link.worker_bundle import export_worker_bundle
-from app.remote_worker.__main__ import READY_PREFIX
+from app.wire.worker_tokens import READY_PREFIX
 from tests.helpers import open_split_session, reference_greedy
 from tests.integration.conftest import TINY_SPLIT as SPLIT
 

@@ -23,9 +23,9 @@ from app.engine.link.transport import RemoteMiddle, WorkerError
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
 from app.model.kv_cache import CacheEdit
-from app.remote_worker.tokens import issue_token
 from app.wire.frames import decode_frame, encode_frame, tensor_to_bytes
 from app.wire.shard_format import MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint
+from app.wire.worker_tokens import issue_token
 from tests.helpers import assert_greedy_matches, reference_greedy
 
 SPLIT = SplitSpec(2, 2)
@@ -562,7 +562,7 @@ def test_a_refused_request_leaves_the_session_cache_as_it_was(tiny_worker):
 
 
 def test_deleting_a_token_closes_its_idle_connections_and_no_one_elses(tiny_worker):
-    from app.remote_worker.tokens import token_hash
+    from app.wire.worker_tokens import token_hash
 
     _, worker, _ = tiny_worker
     revoked, kept = issue_token(worker.token_file), issue_token(worker.token_file)

@@ -88,3 +88,14 @@ def test_the_mode_list_the_settings_share_with_the_engine_loads_no_model_code():
     """``app.data.settings`` validates modes against ``app.engine.speculation.modes``: it must stay that light."""
     modes = PACKAGE / "engine" / "speculation" / "modes.py"
     assert {m.split(".")[0] for m in imported_modules(modes)} <= {"__future__", "dataclasses", "enum"}
+
+
+def test_the_trusted_half_leans_on_the_worker_through_the_shared_packages_only():
+    """What both halves say (a token's hash, the worker's ready line) lives in ``app.wire``: only the command
+    line, which runs the worker in-process as ``splitchat worker``, imports the worker's own package."""
+    offending = {
+        str(path.relative_to(PACKAGE)): sorted(m for m in imported_modules(path) if m.startswith("app.remote_worker"))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "remote_worker" not in path.parts and path.name != "cli.py"
+    }
+    assert {name: bad for name, bad in offending.items() if bad} == {}

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from app.remote_worker.tokens import TokenFile, issue_token
+from app.remote_worker.tokens import TokenFile
+from app.wire.worker_tokens import issue_token
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX modes; on Windows the profile's access list applies")
 

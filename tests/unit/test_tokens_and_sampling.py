@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from app.engine.decode.sampling import Sampling, TokenPicker
-from app.remote_worker.tokens import TokenFile, issue_token
+from app.remote_worker.tokens import TokenFile
+from app.wire.worker_tokens import issue_token
 
 
 def test_token_file_holds_only_the_hash(tmp_path):

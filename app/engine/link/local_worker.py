@@ -11,11 +11,10 @@ import threading
 import time
 from pathlib import Path
 
-from app.remote_worker.__main__ import READY_PREFIX
-from app.remote_worker.tokens import issue_token
 from app.resources import CODE_ROOT
 from app.thread_policy import worker_environment
 from app.wire.limits import DEFAULT_MAX_FRAME
+from app.wire.worker_tokens import issue_token, ready_endpoint
 
 CLI_EXECUTABLE = "splitchat-cli"
 
@@ -130,8 +129,8 @@ class LocalWorker:
                 continue
             if line is None:
                 break
-            if line.startswith(READY_PREFIX):
-                self.endpoint = line[len(READY_PREFIX) :].split()[0]
+            if (endpoint := ready_endpoint(line)) is not None:
+                self.endpoint = endpoint
                 self.port = int(self.endpoint.rsplit(":", 1)[1])
                 return self.endpoint, self.token
         detail = self._log_tail()
