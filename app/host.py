@@ -37,7 +37,7 @@ from app.identifiers.language import Language
 from app.identifiers.office_terms import OfficeTerms
 from app.identifiers.pseudonyms import ModelText, Pseudonymiser, Pseudonyms
 from app.jobs import CancelFlag, Cancelled, Progress
-from app.model.config import ModelError
+from app.model.errors import ModelError
 from app.privacy.corpus import CorpusError
 from app.privacy.evaluation import best_report
 from app.privacy.evaluation import run as run_privacy_evaluation

@@ -7,16 +7,13 @@ from pathlib import Path
 
 import torch
 
-
-class ModelError(Exception):
-    """A model that cannot be used, with a message a person can act on."""
+from app.model.errors import ModelError
+from app.model.families import family_of
 
 
 def load_config(folder: Path):
     """Read and check a model folder's config: a decoder family the split runs (``families.py``)."""
     from transformers import AutoConfig
-
-    from app.model.families import family_of
 
     if not (folder / "config.json").is_file():
         raise ModelError(f"{folder} has no config.json: not a Hugging Face model folder.")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from torch import nn
 
-from app.model.config import ModelError
+from app.model.errors import ModelError
 
 FULL = "full_attention"
 SLIDING = "sliding_attention"

@@ -18,7 +18,7 @@ from typing import Protocol
 import torch
 from safetensors import SafetensorError, safe_open
 
-from app.model.config import ModelError
+from app.model.errors import ModelError
 
 INDEX = "model.safetensors.index.json"
 # Checkpoints that wrap a text decoder in a larger model (Gemma 3 with its vision tower) keep the

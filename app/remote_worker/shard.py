@@ -9,7 +9,7 @@ from pathlib import Path
 
 import torch
 
-from app.model.config import ModelError
+from app.model.errors import ModelError
 from app.model.families import family_of
 from app.model.layers import LayerStack
 from app.model.weights import WeightReader

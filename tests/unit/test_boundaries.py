@@ -99,3 +99,20 @@ def test_the_trusted_half_leans_on_the_worker_through_the_shared_packages_only()
         if "remote_worker" not in path.parts and path.name != "cli.py"
     }
     assert {name: bad for name, bad in offending.items() if bad} == {}
+
+
+def test_the_shared_model_package_has_no_import_cycle():
+    """``app.model`` is imported by both halves: a cycle in it (a module reaching back inside a function, as
+    the config reader and the family table once did) makes its import order fragile for both."""
+    graph = {
+        f"app.model.{path.stem}": {m for m in imported_modules(path) if m.startswith("app.model.")}
+        for path in files_under("model")
+        if path.stem != "__init__"
+    }
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(
+            nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})) for nxt in graph.get(start, ())
+        )
+
+    assert sorted(module for module in graph if reaches(module, module, {module})) == []

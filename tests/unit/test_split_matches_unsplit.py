@@ -13,7 +13,8 @@ from app.engine.decode.session import SplitSession
 from app.engine.link.middle import LocalMiddle
 from app.engine.source.specs import resolve_model
 from app.engine.source.split import SplitSpec
-from app.model.config import ModelError, load_config
+from app.model.config import load_config
+from app.model.errors import ModelError
 from app.model.layers import LayerStack
 from tests.helpers import assert_greedy_matches, build_tiny_model, reference_greedy
 

@@ -11,7 +11,7 @@ import pytest
 import torch
 from safetensors.torch import save_file
 
-from app.model.config import ModelError
+from app.model.errors import ModelError
 from app.model.weights import INDEX, WeightReader
 
 

@@ -8,7 +8,7 @@ import torch
 
 from app.engine.source.specs import ModelSource
 from app.engine.source.split import SplitSpec
-from app.model.config import ModelError
+from app.model.errors import ModelError
 from app.model.families import embedding_scale, final_softcap
 from app.model.kernels import lm_head_linear
 from app.model.layers import LayerStack, family_class

@@ -15,7 +15,7 @@ import torch
 
 from app.engine.source.locations import BUNDLED_GGUF, BUNDLED_PACKAGE, find_bundled_gguf
 from app.jobs import Progress
-from app.model.config import ModelError
+from app.model.errors import ModelError
 from app.model.families import family_of
 
 

@@ -20,7 +20,8 @@ from app.engine.source.locations import cache_root as cache_root
 from app.engine.source.names import BUNDLED_SPEC as BUNDLED_SPEC
 from app.engine.source.staging import staged_folder
 from app.jobs import Progress
-from app.model.config import ModelError, load_config
+from app.model.config import load_config
+from app.model.errors import ModelError
 from app.model.weights import WeightReader
 
 CONVERTED_WRITER = "splitchat (the bundled model, converted)"
