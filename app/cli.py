@@ -10,6 +10,7 @@ import os
 import sys
 from pathlib import Path
 
+from app.model.choices import DEVICE_CHOICES, DTYPE_CHOICES, STORED_DTYPE_CHOICES
 from app.progress_display import stderr_progress as _progress
 from app.thread_policy import apply_thread_wait_policy
 
@@ -311,19 +312,19 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--device",
             default="auto",
-            choices=("auto", "cpu", "cuda"),
+            choices=DEVICE_CHOICES,
             help="where this side computes (auto: CUDA if any)",
         )
         p.add_argument(
             "--dtype",
             default="auto",
-            choices=("auto", "float32", "bfloat16", "float16"),
+            choices=DTYPE_CHOICES,
             help="compute dtype (auto: float32 on CPU, bfloat16 on CUDA)",
         )
         p.add_argument(
             "--wire-dtype",
             default=None,
-            choices=("float32", "float16", "bfloat16"),
+            choices=STORED_DTYPE_CHOICES,
             help="hidden-state dtype on the wire (default: the compute dtype)",
         )
         p.add_argument(
@@ -387,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument(
         "--dtype",
         default=None,
-        choices=("float32", "float16", "bfloat16"),
+        choices=STORED_DTYPE_CHOICES,
         help="store the weights in this dtype (default: as in the model)",
     )
     export.add_argument(

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from app.bench.load import process_memory_mib
+from app.model.choices import STORED_DTYPE_CHOICES
 
 ROWS = (1, 16, 32)
 
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.bench.edge_probe", description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True, type=Path)
     parser.add_argument("--split", default="2")
-    parser.add_argument("--dtype", default="float32", choices=("float32", "bfloat16", "float16"))
+    parser.add_argument("--dtype", default="float32", choices=STORED_DTYPE_CHOICES)
     args = parser.parse_args(argv)
     # Everything the app imports before it loads a model, so the baseline is the app's own.
     import app.engine.chat  # noqa: F401

@@ -18,6 +18,7 @@ import time
 import torch
 
 from app.bench.checkpoints import PUBLISHED, published_config, tensor_shapes
+from app.model.choices import DEVICE_CHOICES, DTYPE_CHOICES
 from app.model.devices import resolve_device, resolve_dtype
 from app.model.layers import LayerStack
 from app.model.weights import InMemory, layer_prefix
@@ -76,8 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shape", default="llama-3.1-8b", choices=sorted(PUBLISHED))
     parser.add_argument("--split", type=int, default=2, help="layers kept on each side: the middle is the rest")
     parser.add_argument("--layers", type=int, default=0, help="time only this many middle layers (0 = all)")
-    parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    parser.add_argument("--dtype", default="auto", choices=("auto", "float32", "bfloat16", "float16"))
+    parser.add_argument("--device", default="auto", choices=DEVICE_CHOICES)
+    parser.add_argument("--dtype", default="auto", choices=DTYPE_CHOICES)
     parser.add_argument("--context", type=int, default=1024)
     parser.add_argument("--rows", default="1,16,64")
     parser.add_argument("--repeats", type=int, default=20)

@@ -32,10 +32,11 @@ from app.data.policy_source import policy_file, read_policy_document
 from app.engine.link.endpoints import encrypted_or_local
 from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import MODE_NAMES
+from app.model.choices import DEVICE_CHOICES
 
 APP = "splitchat"
 MODES = MODE_NAMES
-DEVICES = ("auto", "cpu", "cuda")
+DEVICES = DEVICE_CHOICES
 LANGUAGES = ("system", "en", "es")  # the window's language: the system's, or one chosen (app/ui/i18n.py)
 EMBEDDED = ""  # the active profile name meaning "the bundled model on a local worker"
 

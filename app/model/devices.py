@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import torch
 
-DEVICE_CHOICES = ("auto", "cpu", "cuda")
-DTYPE_CHOICES = ("auto", "float32", "bfloat16", "float16")
+from app.model.choices import DEVICE_CHOICES, DTYPE_CHOICES
 
 
 def resolve_device(name: str = "auto") -> torch.device:

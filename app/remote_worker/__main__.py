@@ -10,6 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
+from app.model.choices import DEVICE_CHOICES, DTYPE_CHOICES
 from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PASS_ROWS
 from app.wire.limits import DEFAULT_MAX_FRAME
 from app.wire.worker_tokens import READY_PREFIX
@@ -21,12 +22,12 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     parser.add_argument("--token-file", required=True, type=Path, help="one 'sha256:<hex>' line per accepted token")
     parser.add_argument(
-        "--device", default="auto", choices=("auto", "cpu", "cuda"), help="where the layers run (auto: CUDA if any)"
+        "--device", default="auto", choices=DEVICE_CHOICES, help="where the layers run (auto: CUDA if any)"
     )
     parser.add_argument(
         "--dtype",
         default="auto",
-        choices=("auto", "float32", "bfloat16", "float16"),
+        choices=DTYPE_CHOICES,
         help="compute dtype (auto: float32 on CPU, bfloat16 on CUDA)",
     )
     parser.add_argument("--max-frame", type=int, default=DEFAULT_MAX_FRAME, help="largest message in bytes")
