@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import torch
 
@@ -21,6 +22,7 @@ from app.engine.decode.metrics import GenerationStats, StepClock, StepTiming
 from app.engine.decode.repetition import RepetitionGuard
 from app.engine.decode.sampling import Sampling, TokenPicker
 from app.engine.decode.verification import verify
+from app.engine.link.link_codes import LinkErrorCode
 from app.engine.link.middle import Middle, MiddleBlock, MiddleReply
 from app.engine.speculation.controller import Controller, Plan
 from app.engine.speculation.drafter import Drafter
@@ -31,9 +33,10 @@ from app.engine.speculation.tree import DraftTree, Verdict
 from app.model.config import max_context
 from app.model.families import longrope_limit
 from app.model.kv_cache import CacheEdit
+from app.wire.frames import ErrorCode
 
 # Worker error codes after which a fresh session and a re-prefill carry on with nothing lost.
-RECOVERABLE = frozenset({"unknown_session", "connection_lost"})
+RECOVERABLE = frozenset({ErrorCode.UNKNOWN_SESSION, LinkErrorCode.CONNECTION_LOST})
 
 # LM-head rows projected together before verification walks the tree: one product of up to 16 rows costs
 # little more than one row, and verification reads 2-4 rows a step. Below 3 nodes, rows one by one are cheaper.
@@ -62,11 +65,20 @@ class ContextTooLong(ValueError):
     """The conversation does not fit the model's context."""
 
 
+class StopReason(StrEnum):
+    """Why an answer ended."""
+
+    STOP_TOKEN = "stop_token"  # the model wrote one of its stop tokens
+    MAX_NEW_TOKENS = "max_new_tokens"  # the longest-answer limit
+    CANCELLED = "cancelled"  # the user stopped it
+    REPEATING = "repeating"  # the repetition guard stopped a loop (repetition.py)
+
+
 @dataclass
 class Generation:
     tokens: list[int]
     stats: GenerationStats
-    stop_reason: str  # "stop_token" | "max_new_tokens" | "cancelled" | "repeating"
+    stop_reason: StopReason
     plans: list[Plan] = field(default_factory=list)
 
 
@@ -82,7 +94,7 @@ class _Reply:
     """The generation being written: tokens as they are emitted, step timings, and when it is over."""
 
     def __init__(self, limit: int, stop_ids: set[int], on_token: Callable[[int], None] | None):
-        self.generation = Generation(tokens=[], stats=GenerationStats(), stop_reason="max_new_tokens")
+        self.generation = Generation(tokens=[], stats=GenerationStats(), stop_reason=StopReason.MAX_NEW_TOKENS)
         self._limit, self._stop_ids, self._on_token = limit, stop_ids, on_token
         self.finished = False
         self._loops = RepetitionGuard()
@@ -96,10 +108,10 @@ class _Reply:
             if self._on_token:
                 self._on_token(token)
             if token in self._stop_ids:
-                self.generation.stop_reason = "stop_token"
+                self.generation.stop_reason = StopReason.STOP_TOKEN
                 self.finished = True
             elif self._loops.observe(self.generation.tokens):
-                self.generation.stop_reason = "repeating"  # stopped where the loop showed: see repetition.py
+                self.generation.stop_reason = StopReason.REPEATING  # stopped where the loop showed: see repetition.py
                 self.finished = True
             elif len(self.generation.tokens) >= self._limit:
                 self.finished = True
@@ -176,14 +188,14 @@ class SplitSession:
         self._rope_for_prompt(len(prompt))
         prefilled = await self._prefill(prompt, picker, should_stop, on_reading)
         if prefilled is None:
-            reply.generation.stop_reason = "cancelled"
+            reply.generation.stop_reason = StopReason.CANCELLED
             return reply.generation
         root, step = prefilled
         self._record(reply, step, None, on_step)
         reply.emit([root])
         while not reply.finished:
             if should_stop and should_stop():
-                reply.generation.stop_reason = "cancelled"
+                reply.generation.stop_reason = StopReason.CANCELLED
                 break
             clock = StepClock("decode")
             plan, block = self._plan_block(root, clock)

@@ -16,6 +16,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConcurrencyError, ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from app.engine.link.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
+from app.engine.link.link_codes import LinkErrorCode
 from app.engine.link.middle import MiddleBlock, MiddleReply
 from app.model.kv_cache import CacheEdit
 from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, compressed_bound, decompress
@@ -96,7 +97,7 @@ class WorkerError(Exception):
     reply this side could not read, a lost link — the request's cache edit may have been applied.
     """
 
-    def __init__(self, code: str, message: str, refused: bool = False):
+    def __init__(self, code: ErrorCode | LinkErrorCode | str, message: str, refused: bool = False):
         super().__init__(message)
         self.code = code
         self.refused = refused
@@ -151,7 +152,7 @@ class ExpectedReply:
             raise ReplyMismatch(f"{payload_bytes} compressed bytes cannot hold the {self.nbytes} bytes asked for")
         timings = (result.compute_ms, result.serialize_ms, result.queue_ms)
         if not all(math.isfinite(ms) and ms >= 0 for ms in timings):
-            raise WorkerError("malformed", f"the worker sent a bad reply: timings {timings} are not durations")
+            raise WorkerError(ErrorCode.MALFORMED, f"the worker sent a bad reply: timings {timings} are not durations")
 
     def rows_of(self, payload: bytes) -> torch.Tensor:
         """The ``[rows, hidden]`` tensor a checked payload holds, decompressed into at most ``nbytes``."""
@@ -183,7 +184,7 @@ def _check_hello(hello: Hello) -> None:
     if not isinstance(hello.fingerprint, str):
         bad.append("fingerprint")
     if bad:
-        raise WorkerError("malformed", f"the worker's hello is not one this side reads ({', '.join(bad)})")
+        raise WorkerError(ErrorCode.MALFORMED, f"the worker's hello is not one this side reads ({', '.join(bad)})")
 
 
 class _PinnedConnection(ClientConnection):
@@ -243,12 +244,12 @@ class RemoteMiddle:
         anything is sent, unless ``allow_unencrypted`` (the administrator's policy) says otherwise.
         """
         if not (allow_unencrypted or encrypted_or_local(endpoint)):
-            raise WorkerError("unencrypted", UNENCRYPTED_REFUSAL.format(endpoint=endpoint), refused=True)
+            raise WorkerError(LinkErrorCode.UNENCRYPTED, UNENCRYPTED_REFUSAL.format(endpoint=endpoint), refused=True)
         if wire_dtype not in WIRE_DTYPES:
             raise ValueError(f"wire dtype must be one of {', '.join(WIRE_DTYPES)}")
         secure = endpoint.startswith("wss://")
         if cert_sha256 and not secure:
-            raise WorkerError("tls_required", "a certificate pin needs a wss:// endpoint")
+            raise WorkerError(LinkErrorCode.TLS_REQUIRED, "a certificate pin needs a wss:// endpoint")
         tls: dict = {}
         if secure:
             tls["ssl"] = client_context(cert_sha256)
@@ -270,28 +271,28 @@ class RemoteMiddle:
             status = exc.response.status_code
             if status == 401:
                 raise WorkerError(
-                    "unauthorized", "the worker refused the token (401): check the bearer token"
+                    LinkErrorCode.UNAUTHORIZED, "the worker refused the token (401): check the bearer token"
                 ) from None
-            raise WorkerError("handshake", f"the worker answered HTTP {status}") from None
+            raise WorkerError(LinkErrorCode.HANDSHAKE, f"the worker answered HTTP {status}") from None
         except PinMismatch as exc:
             raise WorkerError(
-                "pin_mismatch", f"refused the worker at {endpoint}: {exc}. Nothing was sent to it."
+                LinkErrorCode.PIN_MISMATCH, f"refused the worker at {endpoint}: {exc}. Nothing was sent to it."
             ) from None
         except ssl.SSLCertVerificationError as exc:
             raise WorkerError(
-                "tls_unverified",
+                LinkErrorCode.TLS_UNVERIFIED,
                 f"the worker's certificate could not be verified ({exc.verify_message}); for a self-signed "
                 "worker, pin its certificate's SHA-256 in the provider settings",
             ) from None
         except (TimeoutError, OSError, InvalidHandshake) as exc:
-            raise WorkerError("unreachable", f"cannot reach the worker at {endpoint}: {exc}") from None
+            raise WorkerError(LinkErrorCode.UNREACHABLE, f"cannot reach the worker at {endpoint}: {exc}") from None
         try:
             hello = await cls._hello(ws)
             # Layers first: a worker cut at another depth holds other weights too, and "a different split
             # depth" is the cause a person can act on.
             if expected_layers is not None and (hello.first_layer, hello.last_layer) != tuple(expected_layers):
                 raise WorkerError(
-                    "layer_mismatch",
+                    LinkErrorCode.LAYER_MISMATCH,
                     f"the worker serves layers {hello.first_layer}–{hello.last_layer - 1} (split depth "
                     f"{hello.first_layer}); this computer's split needs layers {expected_layers[0]}–"
                     f"{expected_layers[1] - 1} (split depth {expected_layers[0]})",
@@ -300,7 +301,7 @@ class RemoteMiddle:
                 expected_fingerprint = await asyncio.to_thread(expected_fingerprint, hello.stored_dtype)
             if expected_fingerprint is not None and hello.fingerprint != expected_fingerprint:
                 raise WorkerError(
-                    "fingerprint_mismatch",
+                    LinkErrorCode.FINGERPRINT_MISMATCH,
                     f"the worker serves weights {hello.fingerprint[:19]}…, expected {expected_fingerprint[:19]}…: "
                     "re-export the worker bundle for this model and split",
                 )
@@ -321,7 +322,9 @@ class RemoteMiddle:
         except ProtocolError as exc:
             raise WorkerError(exc.code.value, f"the worker's hello is not one this side reads: {exc.message}") from None
         except ConnectionClosed as exc:
-            raise WorkerError("connection_lost", f"the worker closed the connection before its hello: {exc}") from None
+            raise WorkerError(
+                LinkErrorCode.CONNECTION_LOST, f"the worker closed the connection before its hello: {exc}"
+            ) from None
         _check_hello(hello)
         return hello
 
@@ -402,7 +405,9 @@ class RemoteMiddle:
                     except ConnectionClosed as exc:
                         if send_failure is not None and not isinstance(send_failure, ConnectionClosed):
                             raise send_failure from None  # packing failed here: say so, not "connection lost"
-                        raise WorkerError("connection_lost", f"the connection to the worker closed: {exc}") from None
+                        raise WorkerError(
+                            LinkErrorCode.CONNECTION_LOST, f"the connection to the worker closed: {exc}"
+                        ) from None
                     window.release()
                     if failure is not None:
                         continue
@@ -592,7 +597,7 @@ class RemoteMiddle:
             replies = await receiving
             await sending
         except ConnectionClosed as exc:
-            raise WorkerError("connection_lost", f"the connection to the worker closed: {exc}") from None
+            raise WorkerError(LinkErrorCode.CONNECTION_LOST, f"the connection to the worker closed: {exc}") from None
         finally:
             for task in (sending, receiving):
                 task.cancel()
@@ -619,11 +624,11 @@ class RemoteMiddle:
         except ProtocolError as exc:
             raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
         except OverflowError:  # a timing of 1e400 digits or Infinity, which JSON as Python reads it allows
-            raise WorkerError("malformed", "the worker sent a bad reply: a number out of range") from None
+            raise WorkerError(ErrorCode.MALFORMED, "the worker sent a bad reply: a number out of range") from None
         if isinstance(reply, ErrorReply):
             raise WorkerError(reply.code, reply.message, refused=reply.code != ErrorCode.INTERNAL)
         if reply.seq != seq or not isinstance(reply, expected):
-            raise WorkerError("out_of_order", f"expected reply {seq}, got {reply.seq} ({frame.type})")
+            raise WorkerError(LinkErrorCode.OUT_OF_ORDER, f"expected reply {seq}, got {reply.seq} ({frame.type})")
         return reply
 
 
@@ -664,7 +669,7 @@ async def probe_worker(
     )
 
 
-RETRYABLE = frozenset({"unreachable", "connection_lost", "handshake"})
+RETRYABLE = frozenset({LinkErrorCode.UNREACHABLE, LinkErrorCode.CONNECTION_LOST, LinkErrorCode.HANDSHAKE})
 
 
 async def connect_with_retries(

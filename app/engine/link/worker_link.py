@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from app.engine.link import prelaunch
 from app.engine.link.export import embedded_shard, expected_fingerprint
+from app.engine.link.link_codes import LinkErrorCode
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.transport import RemoteMiddle, WorkerError
 from app.engine.source.specs import ModelSource
@@ -55,7 +56,7 @@ class WorkerLink:
     ) -> WorkerLink:
         """A worker someone else runs (the admin's GPU server)."""
         if not token:
-            raise WorkerError("no_token", f"no access token is set for the worker at {endpoint}")
+            raise WorkerError(LinkErrorCode.NO_TOKEN, f"no access token is set for the worker at {endpoint}")
         return cls._serving(
             source,
             split,
