@@ -5,6 +5,7 @@ faults), and every answer's ending is a ``StopReason``."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import app
@@ -15,10 +16,18 @@ from app.wire.frames import ErrorCode
 PACKAGE = Path(app.__file__).parent
 
 
+@functools.cache
+def _nodes() -> tuple[tuple[Path, ast.AST], ...]:
+    """Every node of every module of ``app``, parsed once for both checks."""
+    return tuple(
+        (path, node)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+    )
+
+
 def _calls_and_assignments():
-    for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            yield path, node
+    return _nodes()
 
 
 def test_no_worker_error_is_raised_with_a_bare_string_code():
