@@ -204,7 +204,7 @@ class IdentifierDetector:
             for rule in rules.RULES
             if not rule.cued
             for s, e in rule.find(text)
-            if not (rule.type is T.PHONE and (_an_amount(text, s, e) or _YEARS.fullmatch(text[s:e])))
+            if not (rule.type is T.PHONE and _an_amount(text, s, e))
         ]
         for match in rules.NAME_LABELS.finditer(text):
             found.append(Entity(*match.span("value"), T.PERSON))
@@ -222,7 +222,6 @@ class IdentifierDetector:
         return found
 
 
-_YEARS = re.compile(r"(?:1[89]|20)\d{2} ?[-–] ?(?:(?:1[89]|20)\d{2}|\d{2})")  # "1992-1996", a span of years
 _THOUSANDS = re.compile(r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{2})?")
 _CURRENCY_BEFORE = re.compile(r"(?:[$€£]|US\$|USD|COP|MXN|ARS|CLP|PEN|EUR|S/\.?|Bs\.?|₡|Q)\s?$")
 _CURRENCY_AFTER = re.compile(
@@ -246,7 +245,7 @@ def _credible(text: str, entity: Entity) -> bool:
     surface = entity.text_in(text)
     if lexicon.is_region(surface):
         return False
-    if re.fullmatch(r"[\w\-]+\.[a-z0-9]{1,4}", surface) and not re.search(r"\s", surface):
+    if re.fullmatch(r"[\w\-]+\.[a-z0-9]{1,4}", surface):
         return False  # a file's name: "ja.po", "w32main.c"
     if re.fullmatch(r"[A-Z]{1,5}s?", surface) and not lexicon.is_name_word(surface):
         return False  # an abbreviation: MD, LOC, NCCT, PACU
@@ -431,6 +430,10 @@ def _outside(entity: Entity, ruled: list[Entity]) -> list[Entity]:
     return pieces
 
 
+# What ends a finding without being part of it: a label, or a number's ("Hospital No").
+_TRAILING_LABELS = _LABEL_WORDS | {"no", "nº", "num"}
+
+
 def _without_labels(text: str, entity: Entity) -> Entity:
     """Without the words that label a name or title a document ("Dear", "Patient", ", Defendant")."""
     start, end = entity.start, entity.end
@@ -439,7 +442,7 @@ def _without_labels(text: str, entity: Entity) -> Entity:
     ):
         start += match.end()
     while (match := re.search(r"[,\s]+[^\W\d_]+\.?$", text[start:end])) and (
-        match.group(0).strip(" ,.\t").lower() in _LABEL_WORDS | {"no", "nº", "num"}
+        match.group(0).strip(" ,.\t").lower() in _TRAILING_LABELS
     ):
         end = start + match.start()
     return Entity(start, end, entity.type)

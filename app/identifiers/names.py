@@ -69,6 +69,7 @@ _KIN = re.compile(
 )
 # The labels a typed message puts after a name ("jaxon dob 5/14/21"): where the name ends.
 _FIELD_LABELS = frozenset("dob mrn ssn nhs tel ph phone cell yo dod edad fn dni rut curp".split())
+_NAME_STOPS = _FUNCTION_WORDS | _FIELD_LABELS
 _PARTICLES = frozenset("de del la van von der den da das dos do di du le y i ter ten bin al el".split())
 
 
@@ -80,7 +81,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     for word in words:
         surface = word.group(0)
         lower = surface.lower()
-        if lower in _FUNCTION_WORDS | _FIELD_LABELS or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
+        if lower in _NAME_STOPS or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
             break
         if len(surface) == 1 and kept:
             kept.append(word)

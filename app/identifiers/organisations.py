@@ -71,8 +71,9 @@ def find_defined(text: str) -> list[Entity]:
     found = []
     for match in _DEFINED.finditer(text):
         long, short = match.group("long"), match.group("short").replace("&", "").upper()
-        for start in range(len(long.split())):  # the name may begin after words of the sentence
-            words = long.split()[start:]
+        every = long.split()
+        for start in range(len(every)):  # the name may begin after words of the sentence
+            words = every[start:]
             candidate = " ".join(words)
             if _initials(candidate) == short and len(words) >= 2 and candidate[0].isupper():
                 if not _named_by_a_rare_word(candidate):

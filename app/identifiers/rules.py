@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.identifiers import lexicon
 from app.identifiers.entities import EntityType
 
 T = EntityType
@@ -127,19 +128,27 @@ _TOP_LEVEL_DOMAIN = (
 )
 
 
+# How an address written so that robots miss it joins its mailbox to its host ("jo at host", "jo (at) host",
+# "jo.a-t.host", "jo (arroba) host"), and its host's labels ("host (dot) es"): the detector reads these forms
+# and a stand-in is written in the same one (surrogates.py).
+MAILBOX_AT = r" at | AT | ?[\[({<]at[\])}>] ?|\.a-t\.| ?\(arroba\) | arroba "
+HOST_DOT = r"\.| ?[\[({]dot[\])}] ?| dot "
+
+
 def _a_mailbox(surface: str) -> bool:
     """ "adam at cafe21.org" names a mailbox; "available at example.com" is a sentence's words before a host."""
-    name = re.split(r" at | AT | ?[\[({<]at[\])}>] ?|\.a-t\.| ?\(arroba\) | arroba ", surface, maxsplit=1)[0]
+    name = re.split(MAILBOX_AT, surface, maxsplit=1)[0]
     if re.search(r"[\d._+\-]", name):
         return True
-    from app.identifiers import lexicon  # the rules module stays importable without the word lists
-
     return lexicon.is_name_word(name) or lexicon.zipf(name) < 3.5
 
 
-def _phone_length(surface: str) -> bool:
-    """Telephone numbers have 7 to 15 digits; a year or a dose does not."""
-    return 7 <= sum(c.isdigit() for c in surface) <= 15
+_YEARS = re.compile(r"(?:1[89]|20)\d{2} ?[-–] ?(?:(?:1[89]|20)\d{2}|\d{2})")
+
+
+def _a_phone(surface: str) -> bool:
+    """Telephone numbers have 7 to 15 digits; a year or a dose does not, nor a span of years ("1992-1996")."""
+    return 7 <= sum(c.isdigit() for c in surface) <= 15 and _YEARS.fullmatch(surface) is None
 
 
 RULES: tuple[Rule, ...] = (
@@ -232,16 +241,15 @@ RULES: tuple[Rule, ...] = (
     # "thisisnotapipe.a-t.hotmail.com". The left part is a mailbox's name, not an everyday word ("available at").
     _rule(
         T.EMAIL,
-        rf"(?<![\w.@])(?P<value>[\w.+\-]{{2,64}}(?: at | AT | ?[\[({{<]at[\])}}>] ?|\.a-t\.| ?\(arroba\) | arroba )"
-        rf"[a-z0-9\-]+(?:(?:\.| ?[\[({{]dot[\])}}] ?| dot )[a-z0-9\-]+)*(?:\.| ?[\[({{]dot[\])}}] ?| dot )"
-        rf"{_TOP_LEVEL_DOMAIN})(?![\w@\-]|\.[a-z0-9])",
+        rf"(?<![\w.@])(?P<value>[\w.+\-]{{2,64}}(?:{MAILBOX_AT})"
+        rf"[a-z0-9\-]+(?:(?:{HOST_DOT})[a-z0-9\-]+)*(?:{HOST_DOT}){_TOP_LEVEL_DOMAIN})(?![\w@\-]|\.[a-z0-9])",
         accept=_a_mailbox,
     ),
     _rule(
         T.PHONE,
         r"(?<![\w/.-])(?:\+\d{1,3}[ .\-]?|\b1[ .\-])?(?:\(0\) ?)?(?:\(\d{2,5}\)|\d{1,5})(?:[ .\-]?\d{2,5}){1,5}"
         r"(?:,? ?(?:x|ext\.?|extn\.?|extension|ext|int\.?) ?\d{1,5})?(?![\w/])",
-        accept=_phone_length,
+        accept=_a_phone,
     ),
     # Street addresses, then postcodes.
     _rule(

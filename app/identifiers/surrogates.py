@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from app.identifiers.dates import other_holiday, parse_date
 from app.identifiers.entities import EntityType
+from app.identifiers.rules import HOST_DOT, MAILBOX_AT
 
 T = EntityType
 _TITLES = frozenset(
@@ -35,6 +36,7 @@ _COMPANY_WORDS = frozenset(
     "health surgery family practice clinic hospice nhs estates lettings builders logistics property software "
     "consulting foods capital technologies and & st of the".split()
 )
+_KEPT_IN_ORGANISATIONS = _COMPANY_WORDS | _PARTICLES
 _STREET_WORDS = frozenset(
     "street st road rd avenue ave lane ln close drive dr way court ct place pl crescent cres boulevard blvd terrace "
     "gardens grove square sq row walk path parade mews hill park rise view green loop shoals flat apt apartment unit "
@@ -142,6 +144,11 @@ class SurrogateMaker:
         if key not in self.words:
             in_use = {v.lower() for v in self.words.values()}
             for _ in range(50):
+                if kind == "acronym":  # capitals of the same length: a surname would read as no abbreviation
+                    candidate = "".join(_random_letter(self._rng) for _ in original).upper()
+                    if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
+                        break
+                    continue
                 fake = self._rng.choice(self._fakes)
                 candidate = {
                     "first": fake.first_name,
@@ -215,29 +222,16 @@ class SurrogateMaker:
         return f"{network}.{self._rng.randrange(1, 255)}"
 
     def _organization(self, original: str) -> str:
+        """Its distinctive words replaced, its kind kept ("Ltd", "Hospital"); an abbreviation ("HPI") by
+        capitals of its length, the same every time."""
         return _WORD.sub(
             lambda m: (
                 m.group(0)
-                if m.group(0).lower() in _COMPANY_WORDS | _PARTICLES
-                else self._acronym(m.group(0))
-                if m.group(0).isupper() and 2 <= len(m.group(0)) <= 6 and m.group(0).lower() not in _COMPANY_WORDS
-                else self.word(m.group(0), "org")
+                if m.group(0).lower() in _KEPT_IN_ORGANISATIONS
+                else self.word(m.group(0), "acronym" if m.group(0).isupper() and 2 <= len(m.group(0)) <= 6 else "org")
             ),
             original,
         )
-
-    def _acronym(self, original: str) -> str:
-        """An organisation's abbreviation ("HPI", "CMU") stands in as capitals of the same length, the same
-        every time: a surname in capitals would read as no abbreviation at all."""
-        key = original.lower()
-        if key not in self.words:
-            in_use = {v.lower() for v in self.words.values()}
-            for _ in range(50):
-                candidate = "".join(_random_letter(self._rng) for _ in original).upper()
-                if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
-                    break
-            self.words[key] = candidate
-        return self.words[key]
 
     def _address(self, original: str) -> str:
         if not re.search(r"\d", original) and not any(w.lower() in _STREET_WORDS for w in _WORD.findall(original)):
@@ -281,7 +275,7 @@ class SurrogateMaker:
         user, at, domain = re.split(_AT, original, maxsplit=1) if re.search(_AT, original) else (original, "", "")
         user = _WORD.sub(lambda m: self.words.get(m.group(0).lower(), self._letters(m.group(0))).lower(), user)
         user = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), user)
-        labels = re.split(f"({_DOT})", domain)  # labels and, between them, the dots as written
+        labels = re.split(f"({HOST_DOT})", domain)  # labels and, between them, the dots as written
         plain = ".".join(labels[0::2]).lower()
         if plain not in _PUBLIC_MAIL and labels:
             labels[0] = self._letters(labels[0]).lower()
@@ -337,9 +331,7 @@ _EN_DIGITS = "zero one two three four five six seven eight nine".split()
 _ES_DIGITS = "cero uno dos tres cuatro cinco seis siete ocho nueve".split()
 
 
-# How an address joins its mailbox to its host, and its host's labels, written out or not.
-_AT = r"(@| at | AT | ?[\[({<]at[\])}>] ?|\.a-t\.| ?\(arroba\) | arroba )"
-_DOT = r"\.| ?[\[({]dot[\])}] ?| dot "
+_AT = f"(@|{MAILBOX_AT})"  # how an address joins its mailbox to its host, written out or not
 
 
 def _random_letter(rng: random.Random) -> str:
