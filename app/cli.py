@@ -33,8 +33,8 @@ EXIT_CODES_EPILOG = f"""exit status:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from app.data.command_policy import CommandFlags, bind_to_policy
-    from app.engine.source.split import SplitSpec
     from app.engine.speculation.modes import Speculation
+    from app.model.choices import SplitSpec
 
     # The app's path: the administrator's policy binds the flags, and the app's checks apply to them.
     bound = bind_to_policy(
@@ -142,7 +142,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def cmd_export_worker(args: argparse.Namespace) -> int:
     from app.engine.link.export import export_worker_shard
     from app.engine.source.specs import resolve_model
-    from app.engine.source.split import SplitSpec
+    from app.model.choices import SplitSpec
 
     source = resolve_model(args.model, _progress)
     if args.bundle:
@@ -280,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The whole command line. Building it (and so ``--help``) imports no torch: only light modules."""
     from app import __version__
     from app.engine.source.names import BUNDLED_SPEC
-    from app.engine.speculation.modes import MODE_NAMES
+    from app.model.choices import MODE_NAMES
     from app.remote_worker.__main__ import add_worker_arguments
     from app.wire.limits import DEFAULT_MAX_FRAME
 

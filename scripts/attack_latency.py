@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     from app.engine.link.worker_link import WorkerLink
     from app.engine.source.names import BUNDLED_SPEC
     from app.engine.source.specs import resolve_model
-    from app.engine.source.split import SplitSpec
+    from app.model.choices import SplitSpec
 
     source, split = resolve_model(BUNDLED_SPEC), SplitSpec.parse(args.split)
     tokenizer = source.tokenizer()

@@ -29,8 +29,8 @@ from app.engine.link.local_worker import LocalWorker  # noqa: E402
 from app.engine.link.transport import connect_with_retries  # noqa: E402
 from app.engine.link.worker_link import WorkerLink  # noqa: E402
 from app.engine.source.specs import resolve_model  # noqa: E402
-from app.engine.source.split import SplitSpec  # noqa: E402
 from app.engine.speculation.modes import Speculation  # noqa: E402
+from app.model.choices import SplitSpec  # noqa: E402
 
 _T0 = time.perf_counter()
 

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.bench.document import document_text  # noqa: E402
 from app.engine.decode.edge import LocalEdge  # noqa: E402
 from app.engine.source.specs import resolve_model  # noqa: E402
-from app.engine.source.split import SplitSpec  # noqa: E402
+from app.model.choices import SplitSpec  # noqa: E402
 from app.model.layers import LayerStack  # noqa: E402
 from app.wire.codecs import compress  # noqa: E402
 

@@ -18,7 +18,7 @@ from app.bench.records import BenchResult
 from app.bench.report import add_ratios, decompose, plot_bench, summarise
 from app.bench.runs import BENCH_MODES, BenchConfig, run_bench
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.progress_display import stderr_progress
 
 

@@ -27,9 +27,9 @@ from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import AHEAD_CHUNK_ROWS, SplitSession
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
-from app.engine.speculation.modes import Mode, Speculation
+from app.engine.speculation.modes import Speculation
 from app.jobs import Progress
+from app.model.choices import Mode, SplitSpec
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 from app.resources import IDENTIFIER_SET
 from app.wire.frames import WIRE_DTYPES

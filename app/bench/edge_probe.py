@@ -55,7 +55,7 @@ def probe(model: str, split_text: str, dtype_name: str, repeats: int = 5) -> Edg
     from app.engine.decode.edge import LocalEdge
     from app.engine.source.inspection import inspect_model
     from app.engine.source.specs import resolve_model
-    from app.engine.source.split import SplitSpec
+    from app.model.choices import SplitSpec
 
     baseline = process_memory_mib(os.getpid()).get("rss", 0.0)
     source = resolve_model(model)

@@ -23,8 +23,8 @@ from app.engine.decode.session import SplitSession
 from app.engine.link.transport import connect_with_retries
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import Speculation
+from app.model.choices import SplitSpec
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ from app.bench.core_affinity import core_halves, pin_this_process, process_cores
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.jobs import Progress
+from app.model.choices import SplitSpec
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 
 

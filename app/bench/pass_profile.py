@@ -17,8 +17,8 @@ import torch
 from torch.profiler import ProfilerActivity, profile
 
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.model.batching import Segment
+from app.model.choices import SplitSpec
 from app.model.layers import LayerStack
 from app.wire.frames import decode_frame, encode_frame, tensor_from_bytes, tensor_to_bytes
 

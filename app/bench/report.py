@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 from app.bench.records import LOCAL, BenchResult, BenchRun, ModeFit, RttPoint, SummaryRow
-from app.engine.speculation.modes import Mode
+from app.model.choices import Mode
 from app.plotting import require_matplotlib
 
 PROJECTION_RTTS = (5.0, 20.0, 40.0, 80.0, 150.0)

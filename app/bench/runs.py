@@ -27,11 +27,11 @@ from app.engine.decode.session import Generation, SplitSession
 from app.engine.link.middle import LocalMiddle, Middle
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import ModelSource, resolve_model
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.head import HeadDrafter
 from app.engine.speculation.head_file import load_head_drafter
-from app.engine.speculation.modes import MODE_NAMES, Mode, Speculation
+from app.engine.speculation.modes import Speculation
 from app.jobs import Progress
+from app.model.choices import MODE_NAMES, Mode, SplitSpec
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 
 BENCH_MODES = (LOCAL, *MODE_NAMES)

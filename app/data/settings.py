@@ -29,10 +29,8 @@ from pathlib import Path
 from platformdirs import user_config_dir, user_data_dir
 
 from app.data.policy_source import policy_file, read_policy_document
-from app.engine.link.endpoints import encrypted_or_local
-from app.engine.source.split import SplitSpec
-from app.engine.speculation.modes import MODE_NAMES
-from app.model.choices import DEVICE_CHOICES
+from app.model.choices import DEVICE_CHOICES, MODE_NAMES, SplitSpec
+from app.wire.endpoints import encrypted_or_local
 
 APP = "splitchat"
 MODES = MODE_NAMES

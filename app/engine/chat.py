@@ -16,13 +16,13 @@ from app.engine.link.middle import LocalMiddle
 from app.engine.link.transport import RemoteMiddle, connect_with_retries
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.head_file import load_head_drafter
 from app.engine.speculation.lookup import common_prefix
-from app.engine.speculation.modes import Mode, Speculation
+from app.engine.speculation.modes import Speculation
 from app.identifiers.pseudonyms import Pseudonymiser
 from app.jobs import Progress
+from app.model.choices import Mode, SplitSpec
 from app.model.devices import resolve_device, resolve_dtype, wire_dtype_for
 from app.wire.frames import DEFAULT_MAX_FRAME
 

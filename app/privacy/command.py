@@ -98,7 +98,7 @@ def identifier_command(args: argparse.Namespace) -> int:
     from app.engine.chat import SplitChat
     from app.engine.decode.sampling import Sampling
     from app.engine.source.specs import resolve_model
-    from app.engine.source.split import SplitSpec
+    from app.model.choices import SplitSpec
     from app.privacy.activations import WholeModel
     from app.privacy.identifier_evaluation import IdentifierSettings, evaluate_identifiers, summary_lines
 

@@ -70,7 +70,7 @@ def main() -> int:
 
     from app.data.conversations import ConversationStore
     from app.data.settings import PolicyError, broken_settings, data_dir, load_settings, locked_down
-    from app.early_start import start_embedded_worker
+    from app.host.early_start import start_embedded_worker
     from app.ui.gc_guard import GuiThreadCollector
     from app.ui.i18n import install_language
 
@@ -86,7 +86,7 @@ def main() -> int:
     collector = GuiThreadCollector()  # before any engine thread exists
     if policy_error is not None:
         policy_error_box(policy_error).exec()
-    if settings.provider is None:  # its imports overlap ours (app/early_start.py)
+    if settings.provider is None:  # its imports overlap ours (app/host/early_start.py)
         start_embedded_worker(settings.model, settings.split)
     # The engine's imports (torch, transformers) take seconds: only now, with the worker on its way.
     from app.host import EngineHost

@@ -7,7 +7,7 @@ import ipaddress
 
 import pytest
 
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 
 TINY_SPLIT = SplitSpec(1, 1)
 

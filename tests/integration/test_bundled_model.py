@@ -16,7 +16,7 @@ from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import SplitSession
 from app.engine.link.export import embedded_shard, expected_fingerprint
 from app.engine.link.transport import RemoteMiddle
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.wire.shard_format import WEIGHTS
 from tests.helpers import assert_greedy_matches, reference_greedy
 

@@ -214,7 +214,7 @@ def test_ask_reaches_a_self_signed_worker_by_its_pinned_certificate_and_refuses_
     from app.engine.link.export import embedded_shard
     from app.engine.link.local_worker import LocalWorker
     from app.engine.source.specs import resolve_model
-    from app.engine.source.split import SplitSpec
+    from app.model.choices import SplitSpec
     from app.wire.tls import file_certificate_sha256
 
     cert_file, key_file = certificate

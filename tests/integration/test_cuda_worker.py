@@ -17,8 +17,8 @@ from app.engine.decode.session import SplitSession
 from app.engine.link.export import export_worker_shard
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import Speculation
+from app.model.choices import SplitSpec
 from tests.helpers import FAMILY_CASES, assert_greedy_matches, build_tiny_model, reference_greedy
 
 pytestmark = [

@@ -10,8 +10,8 @@ import pytest
 from app.engine.chat import SplitChat
 from app.engine.link import prelaunch
 from app.engine.link.export import embedded_shard
-from app.engine.source.split import SplitSpec
-from app.engine.speculation.modes import Mode, Speculation
+from app.engine.speculation.modes import Speculation
+from app.model.choices import Mode, SplitSpec
 from app.wire.limits import DEFAULT_MAX_FRAME
 
 pytestmark = pytest.mark.bundled
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.bundled
 
 def test_the_early_start_imports_neither_torch_nor_transformers():
     code = (
-        "import sys, app.early_start, app.data.settings, app.ui.gc_guard\n"
+        "import sys, app.host.early_start, app.data.settings, app.ui.gc_guard\n"
         "print(sorted(m for m in ('torch', 'transformers', 'numpy') if m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -17,7 +17,7 @@ from app.engine.link.export import embedded_shard, export_worker_shard
 from app.engine.link.worker_bundle import export_worker_bundle
 from app.engine.source.locations import shard_folder
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.remote_worker.shard import load_shard
 from app.wire.shard_format import Manifest
 

@@ -289,7 +289,7 @@ async def test_a_hello_whose_sizes_cannot_be_used_is_a_typed_worker_error(tiny_h
 async def test_ask_against_an_inflating_worker_exits_with_the_typed_error_and_no_traceback():
     from app.engine.link.export import embedded_shard
     from app.engine.source.specs import resolve_model
-    from app.engine.source.split import SplitSpec
+    from app.model.choices import SplitSpec
 
     hello = await asyncio.to_thread(real_hello, embedded_shard(resolve_model(), SplitSpec(2, 2)))
     async with FakeWorker(hello, inflated) as fake:

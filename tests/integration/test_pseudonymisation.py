@@ -17,9 +17,9 @@ import torch
 
 from app.engine.link.export import embedded_shard
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.pseudonyms import Pseudonymiser, Pseudonyms
+from app.model.choices import SplitSpec
 from app.privacy.activations import WholeModel
 from app.privacy.attacks import codebook, head_search, nearest_rows
 from app.privacy.detection_scores import score

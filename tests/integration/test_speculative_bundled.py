@@ -13,9 +13,9 @@ from app.engine.decode.session import SplitSession
 from app.engine.link.export import embedded_shard, expected_fingerprint
 from app.engine.link.middle import LocalMiddle
 from app.engine.link.transport import RemoteMiddle
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.head_file import load_head_drafter
 from app.engine.speculation.modes import Speculation
+from app.model.choices import SplitSpec
 from app.model.layers import LayerStack
 from tests.helpers import assert_greedy_matches
 

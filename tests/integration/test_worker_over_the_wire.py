@@ -21,7 +21,7 @@ from app.engine.link.export import expected_fingerprint, export_worker_shard
 from app.engine.link.middle import MiddleBlock
 from app.engine.link.transport import RemoteMiddle, WorkerError
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.model.kv_cache import CacheEdit
 from app.wire.frames import decode_frame, encode_frame, tensor_to_bytes
 from app.wire.shard_format import MANIFEST, WEIGHTS, Manifest, file_sha256, tensors_fingerprint

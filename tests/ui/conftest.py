@@ -43,7 +43,7 @@ def link(workers):
     from app.data import credentials
     from app.engine.link.export import embedded_shard
     from app.engine.source.specs import resolve_model
-    from app.engine.source.split import SplitSpec
+    from app.model.choices import SplitSpec
 
     worker = workers(embedded_shard(resolve_model(), SplitSpec(2, 2)))
     host, port = worker.endpoint.removeprefix("ws://").rsplit(":", 1)

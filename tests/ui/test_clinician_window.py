@@ -18,8 +18,8 @@ from app.data.settings import AppSettings, ProviderProfile
 from app.engine.decode.metrics import StepTiming
 from app.engine.link.export import embedded_shard, export_worker_shard
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.host import StepUpdate, WorkerError
+from app.model.choices import SplitSpec
 from app.privacy.report import CorpusFacts, PrivacyReport, Rates, Recovery
 from app.privacy.settings import PrivacySettings
 from app.privacy.stats import wilson_interval

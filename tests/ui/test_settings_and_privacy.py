@@ -12,7 +12,7 @@ from app.data import credentials
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile, config_dir, data_dir, load_settings
 from app.engine.link.export import embedded_shard
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.privacy.corpus import bundled_corpus
 from app.privacy.evaluation import PrivacySettings
 from app.ui.main_window import MainWindow

@@ -5,6 +5,7 @@ does not reach up into the measurements built on it."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import app
@@ -13,6 +14,7 @@ PACKAGE = Path(app.__file__).parent
 QT = ("PySide6", "qasync", "pyqtgraph")
 
 
+@functools.cache
 def imported_modules(path: Path) -> set[str]:
     """Every module a file imports, at any depth (function-level imports included)."""
     modules = set()
@@ -84,10 +86,71 @@ def test_the_untrusted_worker_imports_only_the_shared_packages():
     assert {name: bad for name, bad in offending.items() if bad} == {}
 
 
-def test_the_mode_list_the_settings_share_with_the_engine_loads_no_model_code():
-    """``app.data.settings`` validates modes against ``app.engine.speculation.modes``: it must stay that light."""
-    modes = PACKAGE / "engine" / "speculation" / "modes.py"
-    assert {m.split(".")[0] for m in imported_modules(modes)} <= {"__future__", "dataclasses", "enum"}
+def module_path(name: str) -> Path | None:
+    """The file of module ``app.…`` ``name``, or None when there is none (a name imported from a module)."""
+    parts = name.split(".")[1:]
+    for path in (PACKAGE.joinpath(*parts).with_suffix(".py"), PACKAGE.joinpath(*parts, "__init__.py")):
+        if parts and path.is_file():
+            return path
+    return None
+
+
+@functools.cache
+def app_imports(path: Path) -> set[str]:
+    """The app modules a file imports, with the packages above them (importing ``app.a.b`` runs ``app.a``
+    first) and the modules named in ``from app.a import b``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        for name in names:
+            if name.startswith("app."):
+                parts = name.split(".")
+                found |= {".".join(parts[:i]) for i in range(2, len(parts) + 1)}
+    return {name for name in found if module_path(name) is not None}
+
+
+def reachable_without(start: str, door: str) -> set[str]:
+    """Every app module importing ``start`` can run, not counting what runs behind ``door`` (a package)."""
+    seen, waiting = set(), [start]
+    while waiting:
+        name = waiting.pop()
+        if name in seen or name == door or name.startswith(door + "."):
+            continue
+        seen.add(name)
+        waiting += app_imports(module_path(name))
+    return seen
+
+
+def test_the_ui_reaches_the_trusted_half_through_the_host_even_through_other_modules():
+    """What the UI imports (the settings layer, the conversation store, anything they import) reaches the
+    engine, privacy or identifier code, or torch, only through ``app.host``: the shared words the settings
+    check (the split, the modes, which endpoints may be used) live in torch-free shared modules."""
+    offending = {}
+    for path in files_under("ui"):
+        start = "app." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        reached = reachable_without(start.removesuffix(".__init__"), "app.host")
+        wrong = {
+            module
+            for module in reached
+            if module.startswith(("app.engine", "app.privacy", "app.identifiers", "app.bench", "app.remote_worker"))
+            or module in ("app.cli",)
+            or {m.split(".")[0] for m in imported_modules(module_path(module))} & {"torch", "transformers", "spacy"}
+        }
+        if wrong:
+            offending[path.name] = sorted(wrong)
+    assert offending == {}
+
+
+def test_the_host_package_imports_no_torch_until_a_name_is_used():
+    """The app launches the loopback worker from ``app.host.early_start`` before the engine's imports."""
+    imported = {m for m in imported_modules(PACKAGE / "host" / "__init__.py") if m != "app.host.engine_host"}
+    assert {m.split(".")[0] for m in imported} <= {"__future__", "importlib", "typing", "app"}
+    assert {m for m in imported if m.startswith("app.")} <= {"app.host.early_start"}
 
 
 def test_the_trusted_half_leans_on_the_worker_through_the_shared_packages_only():

@@ -15,7 +15,7 @@ from app.engine.decode.edge import LocalEdge
 from app.engine.link.export import export_worker_shard
 from app.engine.link.stream_writer import Planned, write_safetensors
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.model.errors import ModelError
 from app.model.weights import INDEX, WeightReader
 from app.remote_worker.shard import load_shard

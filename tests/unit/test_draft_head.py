@@ -13,7 +13,6 @@ from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import SplitSession
 from app.engine.link.middle import LocalMiddle
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.acceptance import AcceptanceModel
 from app.engine.speculation.controller import Controller
 from app.engine.speculation.gates import HeadGate
@@ -31,6 +30,7 @@ from app.engine.speculation.training import (
     train_head,
 )
 from app.engine.speculation.tree import DraftTree, Verdict
+from app.model.choices import SplitSpec
 from app.model.layers import LayerStack
 from app.resources import BENCH_PROMPTS, DRAFT_PROMPTS
 from tests.helpers import assert_greedy_matches, build_successor_model, reference_greedy

@@ -8,8 +8,8 @@ from torch import nn
 
 from app.engine.decode.edge import LocalEdge
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.model import kernels
+from app.model.choices import SplitSpec
 from app.model.kernels import PackedLinear, linear_of, pack_linears, packing_available
 from app.model.layers import LayerStack
 

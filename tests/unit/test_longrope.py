@@ -12,8 +12,8 @@ import asyncio
 import pytest
 
 from app.engine.decode.session import SplitSession
-from app.engine.source.split import SplitSpec
-from app.engine.speculation.modes import Mode, Speculation
+from app.engine.speculation.modes import Speculation
+from app.model.choices import Mode, SplitSpec
 from tests.helpers import assert_greedy_matches, build_tiny_model, reference_greedy
 from tests.unit.test_split_matches_unsplit import in_process_session
 

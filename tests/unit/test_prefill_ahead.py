@@ -7,7 +7,7 @@ import asyncio
 
 import torch
 
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.model.kv_cache import StackCache
 from tests.unit.test_split_matches_unsplit import in_process_session
 

@@ -7,7 +7,7 @@ import asyncio
 import random
 
 from app.engine.decode.repetition import MIN_LOOPED_TOKENS, looping
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from tests.helpers import assert_greedy_matches, reference_greedy
 from tests.unit.test_split_matches_unsplit import in_process_session
 

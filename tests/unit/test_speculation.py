@@ -15,9 +15,9 @@ from app.engine.decode.session import SplitSession
 from app.engine.link.middle import LocalMiddle
 from app.engine.link.transport import WorkerError
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.modes import Speculation
 from app.engine.speculation.tree import DraftTree
+from app.model.choices import SplitSpec
 from app.model.layers import LayerStack
 from tests.helpers import (
     assert_greedy_matches,

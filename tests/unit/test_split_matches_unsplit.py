@@ -12,7 +12,7 @@ from app.engine.decode.sampling import Sampling
 from app.engine.decode.session import SplitSession
 from app.engine.link.middle import LocalMiddle
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.model.config import load_config
 from app.model.errors import ModelError
 from app.model.layers import LayerStack

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import torch
 
 from app.engine.source.specs import ModelSource
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.model.errors import ModelError
 from app.model.families import embedding_scale, final_softcap
 from app.model.kernels import lm_head_linear

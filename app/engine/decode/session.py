@@ -28,8 +28,9 @@ from app.engine.speculation.controller import Controller, Plan
 from app.engine.speculation.drafter import Drafter
 from app.engine.speculation.head import HeadDrafter
 from app.engine.speculation.lookup import common_prefix
-from app.engine.speculation.modes import Mode, Speculation
+from app.engine.speculation.modes import Speculation
 from app.engine.speculation.tree import DraftTree, Verdict
+from app.model.choices import Mode
 from app.model.config import max_context
 from app.model.families import longrope_limit
 from app.model.kv_cache import CacheEdit

@@ -13,9 +13,9 @@ from app.engine.source.fingerprints import remembered
 from app.engine.source.locations import shard_folder
 from app.engine.source.owned import ownership
 from app.engine.source.specs import ModelSource
-from app.engine.source.split import SplitSpec
 from app.engine.source.staging import staged_folder
 from app.jobs import Progress
+from app.model.choices import SplitSpec
 from app.model.weights import layer_tensor_names
 from app.wire.frames import WIRE_DTYPES
 from app.wire.shard_format import (

@@ -9,7 +9,7 @@ from typing import Protocol
 
 import torch
 
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 from app.model.kv_cache import CacheEdit
 from app.model.layers import LayerStack
 from app.model.weights import WeightedModel

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from app.engine.link.local_worker import LocalWorker
 from app.engine.source.locations import SHARD_MANIFEST, layer_count, ready_model_folder, shard_folder
-from app.engine.source.split import SplitSpec
+from app.model.choices import SplitSpec
 
 _lock = threading.Lock()
 _waiting: dict[Path, LocalWorker] = {}  # launched, not yet claimed, by shard folder

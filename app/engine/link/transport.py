@@ -15,11 +15,11 @@ import torch
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConcurrencyError, ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from app.engine.link.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
 from app.engine.link.link_codes import LinkErrorCode
 from app.engine.link.middle import MiddleBlock, MiddleReply
 from app.model.kv_cache import CacheEdit
 from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, compressed_bound, decompress
+from app.wire.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
 from app.wire.frames import (
     DEFAULT_MAX_FRAME,
     WIRE_DTYPES,

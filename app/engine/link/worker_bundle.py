@@ -15,9 +15,9 @@ from pathlib import Path
 import app
 from app.engine.link.export import export_worker_shard
 from app.engine.source.specs import ModelSource
-from app.engine.source.split import SplitSpec
 from app.engine.source.staging import staged_folder
 from app.jobs import Progress
+from app.model.choices import SplitSpec
 from app.wire.shard_format import MANIFEST, Manifest
 
 BUNDLE_WRITER = "splitchat export-worker --bundle"

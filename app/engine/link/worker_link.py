@@ -16,8 +16,8 @@ from app.engine.link.link_codes import LinkErrorCode
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.transport import RemoteMiddle, WorkerError
 from app.engine.source.specs import ModelSource
-from app.engine.source.split import SplitSpec
 from app.jobs import Progress
+from app.model.choices import SplitSpec
 from app.wire.frames import DEFAULT_MAX_FRAME
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.engine.source.specs import resolve_model
-from app.engine.source.split import SplitSpec
 from app.jobs import Progress
+from app.model.choices import SplitSpec
 from app.model.families import family_of
 from app.model.weights import layer_prefix
 

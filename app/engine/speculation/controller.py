@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from app.engine.speculation.acceptance import AcceptanceModel, Calibration
 from app.engine.speculation.cost import StepCost
 from app.engine.speculation.gates import HeadGate, WindowGate
-from app.engine.speculation.modes import Mode
 from app.engine.speculation.pruning import TreePruner
 from app.engine.speculation.tree import DraftTree, Verdict
+from app.model.choices import Mode
 
 
 @dataclass

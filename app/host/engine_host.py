@@ -1,4 +1,5 @@
-"""The one facade front ends use: a chat on the engine's own thread, the worker checks, privacy and bundle jobs.
+"""The engine host behind the facade (``app.host``): a chat on the engine's own thread, the worker checks,
+privacy and bundle jobs.
 
 The chat's every model computation — loading, the local layers, drafting, verification — and the
 worker's WebSocket run on the host's thread and its asyncio loop. A front end awaits the host's
@@ -7,8 +8,8 @@ thread, so a front end hands them to its own thread (Qt's queued signals do exac
 jobs (the privacy evaluation, exporting a worker bundle, hashing weights) run on worker threads started
 from the caller's loop, with progress and a cancel flag.
 
-A front end imports this module and nothing else of the trusted half: the names below are all it may use.
-It sits above the engine and the privacy evaluation, which never import it.
+A front end reaches these names through ``app.host`` and nothing else of the trusted half. The host sits
+above the engine and the privacy evaluation, which never import it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from app.engine.link.worker_bundle import export_worker_bundle
 from app.engine.source.fingerprints import model_fingerprint
 from app.engine.source.inspection import ModelFacts, inspect_model
 from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
-from app.engine.source.split import SplitSpec
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.modes import Speculation
 from app.identifiers.detect import IdentifierDetector, default_detector
@@ -37,6 +37,7 @@ from app.identifiers.language import Language
 from app.identifiers.office_terms import OfficeTerms
 from app.identifiers.pseudonyms import ModelText, Pseudonymiser, Pseudonyms
 from app.jobs import CancelFlag, Cancelled, Progress
+from app.model.choices import SplitSpec
 from app.model.errors import ModelError
 from app.privacy.corpus import CorpusError
 from app.privacy.evaluation import best_report

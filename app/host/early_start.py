@@ -1,6 +1,6 @@
 """What the desktop app starts before it imports the engine: the embedded worker process.
 
-Importing ``app.host`` (torch, transformers) takes seconds; this module imports neither, so the app's
+Importing the engine host (torch, transformers) takes seconds; this module imports neither, so the app's
 first lines can launch the worker, which then imports on another core meanwhile. The engine host
 adopts the process when it opens the same model and split (``app.engine.link.prelaunch``).
 """
