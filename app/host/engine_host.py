@@ -17,63 +17,50 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from app.engine.chat import ChatReply, SplitChat
-from app.engine.decode.metrics import LocalStepCost, StepTiming
+from app.engine.decode.metrics import StepTiming
 from app.engine.decode.sampling import Sampling
+from app.engine.decode.session import StopReason
 from app.engine.link import prelaunch
-from app.engine.link.transport import WorkerError, WorkerProbe, probe_worker
+from app.engine.link.transport import WorkerProbe, probe_worker
 from app.engine.link.worker_bundle import export_worker_bundle
 from app.engine.source.fingerprints import model_fingerprint
 from app.engine.source.inspection import ModelFacts, inspect_model
-from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
+from app.engine.source.specs import ModelSource, resolve_model
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.modes import Speculation
+from app.host.values import (
+    ChatInfo,
+    Ending,
+    EngineConfig,
+    ModelPrivacy,
+    NotAsReviewed,
+    Reply,
+    StepUpdate,
+    Turn,
+    as_messages,
+)
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.language import Language
 from app.identifiers.office_terms import OfficeTerms
 from app.identifiers.pseudonyms import ModelText, Pseudonymiser, Pseudonyms
-from app.jobs import CancelFlag, Cancelled, Progress
+from app.jobs import CancelFlag, Progress
 from app.model.choices import SplitSpec
-from app.model.errors import ModelError
-from app.privacy.corpus import CorpusError
 from app.privacy.evaluation import best_report
 from app.privacy.evaluation import run as run_privacy_evaluation
-from app.privacy.report import PrivacyReport
 from app.privacy.settings import PrivacySettings
-from app.privacy.shipped import bundled_model_report, is_shipped
 from app.wire.shard_format import Manifest
 
-__all__ = [
-    "BUNDLED_SPEC",
-    "Cancelled",
-    "ChatInfo",
-    "ChatReply",
-    "CorpusError",
-    "EngineConfig",
-    "EngineHost",
-    "LocalStepCost",
-    "Manifest",
-    "ModelError",
-    "ModelFacts",
-    "ModelPrivacy",
-    "ModelText",
-    "NotAsReviewed",
-    "PrivacyReport",
-    "PrivacySettings",
-    "Pseudonyms",
-    "Sampling",
-    "StepUpdate",
-    "WorkerError",
-    "WorkerProbe",
-    "bundled_model_report",
-    "is_shipped",
-]
-
 T = TypeVar("T")
+ENDING_OF_STOP = {
+    StopReason.STOP_TOKEN: Ending.COMPLETE,
+    StopReason.MAX_NEW_TOKENS: Ending.LENGTH,
+    StopReason.CANCELLED: Ending.STOPPED,
+    StopReason.REPEATING: Ending.REPEATING,
+}
 
 
 def office_detector() -> IdentifierDetector:
@@ -85,55 +72,6 @@ def office_detector() -> IdentifierDetector:
     if not lists.hidden and not lists.kept:
         return default_detector()
     return IdentifierDetector(office_terms=OfficeTerms.of(lists.hidden, lists.kept))
-
-
-@dataclass(frozen=True)
-class EngineConfig:
-    """What the engine needs to open a chat; equal configs share one open engine."""
-
-    model: str = BUNDLED_SPEC
-    split: str = "2"
-    endpoint: str | None = None  # None: the bundled worker process on loopback
-    token: str | None = None
-    cert_sha256: str | None = None  # pinned certificate of a self-signed wss:// worker
-    compress_wire: bool = True  # large frames to a remote worker go compressed, losslessly
-    device: str = "auto"
-    mode: str = "auto"
-    budget: int = 48
-    allow_unencrypted: bool = False  # the administrator's policy lets ws:// reach another computer
-
-
-class NotAsReviewed(RuntimeError):
-    """The model would read the last message otherwise than the user confirmed it in review: nothing was sent."""
-
-
-@dataclass(frozen=True)
-class ChatInfo:
-    """What a front end shows about the open chat."""
-
-    model: str
-    split: str
-    num_layers: int
-    local_layers: int  # layers computed on this computer, both ends together
-    embedded: bool  # the worker is the bundled loopback process
-    endpoint: str | None
-    public_checkpoint: bool
-
-
-@dataclass(frozen=True)
-class StepUpdate:
-    """One round trip as it finished: where its time went, and the break-even its plan had to beat."""
-
-    timing: StepTiming
-    break_even: float | None  # None for a prefill
-
-
-@dataclass(frozen=True)
-class ModelPrivacy:
-    """The report shown for a model (None until measured), and whether its weights are public."""
-
-    report: PrivacyReport | None
-    public_checkpoint: bool
 
 
 class EngineHost:
@@ -179,7 +117,7 @@ class EngineHost:
 
     async def reply(
         self,
-        messages: list[dict],
+        turns: list[Turn],
         max_new_tokens: int,
         sampling: Sampling,
         on_text: Callable[[str], None] | None = None,
@@ -189,8 +127,8 @@ class EngineHost:
         pseudonyms: Pseudonyms | None = None,
         on_reading: Callable[[int, int], None] | None = None,
         reviewed: str | None = None,
-    ) -> ChatReply:
-        """The assistant's next message for ``messages``; ``on_text`` receives the text as it grows, and
+    ) -> Reply:
+        """The assistant's next message after ``turns``; ``on_text`` receives the text as it grows, and
         ``on_reading(done, total)`` how much of a long message the model has read before its first word.
 
         With ``pseudonyms`` (the conversation's mapping, grown in place) the model reads the conversation
@@ -199,7 +137,7 @@ class EngineHost:
         anything else, ``NotAsReviewed`` is raised before anything is sent."""
         return await self.call(
             self._reply(
-                messages,
+                as_messages(turns),
                 max_new_tokens,
                 sampling,
                 on_text,
@@ -213,12 +151,12 @@ class EngineHost:
         )
 
     async def prefill_ahead(
-        self, messages: list[dict], pseudonyms: Pseudonyms | None = None, draft: int | None = None
+        self, turns: list[Turn], pseudonyms: Pseudonyms | None = None, draft: int | None = None
     ) -> int:
-        """Send the settled part of the conversation being typed (``messages`` ends with the draft, numbered
+        """Send the settled part of the conversation being typed (``turns`` ends with the draft, numbered
         ``draft`` by the caller) to the worker before Send — only where the user turned this on; returns the
         tokens now cached."""
-        return await self.call(self._ahead(messages, pseudonyms, forget=False, draft=draft))
+        return await self.call(self._ahead(as_messages(turns), pseudonyms, forget=False, draft=draft))
 
     def draft_moved(self, draft: int) -> None:
         """The text sent ahead as ``draft`` has changed: it stops after the chunks in flight (or never
@@ -229,10 +167,10 @@ class EngineHost:
         if self.chat is not None:
             self.chat.draft_moved(draft)
 
-    async def forget_ahead(self, messages: list[dict], pseudonyms: Pseudonyms | None = None) -> None:
-        """The draft sent ahead was deleted (``messages``: the conversation as sent) or its conversation
+    async def forget_ahead(self, turns: list[Turn], pseudonyms: Pseudonyms | None = None) -> None:
+        """The draft sent ahead was deleted (``turns``: the conversation as sent) or its conversation
         left (``[]``): the worker keeps none of it."""
-        await self.call(self._ahead(messages, pseudonyms, forget=True))
+        await self.call(self._ahead(as_messages(turns), pseudonyms, forget=True))
 
     async def prepare_pseudonymisation(self, spanish: bool = False) -> None:
         """Load the identifier detector (seconds, once per process) before the first message needs it:
@@ -240,9 +178,9 @@ class EngineHost:
         languages = (Language.ENGLISH, Language.SPANISH) if spanish else (Language.ENGLISH,)
         await self.call(asyncio.to_thread(default_detector().warm, languages))
 
-    async def model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
-        """``messages`` as the model read and wrote them under ``pseudonyms``, stand-ins located."""
-        return await self.call(self._model_texts(messages, pseudonyms))
+    async def model_texts(self, turns: list[Turn], pseudonyms: Pseudonyms) -> list[ModelText]:
+        """``turns`` as the model read and wrote them under ``pseudonyms``, stand-ins located."""
+        return await self.call(self._model_texts(as_messages(turns), pseudonyms))
 
     async def hide_in_review(self, pseudonyms: Pseudonyms, term: str) -> None:
         """The user marked ``term`` in review: it is replaced in every turn of the conversation from now on,
@@ -266,12 +204,12 @@ class EngineHost:
         chat = self.chat
         return chat is None or chat.link.worker_alive()
 
-    async def whole_model_tokens(self, messages: list[dict], max_new_tokens: int) -> list[int]:
-        """The open chat's greedy answer to ``messages`` computed with every layer here: the self-test's
+    async def whole_model_tokens(self, turns: list[Turn], max_new_tokens: int) -> list[int]:
+        """The open chat's greedy answer after ``turns`` computed with every layer here: the self-test's
         reference for what came through the worker."""
         if self.chat is None:
             raise RuntimeError("no chat is open")
-        return await self.call(self.chat.whole_model_tokens(messages, max_new_tokens))
+        return await self.call(self.chat.whole_model_tokens(as_messages(turns), max_new_tokens))
 
     async def close_chat(self) -> None:
         await self.call(self._close_chat())
@@ -330,7 +268,7 @@ class EngineHost:
             await self._close_chat()
             self.chat = await SplitChat.open(
                 config.model,
-                SplitSpec.parse(config.split),
+                config.split,
                 config.endpoint,
                 config.token,
                 device=config.device,
@@ -370,7 +308,7 @@ class EngineHost:
             on_step(StepUpdate(timing, plan.break_even if plan is not None else None))
 
         # A lost session or link mid-answer is recovered inside the session (reconnect, re-prefill).
-        return await self.chat.reply(
+        reply = await self.chat.reply(
             messages,
             max_new_tokens,
             sampling,
@@ -380,6 +318,21 @@ class EngineHost:
             on_notice,
             pseudonymiser=pseudonymiser,
             on_reading=on_reading,
+        )
+        return self._as_reply(reply)
+
+    def _as_reply(self, reply: ChatReply) -> Reply:
+        generation = reply.generation
+        split = self.chat.split
+        return Reply(
+            text=reply.text,
+            ending=ENDING_OF_STOP[generation.stop_reason],
+            tokens=tuple(generation.tokens),
+            steps=tuple(generation.stats.steps),
+            local_step_cost=generation.stats.local_step_cost(split.k_in + split.k_out),
+            model_prompt=reply.model_prompt,
+            model_text=reply.model_text,
+            identifiers=dict(reply.identifiers),
         )
 
     async def _ahead(

@@ -26,12 +26,16 @@ from app.data.conversations import ConversationStore, ExportWords
 from app.data.settings import AppSettings
 from app.host import (
     BUNDLED_SPEC,
-    ChatReply,
+    Ending,
     EngineHost,
+    LinkErrorCode,
     LocalStepCost,
     ModelText,
     Pseudonyms,
+    Reply,
+    Role,
     Sampling,
+    Turn,
     WorkerError,
     bundled_model_report,
 )
@@ -57,8 +61,7 @@ AHEAD_AFTER_MS = 700
 AHEAD_NOTE = QT_TRANSLATE_NOOP(
     "ChatPane", "Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider)."
 )
-ENDING_OF_STOP = {"stop_token": "", "max_new_tokens": "length", "cancelled": "stopped", "repeating": "repeating"}
-LOST_CODES = ("connection_lost", "unreachable")
+LOST_CODES = (LinkErrorCode.CONNECTION_LOST, LinkErrorCode.UNREACHABLE)
 # Said on every screen where the demonstration model answers: its summary of a discharge note once got
 # the lobe and the date wrong.
 DEMO_MODEL_NOTE = QT_TRANSLATE_NOOP(
@@ -124,7 +127,7 @@ class ChatPane(QWidget):
         self.last_store = 0.0
         self.stop_flag = threading.Event()
         self.current_task: asyncio.Task | None = None
-        self.last_reply: ChatReply | None = None  # the last finished answer
+        self.last_reply: Reply | None = None  # the last finished answer
         self.pseudonyms: Pseudonyms | None = None  # the open conversation's identifier mapping, once it has one
         self.model_view_task: asyncio.Task | None = None
         self.review_dialog: ReviewDialog | None = None  # the message under review, while it is shown
@@ -304,10 +307,10 @@ class ChatPane(QWidget):
         if self._settings().prefilling_while_typing or self.ahead_sent:
             self.ahead_timer.start()  # restarted by every keystroke
 
-    def _history(self) -> list[dict]:
+    def _history(self) -> list[Turn]:
         """The open conversation as the engine takes it (the originals: the host pseudonymises)."""
         messages = self.store.messages(self.conversation_id) if self.conversation_id is not None else []
-        return [{"role": m.role, "content": m.content} for m in messages]
+        return [Turn(m.role, m.content) for m in messages]
 
     def _model_pseudonyms(self, settings: AppSettings) -> Pseudonyms | None:
         """The conversation's identifier mapping when the provider pseudonymises (started on first use)."""
@@ -329,7 +332,7 @@ class ChatPane(QWidget):
         draft = self.input.toPlainText().strip()
         # Never under review (prefilling_while_typing is off then): the draft leaves only once confirmed.
         if draft and settings.prefilling_while_typing:
-            draft_turn = {"role": "user", "content": draft}
+            draft_turn = Turn(Role.USER, draft)
             self.ahead_draft += 1
             job = self._sending_ahead(
                 self.host.prefill_ahead(
@@ -449,7 +452,7 @@ class ChatPane(QWidget):
 
     async def review_and_send(self, text: str) -> str | None:
         """Show ``text`` as the model will read it; send exactly that once confirmed, nothing on Cancel."""
-        reviewed = await self._review([*self._history(), {"role": "user", "content": text}])
+        reviewed = await self._review([*self._history(), Turn(Role.USER, text)])
         if reviewed is None:
             self.input.setFocus()  # the draft is still there, as typed
             return None
@@ -465,7 +468,7 @@ class ChatPane(QWidget):
         last_answer = messages[-1] if messages[-1].role == "assistant" else None
         reviewed = None
         if self._settings().reviewing:
-            asked = [{"role": m.role, "content": m.content} for m in messages if m is not last_answer]
+            asked = [Turn(m.role, m.content) for m in messages if m is not last_answer]
             reviewed = await self._review(asked, translate("ChatPane", REVIEW_CANCELLED_AGAIN))
             if reviewed is None:
                 return None  # Cancel: the answer stays as it was
@@ -474,14 +477,14 @@ class ChatPane(QWidget):
             self.chat_view.remove_last()
         return await self._answer(reviewed)
 
-    async def _review(self, messages: list[dict], cancelled: str = "") -> str | None:
-        """The last of ``messages`` as the model will read it, once the user confirms it; None on Cancel.
+    async def _review(self, turns: list[Turn], cancelled: str = "") -> str | None:
+        """The last of ``turns`` as the model will read it, once the user confirms it; None on Cancel.
         Computing it sends nothing: the host reads the conversation on this computer."""
         conversation = self.conversation_id
         pseudonyms = self._model_pseudonyms(self._settings())
         self.status.emit(translate("ChatPane", REVIEW_READING))
         try:
-            shown = await self._model_text(messages, pseudonyms)
+            shown = await self._model_text(turns, pseudonyms)
         except Exception as exc:  # nothing was sent: say why the review cannot be shown
             self.show_error(exc)
             return None
@@ -490,11 +493,11 @@ class ChatPane(QWidget):
 
             async def hide(term: str) -> ModelText:
                 await self.host.hide_in_review(pseudonyms, term)
-                return await self._model_text(messages, pseudonyms)
+                return await self._model_text(turns, pseudonyms)
 
             async def keep(stand_in: str) -> tuple[str | None, ModelText]:
                 original = await self.host.send_as_written(pseudonyms, stand_in)
-                return original, await self._model_text(messages, pseudonyms)
+                return original, await self._model_text(turns, pseudonyms)
 
         dialog = self.review_dialog = ReviewDialog(shown, hide, keep, self)
         try:
@@ -511,11 +514,11 @@ class ChatPane(QWidget):
         )
         return dialog.shown if confirmed else None
 
-    async def _model_text(self, messages: list[dict], pseudonyms: Pseudonyms | None) -> ModelText:
-        """The last of ``messages`` as the model will read it (as written when nothing is replaced)."""
+    async def _model_text(self, turns: list[Turn], pseudonyms: Pseudonyms | None) -> ModelText:
+        """The last of ``turns`` as the model will read it (as written when nothing is replaced)."""
         if pseudonyms is None:
-            return ModelText(messages[-1]["content"], ())
-        return (await self.host.model_texts(messages, pseudonyms))[-1]
+            return ModelText(turns[-1].text, ())
+        return (await self.host.model_texts(turns, pseudonyms))[-1]
 
     async def _answer(self, reviewed: str | None = None) -> str | None:
         self._set_generating(True)
@@ -548,19 +551,18 @@ class ChatPane(QWidget):
         except Exception as exc:  # every failure becomes a message; the conversation stays as it was
             self._keep_pseudonyms(conversation, pseudonyms)
             lost = isinstance(exc, WorkerError) and exc.code in LOST_CODES
-            self._finish(
-                conversation, self.pending_text or bubble.text, complete=False, ending="lost" if lost else "failed"
-            )
+            ending = Ending.LOST if lost else Ending.FAILED
+            self._finish(conversation, self.pending_text or bubble.text, complete=False, ending=ending)
             self.show_error(exc)
             return None
         self.last_reply = reply
         self._keep_pseudonyms(conversation, pseudonyms)
-        ending = ENDING_OF_STOP.get(reply.generation.stop_reason, "")
-        self._finish(conversation, reply.text, complete=ending != "stopped", ending=ending)
-        self.status.emit(translate("ChatPane", FINISHED_STATUS[ending] if reply.text else STOPPED_BEFORE_ANSWER))
+        self._finish(conversation, reply.text, complete=reply.ending is not Ending.STOPPED, ending=reply.ending)
+        status = FINISHED_STATUS[reply.ending] if reply.text else STOPPED_BEFORE_ANSWER
+        self.status.emit(translate("ChatPane", status))
         return reply.text
 
-    def _finish(self, conversation: int, text: str, complete: bool, ending: str = "") -> None:
+    def _finish(self, conversation: int, text: str, complete: bool, ending: Ending = Ending.COMPLETE) -> None:
         self.render_timer.stop()
         self.pending_text = None
         bubble, self.streaming = self.streaming, None
@@ -632,7 +634,7 @@ class ChatPane(QWidget):
         self.streaming.set_text(self.pending_text)
         self.streaming.set_streaming(True)
 
-    def _store_answer(self, conversation: int, text: str, complete: bool, ending: str = "") -> None:
+    def _store_answer(self, conversation: int, text: str, complete: bool, ending: Ending = Ending.COMPLETE) -> None:
         if conversation in self.deleted:
             return
         if self.streaming_row is None:
@@ -641,18 +643,18 @@ class ChatPane(QWidget):
             self.store.update_message(self.streaming_row, text, complete, ending)
         self.last_store = time.monotonic()
 
-    def local_step_cost(self, local_layers: int) -> LocalStepCost | None:
+    def local_step_cost(self) -> LocalStepCost | None:
         """This computer's measured compute in a decode step of the last answer (None before one)."""
-        return self.last_reply.generation.stats.local_step_cost(local_layers) if self.last_reply else None
+        return self.last_reply.local_step_cost if self.last_reply else None
 
 
 FINISHED_STATUS = {
-    "": QT_TRANSLATE_NOOP("ChatPane", "The answer is finished."),
-    "length": QT_TRANSLATE_NOOP(
+    Ending.COMPLETE: QT_TRANSLATE_NOOP("ChatPane", "The answer is finished."),
+    Ending.LENGTH: QT_TRANSLATE_NOOP(
         "ChatPane", "The answer reached the longest-answer limit and was cut there (Settings → Decoding)."
     ),
-    "stopped": QT_TRANSLATE_NOOP("ChatPane", "Stopped; what was written so far is kept."),
-    "repeating": QT_TRANSLATE_NOOP(
+    Ending.STOPPED: QT_TRANSLATE_NOOP("ChatPane", "Stopped; what was written so far is kept."),
+    Ending.REPEATING: QT_TRANSLATE_NOOP(
         "ChatPane", "Stopped: the answer was repeating itself. Regenerate, or ask again in other words."
     ),
 }

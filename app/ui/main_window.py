@@ -333,8 +333,7 @@ class MainWindow(QMainWindow):
 
     def local_step_cost(self) -> LocalStepCost | None:
         """This computer's measured compute in a decode step, per local layer and the rest (None before an answer)."""
-        info = self.host.info
-        return self.chat_pane.local_step_cost(info.local_layers) if info else None
+        return self.chat_pane.local_step_cost() if self.host.info else None
 
     def apply_settings(self, settings: AppSettings) -> None:
         """Save and use new settings: when they change the engine (a new token included), it reopens at

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.data.credentials import CredentialError
 from app.data.settings import SettingsError
-from app.host import CorpusError, ModelError, NotAsReviewed, WorkerError
+from app.host import CorpusError, Ending, ModelError, NotAsReviewed, WorkerError
 from app.ui.data_text import error_text
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 
@@ -148,11 +148,11 @@ def advice(code: str) -> tuple[str, str]:
 # (app/data/conversations.py ENDINGS, which the Markdown export writes in English), translated here because
 # the data layer does not import Qt.
 ENDING_TEXT = {
-    "length": QT_TRANSLATE_NOOP("Endings", "cut at the longest-answer limit (Settings → Decoding)"),
-    "stopped": QT_TRANSLATE_NOOP("Endings", "stopped before the end"),
-    "repeating": QT_TRANSLATE_NOOP("Endings", "stopped: the answer was repeating itself"),
-    "lost": QT_TRANSLATE_NOOP("Endings", "cut off: the connection to the worker was lost"),
-    "failed": QT_TRANSLATE_NOOP("Endings", "cut off by an error"),
+    Ending.LENGTH: QT_TRANSLATE_NOOP("Endings", "cut at the longest-answer limit (Settings → Decoding)"),
+    Ending.STOPPED: QT_TRANSLATE_NOOP("Endings", "stopped before the end"),
+    Ending.REPEATING: QT_TRANSLATE_NOOP("Endings", "stopped: the answer was repeating itself"),
+    Ending.LOST: QT_TRANSLATE_NOOP("Endings", "cut off: the connection to the worker was lost"),
+    Ending.FAILED: QT_TRANSLATE_NOOP("Endings", "cut off by an error"),
 }
 UNFINISHED = QT_TRANSLATE_NOOP("Endings", "unfinished: splitchat closed before the end")
 

@@ -29,7 +29,7 @@ def run_self_test() -> int:
 
     from app.data.conversations import ConversationStore
     from app.data.settings import AppSettings
-    from app.host import EngineHost
+    from app.host import EngineHost, Role, Turn
     from app.ui.gc_guard import GuiThreadCollector
     from app.ui.main_window import MainWindow
 
@@ -46,8 +46,8 @@ def run_self_test() -> int:
             if answer is None:
                 outcome["error"] = window.chat_pane.error.text()
                 return
-            outcome["split"] = window.chat_pane.last_reply.generation.tokens
-            outcome["whole"] = await host.whole_model_tokens([{"role": "user", "content": PROMPT}], NEW_TOKENS)
+            outcome["split"] = list(window.chat_pane.last_reply.tokens)
+            outcome["whole"] = await host.whole_model_tokens([Turn(Role.USER, PROMPT)], NEW_TOKENS)
             outcome["text"] = answer
         except Exception as exc:  # reported, never a traceback for IT to decode
             outcome["error"] = f"{type(exc).__name__}: {exc}"

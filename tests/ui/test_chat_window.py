@@ -75,8 +75,8 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
     assert on_disk[1][0] == "assistant" and on_disk[1][2] == 0 and expected.startswith(on_disk[1][1])
 
     # The plots were fed the engine's own per-step figures, not a separate computation.
-    steps = pane.last_reply.generation.stats.steps
-    assert list(window.metrics.steps) == steps and all(a is b for a, b in zip(window.metrics.steps, steps, strict=True))
+    steps = pane.last_reply.steps
+    assert tuple(window.metrics.steps) == steps and all(a is b for a, b in zip(window.metrics.steps, steps, strict=True))
     window.metrics.redraw()
     x, y = window.metrics.throughput_curve.getData()
     assert len(y) == len(steps) and y[-1] == pytest.approx(1000 * steps[-1].tokens_out / steps[-1].total_ms)
@@ -89,7 +89,7 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
     # every step costs whatever the depth (the LM head above all). At the current depth it is what was measured.
     dialog = window.open_settings()
     cost = window.local_step_cost()
-    steps = pane.last_reply.generation.stats.decode_steps
+    steps = pane.last_reply.decode_steps
     assert cost.at(window.host.info.local_layers) == pytest.approx(sum(s.local_compute_ms for s in steps) / len(steps))
     for row in range(dialog.depth_table.rowCount()):
         depth = int(dialog.depth_table.item(row, 0).text())
@@ -146,7 +146,7 @@ async def test_stop_keeps_what_was_produced(qtbot, engine_host, tmp_path):
     stored = window.store.messages(pane.conversation_id)[-1]
     assert (stored.role, stored.content, stored.complete) == ("assistant", answer, False)
     assert pane.send_button.isEnabled() and not pane.stop_button.isEnabled()
-    assert len(pane.last_reply.generation.tokens) < 400
+    assert len(pane.last_reply.tokens) < 400
     window.store.close()
 
     # Reopening the app shows the conversation, the partial answer marked as stopped.

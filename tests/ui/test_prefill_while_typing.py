@@ -12,6 +12,7 @@ import pytest
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile
 from app.engine.speculation.lookup import common_prefix
+from app.host import Role, Turn
 from app.ui.chat_pane import AHEAD_AFTER_MS, SENT_AHEAD
 from app.ui.i18n import number
 from app.ui.main_window import MainWindow
@@ -92,9 +93,9 @@ async def test_typed_ahead_edited_deleted_and_sent_answers_as_a_prefill_at_send(
     assert len(chat.session.processed) > 400
     pane.send_clicked()
     await pane.current_task
-    reference = await engine_host.whole_model_tokens([{"role": "user", "content": question}], 10)
-    assert pane.last_reply.generation.tokens == reference
-    assert pane.last_reply.generation.stats.steps[0].tokens_in < 40  # Send ran only what was missing
+    reference = await engine_host.whole_model_tokens([Turn(Role.USER, question)], 10)
+    assert list(pane.last_reply.tokens) == reference
+    assert pane.last_reply.steps[0].tokens_in < 40  # Send ran only what was missing
 
     # A second draft sent ahead, then the conversation left: the worker session holding it is closed.
     await typed(qtbot, pane, f"{LETTER}\n\nAnd clause 3?")
@@ -153,7 +154,7 @@ async def test_a_draft_marked_stale_before_it_reaches_the_engine_never_goes(qtbo
     await window.ensure_engine()
     session = engine_host.chat.session
     held = list(session.processed)
-    messages = [{"role": "user", "content": LETTER}]
+    messages = [Turn(Role.USER, LETTER)]
     engine_host.draft_moved(7)
     assert await engine_host.prefill_ahead(messages, draft=7) == len(held) and session.processed == held
     assert await engine_host.prefill_ahead(messages, draft=8) > 300  # the next version goes

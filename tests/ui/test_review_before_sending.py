@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile, SettingsError, load_settings, save_settings
-from app.host import NotAsReviewed, Sampling
+from app.host import NotAsReviewed, Role, Sampling, Turn
 from app.ui.chat_pane import AHEAD_AFTER_MS, REVIEW_BANNER, REVIEW_CANCELLED
 from app.ui.main_window import MainWindow
 from app.ui.review_dialog import ReviewDialog
@@ -95,7 +95,7 @@ async def test_nothing_leaves_before_send_in_review_cancel_sends_nothing_and_wha
     # The engine refuses a reply that would read otherwise than what was confirmed, before sending anything.
     with pytest.raises(NotAsReviewed):
         await engine_host.reply(
-            [{"role": "user", "content": LETTER}], 8, Sampling(), pseudonyms=pane.pseudonyms, reviewed="Something else"
+            [Turn(Role.USER, LETTER)], 8, Sampling(), pseudonyms=pane.pseudonyms, reviewed="Something else"
         )
     assert link.bytes_up - before < ROW_BYTES and chat.session.processed == []
 
