@@ -76,7 +76,9 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
 
     # The plots were fed the engine's own per-step figures, not a separate computation.
     steps = pane.last_reply.steps
-    assert tuple(window.metrics.steps) == steps and all(a is b for a, b in zip(window.metrics.steps, steps, strict=True))
+    assert tuple(window.metrics.steps) == steps and all(
+        a is b for a, b in zip(window.metrics.steps, steps, strict=True)
+    )
     window.metrics.redraw()
     x, y = window.metrics.throughput_curve.getData()
     assert len(y) == len(steps) and y[-1] == pytest.approx(1000 * steps[-1].tokens_out / steps[-1].total_ms)
