@@ -28,16 +28,13 @@ from app.remote_worker.pass_policy import DEFAULT_MAX_GATHER_MS, DEFAULT_MAX_PAS
 from app.remote_worker.sessions import SessionTable
 from app.remote_worker.shard import Shard
 from app.remote_worker.tokens import TokenFile
-from app.wire.codecs import CODECS, check_codec, compress, decompress
+from app.wire.codecs import CODECS
 from app.wire.frames import (
     ErrorCode,
     Frame,
     ProtocolError,
     decode_frame,
-    element_size,
     encode_frame,
-    payload_size,
-    tensor_from_bytes,
 )
 from app.wire.log_redaction import redacting_logger
 from app.wire.messages import (
@@ -50,6 +47,7 @@ from app.wire.messages import (
     Hello,
     Opened,
 )
+from app.wire.tensor_payload import packed, unpack_rows
 
 HEALTH_PATH = "/healthz"
 REVOCATION_CHECK_S = 2.0  # how soon a deleted token's idle connections are closed
@@ -265,7 +263,6 @@ class WorkerServer:
             raise ProtocolError(
                 ErrorCode.SHAPE_MISMATCH, f"hidden size {request.shape[1]} != this shard's {self.hello.hidden_size}"
             )
-        check_codec(request.reply_codec)
         hidden = await self._hidden_states(request, frame.payload)
         reply_dtype = request.reply_dtype or request.dtype
         if reply_dtype not in REPLY_DTYPES:
@@ -278,7 +275,7 @@ class WorkerServer:
         payload, codec, packed_ms = done.payload, None, 0.0
         if request.reply_codec is not None:  # the client asks only where the bytes matter
             packing = time.perf_counter()
-            payload = await asyncio.to_thread(compress, payload, element_size(reply_dtype), request.reply_codec)
+            payload = await asyncio.to_thread(packed, payload, reply_dtype, request.reply_codec)
             codec, packed_ms = request.reply_codec, (time.perf_counter() - packing) * 1000
         result = ForwardResult(
             seq=frame.header.get("seq"),
@@ -296,12 +293,10 @@ class WorkerServer:
 
     async def _hidden_states(self, request: ForwardRequest, payload: bytes) -> torch.Tensor:
         """What a forward frame carries, unpacked where compressed: exactly what this worker's operator reads."""
-        check_codec(request.codec)
-        if request.codec is not None:
-            # Off the event loop: zstd releases the GIL, and other connections' frames keep moving.
-            size = payload_size(request.dtype, request.shape)
-            payload = await asyncio.to_thread(decompress, payload, element_size(request.dtype), size, request.codec)
-        return tensor_from_bytes(payload, request.dtype, request.shape)
+        if request.codec is None:
+            return unpack_rows(payload, request.dtype, request.shape, None)
+        # Off the event loop: zstd releases the GIL, and other connections' frames keep moving.
+        return await asyncio.to_thread(unpack_rows, payload, request.dtype, request.shape, request.codec)
 
     async def sweep_sessions(self, every_s: float) -> None:
         """Expire idle sessions for as long as the server runs."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import torch
 
 from app.model.kv_cache import CacheEdit
+from app.wire.codecs import check_codec
 from app.wire.frames import WIRE_DTYPES, ErrorCode, Frame, ProtocolError, pack_ancestry, unpack_ancestry
 
 REPLY_DTYPES = tuple(WIRE_DTYPES)
@@ -139,6 +140,8 @@ class ForwardRequest:
         codec, reply_codec = header.get("codec"), header.get("reply_codec")
         if not isinstance(codec or "", str) or not isinstance(reply_codec or "", str):
             raise ProtocolError(ErrorCode.MALFORMED, "codec and reply_codec must be strings")
+        check_codec(codec or None)  # before anything is unpacked or computed for it
+        check_codec(reply_codec or None)
         return cls(
             session=session,
             shape=shape,

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from app.wire.codecs import ZSTD_PLANES, compress, decompress
 from app.wire.frames import ErrorCode, ProtocolError, tensor_from_bytes, tensor_to_bytes
 from app.wire.messages import ForwardRequest, ForwardResult, Hello
+from app.wire.tensor_payload import pack_rows, unpack_rows
 
 
 def _rows(dtype: torch.dtype, rows: int = 256, hidden: int = 576) -> torch.Tensor:
@@ -87,3 +88,22 @@ def test_codecs_ride_in_the_headers_and_an_older_workers_hello_offers_none():
     assert Hello.from_header(older).codecs == ()
     with pytest.raises(ProtocolError):
         ForwardRequest.from_header({**request.to_header(seq=6), "codec": 7})
+
+
+@pytest.mark.parametrize("codec", [None, ZSTD_PLANES])
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
+def test_the_one_payload_codec_carries_rows_both_ways_bit_for_bit(dtype, codec):
+    rows = _rows(getattr(torch, dtype), rows=5, hidden=64)
+    back = unpack_rows(pack_rows(rows, dtype, codec), dtype, [5, 64], codec)
+    assert back.dtype == rows.dtype and torch.equal(back.view(torch.uint8), rows.view(torch.uint8))
+    with pytest.raises(ProtocolError) as refused:  # the reader's shape decides, never the payload's
+        unpack_rows(pack_rows(rows, dtype, codec), dtype, [6, 64], codec)
+    assert refused.value.code is ErrorCode.SHAPE_MISMATCH
+
+
+@pytest.mark.parametrize("field", ["codec", "reply_codec"])
+def test_a_request_naming_an_unknown_codec_is_refused_as_it_is_read(field):
+    header = ForwardRequest("s", [3, 8], "float32", [0, 1, 2]).to_header(seq=1) | {field: "gzip"}
+    with pytest.raises(ProtocolError) as refused:
+        ForwardRequest.from_header(header)
+    assert refused.value.code is ErrorCode.BAD_REQUEST and "gzip" in refused.value.message

@@ -18,7 +18,7 @@ from websockets.exceptions import ConcurrencyError, ConnectionClosed, InvalidHan
 from app.engine.link.link_codes import LinkErrorCode
 from app.engine.link.middle import MiddleBlock, MiddleReply
 from app.model.kv_cache import CacheEdit
-from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compress, compressed_bound, decompress
+from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compressed_bound
 from app.wire.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
 from app.wire.frames import (
     DEFAULT_MAX_FRAME,
@@ -29,8 +29,6 @@ from app.wire.frames import (
     decode_frame,
     element_size,
     encode_frame,
-    tensor_from_bytes,
-    tensor_to_bytes,
 )
 from app.wire.log_redaction import redacting_logger
 from app.wire.messages import (
@@ -44,6 +42,7 @@ from app.wire.messages import (
     OpenRequest,
     parse_reply,
 )
+from app.wire.tensor_payload import pack_rows, unpack_rows
 from app.wire.tls import PinMismatch, check_pin, client_context, normalise_pin
 
 _HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
@@ -156,14 +155,12 @@ class ExpectedReply:
 
     def rows_of(self, payload: bytes) -> torch.Tensor:
         """The ``[rows, hidden]`` tensor a checked payload holds, decompressed into at most ``nbytes``."""
-        if self.codec is not None:
-            try:
-                payload = decompress(payload, element_size(self.dtype), self.nbytes, self.codec)
-            except ProtocolError as exc:
-                if exc.code is ErrorCode.SHAPE_MISMATCH:
-                    raise ReplyMismatch(exc.message) from None
-                raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
-        return tensor_from_bytes(payload, self.dtype, [self.rows, self.hidden])
+        try:
+            return unpack_rows(payload, self.dtype, [self.rows, self.hidden], self.codec)
+        except ProtocolError as exc:
+            if exc.code is ErrorCode.SHAPE_MISMATCH:
+                raise ReplyMismatch(exc.message) from None
+            raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
 
 
 def _codec_name(codec: str | None) -> str:
@@ -495,9 +492,10 @@ class RemoteMiddle:
     async def _pack(self, seq: int, request: ForwardRequest, values: torch.Tensor, costs: _Costs) -> bytes:
         """One request's frame, its rows compressed off the event loop when large enough."""
         packing = time.perf_counter()
-        payload = tensor_to_bytes(values, self.wire_dtype)
-        if request.codec is not None:
-            payload = await asyncio.to_thread(compress, payload, element_size(self.wire_dtype), request.codec)
+        if request.codec is None:
+            payload = pack_rows(values, self.wire_dtype, None)
+        else:  # off the event loop: zstd releases the GIL
+            payload = await asyncio.to_thread(pack_rows, values, self.wire_dtype, request.codec)
         frame = encode_frame(request.to_header(seq), payload)
         costs.client_ms += (time.perf_counter() - packing) * 1000
         return frame
