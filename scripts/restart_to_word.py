@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.engine.decode.edge import LocalEdge  # noqa: E402
 from app.engine.decode.session import SplitSession  # noqa: E402
 from app.engine.link.export import embedded_shard  # noqa: E402
+from app.engine.link.handshake import connect_with_retries  # noqa: E402
 from app.engine.link.local_worker import LocalWorker  # noqa: E402
-from app.engine.link.transport import connect_with_retries  # noqa: E402
 from app.engine.link.worker_link import WorkerLink  # noqa: E402
 from app.engine.source.specs import resolve_model  # noqa: E402
 from app.engine.speculation.modes import Speculation  # noqa: E402

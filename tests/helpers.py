@@ -174,7 +174,7 @@ async def open_split_session(source, split, endpoint: str, token: str, mode: str
     """A SplitSession over a real worker that recovers lost sessions itself; returns (session, notices)."""
     from app.engine.decode.edge import LocalEdge
     from app.engine.decode.session import SplitSession
-    from app.engine.link.transport import connect_with_retries
+    from app.engine.link.handshake import connect_with_retries
     from app.engine.link.worker_link import WorkerLink
     from app.engine.speculation.modes import Speculation
 

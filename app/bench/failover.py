@@ -20,7 +20,7 @@ from app.bench.load import start_replicas, stop_replicas
 from app.bench.prompts import load_prompts
 from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import SplitSession
-from app.engine.link.transport import connect_with_retries
+from app.engine.link.handshake import connect_with_retries
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import resolve_model
 from app.engine.speculation.modes import Speculation

@@ -11,9 +11,10 @@ from app.engine.decode.metrics import StepTiming
 from app.engine.decode.sampling import Sampling
 from app.engine.decode.session import Generation, SplitSession
 from app.engine.decode.streaming_text import StreamingText
+from app.engine.link.handshake import connect_with_retries
 from app.engine.link.local_worker import LocalWorker
 from app.engine.link.middle import LocalMiddle
-from app.engine.link.transport import RemoteMiddle, connect_with_retries
+from app.engine.link.transport import RemoteMiddle
 from app.engine.link.worker_link import WorkerLink
 from app.engine.source.specs import BUNDLED_SPEC, ModelSource, resolve_model
 from app.engine.speculation.controller import Plan

@@ -34,8 +34,8 @@ WHERE = {
     "PrivacyReport": "app.privacy.report",
     "PrivacySettings": "app.privacy.settings",
     "Sampling": "app.engine.decode.sampling",
-    "WorkerError": "app.engine.link.transport",
-    "WorkerProbe": "app.engine.link.transport",
+    "WorkerError": "app.engine.link.link_codes",
+    "WorkerProbe": "app.engine.link.probe",
     "bundled_model_report": "app.privacy.shipped",
     "is_shipped": "app.privacy.shipped",
 }

@@ -25,7 +25,7 @@ from app.engine.decode.metrics import StepTiming
 from app.engine.decode.sampling import Sampling
 from app.engine.decode.session import StopReason
 from app.engine.link import prelaunch
-from app.engine.link.transport import WorkerProbe, probe_worker
+from app.engine.link.probe import WorkerProbe, probe_worker
 from app.engine.link.worker_bundle import export_worker_bundle
 from app.engine.source.fingerprints import model_fingerprint
 from app.engine.source.inspection import ModelFacts, inspect_model

@@ -11,7 +11,7 @@ import pytest
 import torch
 from websockets.asyncio.client import ClientConnection, connect
 
-from app.engine.link.transport import WorkerError
+from app.engine.link.link_codes import WorkerError
 from app.model.kv_cache import CacheEdit
 from app.remote_worker.server import WorkerServer, compute_thread
 from app.remote_worker.shard import load_shard

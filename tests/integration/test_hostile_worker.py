@@ -21,8 +21,10 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
+from app.engine.link.link_codes import WorkerError
 from app.engine.link.local_worker import LocalWorker
-from app.engine.link.transport import RemoteMiddle, ReplyMismatch, WorkerError
+from app.engine.link.replies import ReplyMismatch
+from app.engine.link.transport import RemoteMiddle
 from app.wire.codecs import ZSTD_PLANES, compress, decompress
 from app.wire.frames import Frame, decode_frame, element_size, encode_frame, payload_size
 from app.wire.messages import Closed, ForwardRequest, ForwardResult, Opened

@@ -12,8 +12,10 @@ import threading
 import pytest
 
 from app.bench.latency_proxy import LatencyProxy, LinkProfile
+from app.engine.link.handshake import connect_with_retries
+from app.engine.link.link_codes import WorkerError
 from app.engine.link.local_worker import LocalWorker
-from app.engine.link.transport import RemoteMiddle, WorkerError, connect_with_retries
+from app.engine.link.transport import RemoteMiddle
 from app.wire.tls import file_certificate_sha256
 from tests.helpers import open_split_session, reference_greedy
 from tests.integration.conftest import TINY_SPLIT as SPLIT

@@ -13,7 +13,8 @@ import sys
 import pytest
 
 from app.data.command_policy import CommandFlags, LockedByPolicy, bind_to_policy
-from app.engine.link.transport import RemoteMiddle, WorkerError
+from app.engine.link.link_codes import WorkerError
+from app.engine.link.transport import RemoteMiddle
 from tests.helpers import Listener, network_address
 
 

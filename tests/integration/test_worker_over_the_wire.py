@@ -18,8 +18,9 @@ from websockets.asyncio.client import connect
 from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import SplitSession
 from app.engine.link.export import expected_fingerprint, export_worker_shard
+from app.engine.link.link_codes import WorkerError
 from app.engine.link.middle import MiddleBlock
-from app.engine.link.transport import RemoteMiddle, WorkerError
+from app.engine.link.transport import RemoteMiddle
 from app.engine.source.specs import resolve_model
 from app.model.choices import SplitSpec
 from app.model.kv_cache import CacheEdit

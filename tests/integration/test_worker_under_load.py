@@ -16,7 +16,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as sync_connect
 
 from app.bench.load import process_memory_mib
-from app.engine.link.transport import RemoteMiddle, WorkerError
+from app.engine.link.link_codes import WorkerError
+from app.engine.link.transport import RemoteMiddle
 from app.wire.frames import DEFAULT_MAX_FRAME, PROTOCOL_VERSION, ErrorCode, decode_frame, encode_frame
 from tests.helpers import open_split_session, reference_greedy
 from tests.integration.conftest import TINY_SPLIT as SPLIT

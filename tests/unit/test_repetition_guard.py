@@ -50,11 +50,13 @@ def test_a_looping_greedy_answer_stops_there_and_equals_the_whole_model_up_to_it
 
 def test_the_ending_is_shown_and_exported_like_the_others(tmp_path):
     from app.data.conversations import ConversationStore
-    from app.ui.chat_pane import ENDING_OF_STOP, FINISHED_STATUS
+    from app.engine.decode.session import StopReason
+    from app.host.engine_host import ENDING_OF_STOP
+    from app.ui.chat_pane import FINISHED_STATUS
 
     store = ConversationStore(tmp_path / "chats.sqlite3")
     chat = store.create("Loop")
-    ending = ENDING_OF_STOP["repeating"]
+    ending = ENDING_OF_STOP[StopReason.REPEATING]
     store.add_message(chat.id, "assistant", "The lease runs. The lease runs.", complete=True, ending=ending)
     assert store.messages(chat.id)[-1].note == "stopped: the answer was repeating itself"
     assert "_(stopped: the answer was repeating itself)_" in store.export_markdown(chat.id)

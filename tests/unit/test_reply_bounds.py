@@ -18,7 +18,9 @@ import torch
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from app.engine.link.transport import ExpectedReply, RemoteMiddle, ReplyMismatch, WorkerError, _Costs
+from app.engine.link.link_codes import WorkerError
+from app.engine.link.replies import ExpectedReply, ReplyMismatch
+from app.engine.link.transport import RemoteMiddle, _Costs
 from app.wire.codecs import ZSTD_PLANES, compress, compressed_bound, decompress
 from app.wire.frames import PROTOCOL_VERSION, ErrorCode, ProtocolError, encode_frame, tensor_to_bytes
 from app.wire.messages import ForwardResult, Hello

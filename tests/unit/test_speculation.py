@@ -12,8 +12,8 @@ import app.engine.decode.verification as verification
 from app.engine.decode.edge import LocalEdge
 from app.engine.decode.sampling import Sampling, TokenPicker
 from app.engine.decode.session import SplitSession
+from app.engine.link.link_codes import WorkerError
 from app.engine.link.middle import LocalMiddle
-from app.engine.link.transport import WorkerError
 from app.engine.source.specs import resolve_model
 from app.engine.speculation.modes import Speculation
 from app.engine.speculation.tree import DraftTree

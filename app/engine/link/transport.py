@@ -1,10 +1,9 @@
-"""The client side of the wire: connect, check the worker, and run blocks through its middle layers."""
+"""The client side of the wire: a session on a worker (reached through ``handshake.py``) running blocks of
+hidden states through its middle layers, pipelined so upload, compute and download overlap."""
 
 from __future__ import annotations
 
 import asyncio
-import math
-import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -12,14 +11,15 @@ from functools import partial
 from typing import TypeVar
 
 import torch
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConcurrencyError, ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConcurrencyError, ConnectionClosed
 
-from app.engine.link.link_codes import LinkErrorCode
+from app.engine.link.handshake import open_checked
+from app.engine.link.link_codes import LinkErrorCode, WorkerError
 from app.engine.link.middle import MiddleBlock, MiddleReply
+from app.engine.link.replies import ExpectedReply
 from app.model.kv_cache import CacheEdit
-from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES, compressed_bound
-from app.wire.endpoints import UNENCRYPTED_REFUSAL, encrypted_or_local
+from app.wire.codecs import MIN_COMPRESSED_BYTES, ZSTD_PLANES
 from app.wire.frames import (
     DEFAULT_MAX_FRAME,
     WIRE_DTYPES,
@@ -30,7 +30,6 @@ from app.wire.frames import (
     element_size,
     encode_frame,
 )
-from app.wire.log_redaction import redacting_logger
 from app.wire.messages import (
     Closed,
     CloseRequest,
@@ -42,8 +41,7 @@ from app.wire.messages import (
     OpenRequest,
     parse_reply,
 )
-from app.wire.tensor_payload import pack_rows, unpack_rows
-from app.wire.tls import PinMismatch, check_pin, client_context, normalise_pin
+from app.wire.tensor_payload import pack_rows
 
 _HEADER_BUDGET = 4096  # bytes kept free in each frame for the JSON header
 # A long prefill goes as at least this many frames, so upload, the worker's compute and download overlap:
@@ -86,112 +84,6 @@ class _Flight:
     requests: list[tuple[int, ForwardRequest, torch.Tensor]]
     started: float = field(default_factory=time.perf_counter)
     costs: _Costs = field(default_factory=_Costs)
-
-
-class WorkerError(Exception):
-    """The worker refused a request or could not be used; ``code`` says which way.
-
-    ``refused``: the worker answered with an error reply made before it changed the session (every code but
-    ``internal``, docs/PROTOCOL.md), so its cache is as it was. Otherwise — an internal error in its pass, a
-    reply this side could not read, a lost link — the request's cache edit may have been applied.
-    """
-
-    def __init__(self, code: ErrorCode | LinkErrorCode | str, message: str, refused: bool = False):
-        super().__init__(message)
-        self.code = code
-        self.refused = refused
-
-
-class ReplyMismatch(WorkerError):
-    """A reply that is not the one its request asked for: another shape, dtype, codec or byte length.
-
-    Found on the reply's header, before its payload is decompressed or anything is allocated for it: a worker
-    this side trusted to declare its reply's size could make a frame under 1 MiB unpack to gigabytes here.
-    """
-
-    CODE = "reply_mismatch"
-
-    def __init__(self, what: str):
-        super().__init__(self.CODE, f"the worker's reply does not match the request: {what}; nothing of it was used")
-
-
-@dataclass(frozen=True)
-class ExpectedReply:
-    """What the reply to one forward frame must be, fixed when the request is made: its rows as asked, in
-    the dtype and codec asked. The reply is read against this, never against what its own header says."""
-
-    seq: int
-    rows: int
-    hidden: int
-    dtype: str
-    codec: str | None  # the request's reply_codec: the reply comes compressed exactly when it was asked to
-
-    @classmethod
-    def to(cls, seq: int, request: ForwardRequest) -> ExpectedReply:
-        rows, hidden = request.shape
-        return cls(seq, rows, hidden, request.reply_dtype or request.dtype, request.reply_codec)
-
-    @property
-    def nbytes(self) -> int:
-        return self.rows * self.hidden * element_size(self.dtype)
-
-    def check(self, result: ForwardResult, payload_bytes: int) -> None:
-        """ReplyMismatch unless ``result``'s header declares exactly this reply and ``payload_bytes`` can hold it."""
-        if result.dtype != self.dtype:
-            raise ReplyMismatch(f"its rows are {result.dtype}, this side asked for {self.dtype}")
-        if list(result.shape) != [self.rows, self.hidden]:
-            raise ReplyMismatch(f"it declares shape {result.shape}, this side asked for [{self.rows}, {self.hidden}]")
-        if result.codec != self.codec:
-            raise ReplyMismatch(
-                f"its payload is {_codec_name(result.codec)}, this side asked for {_codec_name(self.codec)}"
-            )
-        if self.codec is None and payload_bytes != self.nbytes:
-            raise ReplyMismatch(f"it carries {payload_bytes} bytes, the rows asked for take {self.nbytes}")
-        if self.codec is not None and payload_bytes > compressed_bound(self.nbytes):
-            raise ReplyMismatch(f"{payload_bytes} compressed bytes cannot hold the {self.nbytes} bytes asked for")
-        timings = (result.compute_ms, result.serialize_ms, result.queue_ms)
-        if not all(math.isfinite(ms) and ms >= 0 for ms in timings):
-            raise WorkerError(ErrorCode.MALFORMED, f"the worker sent a bad reply: timings {timings} are not durations")
-
-    def rows_of(self, payload: bytes) -> torch.Tensor:
-        """The ``[rows, hidden]`` tensor a checked payload holds, decompressed into at most ``nbytes``."""
-        try:
-            return unpack_rows(payload, self.dtype, [self.rows, self.hidden], self.codec)
-        except ProtocolError as exc:
-            if exc.code is ErrorCode.SHAPE_MISMATCH:
-                raise ReplyMismatch(exc.message) from None
-            raise WorkerError(exc.code.value, f"the worker sent a bad reply: {exc.message}") from None
-
-
-def _codec_name(codec: str | None) -> str:
-    return "raw" if codec is None else f"compressed as {codec!r}"
-
-
-def _check_hello(hello: Hello) -> None:
-    """WorkerError unless the sizes in ``hello`` are ones this side can cut requests by (a hello is the
-    worker's word: its numbers decide how many rows go in a frame)."""
-
-    def whole(value: object, least: int) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and value >= least
-
-    sizes = {"hidden_size": 1, "max_frame": 1, "max_block": 1, "first_layer": 0, "last_layer": 0, "num_layers": 0}
-    bad = [name for name, least in sizes.items() if not whole(getattr(hello, name), least)]
-    if hello.max_pass_rows is not None and not whole(hello.max_pass_rows, 1):
-        bad.append("max_pass_rows")
-    if not isinstance(hello.fingerprint, str):
-        bad.append("fingerprint")
-    if bad:
-        raise WorkerError(ErrorCode.MALFORMED, f"the worker's hello is not one this side reads ({', '.join(bad)})")
-
-
-class _PinnedConnection(ClientConnection):
-    """Checks the pinned certificate after the TLS handshake, before the request carrying the token."""
-
-    pin: str = ""
-
-    async def handshake(self, *args, **kwargs) -> None:
-        check_pin(self.transport.get_extra_info("ssl_object"), self.pin)
-        await super().handshake(*args, **kwargs)
 
 
 class RemoteMiddle:
@@ -240,68 +132,19 @@ class RemoteMiddle:
         pinned certificate (self-signed workers). A ``ws://`` endpoint beyond this computer is refused before
         anything is sent, unless ``allow_unencrypted`` (the administrator's policy) says otherwise.
         """
-        if not (allow_unencrypted or encrypted_or_local(endpoint)):
-            raise WorkerError(LinkErrorCode.UNENCRYPTED, UNENCRYPTED_REFUSAL.format(endpoint=endpoint), refused=True)
         if wire_dtype not in WIRE_DTYPES:
             raise ValueError(f"wire dtype must be one of {', '.join(WIRE_DTYPES)}")
-        secure = endpoint.startswith("wss://")
-        if cert_sha256 and not secure:
-            raise WorkerError(LinkErrorCode.TLS_REQUIRED, "a certificate pin needs a wss:// endpoint")
-        tls: dict = {}
-        if secure:
-            tls["ssl"] = client_context(cert_sha256)
-            if cert_sha256:
-                normalise_pin(cert_sha256)
-                tls["create_connection"] = type("Pinned", (_PinnedConnection,), {"pin": cert_sha256})
+        ws, hello = await open_checked(
+            endpoint,
+            token,
+            expected_fingerprint=expected_fingerprint,
+            expected_layers=expected_layers,
+            max_frame=max_frame,
+            open_timeout=open_timeout,
+            cert_sha256=cert_sha256,
+            allow_unencrypted=allow_unencrypted,
+        )
         try:
-            ws = await connect(
-                endpoint,
-                additional_headers={"Authorization": f"Bearer {token}"},
-                compression=None,
-                max_size=2 * max_frame + 65536,
-                open_timeout=open_timeout,
-                proxy=None,  # the worker is reached directly; system proxies would see our traffic
-                logger=redacting_logger("splitchat.websockets.client"),
-                **tls,
-            )
-        except InvalidStatus as exc:
-            status = exc.response.status_code
-            if status == 401:
-                raise WorkerError(
-                    LinkErrorCode.UNAUTHORIZED, "the worker refused the token (401): check the bearer token"
-                ) from None
-            raise WorkerError(LinkErrorCode.HANDSHAKE, f"the worker answered HTTP {status}") from None
-        except PinMismatch as exc:
-            raise WorkerError(
-                LinkErrorCode.PIN_MISMATCH, f"refused the worker at {endpoint}: {exc}. Nothing was sent to it."
-            ) from None
-        except ssl.SSLCertVerificationError as exc:
-            raise WorkerError(
-                LinkErrorCode.TLS_UNVERIFIED,
-                f"the worker's certificate could not be verified ({exc.verify_message}); for a self-signed "
-                "worker, pin its certificate's SHA-256 in the provider settings",
-            ) from None
-        except (TimeoutError, OSError, InvalidHandshake) as exc:
-            raise WorkerError(LinkErrorCode.UNREACHABLE, f"cannot reach the worker at {endpoint}: {exc}") from None
-        try:
-            hello = await cls._hello(ws)
-            # Layers first: a worker cut at another depth holds other weights too, and "a different split
-            # depth" is the cause a person can act on.
-            if expected_layers is not None and (hello.first_layer, hello.last_layer) != tuple(expected_layers):
-                raise WorkerError(
-                    LinkErrorCode.LAYER_MISMATCH,
-                    f"the worker serves layers {hello.first_layer}–{hello.last_layer - 1} (split depth "
-                    f"{hello.first_layer}); this computer's split needs layers {expected_layers[0]}–"
-                    f"{expected_layers[1] - 1} (split depth {expected_layers[0]})",
-                )
-            if callable(expected_fingerprint):
-                expected_fingerprint = await asyncio.to_thread(expected_fingerprint, hello.stored_dtype)
-            if expected_fingerprint is not None and hello.fingerprint != expected_fingerprint:
-                raise WorkerError(
-                    LinkErrorCode.FINGERPRINT_MISMATCH,
-                    f"the worker serves weights {hello.fingerprint[:19]}…, expected {expected_fingerprint[:19]}…: "
-                    "re-export the worker bundle for this model and split",
-                )
             codec = ZSTD_PLANES if compress and ZSTD_PLANES in hello.codecs else None
             client = cls(ws, hello, session="", wire_dtype=wire_dtype, codec=codec)
             client.hello = Hello(**{**hello.__dict__, "max_frame": min(hello.max_frame, max_frame)})
@@ -310,20 +153,6 @@ class RemoteMiddle:
         except BaseException:
             await ws.close()
             raise
-
-    @staticmethod
-    async def _hello(ws: ClientConnection) -> Hello:
-        """The worker's first frame, read as a hello with sizes this side can use; WorkerError otherwise."""
-        try:
-            hello = Hello.from_header(decode_frame(await ws.recv()).header)
-        except ProtocolError as exc:
-            raise WorkerError(exc.code.value, f"the worker's hello is not one this side reads: {exc.message}") from None
-        except ConnectionClosed as exc:
-            raise WorkerError(
-                LinkErrorCode.CONNECTION_LOST, f"the worker closed the connection before its hello: {exc}"
-            ) from None
-        _check_hello(hello)
-        return hello
 
     async def forward(
         self,
@@ -628,70 +457,3 @@ class RemoteMiddle:
         if reply.seq != seq or not isinstance(reply, expected):
             raise WorkerError(LinkErrorCode.OUT_OF_ORDER, f"expected reply {seq}, got {reply.seq} ({frame.type})")
         return reply
-
-
-@dataclass(frozen=True)
-class WorkerProbe:
-    """What "Test connection" learns: the weights a worker serves, and the link's round trip."""
-
-    fingerprint: str
-    first_layer: int
-    last_layer: int  # exclusive
-    hidden_size: int
-    rtt_ms: float  # the median of a few WebSocket pings: the network alone
-    handshake_ms: float  # TCP, TLS, the token check, the hello and a session opened
-
-
-async def probe_worker(
-    endpoint: str, token: str, pings: int = 3, cert_sha256: str | None = None, allow_unencrypted: bool = False
-) -> WorkerProbe:
-    """Connect as a client would and report what the worker serves and the link's round trip.
-
-    Raises WorkerError (unauthorized, unreachable, ...) exactly as a real connection would.
-    """
-    started = time.perf_counter()
-    middle = await RemoteMiddle.connect(endpoint, token, cert_sha256=cert_sha256, allow_unencrypted=allow_unencrypted)
-    handshake_ms = (time.perf_counter() - started) * 1000
-    try:
-        rtts = sorted([await middle.ping_ms() for _ in range(pings)])
-    finally:
-        await middle.close()
-    hello = middle.hello
-    return WorkerProbe(
-        fingerprint=hello.fingerprint,
-        first_layer=hello.first_layer,
-        last_layer=hello.last_layer,
-        hidden_size=hello.hidden_size,
-        rtt_ms=rtts[len(rtts) // 2],
-        handshake_ms=handshake_ms,
-    )
-
-
-RETRYABLE = frozenset({LinkErrorCode.UNREACHABLE, LinkErrorCode.CONNECTION_LOST, LinkErrorCode.HANDSHAKE})
-
-
-async def connect_with_retries(
-    connect: Callable[[], Awaitable[RemoteMiddle]],
-    window_s: float = 60.0,
-    notice: Callable[[str], None] | None = None,
-    before_attempt: Callable[[], Awaitable[None]] | None = None,
-) -> RemoteMiddle:
-    """``connect()`` until it succeeds, backing off 0.25 s, 0.5 s, … 4 s between tries.
-
-    Only a worker that cannot be reached is retried; a refusal (401, wrong weights) is final. After
-    ``window_s`` the last error is raised.
-    """
-    deadline = time.monotonic() + window_s
-    delay = 0.25
-    while True:
-        try:
-            if before_attempt is not None:
-                await before_attempt()
-            return await connect()
-        except WorkerError as exc:
-            if exc.code not in RETRYABLE or time.monotonic() + delay > deadline:
-                raise
-            if notice:
-                notice(f"Worker unreachable; reconnecting in {delay:.2g} s…")
-            await asyncio.sleep(delay)
-            delay = min(2 * delay, 4.0)

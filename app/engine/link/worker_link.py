@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from app.engine.link import prelaunch
 from app.engine.link.export import embedded_shard, expected_fingerprint
-from app.engine.link.link_codes import LinkErrorCode
+from app.engine.link.link_codes import LinkErrorCode, WorkerError
 from app.engine.link.local_worker import LocalWorker
-from app.engine.link.transport import RemoteMiddle, WorkerError
+from app.engine.link.transport import RemoteMiddle
 from app.engine.source.specs import ModelSource
 from app.jobs import Progress
 from app.model.choices import SplitSpec
