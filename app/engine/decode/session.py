@@ -46,9 +46,9 @@ PREFETCH_MIN = 3
 
 # A prefill of this many tokens or more goes as a stream of blocks (``SplitSession._stream``), in about
 # SEND_BLOCKS blocks of 64 to 256 rows: enough blocks for this computer's layers, the upload, the worker
-# and the download to overlap (a link-bound prefill took 1.14x its slowest phase in 16 frames, 1.61x in 3:
-# docs/BENCH.md), none so large that its layers keep the event loop (and the link's keepalive) waiting
-# long, none larger than a CPU worker's pass, none so small that its pass is inefficient.
+# and the download to overlap (measured at ``link.transport.PIPELINE_FRAMES``), none so large that its
+# layers keep the event loop (and the link's keepalive) waiting long, none larger than a CPU worker's pass,
+# none so small that its pass is inefficient.
 STREAM_FROM_ROWS = 128
 SEND_BLOCKS = 16
 MIN_BLOCK_ROWS, MAX_BLOCK_ROWS = 64, 256

@@ -1,8 +1,8 @@
 """The embedded worker, started before the workstation's own imports finish.
 
-A start of the desktop app spent ~7 s importing torch and transformers, and only then launched the
-worker process, which spent ~6 s importing the same before it listened. Launched first, the worker
-imports on the second core while the app imports on the first. Only a shard already exported into the
+The app's imports (torch, transformers) take seconds, and the worker process makes the same imports
+before it listens: launched before the app's imports, the worker imports on a second core while the app
+imports on the first (docs/ARCHITECTURE.md, "Start-up", has the measured start). Only a shard already exported into the
 cache is launched this way (exporting needs torch); ``WorkerLink.embedded`` claims the process when it
 reaches the same shard with the same options — the shard is checked there as before, the worker checks
 its manifest's hashes at start, and the client checks the fingerprint on connecting — and otherwise
