@@ -12,20 +12,18 @@ read it (``ReviewDialog``), and nothing reaches the worker until the user confir
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
-from app.data.conversations import ConversationStore, ExportWords
+from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
 from app.host import (
-    BUNDLED_SPEC,
     Ending,
     EngineHost,
     LinkErrorCode,
@@ -37,15 +35,15 @@ from app.host import (
     Sampling,
     Turn,
     WorkerError,
-    bundled_model_report,
 )
-from app.ui.banner import Banner, banner_summary
+from app.ui.banner import Banner, banner_for, banner_summary
 from app.ui.bridge import EngineSignals
-from app.ui.chat_view import ROLE_NAMES, ChatView, MessageBubble, role_name
+from app.ui.chat_view import ChatView, MessageBubble
+from app.ui.conversation_export import EXPORT_CAPTION, export_folder, export_words, safe_file_name
 from app.ui.focus import show_focus_frame
 from app.ui.i18n import QT_TRANSLATE_NOOP, translate
 from app.ui.i18n import number as locale_number  # ``number`` here names an answer
-from app.ui.messages import ENDING_TEXT, ending_text, explain
+from app.ui.messages import ending_text, explain
 from app.ui.palette import colours, css, on_palette_change
 from app.ui.review_dialog import ReviewDialog
 from app.ui.wrapping_row import WrappingRow, button_group
@@ -62,45 +60,6 @@ AHEAD_NOTE = QT_TRANSLATE_NOOP(
     "ChatPane", "Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider)."
 )
 LOST_CODES = (LinkErrorCode.CONNECTION_LOST, LinkErrorCode.UNREACHABLE)
-# Said on every screen where the demonstration model answers: its summary of a discharge note once got
-# the lobe and the date wrong.
-DEMO_MODEL_NOTE = QT_TRANSLATE_NOOP(
-    "ChatPane",
-    "The built-in model is a small demonstration model: its answers are often wrong — check every fact "
-    "against the source.",
-)
-
-
-# The export leaves splitchat's owner-only data folder: say so where the file is chosen.
-EXPORT_CAPTION = QT_TRANSLATE_NOOP(
-    "ChatPane", "Export conversation — the file is plain text, not protected: anyone who can open it can read it"
-)
-# The export's line under the title (app/data/conversations.ExportWords.exported in English).
-EXPORTED = QT_TRANSLATE_NOOP("ChatPane", "Exported from splitchat; started {created}.")
-_UNSAFE_IN_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')
-
-
-def export_words() -> ExportWords:
-    """The Markdown export's headings and notes in the window's language: the data layer writes the words
-    it is given (it does not translate), the same ones the bubbles show."""
-    return ExportWords(
-        roles={role: role_name(role) for role in ROLE_NAMES},
-        endings={ending: ending_text(False, ending) for ending in ENDING_TEXT},
-        unfinished=ending_text(False, ""),
-        exported=translate("ChatPane", EXPORTED),
-    )
-
-
-def safe_file_name(title: str) -> str:
-    """A conversation's title as one file name on Windows and Linux: no folders, no reserved characters."""
-    name = " ".join(_UNSAFE_IN_NAMES.sub(" ", title).split()).strip(" .")
-    return name[:100].strip(" .") or translate("ChatPane", "conversation")
-
-
-def export_folder() -> Path:
-    """The user's documents folder (the home folder where the platform names none)."""
-    documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-    return Path(documents) if documents else Path.home()
 
 
 class ChatPane(QWidget):
@@ -446,9 +405,11 @@ class ChatPane(QWidget):
             title = text.splitlines()[0][:TITLE_CHARS] or translate("ChatPane", "New conversation")
             self.conversation_id = self.store.create(title).id
             self.conversation_created.emit(self.conversation_id)
+        # The engine gets the message as typed; the history is written too, not read back for it.
+        turns = [*self._history(), Turn(Role.USER, text)]
         self.store.add_message(self.conversation_id, "user", text)
         self.chat_view.add("user", text)
-        return await self._answer(reviewed)
+        return await self._answer(reviewed, turns)
 
     async def review_and_send(self, text: str) -> str | None:
         """Show ``text`` as the model will read it; send exactly that once confirmed, nothing on Cancel."""
@@ -520,13 +481,14 @@ class ChatPane(QWidget):
             return ModelText(turns[-1].text, ())
         return (await self.host.model_texts(turns, pseudonyms))[-1]
 
-    async def _answer(self, reviewed: str | None = None) -> str | None:
+    async def _answer(self, reviewed: str | None = None, turns: list[Turn] | None = None) -> str | None:
+        """Stream the answer to ``turns`` (by default the conversation as stored)."""
         self._set_generating(True)
         self.error.setVisible(False)
         self.stop_flag.clear()
         self.generation += 1
         conversation = self.conversation_id
-        history = self._history()
+        history = self._history() if turns is None else turns
         bubble = self.streaming = self.chat_view.add("assistant", "")
         bubble.set_streaming(True)
         self.streaming_row = None
@@ -672,87 +634,3 @@ REVIEW_READING = QT_TRANSLATE_NOOP("ChatPane", "Reading your message as the mode
 REVIEW_CONFIRMED = QT_TRANSLATE_NOOP("ChatPane", "Sending the message as you reviewed it…")
 REVIEW_CANCELLED = QT_TRANSLATE_NOOP("ChatPane", "Nothing was sent; your message is still in the box.")
 REVIEW_CANCELLED_AGAIN = QT_TRANSLATE_NOOP("ChatPane", "Nothing was sent; the answer is as it was.")
-REVIEW_BANNER = QT_TRANSLATE_NOOP(
-    "ChatPane", "Each message is shown to you as the model will read it, and sent only once you confirm it."
-)
-
-
-def privacy_link() -> str:
-    return '<a href="privacy">{}</a>'.format(translate("ChatPane", "Privacy tab"))
-
-
-def measured_elsewhere() -> str:
-    """Said when no evaluation of the current model exists yet, and said to be whose: the range is read from
-    the bundled model's report shipped with the app (docs/PRIVACY.md's), the one its Privacy tab shows, so
-    the banner cannot quote a figure that report does not hold."""
-    report = bundled_model_report()
-    span = report.sent_range() if report is not None else None
-    if span is None:
-        return translate(
-            "ChatPane", "most of the words it receives (run the evaluation in the Privacy tab to measure this model)"
-        )
-    low, high = (locale_number(100 * rate) for rate in span)
-    return translate(
-        "ChatPane",
-        "{low}–{high} % of the words it receives (measured for the built-in model at every split depth; "
-        "run the evaluation in the Privacy tab to measure this model)",
-    ).format(low=low, high=high)
-
-
-# What docs/PRIVACY.md measured of the detector on documents by authors who never saw it (held-out sets).
-DETECTION_MEASURED = QT_TRANSLATE_NOOP(
-    "ChatPane",
-    "about 9 identifier words in 10 are found (90–94 % in English, 95–96 % in Spanish, measured on documents "
-    "the detector was not tuned on); the rest reach it as written",
-)
-
-
-def banner_for(settings: AppSettings, exposure: str | None = None) -> tuple[str, str]:
-    """What the banner says for these settings, and which of its kinds it is (``palette.BANNER_KINDS``, its
-    colours): only what is true of them. The words say it; the colour only repeats it.
-
-    ``exposure`` is the measured share of the text a worker can read back at this model and depth, in
-    words (PrivacyView.exposure_words); without one the banner quotes the project's own measurement and
-    says whose it is.
-    """
-    provider = settings.provider
-    demo = f" {translate('ChatPane', DEMO_MODEL_NOTE)}" if settings.model == BUNDLED_SPEC else ""
-    depth = translate("ChatPane", "Split depth {depth}: {depth} layers at each end run here.").format(
-        depth=settings.split
-    )
-    if provider is None:
-        replaced = (
-            " " + translate("ChatPane", "Identifiers are also replaced by stand-ins before the model reads them.")
-            if settings.pseudonymising
-            else ""
-        )
-        text = translate(
-            "ChatPane",
-            "<b>Nothing leaves this computer.</b> The model runs here, its middle layers in a worker process "
-            "on this machine.",
-        )
-        return f"{text}{replaced} {depth}{demo}", "local"
-    where = f"“{provider.name}” ({provider.endpoint})"
-    readable = exposure or measured_elsewhere()
-    review = " " + translate("ChatPane", REVIEW_BANNER) if settings.reviewing else ""
-    if settings.pseudonymising:
-        text = translate(
-            "ChatPane",
-            "<b>Only hidden states leave for {where}, with identifiers replaced.</b> Names, dates, record "
-            "numbers, addresses and the like are replaced by stand-ins and put back in the answer here: "
-            "{detection}. From the hidden states, whoever runs the worker can read back {readable} — see the "
-            "{privacy_tab}.",
-        ).format(
-            where=where,
-            detection=translate("ChatPane", DETECTION_MEASURED),
-            readable=readable,
-            privacy_tab=privacy_link(),
-        )
-        return f"{text}{review} {depth}{demo}", "pseudonymised"
-    text = translate(
-        "ChatPane",
-        "<b>Only hidden states leave for {where} — but they can be read back.</b> Whoever runs the worker can "
-        "recover {readable}, identifiers included: pseudonymisation is off for this provider. See the "
-        "{privacy_tab}.",
-    ).format(where=where, readable=readable, privacy_tab=privacy_link())
-    return f"{text}{review} {depth}{demo}", "readable"

@@ -13,7 +13,7 @@ import pytest
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile, SettingsError, load_settings, save_settings
 from app.host import Pseudonyms
-from app.ui.chat_pane import banner_for
+from app.ui.banner import banner_for
 from app.ui.chat_view import STAND_IN_STYLE
 from app.ui.main_window import MainWindow
 from app.ui.settings_dialog import ALWAYS_TIP, SettingsDialog

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QApplication
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile, SettingsError, load_settings, save_settings
 from app.host import NotAsReviewed, Role, Sampling, Turn
-from app.ui.chat_pane import AHEAD_AFTER_MS, REVIEW_BANNER, REVIEW_CANCELLED
+from app.ui.banner import REVIEW_BANNER
+from app.ui.chat_pane import AHEAD_AFTER_MS, REVIEW_CANCELLED
 from app.ui.main_window import MainWindow
 from app.ui.review_dialog import ReviewDialog
 from app.ui.settings_dialog import (

@@ -295,7 +295,7 @@ async def test_export_suggests_a_safe_name_in_the_documents_folder_and_says_the_
 ):
     from PySide6.QtWidgets import QFileDialog
 
-    from app.ui.chat_pane import export_folder
+    from app.ui.conversation_export import export_folder
 
     window = make_window(qtbot, engine_host, tmp_path, AppSettings())
     conversation = window.store.create("Ward 3/bed 12: Mr Kowalski?")

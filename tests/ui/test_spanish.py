@@ -131,7 +131,7 @@ def test_the_ui_words_for_the_data_layers_problems_and_export_are_the_same_engli
     from app.data import credentials, settings
     from app.data.conversations import ExportWords
     from app.ui import data_text
-    from app.ui.chat_pane import EXPORTED
+    from app.ui.conversation_export import EXPORTED
 
     assert data_text.SETTINGS_TEXT == settings.SETTINGS_MESSAGES
     assert set(data_text.SETTINGS_TEXT) == set(settings.SettingsProblem)

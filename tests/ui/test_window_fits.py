@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile
-from app.ui.chat_pane import banner_for
+from app.ui.banner import banner_for
 from app.ui.main_window import MainWindow
 from app.ui.settings_dialog import SettingsDialog
 from tests.ui.test_clinician_window import small_report

@@ -31,7 +31,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
 <context>
     <name>Banner</name>
     <message>
-        <location filename="../../ui/banner.py" line="+21"/>
+        <location filename="../../ui/banner.py" line="+22"/>
         <source>Demonstration model: check every fact.</source>
         <translation>Modelo de demostración: compruebe cada dato.</translation>
     </message>
@@ -74,17 +74,17 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../ui/chat_pane.py" line="+57"/>
+        <location filename="../../ui/chat_pane.py" line="+59"/>
         <source>Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider).</source>
         <translation>Envío anticipado mientras escribe: lo que escribe llega al servidor antes de pulsar Enviar (Configuración → Proveedor).</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../../ui/banner.py" line="+50"/>
         <source>The built-in model is a small demonstration model: its answers are often wrong — check every fact against the source.</source>
         <translation>El modelo integrado es un pequeño modelo de demostración: sus respuestas a menudo son erróneas; compruebe cada dato con la fuente.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../../ui/conversation_export.py" line="+17"/>
         <source>Export conversation — the file is plain text, not protected: anyone who can open it can read it</source>
         <translation>Exportar la conversación: el archivo es texto sin protección; cualquiera que pueda abrirlo puede leerlo</translation>
     </message>
@@ -99,7 +99,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>conversación</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location filename="../../ui/chat_pane.py" line="+67"/>
         <source>Type or paste a message — Ctrl+Enter sends, Esc stops an answer</source>
         <translation>Escriba o pegue un mensaje: Ctrl+Intro lo envía, Esc detiene una respuesta</translation>
     </message>
@@ -184,7 +184,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location line="+151"/>
         <source>Reading the conversation as the model did…</source>
         <translation>Leyendo la conversación como la leyó el modelo…</translation>
     </message>
@@ -264,7 +264,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>No se envió nada; la respuesta sigue como estaba.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../ui/banner.py" line="+5"/>
         <source>Each message is shown to you as the model will read it, and sent only once you confirm it.</source>
         <translation>Cada mensaje se le muestra tal como lo leerá el modelo y solo se envía cuando usted lo confirma.</translation>
     </message>
@@ -885,7 +885,7 @@ Last message: {when}</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../ui/main_window.py" line="+116"/>
+        <location filename="../../ui/main_window.py" line="+117"/>
         <source>Starting…</source>
         <translation>Iniciando…</translation>
     </message>
@@ -945,7 +945,7 @@ Last message: {when}</source>
         <translation>Cargando el modelo…</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>The privacy estimate could not be read: {error}</source>
         <translation>No se pudo leer la estimación de privacidad: {error}</translation>
     </message>
@@ -965,7 +965,7 @@ Last message: {when}</source>
         <translation>El servidor local se detuvo; se reiniciará con el próximo mensaje.</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>The language changes the next time splitchat starts.</source>
         <translation>El idioma cambiará la próxima vez que se inicie splitchat.</translation>
     </message>
@@ -1451,12 +1451,12 @@ Last message: {when}</source>
     </message>
     <message>
         <location line="+10"/>
-        <location line="+540"/>
+        <location line="+553"/>
         <source>auto</source>
         <translation>automático</translation>
     </message>
     <message>
-        <location line="-539"/>
+        <location line="-552"/>
         <source>learned</source>
         <translation>aprendido</translation>
     </message>
@@ -1691,7 +1691,7 @@ Last message: {when}</source>
         <translation>Ya existe un proveedor llamado {name}.</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+90"/>
         <source>Connecting to {endpoint}…</source>
         <translation>Conectando con {endpoint}…</translation>
     </message>
