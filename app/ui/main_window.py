@@ -322,11 +322,13 @@ class MainWindow(QMainWindow):
             self.host.inspect_model,
         )
         dialog.export_requested.connect(
-            lambda: self.bundle_export.choose_folder(dialog.depth.currentData(), dialog.model.text().strip())
+            lambda: self.bundle_export.choose_folder(
+                dialog.model_page.depth.currentData(), dialog.model_page.model.text().strip()
+            )
         )
-        self.bundle_export.progress.connect(dialog.show_export_progress)
-        self.bundle_export.running.connect(dialog.export_progress.setVisible)
-        self.bundle_export.status.connect(dialog.export_status.setText)
+        self.bundle_export.progress.connect(dialog.model_page.show_export_progress)
+        self.bundle_export.running.connect(dialog.model_page.export_progress.setVisible)
+        self.bundle_export.status.connect(dialog.model_page.export_status.setText)
         dialog.accepted.connect(lambda: self.apply_settings(dialog.chosen))
         dialog.open()
         return dialog

@@ -93,9 +93,9 @@ async def test_typed_prompt_streams_the_same_answer_as_splitchat_ask(qtbot, engi
     cost = window.local_step_cost()
     steps = pane.last_reply.decode_steps
     assert cost.at(window.host.info.local_layers) == pytest.approx(sum(s.local_compute_ms for s in steps) / len(steps))
-    for row in range(dialog.depth_table.rowCount()):
-        depth = int(dialog.depth_table.item(row, 0).text())
-        assert f"≈{cost.at(2 * depth):.0f} ms a step here" in dialog.depth_table.item(row, 1).text()
+    for row in range(dialog.model_page.depth_table.rowCount()):
+        depth = int(dialog.model_page.depth_table.item(row, 0).text())
+        assert f"≈{cost.at(2 * depth):.0f} ms a step here" in dialog.model_page.depth_table.item(row, 1).text()
     dialog.close()
 
     # Regenerate replaces the answer (greedy: the same one), leaving one assistant message.

@@ -371,7 +371,7 @@ def test_the_depth_table_fits_the_panel_at_1366_pixels_without_a_horizontal_scro
     dialog.show()
     dialog.tabs.setCurrentIndex(1)
     QApplication.processEvents()
-    table = dialog.depth_table
+    table = dialog.model_page.depth_table
     assert table.horizontalScrollBar().maximum() == 0  # nothing off to the side
     header = table.horizontalHeader()
     metrics = header.fontMetrics()
@@ -428,10 +428,13 @@ def test_the_depth_tables_privacy_figures_say_what_they_mean(qtbot):
 
     dialog = SettingsDialog(AppSettings(), 30, small_report(188, 200), no_probe)
     qtbot.addWidget(dialog)
-    measured, unmeasured = dialog.depth_table.item(1, 4), dialog.depth_table.item(0, 4)  # depths 2 and 1
+    measured, unmeasured = (
+        dialog.model_page.depth_table.item(1, 4),
+        dialog.model_page.depth_table.item(0, 4),
+    )  # depths 2 and 1
     assert measured.text() == "94% / 94% (public weights)"
     tip = measured.toolTip()
     assert "could read back about 94% of the words this computer sends it at depth 2" in tip
     assert "replacing identifiers before sending" in tip
     assert unmeasured.text() == "not measured at this depth" and unmeasured.toolTip() == DEPTH_COLUMNS[4][1]
-    assert dialog.depth_table.item(1, 3).toolTip() == DEPTH_COLUMNS[3][1]
+    assert dialog.model_page.depth_table.item(1, 3).toolTip() == DEPTH_COLUMNS[3][1]

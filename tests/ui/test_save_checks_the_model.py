@@ -13,14 +13,14 @@ async def test_save_refuses_a_folder_that_is_not_a_model_and_keeps_the_saved_one
     (notes / "letter.txt").write_text("Dear Sir")
     dialog = SettingsDialog(AppSettings(), 30, None, engine_host.probe, inspect=engine_host.inspect_model)
     qtbot.addWidget(dialog)
-    await dialog.inspect_task
-    dialog.model.setText(str(notes))
+    await dialog.model_page.inspect_task
+    dialog.model_page.model.setText(str(notes))
     dialog._save_clicked()  # pressed at once, before the field's own check ran
     await dialog.save_task
     assert dialog.result() == 0 and "Not saved" in dialog.error.text() and "config.json" in dialog.error.text()
     assert load_settings().model == "smollm2-135m-instruct"
-    assert dialog.model.text() == str(notes)  # what was typed stays, to correct
+    assert dialog.model_page.model.text() == str(notes)  # what was typed stays, to correct
 
-    dialog.model.setText("smollm2-135m-instruct")
+    dialog.model_page.model.setText("smollm2-135m-instruct")
     dialog._save_clicked()
     assert dialog.result() == 1 and dialog.chosen.model == "smollm2-135m-instruct"

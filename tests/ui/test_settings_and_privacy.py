@@ -45,8 +45,8 @@ async def test_settings_dialog_keeps_tokens_in_the_keyring_and_tests_the_connect
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
     assert dialog.token_state.text() == "No token set."
-    assert dialog.depth.count() == 14 and dialog.depth.currentData() == "2"
-    assert "not measured yet" in dialog.depth_table.item(1, 4).text()
+    assert dialog.model_page.depth.count() == 14 and dialog.model_page.depth.currentData() == "2"
+    assert "not measured yet" in dialog.model_page.depth_table.item(1, 4).text()
 
     # A wrong token: the handshake's 401 becomes a sentence the admin can act on.
     dialog.token.setText("not-the-token")
@@ -92,9 +92,13 @@ async def test_policy_locked_settings_are_read_only(qtbot, engine_host, monkeypa
     settings = load_settings()
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    assert dialog.depth.currentData() == "4" and not dialog.depth.isEnabled() and not dialog.mode.isEnabled()
+    assert (
+        dialog.model_page.depth.currentData() == "4"
+        and not dialog.model_page.depth.isEnabled()
+        and not dialog.mode.isEnabled()
+    )
     assert dialog.temperature.isEnabled()
-    assert "administrator" in dialog.depth.toolTip()
+    assert "administrator" in dialog.model_page.depth.toolTip()
 
 
 async def test_remote_provider_answers_like_the_embedded_one_and_errors_are_plain(qtbot, engine_host, worker, tmp_path):
@@ -252,42 +256,47 @@ async def test_choosing_a_model_folder_checks_it_sizes_each_depth_and_exports_it
     folder = write_random_checkpoint(tiny_config("qwen3"), tmp_path / "qwen3", torch.bfloat16, shard_bytes=40_000)
     window = make_window(qtbot, engine_host, tmp_path, AppSettings())
     dialog = window.open_settings()
-    await dialog.inspect_task  # the configured (bundled) model is checked as the panel opens
-    assert dialog.model_facts.text().startswith("✓ Llama 2/3 (also SmolLM2): 30 layers, float32")
+    await dialog.model_page.inspect_task  # the configured (bundled) model is checked as the panel opens
+    assert dialog.model_page.model_facts.text().startswith("✓ Llama 2/3 (also SmolLM2): 30 layers, float32")
 
-    dialog.model.setText(str(folder))
-    await dialog._start_inspection()
+    dialog.model_page.model.setText(str(folder))
+    await dialog.model_page.start_inspection()
     reader = WeightReader(folder)
-    assert dialog.model_facts.text().startswith(f"✓ Qwen3: 6 layers, bfloat16, 0.0 GB in {len(reader.files())} files")
-    assert dialog.depth.count() == 2  # six layers: one or two at each end
+    assert dialog.model_page.model_facts.text().startswith(
+        f"✓ Qwen3: 6 layers, bfloat16, 0.0 GB in {len(reader.files())} files"
+    )
+    assert dialog.model_page.depth.count() == 2  # six layers: one or two at each end
 
     def elements(*prefixes: str) -> int:
         return sum(reader.tensor(n).numel() for n in reader.names() if n.startswith(prefixes))
 
     edge = elements("model.embed_tokens.", "model.norm.", "lm_head.", "model.layers.0.", "model.layers.5.")
     middle = elements(*(f"model.layers.{i}." for i in range(1, 5)))
-    assert dialog.depth_table.item(0, 2).text() == f"{4 * edge / 1e6:.1f} MB (float32)"
-    assert dialog.depth_table.item(0, 3).text() == f"{2 * middle / 1e6:.1f} MB (bfloat16) + each conversation's cache"
-    dialog.device.setCurrentText("cuda")  # a GPU workstation computes its layers in bfloat16
-    assert dialog.depth_table.item(0, 2).text() == f"{2 * edge / 1e6:.1f} MB (bfloat16)"
+    assert dialog.model_page.depth_table.item(0, 2).text() == f"{4 * edge / 1e6:.1f} MB (float32)"
+    assert (
+        dialog.model_page.depth_table.item(0, 3).text()
+        == f"{2 * middle / 1e6:.1f} MB (bfloat16) + each conversation's cache"
+    )
+    dialog.model_page.device.setCurrentText("cuda")  # a GPU workstation computes its layers in bfloat16
+    assert dialog.model_page.depth_table.item(0, 2).text() == f"{2 * edge / 1e6:.1f} MB (bfloat16)"
 
     # The bundle is exported for the model and depth chosen in the panel, not the ones saved before.
-    dialog.depth.setCurrentIndex(dialog.depth.findData("1"))
+    dialog.model_page.depth.setCurrentIndex(dialog.model_page.depth.findData("1"))
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *_: str(tmp_path / "bundle"))
     finished = asyncio.Event()
     window.bundle_export.running.connect(lambda running: finished.set() if not running else None)
-    dialog.export_button.click()
+    dialog.model_page.export_button.click()
     await asyncio.wait_for(finished.wait(), 120)
     manifest = Manifest.read(tmp_path / "bundle" / "shard")
     assert (manifest.first_layer, manifest.last_layer, manifest.num_layers) == (1, 5, 6)
-    assert dialog.export_status.text().startswith("Worker bundle written")
+    assert dialog.model_page.export_status.text().startswith("Worker bundle written")
 
     missing = sorted(folder.glob("model-*.safetensors"))[2]
     missing.unlink()
-    await dialog._start_inspection()
-    assert dialog.model_facts.text().startswith("✗ The model cannot be loaded")
-    assert f"{missing.name}, listed in model.safetensors.index.json, is missing" in dialog.model_facts.text()
-    assert dialog.depth_table.item(0, 2).text() == "choose a model to size it"
+    await dialog.model_page.start_inspection()
+    assert dialog.model_page.model_facts.text().startswith("✗ The model cannot be loaded")
+    assert f"{missing.name}, listed in model.safetensors.index.json, is missing" in dialog.model_page.model_facts.text()
+    assert dialog.model_page.depth_table.item(0, 2).text() == "choose a model to size it"
 
 
 async def test_export_suggests_a_safe_name_in_the_documents_folder_and_says_the_file_is_unprotected(

@@ -63,7 +63,7 @@ def remote(settings: AppSettings) -> AppSettings:
 
 
 def privacy_cells(dialog) -> dict[int, str]:
-    table = dialog.depth_table
+    table = dialog.model_page.depth_table
     return {int(table.item(row, 0).text()): table.item(row, PRIVACY_COLUMN).text() for row in range(table.rowCount())}
 
 
@@ -93,7 +93,7 @@ async def test_a_fresh_install_shows_the_shipped_measurement_in_the_panel_the_de
     assert f"measured on {report.corpus.test_pairs} test tokens of Python 3.11.7" in statement
 
     dialog = window.open_settings()
-    await dialog.inspect_task
+    await dialog.model_page.inspect_task
     cells = privacy_cells(dialog)
     for depth, cell in cells.items():
         exposure = report.exposure(depth)
@@ -131,7 +131,7 @@ async def test_the_shipped_report_is_shown_for_its_own_weights_only(
     assert window.privacy.view.report is None
     assert window.privacy.view.statement.text() == NO_ESTIMATE
     dialog = window.open_settings()
-    await dialog.inspect_task
+    await dialog.model_page.inspect_task
     cells = privacy_cells(dialog)
     assert cells and all(cell == "not measured yet (run the privacy evaluation)" for cell in cells.values())
     dialog.close()

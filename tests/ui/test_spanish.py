@@ -279,8 +279,8 @@ async def test_in_spanish_no_english_string_is_visible_in_the_window_its_setting
     window.metrics.show()  # the live metrics' empty page and plots
     bad += english_in(shown_strings(window.metrics), USER_TEXT)
     dialog = window.open_settings()
-    await dialog.inspect_task  # the bundled model, checked and sized as the panel opens
-    assert dialog.model_facts.text().startswith("✓")
+    await dialog.model_page.inspect_task  # the bundled model, checked and sized as the panel opens
+    assert dialog.model_page.model_facts.text().startswith("✓")
     for tab in range(dialog.tabs.count()):  # each tab shown, as the user goes through them
         dialog.tabs.setCurrentIndex(tab)
         QApplication.processEvents()

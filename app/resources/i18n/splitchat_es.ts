@@ -965,7 +965,7 @@ Last message: {when}</source>
         <translation>El servidor local se detuvo; se reiniciará con el próximo mensaje.</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+44"/>
         <source>The language changes the next time splitchat starts.</source>
         <translation>El idioma cambiará la próxima vez que se inicie splitchat.</translation>
     </message>
@@ -1380,7 +1380,7 @@ Last message: {when}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="+49"/>
+        <location filename="../../ui/settings_dialog.py" line="+45"/>
         <source>Embedded (this computer only)</source>
         <translation>Integrado (solo este equipo)</translation>
     </message>
@@ -1400,7 +1400,7 @@ Last message: {when}</source>
         <translation>Los nombres, fechas, números de historia o de expediente, direcciones y demás identificadores se sustituyen en este equipo por sustitutos coherentes antes de que el modelo los lea, y se restituyen en la respuesta. En documentos para los que el detector no se ajustó, encuentra del 90 al 94&#xa0;% de las palabras identificativas en inglés y del 95 al 96&#xa0;% en español: el resto, y todo el demás texto, sigue llegando al servidor como estados ocultos (consulte la pestaña Privacidad). Revisar antes de enviar le permite comprobar cada mensaje.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../ui/model_page.py" line="+37"/>
         <source>Depth</source>
         <translation>Profundidad</translation>
     </message>
@@ -1450,13 +1450,13 @@ Last message: {when}</source>
         <translation>Tokens que un atacante recupera de lo que cruza la red (evaluación de privacidad)</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+553"/>
+        <location line="+133"/>
+        <location filename="../../ui/settings_dialog.py" line="+11"/>
         <source>auto</source>
         <translation>automático</translation>
     </message>
     <message>
-        <location line="-552"/>
+        <location filename="../../ui/settings_dialog.py" line="+1"/>
         <source>learned</source>
         <translation>aprendido</translation>
     </message>
@@ -1476,7 +1476,7 @@ Last message: {when}</source>
         <translation>secuencial</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../../ui/model_page.py" line="-123"/>
         <source>Llama 2/3 (also SmolLM2)</source>
         <translation>Llama 2/3 (también SmolLM2)</translation>
     </message>
@@ -1496,12 +1496,12 @@ Last message: {when}</source>
         <translation>Phi-3 y Phi-3.5</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../ui/settings_dialog.py" line="+2"/>
         <source>The window&apos;s language, and how numbers and dates are written. A change applies the next time splitchat starts.</source>
         <translation>El idioma de la ventana y cómo se escriben los números y las fechas. Un cambio se aplica la próxima vez que se inicie splitchat.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../ui/model_page.py" line="+7"/>
         <source>1 file</source>
         <translation>1 archivo</translation>
     </message>
@@ -1521,7 +1521,7 @@ Last message: {when}</source>
         <translation>, incrustaciones compartidas</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location filename="../../ui/settings_dialog.py" line="+6"/>
         <source>Send long messages to the worker while I type (the answer starts sooner)</source>
         <translation>Enviar los mensajes largos al servidor mientras escribo (la respuesta empieza antes)</translation>
     </message>
@@ -1591,12 +1591,12 @@ Last message: {when}</source>
         <translation>Configuración de splitchat</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+15"/>
         <source>&amp;Provider</source>
         <translation>&amp;Proveedor</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>&amp;Model and split depth</source>
         <translation>&amp;Modelo y profundidad de división</translation>
     </message>
@@ -1701,12 +1701,12 @@ Last message: {when}</source>
         <translation>✓ Conectado. El servidor sirve las capas {first}–{last} (huella {fingerprint}…); viaje de ida y vuelta: {rtt} ms.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location filename="../../ui/model_page.py" line="+32"/>
         <source>Split depth (layers kept on this computer at each end)</source>
         <translation>Profundidad de división (capas que se quedan en este equipo en cada extremo)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+47"/>
         <source>Split depths and what each costs</source>
         <translation>Profundidades de división y lo que cuesta cada una</translation>
     </message>
@@ -1756,7 +1756,7 @@ Last message: {when}</source>
         <translation>Dispositivo para las capas locales</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>{local} of {layers} layers ({share}%)</source>
         <translation>{local} de {layers} capas ({share}&#xa0;%)</translation>
     </message>
@@ -1806,7 +1806,7 @@ Last message: {when}</source>
         <translation>{sent}&#xa0;% / {returned}&#xa0;% (pesos públicos)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../ui/settings_dialog.py" line="+24"/>
         <location line="+8"/>
         <source>Language</source>
         <translation>Idioma</translation>
@@ -1855,12 +1855,12 @@ secuencial: un token por viaje de ida y vuelta</translation>
         <translation>Respuesta más larga (tokens)</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+59"/>
         <source>Checking {model} before saving…</source>
         <translation>Comprobando {model} antes de guardar…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+11"/>
         <source>Not saved: {model} is not a model splitchat can use ({why}). The model stays {saved}.</source>
         <translation>No se guardó: {model} no es un modelo que splitchat pueda usar ({why}). El modelo sigue siendo {saved}.</translation>
     </message>
