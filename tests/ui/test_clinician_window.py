@@ -421,7 +421,8 @@ def test_wire_compression_is_on_for_a_provider_saved_with_it_and_off_for_this_co
 
 
 def test_the_depth_tables_privacy_figures_say_what_they_mean(qtbot):
-    from app.ui.settings_dialog import DEPTH_COLUMNS, SettingsDialog
+    from app.ui.model_page import DEPTH_COLUMNS
+    from app.ui.settings_dialog import SettingsDialog
 
     async def no_probe(*_):
         raise AssertionError("not used")
