@@ -64,7 +64,7 @@ def ending_note(complete: bool, ending: str, words: ExportWords | None = None) -
 @dataclass(frozen=True)
 class ExportWords:
     """The words a Markdown export writes around the messages, in the reader's language. This layer does
-    not translate (it does not import Qt): the UI passes them translated (app/ui/messages.export_words);
+    not translate (it does not import Qt): the UI passes them translated (app/ui/conversation_export.export_words);
     the defaults are the English, for the command line and the tests."""
 
     roles: Mapping[str, str] = field(default_factory=lambda: dict(ROLE_TITLES))

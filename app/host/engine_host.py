@@ -307,8 +307,10 @@ class EngineHost:
         def step_done(timing: StepTiming, plan: Plan | None) -> None:
             on_step(StepUpdate(timing, plan.break_even if plan is not None else None))
 
-        # A lost session or link mid-answer is recovered inside the session (reconnect, re-prefill).
-        reply = await self.chat.reply(
+        # A lost session or link mid-answer is recovered inside the session (reconnect, re-prefill). The chat
+        # is held here: closing it while the answer finishes (a worker that died) must not lose the answer.
+        chat = self.chat
+        reply = await chat.reply(
             messages,
             max_new_tokens,
             sampling,
@@ -319,11 +321,11 @@ class EngineHost:
             pseudonymiser=pseudonymiser,
             on_reading=on_reading,
         )
-        return self._as_reply(reply)
+        return self._as_reply(reply, chat.split)
 
-    def _as_reply(self, reply: ChatReply) -> Reply:
+    @staticmethod
+    def _as_reply(reply: ChatReply, split: SplitSpec) -> Reply:
         generation = reply.generation
-        split = self.chat.split
         return Reply(
             text=reply.text,
             ending=ENDING_OF_STOP[generation.stop_reason],

@@ -3,6 +3,7 @@ what opens a chat and what is shown about it. Torch-free, like the package that 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -25,7 +26,7 @@ class Role(StrEnum):
 class Turn:
     """One message of a conversation, as its author wrote it."""
 
-    role: Role
+    role: Role | str  # a role's name is read as the Role
     text: str
 
     def __post_init__(self) -> None:
@@ -36,7 +37,7 @@ class Turn:
         return {"role": self.role.value, "content": self.text}
 
 
-def as_messages(turns: list[Turn] | tuple[Turn, ...]) -> list[dict[str, str]]:
+def as_messages(turns: Sequence[Turn]) -> list[dict[str, str]]:
     return [turn.as_message() for turn in turns]
 
 
@@ -74,13 +75,13 @@ class EngineConfig:
     """What the engine needs to open a chat; equal configs share one open engine."""
 
     model: str = BUNDLED_SPEC
-    split: SplitSpec = SplitSpec(2, 2)  # a setting's text ("2", "2,3") is read as one
+    split: SplitSpec | str = SplitSpec(2, 2)  # a setting's text ("2", "2,3") is read as a SplitSpec
     endpoint: str | None = None  # None: the bundled worker process on loopback
     token: str | None = None
     cert_sha256: str | None = None  # pinned certificate of a self-signed wss:// worker
     compress_wire: bool = True  # large frames to a remote worker go compressed, losslessly
     device: str = "auto"
-    mode: Mode = Mode.AUTO  # a setting's name is read as one
+    mode: Mode | str = Mode.AUTO  # a setting's name is read as the Mode
     budget: int = 48
     allow_unencrypted: bool = False  # the administrator's policy lets ws:// reach another computer
 

@@ -50,6 +50,12 @@ class _PinnedConnection(ClientConnection):
         await super().handshake(*args, **kwargs)
 
 
+def refuse_unencrypted(endpoint: str, allow_unencrypted: bool) -> None:
+    """WorkerError (refused, nothing sent) for ws:// beyond this computer, unless the policy allows it."""
+    if not (allow_unencrypted or encrypted_or_local(endpoint)):
+        raise WorkerError(LinkErrorCode.UNENCRYPTED, UNENCRYPTED_REFUSAL.format(endpoint=endpoint), refused=True)
+
+
 async def open_checked(
     endpoint: str,
     token: str,
@@ -64,8 +70,7 @@ async def open_checked(
     """A connection to the worker at ``endpoint`` and its hello, once the hello shows the layers and weights
     expected (``RemoteMiddle.connect`` says what each argument means); the connection is closed on any
     failure."""
-    if not (allow_unencrypted or encrypted_or_local(endpoint)):
-        raise WorkerError(LinkErrorCode.UNENCRYPTED, UNENCRYPTED_REFUSAL.format(endpoint=endpoint), refused=True)
+    refuse_unencrypted(endpoint, allow_unencrypted)
     secure = endpoint.startswith("wss://")
     if cert_sha256 and not secure:
         raise WorkerError(LinkErrorCode.TLS_REQUIRED, "a certificate pin needs a wss:// endpoint")

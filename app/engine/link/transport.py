@@ -14,7 +14,7 @@ import torch
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConcurrencyError, ConnectionClosed
 
-from app.engine.link.handshake import open_checked
+from app.engine.link.handshake import open_checked, refuse_unencrypted
 from app.engine.link.link_codes import LinkErrorCode, WorkerError
 from app.engine.link.middle import MiddleBlock, MiddleReply
 from app.engine.link.replies import ExpectedReply
@@ -132,6 +132,7 @@ class RemoteMiddle:
         pinned certificate (self-signed workers). A ``ws://`` endpoint beyond this computer is refused before
         anything is sent, unless ``allow_unencrypted`` (the administrator's policy) says otherwise.
         """
+        refuse_unencrypted(endpoint, allow_unencrypted)  # before anything else, as the policy is the first word
         if wire_dtype not in WIRE_DTYPES:
             raise ValueError(f"wire dtype must be one of {', '.join(WIRE_DTYPES)}")
         ws, hello = await open_checked(
