@@ -213,14 +213,10 @@ def test_the_frozen_app_carries_every_module_the_facade_imports_by_name():
     not follow: the spec collects the host package, and every other module named must be one that the scan
     reaches from it through imports written as code."""
     import app.host
-    from tests.unit.test_boundaries import app_imports, module_path
+    from tests.unit.test_boundaries import reachable_without
 
     spec = (CHECKOUT / "packaging" / "splitchat.spec").read_text()
     assert 'collect_submodules("app.host")' in spec
-    reached, waiting = set(), [f"app.host.{path.stem}" for path in (CHECKOUT / "app" / "host").glob("*.py")]
-    while waiting:
-        name = waiting.pop()
-        if name not in reached:
-            reached.add(name)
-            waiting += app_imports(module_path(name))
+    host_modules = [f"app.host.{path.stem}" for path in (CHECKOUT / "app" / "host").glob("*.py")]
+    reached = set().union(*(reachable_without(name) for name in host_modules))
     assert set(app.host.WHERE.values()) - reached == set()
