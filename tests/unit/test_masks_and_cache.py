@@ -113,3 +113,20 @@ def test_a_cache_edit_beyond_what_the_cache_holds_is_refused():
         CacheEdit(crop=4).apply(cache)
     with pytest.raises(ValueError):
         CacheEdit(keep_start=1, keep_indices=(5,)).apply(cache)
+
+
+@pytest.mark.parametrize("prompt", [1, 63, 64, 100, 128])
+def test_a_grown_cache_has_room_for_the_next_position(prompt):
+    # A buffer made to the prompt's exact size was reallocated and copied at the first decode step.
+    cache = StackCache(1)
+    cache.update(torch.zeros(1, 2, prompt, 4), torch.zeros(1, 2, prompt, 4), 0)
+    before = cache.capacity
+    keys, _ = cache.update(torch.ones(1, 2, 1, 4), torch.ones(1, 2, 1, 4), 0)
+    assert before > prompt and cache.capacity == before
+    assert keys.shape[-2] == prompt + 1 and keys[0, 0, -1, 0] == 1.0
+
+
+def test_a_capped_cache_grows_to_its_cap_and_never_below_what_it_must_hold():
+    cache = StackCache(1)
+    cache.max_capacity = 80
+    assert cache.capacity_for(64) == 80 and cache.capacity_for(90) == 90

@@ -79,9 +79,9 @@ def test_a_request_that_needs_no_more_memory_still_keeps_its_session_from_evicti
     busy, other = sessions.open("a"), sessions.open("b")
     _fill(busy, 10)  # buffers of 64
     sessions.make_room(busy, 20)  # fits what it holds: nothing reserved beyond, but it is in flight
-    sessions.make_room(other, 64)  # the budget is full: the busy session must not be the one to go
+    sessions.make_room(other, 63)  # the budget is full: the busy session must not be the one to go
     with pytest.raises(ProtocolError) as caught:
-        sessions.make_room(other, 65)
+        sessions.make_room(other, 64)  # buffers of 128
     assert caught.value.code == ErrorCode.MEMORY_LIMIT and len(sessions) == 2
 
 

@@ -92,10 +92,10 @@ def test_kv_budget_per_token_is_a_typed_refusal():
     sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget_per_owner=13_000)
     first, second = sessions.open("a"), sessions.open("a")
     _fill(first, 30)  # 64 positions of buffers
-    sessions.make_room(second, 65)  # 6,400 + 6,500 fits the token's share
+    sessions.make_room(second, 50)  # 6,400 + 6,400 fits the token's share
     sessions.release(second)
     assert sessions.get(first.id, "a") is first
-    sessions.make_room(second, 67)  # over the share: the token's own idle session gives way
+    sessions.make_room(second, 65)  # 128 positions of buffers, over the share: the token's own idle session gives way
     sessions.release(second)
     with pytest.raises(ProtocolError):
         sessions.get(first.id, "a")
@@ -142,10 +142,10 @@ def test_requests_in_flight_hold_their_reservation():
 def test_at_the_budget_a_token_evicts_its_own_sessions_before_anyone_elses():
     sessions = SessionTable(lambda: StackCache(2), 60.0, 10, bytes_per_position=100, kv_budget=19_000)
     theirs, mine_old, mine_new = sessions.open("a"), sessions.open("b"), sessions.open("b")
-    _fill(theirs, 64)
+    _fill(theirs, 63)  # 64 positions of buffers each
     time.sleep(0.01)
-    _fill(mine_old, 64)
-    sessions.make_room(mine_new, 64)  # full: b's own older session goes, though a's is older still
+    _fill(mine_old, 63)
+    sessions.make_room(mine_new, 63)  # full: b's own older session goes, though a's is older still
     assert sessions.get(theirs.id, "a") is theirs
     with pytest.raises(ProtocolError):
         sessions.get(mine_old.id, "b")
