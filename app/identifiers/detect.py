@@ -90,6 +90,7 @@ _ROLE_WORDS = frozenset(
 # Words that label a name or head a document; spaCy sometimes folds them into the name.
 _LABEL_WORDS = frozenset(
     "dear patient name re to from signed by witness consultant referrer gp cc attn date dated subject discharge "
+    "eircode postcode zip plz cep "
     "letter summary note report agreement between and tenant landlord lessee lessor pharmacist carer daughter son "
     "wife husband partner mother father sister brother taking known seen with for id dob mrn nhs ssn iban "
     "plaintiff defendant claimant respondent counsel director sincerely thanks thank regards hi hello kind best "
@@ -207,6 +208,9 @@ class IdentifierDetector:
             if not (rule.type is T.PHONE and _an_amount(text, s, e))
         ]
         for match in rules.NAME_LABELS.finditer(text):
+            label = match.group(0)[: match.start("value") - match.start()].strip(" \t\n:").lower()
+            if label == "re" and _everyday_words(match.group("value")):  # "Re: Tenancy at …": a subject
+                continue
             found.append(Entity(*match.span("value"), T.PERSON))
         return [named for entity in found if (named := _named(text, entity)) is not None]
 
@@ -229,6 +233,22 @@ _CURRENCY_AFTER = re.compile(
     r"reales|USD|COP|MXN|ARS|CLP|PEN|EUR|€|\$)",
     re.I,
 )
+
+
+def _everyday_words(surface: str) -> bool:
+    """Every word of ``surface`` an everyday word that is no one's name ("Tenancy", "Referral Letter"); an
+    initial is a person's ("C. A. Dobbs")."""
+    words = _NAME_WORD.findall(surface)
+    return (
+        bool(words)
+        and all(len(word) > 1 for word in words)
+        and all(
+            lexicon.zipf(word) >= places.EVERYDAY_ZIPF
+            and not lexicon.is_name_word(word)
+            and word.lower() not in lexicon.EVERYDAY_NAMES
+            for word in words
+        )
+    )
 
 
 def _an_amount(text: str, start: int, end: int) -> bool:
@@ -335,7 +355,13 @@ def _kept(text: str, entity: Entity, kept_terms: frozenset[str] | set[str]) -> b
         return True
     # "Mallampati III, Cormack-Lehane": every word an eponym, a medicine or a grade, no one's name
     words = re.findall(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*", surface)
-    return bool(words) and all(lexicon.is_kept_term(w) or re.fullmatch(r"[ivx]+", w) for w in words)
+    if words and all(lexicon.is_kept_term(w) or re.fullmatch(r"[ivx]+", w) for w in words):
+        return True
+    # "Echo EF", "SpO2 92% on RA": the same with the clinical abbreviations notes write in capitals
+    tokens = re.findall(r"[^\W_]+(?:[-'’&][^\W_]+)*", entity.text_in(text))
+    return bool(tokens) and all(
+        lexicon.is_kept_term(t) or t.upper() == t and t in lexicon.CLINICAL_ABBREVIATIONS for t in tokens
+    )
 
 
 class DetectorUnavailable(RuntimeError):

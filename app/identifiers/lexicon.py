@@ -71,6 +71,18 @@ KEEP_TERMS = frozenset(
     synthes arthrex conmed intuitive gore edwards biotronik livanova cochlear oticon phonak widex signia resound
     """.split()
 )
+# Clinical abbreviations as notes write them, in capitals: "Echo EF 45%", "Plan: OT home visit", "U&Es". Kept
+# only in capitals, since several are also names or words in lower case ("Ed", "Pat", "sat").
+CLINICAL_ABBREVIATIONS = frozenset(
+    """
+    EF LVEF OT PT SLT SALT NAD FBC CBC U&E U&ES LFT LFTS ABG VBG CTPA OGD ERCP TTE TOE TEE DVT PE COPD CKD AKI AF
+    MI STEMI NSTEMI ACS T2DM T1DM DM HTN IHD TIA CVA UTI LRTI URTI GCS AVPU ICU HDU ITU NICU PICU MDT DNACPR DNR
+    TTO NBM IV PRN TDS QDS SOB SOBOE RR HR BP SPO2 SATS ECG EKG EEG CXR AXR MRI CT USS A&E ED GP
+    ENT OPD SHO SPR FY1 FY2 MRSA CPAP BIPAP NIV PEG NG NGT CVC PICC LMWH DOAC NSAID NSAIDS PPI SSRI BMI TSH INR
+    CRP ESR WCC WBC HB PLT EGFR PMH PSH HPC ROS NKDA ADL ADLS MSK CNS CVS GI GU HEENT LOC
+    ROSC CPR ALS BLS RTC RTA NOF THR TKR ORIF VTE PEFR FEV1 FVC CTG LMP EDD G1P0 SVD LSCS EUA
+    """.split()
+)
 # Eponyms a note names alone ("Romberg negative", "Mallampati II", "Veress"), chosen from the signs, tests,
 # scales, instruments, operations and diseases of clinical writing — and only those that are rarely anyone's
 # surname: "Murphy", "Allen" or "Wells" alone stay candidates (hiding is the safe side), their sign or test

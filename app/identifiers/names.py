@@ -73,6 +73,10 @@ _NAME_STOPS = _FUNCTION_WORDS | _FIELD_LABELS
 _PARTICLES = frozenset("de del la van von der den da das dos do di du le y i ter ten bin al el".split())
 
 
+# Verbs that follow a role in a sentence and are also names somewhere ("Said"): the sentence goes on.
+_SPEECH_VERBS = frozenset("said says told asked went came saw gave took made wants wanted needs thinks knows".split())
+
+
 def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     """The words after a title or an introduction that can be a name: not function words, not everyday words
     (unless on the name lists), the longest such start."""
@@ -82,6 +86,8 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
         surface = word.group(0)
         lower = surface.lower()
         if lower in _NAME_STOPS or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
+            break
+        if lower in _SPEECH_VERBS:  # "the nurse said …": not Said
             break
         if len(surface) == 1 and kept:
             kept.append(word)
@@ -122,11 +128,26 @@ def mostly_lower_case(text: str) -> bool:
     return capitals * 25 < len(words)
 
 
+_QUOTED = re.compile(r"\"([^\"\n]{3,300})\"|“([^”\n]{3,300})”")
+
+
+def lower_case_quotes(text: str) -> list[tuple[int, int]]:
+    """Spans of speech quoted as it was typed or said, in lower case ("pt says "tell siobhan i'm grand""):
+    a name there is written as the rest of it is, whatever the text around it."""
+    spans = []
+    for match in _QUOTED.finditer(text):
+        group = 1 if match.group(1) is not None else 2
+        if mostly_lower_case(match.group(group)):
+            spans.append(match.span(group))
+    return spans
+
+
 def find_names(text: str) -> list[Entity]:
     """People named by name lists and titles (spaCy's entities and the rules find the rest)."""
     found = [entity for m in _TITLED.finditer(text) if (entity := _titled_name(m)) is not None]
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     lower_text = mostly_lower_case(text)
+    quoted_lower = lower_case_quotes(text)
     index = 0
     while index < len(words):
         start, end, word = words[index]
@@ -148,7 +169,8 @@ def find_names(text: str) -> list[Entity]:
         ):
             run += 1
         names = words[index : run + 1]
-        if _is_name(word) and _a_person(text, names, lower_text):
+        lower_here = lower_text or any(a <= start < b for a, b in quoted_lower)
+        if _is_name(word) and _a_person(text, names, lower_here):
             found.append(Entity(names[0][0], names[-1][1], T.PERSON))
             index = run + 1
             continue

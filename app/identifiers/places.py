@@ -86,12 +86,16 @@ _PO_BOX = re.compile(
 )
 _MILITARY = re.compile(r"(?<!\w)(?:PSC|CMR|Unit|USS [A-Z][a-z]+)\s*\d{1,5},?\s*Box\s*\d{1,5}(?!\w)")
 _MILITARY_POST = re.compile(r"(?<!\w)(?P<city>APO|FPO|DPO)\s+(?:AE|AP|AA)\s+(?P<zip>\d{5})(?!\d)")
+_FUSED_STREET = re.compile(
+    rf"(?<!\w){_NAME}{_FUSED_TYPES}(?:{_HOUSE})?(?:{_FLOOR})*(?!\w)|(?<!\w)(?:{_NAME} )?{_NAME}-?{_FUSED_TYPES}\b"
+    rf"(?:{_HOUSE})?",
+)
+# Zipf 3 is a word seen once in a million: a street name is rarer than that, the words that only end like one
+# ("Hearing" 4.8, "Wiring" 3.5) are not.
+EVERYDAY_ZIPF = 3.0
 _STREETS = (
     re.compile(rf"(?<![\w/]){_PREFIX_TYPES} ?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"),
-    re.compile(
-        rf"(?<!\w){_NAME}{_FUSED_TYPES}(?:{_HOUSE})?(?:{_FLOOR})*(?!\w)|(?<!\w)(?:{_NAME} )?{_NAME}-?{_FUSED_TYPES}\b"
-        rf"(?:{_HOUSE})?",
-    ),
+    _FUSED_STREET,
     re.compile(
         rf"(?<![\w,.])\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? (?:(?:{_LOWER_LINK}|'t) )*(?:{_NAME} ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
@@ -289,12 +293,46 @@ _CUED_ADDRESS = re.compile(
 )
 
 
+# What names a postcode's field ("CP 57000", "Eircode T12 K8AF"), not the town before it.
+POSTCODE_LABELS = frozenset(
+    (
+        "cp",
+        "c.p",
+        "cod. postal",
+        "código postal",
+        "codigo postal",
+        "zip",
+        "zip code",
+        "postcode",
+        "eircode",
+        "plz",
+        "cep",
+    )
+)
+
+
+def _postcode_label(surface: str) -> bool:
+    return surface.lower().strip(" .:") in POSTCODE_LABELS
+
+
+def _everyday_without_number(street: str) -> bool:
+    """ "Hearing", "Offering", "String": an everyday word that only ends like a fused street name ("-ring",
+    "-tie", "-weg"). Without a house number, a street so written is a rare word ("Kungsgatan")."""
+    if any(c.isdigit() for c in street):
+        return False
+    return any(lexicon.zipf(word) >= EVERYDAY_ZIPF for word in re.findall(r"[^\W\d_]+", street))
+
+
 def find_places(text: str) -> list[Entity]:
     """Street addresses, postcodes and towns in ``text``."""
     found: list[Entity] = []
     found += [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)]
     for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY):
-        found += [Entity(*_trim(text, *m.span()), T.ADDRESS) for m in pattern.finditer(text) if not _by_way_of(m)]
+        found += [
+            Entity(*_trim(text, *m.span()), T.ADDRESS)
+            for m in pattern.finditer(text)
+            if not _by_way_of(m) and not (pattern is _FUSED_STREET and _everyday_without_number(m.group(0)))
+        ]
     for match in _MILITARY_POST.finditer(text):
         found += [Entity(*match.span("city"), T.ADDRESS), Entity(*match.span("zip"), T.POSTCODE)]
     timeline = len(_LINE_OPENING_TIME.findall(text)) >= 2  # once a text, not once a candidate
@@ -342,7 +380,7 @@ def find_places(text: str) -> list[Entity]:
     found += _address_lines(text, found)
     found += _line_end_postcodes(text, found)
     found += _cued_addresses(text, found)
-    return found
+    return [e for e in found if not (e.type is T.LOCATION and _postcode_label(e.text_in(text)))]
 
 
 def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:
@@ -375,11 +413,11 @@ def _year_before_words(match: re.Match) -> bool:
 
 
 def _by_way_of(match: re.Match) -> bool:
-    """ "via Vocera", "VIA EMAIL": the English preposition, not an Italian street ("Via Roma 12" has its number)."""
+    """ "via Vocera", "VIA EMAIL", "28/10 via ED": the English preposition, not an Italian street ("Via Roma 12"
+    is capitalised and has its number)."""
     surface = match.group(0)
-    return re.match(r"(?i)v[íi]a\b", surface) is not None and (
-        not surface[0].isupper() or not re.search(r"\d", surface)
-    )
+    via = re.search(r"(?i)(?<!\w)v[íi]a\b", surface)
+    return via is not None and (not via.group(0)[0].isupper() or not re.search(r"\d", surface))
 
 
 _LINE_OPENING_TIME = re.compile(r"^[ \t]*(?:[01]\d|2[0-3])[0-5]\d\b", re.M)

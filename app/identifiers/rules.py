@@ -280,12 +280,13 @@ RULES: tuple[Rule, ...] = (
         r",? (?:him |her |them |me |el |la )?[\"“«']?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?)[\"”»']?",
     ),
     _rule(T.PERSON, rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} )*{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?"),
-    # People named by the role a letter, a filing or a statement gives them.
+    # People named by the role a letter, a filing or a statement gives them. A relation with a name after it
+    # introduces that name: in "lives in Ballincollig, daughter Aoife nearby" the town is no one's.
     _rule(
         T.PERSON,
         rf"(?P<value>{_PERSON_NAME}),? \(?(?:Counsel|Plaintiff|Defendant|Claimant|Respondent|Applicant|Director|"
         rf"Partner|Solicitor|Attorney|Barrister|Witness|Landlord|Tenant|Executor|daughter|son|wife|husband|"
-        rf"partner|mother|father|sister|brother|carer)\b",
+        rf"partner|mother|father|sister|brother|carer)\b(?![ \t]+[A-Z][a-z])",
     ),
     _rule(T.PERSON, rf"(?:\bI, |\bSTATEMENT OF |\bstatement of |\breport for |\bREPORT FOR )(?P<value>{_PERSON_NAME})"),
     _rule(
@@ -335,20 +336,26 @@ RULES: tuple[Rule, ...] = (
         rf"for) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}}",
     ),
     # A court named with its place ("Superior Court of the State of California, County of Alameda", "County
-    # Court at Central London"): the whole name, to the end of its line. "The High Court" names no place.
+    # Court at Central London"): the whole name, as far as its capitalised words go (in a letter's paragraph
+    # the line goes on: "… at Coventry unless the sum is paid"). "The High Court" names no place.
     _rule(
         T.ORGANIZATION,
         r"(?i:\b(?:superior|district|county|circuit|magistrates'?|crown|family|probate|municipal|justice|bankruptcy|"
         r"sheriff|state|federal|juvenile|housing|small claims|employment) (?:court|tribunal)s? "
         r"(?:of|at|for|in|sitting at) )"
-        r"[^\n]{3,90}",
+        rf"(?:the )?{_CAPITAL_NAME}(?:(?:,? (?:(?:of|the|for|and|de|del|la|y) )*){_CAPITAL_NAME}){{0,8}}",
     ),
     # An organisation after the label or the words that introduce one, to the field's end: "Employer: Rogers
     # Communications", "Bank: Capitec", "HEALTH INS: BCBS of Texas", "works at Medtronic", "Aseguradora: Mapfre".
+    # A plan only with its kind: "Plan:" alone heads a clinical note's plan ("Plan: Admit under medics").
     _rule(
         T.ORGANIZATION,
         r"(?:(?:^|\n|\t| {2,})[ \t]*(?i:employer|employed by|company|bank|insurer|insurance|health ins(?:urance)?|"
-        r"carrier|health plan|plan|payer|payor|school|pharmacy|preferred pharmacy|workplace|place of work|"
+        r"carrier|health plan|plan name|insurance plan|dental plan|payer|payor|school|pharmacy|preferred pharmacy|"
+        r"workplace|place of work|"
+        # "Plan:" alone where an insurance field follows within two lines
+        r"plan(?=[ \t]*:(?:[^\n]*\n){0,2}[^\n]*\b(?:(?i:member|group|policy|subscriber)(?: (?i:id|no|number))?"
+        r"[ \t]*[:#]|(?i:insurance|insurer|payer|coverage|copay)\b))|"
         r"empresa|empleador|banco|entidad|aseguradora|mutua|compañía|compania|cobertura|obra social|prepaga|eps|"
         r"isapre|centro de trabajo|lugar de trabajo|colegio|farmacia)[ \t]*:[ \t]*"
         r"|(?i:\b(?:works at|working at|worked at|work at|works for|worked for|employed (?:by|at)|employee of|"
@@ -433,6 +440,14 @@ EPONYM = re.compile(
 STATUTE = re.compile(
     r"\b(?:the )?(?:[A-Z][a-z]+ ){1,6}(?:Act|Rules|Regulations|Code|Directive)(?: (?:of )?\d{4})?\b|"
     r"\b(?:GDPR|HIPAA|Federal Rules of Civil Procedure)\b|"
+    # A protocol, practice direction or convention by its title: "the Pre-Action Protocol for Possession
+    # Claims", "Practice Direction 51Z", "the Hague Convention on the Civil Aspects of International Child
+    # Abduction". The title names the instrument, and its capitalised words no one.
+    # A company named so is a company: "g10 Code GmbH".
+    r"\b(?:[A-Z][a-z]+(?:-[A-Z][a-z]+)? ){0,4}(?:Protocol|Practice Direction|Convention|Treaty|Regulations|Rules|"
+    r"Directive|Act|Code)(?: \d{1,4}[A-Z]?\b)?(?: (?:for|of|on|relating to) (?:the )?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
+    r"(?: (?:of |and |the |for |in ){0,2}(?!(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\b)[A-Z][a-z]+(?:-[A-Z][a-z]+)?){0,6})?"
+    r"(?!,? (?:GmbH|Ltd|Limited|Inc|LLC|LLP|plc|PLC|AG|BV|Corp|S\.?[AL]\.?)\b)|"
     # Spanish and Latin American laws, codes and collective agreements: "Ley de Arrendamientos Urbanos", "Real
     # Decreto Legislativo 1/2013", "Código General del Proceso", "Convenio Colectivo de Hostelería".
     r"\b(?:Ley(?: Orgánica| General| Federal)?|Real Decreto(?: Legislativo| Ley|-ley)?|Decreto(?: Legislativo| Ley|"

@@ -728,3 +728,49 @@ def test_a_release_number_and_a_files_name_reach_the_model_as_written(detector):
     text = "Noteworthy changes in version 2.2.40; upgrade to v1.4.12 and see ja.po and w32main.c."
     assert detector.detect(text) == []
     assert [e.text_in("Seen on 2.2.24.") for e in detector.detect("Seen on 2.2.24.")] == ["2.2.24"]
+
+
+# -- a letter and a discharge note written for these tests, not taken from any evaluation set -------------------
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        # a court's place ends where its capitalised words do, not at the line's end
+        (
+            "We will issue in the County Court at Coventry unless the sum of £3,450 is paid by 17 January.",
+            ["unless the sum of £3,450 is paid by"],
+            ["Coventry", "17 January"],
+        ),
+        (
+            "Filed in the Superior Court of the State of California, County of Alameda, on May 2.",
+            [],
+            ["County of Alameda", "May 2"],
+        ),
+        # a word that only ends like a fused street name ("-ring") is no street; a rare one is
+        ("Hearing listed for the morning. She lives on Kungsgatan.", ["Hearing"], ["Kungsgatan"]),
+        # a letter's subject line is no one's name; a name after its label is
+        ("Re: Tenancy at Flat 3, 41 Ashdown Crescent", ["Tenancy"], ["Flat 3, 41 Ashdown Crescent"]),
+        ("Patient: Hope Bright\nSigned: C. A. Dobbs", [], ["Hope Bright", "C. A. Dobbs"]),
+        # legal instruments by their titles
+        ("Under the Pre-Action Protocol for Possession Claims and Practice Direction 51Z.", ["Pre-Action"], []),
+        ("See the Code of Conduct for Dr Ruth Amadi.", ["Code of Conduct"], ["Ruth Amadi"]),
+        ("Copyright (C) 2003-2022 g10 Code GmbH", [], ["g10 Code GmbH"]),
+        # a note's plan is no health plan; an insurance block's plan is
+        ("Plan: Admit under medics, IV fluids.\nPlan: OT home visit Thursday.", ["Admit", "OT home visit"], []),
+        ("Insurance: Aetna\nPlan: Choice POS II\nMember ID: W123456789", [], ["Aetna", "Choice POS II"]),
+        # clinical abbreviations in capitals, and "via" the preposition
+        ("Echo EF 45%, LVEF 40%. Admitted 28/10 via ED.", ["Echo EF", "via ED"], ["28/10"]),
+        ("Lives at Via Roma 12 and works at 10 Via Garibaldi.", [], ["Via Roma 12", "10 Via Garibaldi"]),
+        # a relation that introduces the next name leaves the town before it a town
+        ("Lives alone in Ballincollig, daughter Aoife nearby.", [], ["Ballincollig", "Aoife"]),
+        # a postcode's label is not the town
+        ("His Eircode is T12 K8AF. Nacido en Nezahualcóyotl, CP 57000.", ["Eircode", "CP"], ["T12 K8AF", "57000"]),
+        # a name in lower case inside quoted speech, in a note written with capitals
+        ('Pt says "tell siobhan i\'m grand" and the nurse said she would.', ["said"], ["siobhan"]),
+    ],
+)
+def test_a_letter_and_a_note_keep_their_words_and_hide_their_identifiers(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
+    found = {(e.text_in(text), e.type) for e in detector.detect(text)}
+    if "Ballincollig" in text:
+        assert ("Ballincollig", T.LOCATION) in found  # a town gets a town's stand-in, not a person's
