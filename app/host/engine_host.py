@@ -32,6 +32,7 @@ from app.engine.source.inspection import ModelFacts, inspect_model
 from app.engine.source.specs import ModelSource, resolve_model
 from app.engine.speculation.controller import Plan
 from app.engine.speculation.modes import Speculation
+from app.host.conversation_identifiers import ConversationIdentifiers
 from app.host.values import (
     ChatInfo,
     Ending,
@@ -46,7 +47,7 @@ from app.host.values import (
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.language import Language
 from app.identifiers.office_terms import OfficeTerms
-from app.identifiers.pseudonyms import ModelText, Pseudonymiser, Pseudonyms
+from app.identifiers.pseudonyms import ModelText, Pseudonymiser
 from app.jobs import CancelFlag, Progress
 from app.model.choices import SplitSpec
 from app.privacy.evaluation import best_report
@@ -83,8 +84,6 @@ class EngineHost:
         self._thread.start()
         self.chat: SplitChat | None = None
         self.config: EngineConfig | None = None
-        # The pseudonymiser of the conversation answered last: it remembers what it has read already.
-        self._pseudonymiser: Pseudonymiser | None = None
 
     @property
     def thread(self) -> threading.Thread:
@@ -124,14 +123,14 @@ class EngineHost:
         on_step: Callable[[StepUpdate], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         on_notice: Callable[[str], None] | None = None,
-        pseudonyms: Pseudonyms | None = None,
+        identifiers: ConversationIdentifiers | None = None,
         on_reading: Callable[[int, int], None] | None = None,
         reviewed: str | None = None,
     ) -> Reply:
         """The assistant's next message after ``turns``; ``on_text`` receives the text as it grows, and
         ``on_reading(done, total)`` how much of a long message the model has read before its first word.
 
-        With ``pseudonyms`` (the conversation's mapping, grown in place) the model reads the conversation
+        With ``identifiers`` (the conversation's, grown in place) the model reads the conversation
         with its identifiers replaced and ``on_text`` and the reply get the answer re-identified.
         ``reviewed`` is the last message as the user confirmed it in review: if the model would read
         anything else, ``NotAsReviewed`` is raised before anything is sent."""
@@ -144,19 +143,19 @@ class EngineHost:
                 on_step,
                 should_stop,
                 on_notice,
-                pseudonyms,
+                identifiers,
                 on_reading,
                 reviewed,
             )
         )
 
     async def prefill_ahead(
-        self, turns: list[Turn], pseudonyms: Pseudonyms | None = None, draft: int | None = None
+        self, turns: list[Turn], identifiers: ConversationIdentifiers | None = None, draft: int | None = None
     ) -> int:
         """Send the settled part of the conversation being typed (``turns`` ends with the draft, numbered
         ``draft`` by the caller) to the worker before Send — only where the user turned this on; returns the
         tokens now cached."""
-        return await self.call(self._ahead(as_messages(turns), pseudonyms, forget=False, draft=draft))
+        return await self.call(self._ahead(as_messages(turns), identifiers, forget=False, draft=draft))
 
     def draft_moved(self, draft: int) -> None:
         """The text sent ahead as ``draft`` has changed: it stops after the chunks in flight (or never
@@ -167,10 +166,10 @@ class EngineHost:
         if self.chat is not None:
             self.chat.draft_moved(draft)
 
-    async def forget_ahead(self, turns: list[Turn], pseudonyms: Pseudonyms | None = None) -> None:
+    async def forget_ahead(self, turns: list[Turn], identifiers: ConversationIdentifiers | None = None) -> None:
         """The draft sent ahead was deleted (``turns``: the conversation as sent) or its conversation
         left (``[]``): the worker keeps none of it."""
-        await self.call(self._ahead(as_messages(turns), pseudonyms, forget=True))
+        await self.call(self._ahead(as_messages(turns), identifiers, forget=True))
 
     async def prepare_pseudonymisation(self, spanish: bool = False) -> None:
         """Load the identifier detector (seconds, once per process) before the first message needs it:
@@ -178,16 +177,16 @@ class EngineHost:
         languages = (Language.ENGLISH, Language.SPANISH) if spanish else (Language.ENGLISH,)
         await self.call(asyncio.to_thread(default_detector().warm, languages))
 
-    async def model_texts(self, turns: list[Turn], pseudonyms: Pseudonyms) -> list[ModelText]:
-        """``turns`` as the model read and wrote them under ``pseudonyms``, stand-ins located."""
-        return await self.call(self._model_texts(as_messages(turns), pseudonyms))
+    async def model_texts(self, turns: list[Turn], identifiers: ConversationIdentifiers) -> list[ModelText]:
+        """``turns`` as the model read and wrote them under ``identifiers``, stand-ins located."""
+        return await self.call(self._model_texts(as_messages(turns), identifiers))
 
-    async def hide_in_review(self, pseudonyms: Pseudonyms, term: str) -> None:
+    async def hide_in_review(self, identifiers: ConversationIdentifiers, term: str) -> None:
         """The user marked ``term`` in review: it is replaced in every turn of the conversation from now on,
         earlier ones included (``model_texts`` reads them again). Nothing is sent."""
-        await self.call(self._mark(pseudonyms, lambda pseudonymiser: pseudonymiser.hide(term)))
+        await self.call(self._mark(identifiers, lambda pseudonymiser: pseudonymiser.hide(term)))
 
-    async def send_as_written(self, pseudonyms: Pseudonyms, stand_in: str) -> str | None:
+    async def send_as_written(self, identifiers: ConversationIdentifiers, stand_in: str) -> str | None:
         """The user un-hid a stand-in in review: its original reaches the model as written from now on.
         Returns that original, or None when ``stand_in`` is no stand-in of this conversation."""
 
@@ -197,7 +196,7 @@ class EngineHost:
                 pseudonymiser.keep(original)
             return original
 
-        return await self.call(self._mark(pseudonyms, keep))
+        return await self.call(self._mark(identifiers, keep))
 
     def worker_alive(self) -> bool:
         """False when the embedded worker process of the open chat has died (a remote one is not watched)."""
@@ -290,13 +289,13 @@ class EngineHost:
         on_step,
         should_stop,
         on_notice,
-        pseudonyms,
+        identifiers,
         on_reading,
         reviewed,
     ):
         if self.chat is None:
             raise RuntimeError("no chat is open")
-        pseudonymiser = await self._pseudonymiser_for(pseudonyms) if pseudonyms is not None else None
+        pseudonymiser = await self._pseudonymiser_for(identifiers) if identifiers is not None else None
         if reviewed is not None:
             # The pseudonymiser reads each distinct text once (its cache), so this is the reading the reply
             # below uses: checked here, before the engine sends a token of it.
@@ -338,30 +337,27 @@ class EngineHost:
         )
 
     async def _ahead(
-        self, messages: list[dict], pseudonyms: Pseudonyms | None, forget: bool, draft: int | None = None
+        self, messages: list[dict], identifiers: ConversationIdentifiers | None, forget: bool, draft: int | None = None
     ) -> int:
         if self.chat is None:
             return 0
-        pseudonymiser = await self._pseudonymiser_for(pseudonyms) if pseudonyms is not None else None
+        pseudonymiser = await self._pseudonymiser_for(identifiers) if identifiers is not None else None
         if forget:
             await self.chat.forget_ahead(messages, pseudonymiser)
             return 0
         return await self.chat.prefill_ahead(messages, pseudonymiser, draft)
 
-    async def _model_texts(self, messages: list[dict], pseudonyms: Pseudonyms) -> list[ModelText]:
-        pseudonymiser = await self._pseudonymiser_for(pseudonyms)
+    async def _model_texts(self, messages: list[dict], identifiers: ConversationIdentifiers) -> list[ModelText]:
+        pseudonymiser = await self._pseudonymiser_for(identifiers)
         return await asyncio.to_thread(pseudonymiser.model_texts, messages)
 
-    async def _mark(self, pseudonyms: Pseudonyms, change: Callable[[Pseudonymiser], T]) -> T:
+    async def _mark(self, identifiers: ConversationIdentifiers, change: Callable[[Pseudonymiser], T]) -> T:
         """A change the user made in review, to the one pseudonymiser the review and the reply share."""
-        return change(await self._pseudonymiser_for(pseudonyms))
+        return change(await self._pseudonymiser_for(identifiers))
 
-    async def _pseudonymiser_for(self, pseudonyms: Pseudonyms) -> Pseudonymiser:
-        if self._pseudonymiser is None or self._pseudonymiser.pseudonyms is not pseudonyms:
-            detector = await asyncio.to_thread(office_detector)
-            await asyncio.to_thread(detector.warm)
-            self._pseudonymiser = Pseudonymiser(pseudonyms, detector)
-        return self._pseudonymiser
+    @staticmethod
+    async def _pseudonymiser_for(identifiers: ConversationIdentifiers) -> Pseudonymiser:
+        return await identifiers.pseudonymiser(office_detector)
 
     async def _close_chat(self) -> None:
         chat, self.chat, self.config = self.chat, None, None

@@ -24,12 +24,12 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QPlainTextEdit, QPushButton, 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
 from app.host import (
+    ConversationIdentifiers,
     Ending,
     EngineHost,
     LinkErrorCode,
     LocalStepCost,
     ModelText,
-    Pseudonyms,
     Reply,
     Role,
     Sampling,
@@ -87,7 +87,7 @@ class ChatPane(QWidget):
         self.stop_flag = threading.Event()
         self.current_task: asyncio.Task | None = None
         self.last_reply: Reply | None = None  # the last finished answer
-        self.pseudonyms: Pseudonyms | None = None  # the open conversation's identifier mapping, once it has one
+        self.identifiers: ConversationIdentifiers | None = None  # the open conversation's, once it has one
         self.model_view_task: asyncio.Task | None = None
         self.review_dialog: ReviewDialog | None = None  # the message under review, while it is shown
         self.signals = EngineSignals()
@@ -209,7 +209,7 @@ class ChatPane(QWidget):
         self._leave_ahead()
         self._switch_draft(None)
         self.conversation_id = None
-        self.pseudonyms = None
+        self.identifiers = None
         self.chat_view.clear()
         self._set_generating(False)
         self.input.setFocus()
@@ -240,7 +240,7 @@ class ChatPane(QWidget):
         self._switch_draft(conversation_id)
         self.conversation_id = conversation_id
         mapping = self.store.pseudonyms(conversation_id)
-        self.pseudonyms = Pseudonyms.from_json(mapping) if mapping else None
+        self.identifiers = ConversationIdentifiers.from_json(mapping) if mapping else None
         self.chat_view.clear()
         for message in self.store.messages(conversation_id):
             self.chat_view.add(message.role, message.content, ending_text(message.complete, message.ending))
@@ -271,13 +271,13 @@ class ChatPane(QWidget):
         messages = self.store.messages(self.conversation_id) if self.conversation_id is not None else []
         return [Turn(m.role, m.content) for m in messages]
 
-    def _model_pseudonyms(self, settings: AppSettings) -> Pseudonyms | None:
-        """The conversation's identifier mapping when the provider pseudonymises (started on first use)."""
+    def _model_identifiers(self, settings: AppSettings) -> ConversationIdentifiers | None:
+        """The conversation's identifiers when the provider pseudonymises (started on first use)."""
         if not settings.pseudonymising:
             return None
-        if self.pseudonyms is None:
-            self.pseudonyms = Pseudonyms()
-        return self.pseudonyms
+        if self.identifiers is None:
+            self.identifiers = ConversationIdentifiers()
+        return self.identifiers
 
     def _send_ahead(self) -> asyncio.Task | None:
         """Send the settled part of the draft to the worker (or, if it was deleted, make the worker forget it)."""
@@ -295,12 +295,12 @@ class ChatPane(QWidget):
             self.ahead_draft += 1
             job = self._sending_ahead(
                 self.host.prefill_ahead(
-                    [*self._history(), draft_turn], self._model_pseudonyms(settings), draft=self.ahead_draft
+                    [*self._history(), draft_turn], self._model_identifiers(settings), draft=self.ahead_draft
                 )
             )
             self.ahead_sent = True
         elif self.ahead_sent:
-            job = self.host.forget_ahead(self._history(), self._model_pseudonyms(settings))
+            job = self.host.forget_ahead(self._history(), self._model_identifiers(settings))
             self.ahead_sent = False
         else:
             return None
@@ -345,9 +345,9 @@ class ChatPane(QWidget):
         self.stop_button.setEnabled(generating)
         # Regenerate replaces the last answer, or answers a last message left without one (stopped, failed).
         self.regenerate_button.setEnabled(not generating and bool(self.chat_view.bubbles))
-        if generating or self.pseudonyms is None:
+        if generating or self.identifiers is None:
             self.model_view_button.setChecked(False)  # a streaming answer is shown as the user reads it
-        self.model_view_button.setEnabled(not generating and self.pseudonyms is not None)
+        self.model_view_button.setEnabled(not generating and self.identifiers is not None)
 
     def send_clicked(self) -> None:
         text = self.input.toPlainText().strip()
@@ -442,23 +442,23 @@ class ChatPane(QWidget):
         """The last of ``turns`` as the model will read it, once the user confirms it; None on Cancel.
         Computing it sends nothing: the host reads the conversation on this computer."""
         conversation = self.conversation_id
-        pseudonyms = self._model_pseudonyms(self._settings())
+        identifiers = self._model_identifiers(self._settings())
         self.status.emit(translate("ChatPane", REVIEW_READING))
         try:
-            shown = await self._model_text(turns, pseudonyms)
+            shown = await self._model_text(turns, identifiers)
         except Exception as exc:  # nothing was sent: say why the review cannot be shown
             self.show_error(exc)
             return None
         hide = keep = None
-        if pseudonyms is not None:
+        if identifiers is not None:
 
             async def hide(term: str) -> ModelText:
-                await self.host.hide_in_review(pseudonyms, term)
-                return await self._model_text(turns, pseudonyms)
+                await self.host.hide_in_review(identifiers, term)
+                return await self._model_text(turns, identifiers)
 
             async def keep(stand_in: str) -> tuple[str | None, ModelText]:
-                original = await self.host.send_as_written(pseudonyms, stand_in)
-                return original, await self._model_text(turns, pseudonyms)
+                original = await self.host.send_as_written(identifiers, stand_in)
+                return original, await self._model_text(turns, identifiers)
 
         dialog = self.review_dialog = ReviewDialog(shown, hide, keep, self)
         try:
@@ -467,7 +467,7 @@ class ChatPane(QWidget):
             self.review_dialog = None
         dialog.deleteLater()
         if dialog.marked and conversation is not None:
-            self._keep_pseudonyms(conversation, pseudonyms)  # the user's choice holds even if not sent now
+            self._keep_identifiers(conversation, identifiers)  # the user's choice holds even if not sent now
         self.status.emit(
             translate("ChatPane", REVIEW_CONFIRMED)
             if confirmed
@@ -475,11 +475,11 @@ class ChatPane(QWidget):
         )
         return dialog.shown if confirmed else None
 
-    async def _model_text(self, turns: list[Turn], pseudonyms: Pseudonyms | None) -> ModelText:
+    async def _model_text(self, turns: list[Turn], identifiers: ConversationIdentifiers | None) -> ModelText:
         """The last of ``turns`` as the model will read it (as written when nothing is replaced)."""
-        if pseudonyms is None:
+        if identifiers is None:
             return ModelText(turns[-1].text, ())
-        return (await self.host.model_texts(turns, pseudonyms))[-1]
+        return (await self.host.model_texts(turns, identifiers))[-1]
 
     async def _answer(self, reviewed: str | None = None, turns: list[Turn] | None = None) -> str | None:
         """Stream the answer to ``turns`` (by default the conversation as stored)."""
@@ -494,7 +494,7 @@ class ChatPane(QWidget):
         self.streaming_row = None
         number = self.generation
         settings = self._settings()
-        pseudonyms = self._model_pseudonyms(settings)
+        identifiers = self._model_identifiers(settings)
         try:
             await self._ensure_engine()
             self.status.emit(translate("ChatPane", WRITING))
@@ -506,19 +506,19 @@ class ChatPane(QWidget):
                 on_step=self.signals.step.emit,
                 should_stop=self.stop_flag.is_set,
                 on_notice=self.signals.notice.emit,
-                pseudonyms=pseudonyms,
+                identifiers=identifiers,
                 on_reading=lambda done, total: self.signals.reading.emit(number, done, total),
                 reviewed=reviewed,
             )
         except Exception as exc:  # every failure becomes a message; the conversation stays as it was
-            self._keep_pseudonyms(conversation, pseudonyms)
+            self._keep_identifiers(conversation, identifiers)
             lost = isinstance(exc, WorkerError) and exc.code in LOST_CODES
             ending = Ending.LOST if lost else Ending.FAILED
             self._finish(conversation, self.pending_text or bubble.text, complete=False, ending=ending)
             self.show_error(exc)
             return None
         self.last_reply = reply
-        self._keep_pseudonyms(conversation, pseudonyms)
+        self._keep_identifiers(conversation, identifiers)
         self._finish(conversation, reply.text, complete=reply.ending is not Ending.STOPPED, ending=reply.ending)
         status = FINISHED_STATUS[reply.ending] if reply.text else STOPPED_BEFORE_ANSWER
         self.status.emit(translate("ChatPane", status))
@@ -537,14 +537,14 @@ class ChatPane(QWidget):
         self.streaming_row = None
         self._set_generating(False)  # the task's done callback sets them again once it has returned
 
-    def _keep_pseudonyms(self, conversation: int, pseudonyms: Pseudonyms | None) -> None:
+    def _keep_identifiers(self, conversation: int, identifiers: ConversationIdentifiers | None) -> None:
         """Save the mapping as it grew: the next turn and the model view need exactly these stand-ins."""
-        if pseudonyms is not None and conversation not in self.deleted:
-            self.store.set_pseudonyms(conversation, pseudonyms.to_json())
+        if identifiers is not None and conversation not in self.deleted:
+            self.store.set_pseudonyms(conversation, identifiers.to_json())
 
     def model_view_toggled(self, on: bool) -> asyncio.Task | None:
         """Show the messages as the model read them (stand-ins highlighted), or as the user wrote them."""
-        if not on or self.pseudonyms is None or self.conversation_id is None:
+        if not on or self.identifiers is None or self.conversation_id is None:
             for bubble in self.chat_view.bubbles:
                 bubble.show_original()
             return None
@@ -555,7 +555,7 @@ class ChatPane(QWidget):
         history = self._history()
         self.status.emit(translate("ChatPane", "Reading the conversation as the model did…"))
         try:
-            texts = await self.host.model_texts(history, self.pseudonyms)
+            texts = await self.host.model_texts(history, self.identifiers)
         except Exception as exc:  # the view is an aid: say what failed, keep the conversation shown
             what, todo = explain(exc)
             self.status.emit(f"{what} {todo}")
@@ -565,7 +565,7 @@ class ChatPane(QWidget):
             return  # switched off, or the conversation changed while it was read
         for bubble, model_text in zip(self.chat_view.bubbles, texts, strict=True):
             bubble.show_model_text(model_text.text, model_text.stand_ins)
-        count = len(self.pseudonyms.replacements)
+        count = self.identifiers.count
         if count == 1:
             said = translate("ChatPane", "What the model read: 1 identifier replaced by a stand-in.")
         else:

@@ -116,7 +116,7 @@ async def test_pseudonymised_text_is_all_that_goes_ahead_and_a_cut_link_recovers
     seen = chat.tokenizer.decode(chat.session.processed)
     assert len(chat.session.processed) > 400
     assert "Whitcombe" not in seen and "Pendleford" not in seen  # only the stand-ins went ahead
-    assert any(r.original == "Whitcombe" or "Whitcombe" in r.original for r in pane.pseudonyms.replacements)
+    assert any(r.original == "Whitcombe" or "Whitcombe" in r.original for r in pane.identifiers.mapping.replacements)
     pane.send_clicked()
     await pane.current_task
     assert pane.last_reply is not None and not pane.error.isVisible()

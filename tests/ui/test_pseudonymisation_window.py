@@ -12,7 +12,8 @@ import pytest
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile, SettingsError, load_settings, save_settings
-from app.host import Pseudonyms
+from app.host import ConversationIdentifiers
+from app.identifiers.pseudonyms import Pseudonyms
 from app.ui.banner import banner_for
 from app.ui.chat_view import STAND_IN_STYLE
 from app.ui.main_window import MainWindow
@@ -46,7 +47,7 @@ async def test_the_model_reads_stand_ins_while_the_person_reads_and_keeps_the_or
     pane = window.chat_pane
     assert "Nothing leaves this computer" in pane.banner.text() and "stand-ins" in pane.banner.text()
     assert not pane.model_view_button.isEnabled()  # nothing to show before the first message
-    pane.pseudonyms = Pseudonyms(seed=7)  # stand-ins the answer is cut inside of at 24 tokens
+    pane.identifiers = ConversationIdentifiers(Pseudonyms(seed=7))  # stand-ins the answer is cut inside of at 24 tokens
     streamed: list[str] = []
     pane.signals.text.connect(lambda _, text: streamed.append(text))
     answer = await pane.send_prompt(NOTE)

@@ -96,7 +96,7 @@ async def test_nothing_leaves_before_send_in_review_cancel_sends_nothing_and_wha
     # The engine refuses a reply that would read otherwise than what was confirmed, before sending anything.
     with pytest.raises(NotAsReviewed):
         await engine_host.reply(
-            [Turn(Role.USER, LETTER)], 8, Sampling(), pseudonyms=pane.pseudonyms, reviewed="Something else"
+            [Turn(Role.USER, LETTER)], 8, Sampling(), identifiers=pane.identifiers, reviewed="Something else"
         )
     assert link.bytes_up - before < ROW_BYTES and chat.session.processed == []
 
@@ -148,15 +148,15 @@ async def test_a_word_hidden_in_review_is_replaced_in_this_turn_and_the_earlier_
     dialog.hide_button.click()
     await until(lambda: dialog.busy is None)
     assert "ferryman" not in dialog.shown and "hidden from the model" in dialog.note.text()
-    assert pane.pseudonyms.hidden == ["ferryman"]
-    stand_in = next(r.surrogate for r in pane.pseudonyms.replacements if r.original == "ferryman")
+    assert pane.identifiers.mapping.hidden == ["ferryman"]
+    stand_in = next(r.surrogate for r in pane.identifiers.mapping.replacements if r.original == "ferryman")
     assert any(dialog.shown[s:e] == stand_in for s, e in dialog.model_text.stand_ins)  # highlighted
     shown = dialog.shown
     dialog.send_button.click()
     await pane.current_task
     assert pane.last_reply.model_prompt == shown
     # The conversation was read again: the first message too reached the worker with the stand-in.
-    first = (await engine_host.model_texts(window.chat_pane._history(), pane.pseudonyms))[0].text
+    first = (await engine_host.model_texts(window.chat_pane._history(), pane.identifiers))[0].text
     assert "ferryman" not in first and stand_in in first
     read = chat.tokenizer.decode(chat.session.processed)
     assert first in read and shown in read
@@ -166,7 +166,7 @@ async def test_a_word_hidden_in_review_is_replaced_in_this_turn_and_the_earlier_
     window.store.close()
     reopened = window_for(qtbot, engine_host, tmp_path, window.settings)
     reopened.conversations.list.setCurrentRow(0)
-    assert reopened.chat_pane.pseudonyms.hidden == ["ferryman"]
+    assert reopened.chat_pane.identifiers.mapping.hidden == ["ferryman"]
 
 
 async def test_a_false_stand_in_sent_as_written_reaches_the_model_as_written(qtbot, engine_host, link, tmp_path):
@@ -175,8 +175,8 @@ async def test_a_false_stand_in_sent_as_written_reaches_the_model_as_written(qtb
     pane = window.chat_pane
     pane.input.setPlainText(VISIT)
     dialog = await review_of(pane)
-    friend = next(r.surrogate for r in pane.pseudonyms.replacements if r.original == "Jenny")
-    street = next(r.surrogate for r in pane.pseudonyms.replacements if "Hope Street" in r.original)
+    friend = next(r.surrogate for r in pane.identifiers.mapping.replacements if r.original == "Jenny")
+    street = next(r.surrogate for r in pane.identifiers.mapping.replacements if "Hope Street" in r.original)
     assert "Jenny" not in dialog.shown and friend in dialog.shown and street in dialog.shown
     at = dialog.shown.index(friend)
     dialog.select(at + 2, at + 2)  # the cursor in the stand-in is enough
@@ -184,7 +184,7 @@ async def test_a_false_stand_in_sent_as_written_reaches_the_model_as_written(qtb
     dialog.keep_button.click()
     await until(lambda: dialog.busy is None)
     assert "Jenny" in dialog.shown and friend not in dialog.shown and street in dialog.shown  # only that one
-    assert dialog.note.text() == "Sent as written from now on: “Jenny”." and pane.pseudonyms.kept == ["Jenny"]
+    assert dialog.note.text() == "Sent as written from now on: “Jenny”." and pane.identifiers.mapping.kept == ["Jenny"]
     shown = dialog.shown
     dialog.send_button.click()
     await pane.current_task
