@@ -152,9 +152,11 @@ def test_every_control_of_the_window_and_its_dialogs_has_an_accessible_name(qtbo
         settle(qtbot, 2)
         assert unnamed(dialog) == [], dialog.tabs.tabText(page)
     # A field is named by what it asks for, not by its value or the group around it.
-    assert named(dialog.provider) == "Provider" and named(dialog.model_page.depth) == "Split depth"
+    assert named(dialog.provider_page.provider) == "Provider" and named(dialog.model_page.depth) == "Split depth"
     assert named(dialog.mode) == "Decoding mode" and named(dialog.language) == "Language"
-    assert spoken(dialog.token) == "Access token" and label_of(dialog.token) == "Access token"
+    assert (
+        spoken(dialog.provider_page.token) == "Access token" and label_of(dialog.provider_page.token) == "Access token"
+    )
     assert spoken(dialog.model_page.model) == "Model"  # not the group box's title, "Split depth (layers kept …)"
 
     text = "Please summarise the note for Pendleford."

@@ -161,15 +161,17 @@ def test_provider_edits_survive_adding_and_switching_and_a_locked_endpoint_keeps
     settings = AppSettings(profiles=(ProviderProfile("clinic", "wss://gpu.clinic.example:8765"),))
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    dialog.provider.setCurrentIndex(dialog.provider.findData("clinic"))
-    dialog.endpoint.setText("wss://gpu2.clinic.example:8765")
-    dialog.token.setText("clinic-token")
-    dialog._add_profile()  # the edits to "clinic" must not be dropped
-    assert dialog.provider.currentData() == "provider" and dialog.endpoint.text() == "wss://"
-    dialog.endpoint.setText("wss://other.example:9000")
-    dialog.provider.setCurrentIndex(dialog.provider.findData("clinic"))
-    assert dialog.endpoint.text() == "wss://gpu2.clinic.example:8765"
-    assert "when you save" in dialog.token_state.text()
+    dialog.provider_page.provider.setCurrentIndex(dialog.provider_page.provider.findData("clinic"))
+    dialog.provider_page.endpoint.setText("wss://gpu2.clinic.example:8765")
+    dialog.provider_page.token.setText("clinic-token")
+    dialog.provider_page._add_profile()  # the edits to "clinic" must not be dropped
+    assert (
+        dialog.provider_page.provider.currentData() == "provider" and dialog.provider_page.endpoint.text() == "wss://"
+    )
+    dialog.provider_page.endpoint.setText("wss://other.example:9000")
+    dialog.provider_page.provider.setCurrentIndex(dialog.provider_page.provider.findData("clinic"))
+    assert dialog.provider_page.endpoint.text() == "wss://gpu2.clinic.example:8765"
+    assert "when you save" in dialog.provider_page.token_state.text()
     assert credentials.get_token("clinic") is None  # nothing stored before Save
     chosen = dialog.result_settings()
     assert {p.name: p.endpoint for p in chosen.profiles} == {
@@ -185,9 +187,13 @@ def test_provider_edits_survive_adding_and_switching_and_a_locked_endpoint_keeps
     )
     dialog = SettingsDialog(locked, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    assert not dialog.endpoint.isEnabled() and not dialog.name.isEnabled() and not dialog.add_profile.isEnabled()
-    assert dialog.token.isEnabled() and dialog.test_button.isEnabled()
-    dialog.token.setText("my-own-token")
+    assert (
+        not dialog.provider_page.endpoint.isEnabled()
+        and not dialog.provider_page.name.isEnabled()
+        and not dialog.provider_page.add_profile.isEnabled()
+    )
+    assert dialog.provider_page.token.isEnabled() and dialog.provider_page.test_button.isEnabled()
+    dialog.provider_page.token.setText("my-own-token")
     assert dialog.result_settings().provider.endpoint == "wss://gpu.clinic.example:8765"
     assert credentials.get_token("clinic") == "my-own-token"
 
@@ -282,9 +288,9 @@ async def test_a_long_connection_test_result_is_not_clipped(qtbot, engine_host):
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
     dialog.show()
-    dialog.token.setText("x")
-    await dialog.test_connection()
-    label = dialog.test_result
+    dialog.provider_page.token.setText("x")
+    await dialog.provider_page.test_connection()
+    label = dialog.provider_page.test_result
     assert "cannot be reached" in label.text() and len(label.text()) > 120
     QApplication.processEvents()
     assert label.height() >= label.heightForWidth(label.width())
@@ -382,14 +388,14 @@ def test_the_depth_table_fits_the_panel_at_1366_pixels_without_a_horizontal_scro
 
 
 def test_prefill_while_typing_is_off_by_default_says_what_it_means_and_the_policy_can_lock_it(qtbot, engine_host):
-    from app.ui.settings_dialog import PREFILL_WARNING
+    from app.ui.provider_page import PREFILL_WARNING
 
     provider = ProviderProfile("clinic", "wss://gpu.clinic.example:8765")
     dialog = SettingsDialog(AppSettings(profiles=(provider,), active_profile="clinic"), 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    assert not dialog.prefill.isChecked() and dialog.prefill.isEnabled()
-    dialog.prefill.setChecked(True)
-    assert "before you press Send" in PREFILL_WARNING and not dialog.prefill_warning.isHidden()
+    assert not dialog.provider_page.prefill.isChecked() and dialog.provider_page.prefill.isEnabled()
+    dialog.provider_page.prefill.setChecked(True)
+    assert "before you press Send" in PREFILL_WARNING and not dialog.provider_page.prefill_warning.isHidden()
     chosen = dialog.result_settings()
     assert chosen.prefilling_while_typing and chosen.provider.prefill_while_typing
 
@@ -398,26 +404,26 @@ def test_prefill_while_typing_is_off_by_default_says_what_it_means_and_the_polic
     locked = AppSettings(profiles=(on,), active_profile="clinic", locked=("profiles", "prefill_embedded"))
     dialog = SettingsDialog(locked, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    assert dialog.prefill.isChecked() and not dialog.prefill.isEnabled()
-    dialog.provider.setCurrentIndex(0)  # the embedded default: its own switch, locked too
-    assert not dialog.prefill.isEnabled() and "administrator" in dialog.prefill.toolTip()
+    assert dialog.provider_page.prefill.isChecked() and not dialog.provider_page.prefill.isEnabled()
+    dialog.provider_page.provider.setCurrentIndex(0)  # the embedded default: its own switch, locked too
+    assert not dialog.provider_page.prefill.isEnabled() and "administrator" in dialog.provider_page.prefill.toolTip()
 
 
 def test_wire_compression_is_on_for_a_provider_saved_with_it_and_off_for_this_computer(qtbot, engine_host, tmp_path):
     provider = ProviderProfile("clinic", "wss://gpu.clinic.example:8765")
     dialog = SettingsDialog(AppSettings(profiles=(provider,), active_profile="clinic"), 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    assert dialog.compress.isChecked() and dialog.compress.isEnabled()
-    assert "500 Mbit/s" in dialog.compress.toolTip()
-    dialog.compress.setChecked(False)  # a worker on a fast office network
+    assert dialog.provider_page.compress.isChecked() and dialog.provider_page.compress.isEnabled()
+    assert "500 Mbit/s" in dialog.provider_page.compress.toolTip()
+    dialog.provider_page.compress.setChecked(False)  # a worker on a fast office network
     chosen = dialog.result_settings()
     assert chosen.provider.compress_wire is False
     path = tmp_path / "settings.json"
     path.write_text(chosen.to_json())
     assert AppSettings.from_dict(json.loads(path.read_text())).provider.compress_wire is False
-    dialog.provider.setCurrentIndex(0)  # the embedded worker: nothing crosses a network
-    assert not dialog.compress.isChecked() and not dialog.compress.isEnabled()
-    assert "this computer" in dialog.compress.toolTip()
+    dialog.provider_page.provider.setCurrentIndex(0)  # the embedded worker: nothing crosses a network
+    assert not dialog.provider_page.compress.isChecked() and not dialog.provider_page.compress.isEnabled()
+    assert "this computer" in dialog.provider_page.compress.toolTip()
 
 
 def test_the_depth_tables_privacy_figures_say_what_they_mean(qtbot):

@@ -17,7 +17,8 @@ from app.identifiers.pseudonyms import Pseudonyms
 from app.ui.banner import banner_for
 from app.ui.chat_view import STAND_IN_STYLE
 from app.ui.main_window import MainWindow
-from app.ui.settings_dialog import ALWAYS_TIP, SettingsDialog
+from app.ui.provider_page import ALWAYS_TIP
+from app.ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.bundled
 
@@ -106,10 +107,10 @@ async def test_policy_forces_pseudonymisation_on_and_the_panel_shows_it_locked(
 
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    assert not dialog.pseudonymise.isChecked() and dialog.pseudonymise.isEnabled()
-    dialog.provider.setCurrentIndex(dialog.provider.findData("gpu-box"))
-    assert dialog.pseudonymise.isChecked()
-    dialog.pseudonymise.setChecked(False)
+    assert not dialog.provider_page.pseudonymise.isChecked() and dialog.provider_page.pseudonymise.isEnabled()
+    dialog.provider_page.provider.setCurrentIndex(dialog.provider_page.provider.findData("gpu-box"))
+    assert dialog.provider_page.pseudonymise.isChecked()
+    dialog.provider_page.pseudonymise.setChecked(False)
     chosen = dialog.result_settings()
     assert chosen.profiles[0].pseudonymise is False and chosen.pseudonymise_embedded is False
     assert not chosen.pseudonymising and "pseudonymisation is off" in banner_for(chosen)[0]
@@ -124,10 +125,10 @@ async def test_policy_forces_pseudonymisation_on_and_the_panel_shows_it_locked(
         save_settings(replace(locked, pseudonymise_always=False))
     dialog = SettingsDialog(locked, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    for index in range(dialog.provider.count()):
-        dialog.provider.setCurrentIndex(index)
-        assert dialog.pseudonymise.isChecked() and not dialog.pseudonymise.isEnabled()
-        assert dialog.pseudonymise.toolTip() == ALWAYS_TIP
+    for index in range(dialog.provider_page.provider.count()):
+        dialog.provider_page.provider.setCurrentIndex(index)
+        assert dialog.provider_page.pseudonymise.isChecked() and not dialog.provider_page.pseudonymise.isEnabled()
+        assert dialog.provider_page.pseudonymise.toolTip() == ALWAYS_TIP
     banner = banner_for(replace(locked, active_profile="gpu-box"))[0]
     assert "with identifiers replaced" in banner
     # the banner quotes the detection measured on text it was not tuned on, and never promises all of it

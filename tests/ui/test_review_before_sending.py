@@ -20,14 +20,9 @@ from app.host import NotAsReviewed, Role, Sampling, Turn
 from app.ui.banner import REVIEW_BANNER
 from app.ui.chat_pane import AHEAD_AFTER_MS, REVIEW_CANCELLED
 from app.ui.main_window import MainWindow
+from app.ui.provider_page import PREFILL_REVIEW_TIP, REVIEW_ALWAYS_TIP, REVIEW_EMBEDDED_TIP, REVIEW_LABEL
 from app.ui.review_dialog import ReviewDialog
-from app.ui.settings_dialog import (
-    PREFILL_REVIEW_TIP,
-    REVIEW_ALWAYS_TIP,
-    REVIEW_EMBEDDED_TIP,
-    REVIEW_LABEL,
-    SettingsDialog,
-)
+from app.ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.bundled
 
@@ -235,13 +230,17 @@ async def test_the_policy_requires_review_the_panel_shows_it_locked_and_send_ope
 
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    dialog.provider.setCurrentIndex(dialog.provider.findData("office"))
-    assert dialog.review.text() == REVIEW_LABEL
-    assert dialog.review.isChecked() and not dialog.review.isEnabled() and dialog.review.toolTip() == REVIEW_ALWAYS_TIP
-    assert not dialog.prefill.isEnabled() and dialog.prefill.toolTip() == PREFILL_REVIEW_TIP
-    dialog.provider.setCurrentIndex(0)  # the embedded worker: nothing leaves, nothing to review
-    assert not dialog.review.isChecked() and not dialog.review.isEnabled()
-    assert dialog.review.toolTip() == REVIEW_EMBEDDED_TIP
+    dialog.provider_page.provider.setCurrentIndex(dialog.provider_page.provider.findData("office"))
+    assert dialog.provider_page.review.text() == REVIEW_LABEL
+    assert (
+        dialog.provider_page.review.isChecked()
+        and not dialog.provider_page.review.isEnabled()
+        and dialog.provider_page.review.toolTip() == REVIEW_ALWAYS_TIP
+    )
+    assert not dialog.provider_page.prefill.isEnabled() and dialog.provider_page.prefill.toolTip() == PREFILL_REVIEW_TIP
+    dialog.provider_page.provider.setCurrentIndex(0)  # the embedded worker: nothing leaves, nothing to review
+    assert not dialog.provider_page.review.isChecked() and not dialog.provider_page.review.isEnabled()
+    assert dialog.provider_page.review.toolTip() == REVIEW_EMBEDDED_TIP
     assert dialog.result_settings().review_always
 
     window = window_for(qtbot, engine_host, tmp_path, settings)
@@ -261,15 +260,23 @@ def test_the_switch_is_per_provider_off_by_default_and_review_turns_sending_ahea
     settings = AppSettings(profiles=(provider,), active_profile="clinic")
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    assert not dialog.review.isChecked() and dialog.review.isEnabled() and dialog.prefill.isChecked()
-    dialog.review.setChecked(True)
-    assert not dialog.prefill.isChecked() and not dialog.prefill.isEnabled()  # review wins
+    assert (
+        not dialog.provider_page.review.isChecked()
+        and dialog.provider_page.review.isEnabled()
+        and dialog.provider_page.prefill.isChecked()
+    )
+    dialog.provider_page.review.setChecked(True)
+    assert not dialog.provider_page.prefill.isChecked() and not dialog.provider_page.prefill.isEnabled()  # review wins
     chosen = dialog.result_settings()
     assert chosen.provider.review_before_sending and chosen.reviewing and not chosen.prefilling_while_typing
     assert chosen.provider.prefill_while_typing  # the user's choice is kept for when review is off again
     locked = SettingsDialog(replace(chosen, locked=("profiles",)), 30, None, engine_host.probe)
     qtbot.addWidget(locked)
-    assert locked.review.isChecked() and not locked.review.isEnabled() and "administrator" in locked.review.toolTip()
+    assert (
+        locked.provider_page.review.isChecked()
+        and not locked.provider_page.review.isEnabled()
+        and "administrator" in locked.provider_page.review.toolTip()
+    )
 
 
 async def test_the_review_fits_a_laptop_screen_and_works_by_keyboard(qtbot):

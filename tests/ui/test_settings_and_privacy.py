@@ -44,25 +44,25 @@ async def test_settings_dialog_keeps_tokens_in_the_keyring_and_tests_the_connect
     settings = AppSettings(profiles=(ProviderProfile("gpu-box", worker.endpoint),), active_profile="gpu-box")
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    assert dialog.token_state.text() == "No token set."
+    assert dialog.provider_page.token_state.text() == "No token set."
     assert dialog.model_page.depth.count() == 14 and dialog.model_page.depth.currentData() == "2"
     assert "not measured yet" in dialog.model_page.depth_table.item(1, 4).text()
 
     # A wrong token: the handshake's 401 becomes a sentence the admin can act on.
-    dialog.token.setText("not-the-token")
-    await dialog.test_connection()
-    assert "refused the access token (401)" in dialog.test_result.text()
+    dialog.provider_page.token.setText("not-the-token")
+    await dialog.provider_page.test_connection()
+    assert "refused the access token (401)" in dialog.provider_page.test_result.text()
 
-    dialog.token.setText(worker.token)
-    await dialog.test_connection()
-    assert dialog.test_result.text().startswith("✓ Connected. Worker serves layers 2–27")
-    assert "round trip" in dialog.test_result.text()
+    dialog.provider_page.token.setText(worker.token)
+    await dialog.provider_page.test_connection()
+    assert dialog.provider_page.test_result.text().startswith("✓ Connected. Worker serves layers 2–27")
+    assert "round trip" in dialog.provider_page.test_result.text()
 
     chosen = dialog.result_settings()
     assert credentials.get_token("gpu-box") == worker.token
-    assert dialog.token.text() == ""  # the field never holds a stored token
-    dialog._show_profile()
-    assert dialog.token_state.text().startswith("A token is set")
+    assert dialog.provider_page.token.text() == ""  # the field never holds a stored token
+    dialog.provider_page.show_profile()
+    assert dialog.provider_page.token_state.text().startswith("A token is set")
     from app.data.settings import save_settings
 
     save_settings(chosen)
@@ -70,11 +70,11 @@ async def test_settings_dialog_keeps_tokens_in_the_keyring_and_tests_the_connect
     assert load_settings().provider.endpoint == worker.endpoint
 
     # Renaming a profile carries its token along; removing it forgets the token.
-    dialog.name.setText("gpu-box-2")
+    dialog.provider_page.name.setText("gpu-box-2")
     renamed = dialog.result_settings()
     assert [p.name for p in renamed.profiles] == ["gpu-box-2"] and renamed.active_profile == "gpu-box-2"
     assert credentials.get_token("gpu-box-2") == worker.token and credentials.get_token("gpu-box") is None
-    dialog._remove_profile()
+    dialog.provider_page._remove_profile()
     assert credentials.get_token("gpu-box-2") is None and dialog.result_settings().active_profile == ""
 
     # The token is in no file the app writes and in no log record.

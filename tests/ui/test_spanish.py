@@ -285,7 +285,7 @@ async def test_in_spanish_no_english_string_is_visible_in_the_window_its_setting
         dialog.tabs.setCurrentIndex(tab)
         QApplication.processEvents()
         bad += english_in(shown_strings(dialog), USER_TEXT)
-    dialog.provider.setCurrentIndex(0)  # the embedded worker: its own token text and tooltips
+    dialog.provider_page.provider.setCurrentIndex(0)  # the embedded worker: its own token text and tooltips
     bad += english_in(shown_strings(dialog), USER_TEXT)
     dialog.reject()
 
@@ -413,11 +413,11 @@ async def test_in_spanish_the_settings_panel_says_a_locked_setting_a_wrong_endpo
     # An endpoint that is not a worker's: refused on Save and by Test connection.
     dialog = SettingsDialog(REMOTE, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    dialog.endpoint.setText("http://gpu.example.org:8765")
+    dialog.provider_page.endpoint.setText("http://gpu.example.org:8765")
     said.append(("invalid endpoint", saved_in_vain(dialog)))
-    await dialog.test_connection()
-    assert dialog.test_result.text().startswith("✗")
-    said.append(("invalid endpoint, tested", dialog.test_result.text()))
+    await dialog.provider_page.test_connection()
+    assert dialog.provider_page.test_result.text().startswith("✗")
+    said.append(("invalid endpoint, tested", dialog.provider_page.test_result.text()))
 
     # A keyring that refuses the token, and one that is not a system store (a file of keyrings.alt).
     class LockedKeyring(MemoryKeyring, KeyringBackend):
@@ -430,7 +430,7 @@ async def test_in_spanish_the_settings_panel_says_a_locked_setting_a_wrong_endpo
         keyring.set_keyring(backend)
         dialog = SettingsDialog(REMOTE, 30, None, engine_host.probe)
         qtbot.addWidget(dialog)
-        dialog.token.setText("tok-77120")
+        dialog.provider_page.token.setText("tok-77120")
         said.append((f"keyring refusal ({type(backend).__name__})", saved_in_vain(dialog)))
     keyring.set_keyring(isolated_user_state)
     assert "colección bloqueada" in said[-2][1] and "llavero" in said[-2][1] and "llavero" in said[-1][1]

@@ -22,10 +22,10 @@ async def test_a_refused_save_keeps_the_typed_token_and_a_later_one_stores_it(
     )
     dialog = SettingsDialog(settings, 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    dialog.token.setText("tok-77120")
+    dialog.provider_page.token.setText("tok-77120")
     dialog._save_clicked()
     assert "keeps passwords in a file" in dialog.error.text() and dialog.result() == 0
-    assert dialog.token_state.text().startswith("A new token was typed")
+    assert dialog.provider_page.token_state.text().startswith("A new token was typed")
     assert not (tmp_path / "keyring_pass.cfg").exists()
 
     keyring.set_keyring(isolated_user_state)  # the system store is back (unlocked, installed)
@@ -47,15 +47,17 @@ async def test_a_keyring_that_refuses_to_forget_keeps_the_provider_and_says_why(
     plaintext = PlaintextKeyring()
     plaintext.file_path = str(tmp_path / "keyring_pass.cfg")
     keyring.set_keyring(plaintext)  # …which is now gone: only a file keyring, which splitchat refuses
-    dialog._remove_profile()
+    dialog.provider_page._remove_profile()
     assert "keeps passwords in a file" in dialog.error.text()
-    assert "clinic" in dialog.profiles and dialog.provider.findData("clinic") >= 0  # nothing removed
-    dialog._forget_token()
+    assert (
+        "clinic" in dialog.provider_page.profiles and dialog.provider_page.provider.findData("clinic") >= 0
+    )  # nothing removed
+    dialog.provider_page._forget_token()
     assert "keeps passwords in a file" in dialog.error.text()
 
     keyring.set_keyring(isolated_user_state)
-    dialog._remove_profile()
-    assert dialog.error.text() == "" and "clinic" not in dialog.profiles
+    dialog.provider_page._remove_profile()
+    assert dialog.error.text() == "" and "clinic" not in dialog.provider_page.profiles
     assert credentials.get_token("clinic") is None
 
 

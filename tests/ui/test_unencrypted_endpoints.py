@@ -20,8 +20,11 @@ async def test_test_connection_sends_no_token_in_plain_text(qtbot, listener, eng
 
     dialog = SettingsDialog(AppSettings(), 30, None, engine_host.probe)
     qtbot.addWidget(dialog)
-    dialog.endpoint.setText(listener.endpoint)
-    dialog.token.setText("s3cret-token")
-    await dialog.test_connection()
-    assert dialog.test_result.text().startswith("✗") and "unencrypted" in dialog.test_result.text()
+    dialog.provider_page.endpoint.setText(listener.endpoint)
+    dialog.provider_page.token.setText("s3cret-token")
+    await dialog.provider_page.test_connection()
+    assert (
+        dialog.provider_page.test_result.text().startswith("✗")
+        and "unencrypted" in dialog.provider_page.test_result.text()
+    )
     assert listener.connections == 0 and b"s3cret-token" not in listener.received

@@ -1380,7 +1380,7 @@ Last message: {when}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="+45"/>
+        <location filename="../../ui/provider_page.py" line="+35"/>
         <source>Embedded (this computer only)</source>
         <translation>Integrado (solo este equipo)</translation>
     </message>
@@ -1451,7 +1451,7 @@ Last message: {when}</source>
     </message>
     <message>
         <location line="+133"/>
-        <location filename="../../ui/settings_dialog.py" line="+11"/>
+        <location filename="../../ui/settings_dialog.py" line="+45"/>
         <source>auto</source>
         <translation>automático</translation>
     </message>
@@ -1521,7 +1521,7 @@ Last message: {when}</source>
         <translation>, incrustaciones compartidas</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="+6"/>
+        <location filename="../../ui/provider_page.py" line="+7"/>
         <source>Send long messages to the worker while I type (the answer starts sooner)</source>
         <translation>Enviar los mensajes largos al servidor mientras escribo (la respuesta empieza antes)</translation>
     </message>
@@ -1586,12 +1586,12 @@ Last message: {when}</source>
         <translation>pseudonymise_always está activado en settings.json: los identificadores se sustituyen para todos los proveedores.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location filename="../../ui/settings_dialog.py" line="+20"/>
         <source>splitchat settings</source>
         <translation>Configuración de splitchat</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+9"/>
         <source>&amp;Provider</source>
         <translation>&amp;Proveedor</translation>
     </message>
@@ -1611,7 +1611,7 @@ Last message: {when}</source>
         <translation>&amp;Idioma</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location filename="../../ui/provider_page.py" line="+47"/>
         <source>Provider (where the middle layers run)</source>
         <translation>Proveedor (dónde se ejecutan las capas intermedias)</translation>
     </message>
@@ -1806,7 +1806,7 @@ Last message: {when}</source>
         <translation>{sent}&#xa0;% / {returned}&#xa0;% (pesos públicos)</translation>
     </message>
     <message>
-        <location filename="../../ui/settings_dialog.py" line="+24"/>
+        <location filename="../../ui/settings_dialog.py" line="+37"/>
         <location line="+8"/>
         <source>Language</source>
         <translation>Idioma</translation>
@@ -1855,7 +1855,7 @@ secuencial: un token por viaje de ida y vuelta</translation>
         <translation>Respuesta más larga (tokens)</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+58"/>
         <source>Checking {model} before saving…</source>
         <translation>Comprobando {model} antes de guardar…</translation>
     </message>
