@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -86,7 +85,7 @@ ALWAYS_SET_TIP = QT_TRANSLATE_NOOP(
 )
 
 
-class ProviderPage(QWidget):
+class ProviderPage(QGroupBox):
     """The providers as edited, keyed by their current names, and the shown one's fields."""
 
     def __init__(
@@ -107,9 +106,7 @@ class ProviderPage(QWidget):
         self.pseudonymise_embedded = settings.pseudonymise_embedded
         self.prefill_embedded = settings.prefill_embedded
         self.probe_task: asyncio.Task | None = None
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self._group())
+        self._build()
 
     @property
     def shown_profile(self) -> str | None:
@@ -127,9 +124,9 @@ class ProviderPage(QWidget):
         if "profiles" in locked:
             self.add_profile.setEnabled(False)
 
-    def _group(self) -> QGroupBox:
-        group = QGroupBox(translate("SettingsDialog", "Provider (where the middle layers run)"))
-        form = QFormLayout(group)
+    def _build(self) -> None:
+        self.setTitle(translate("SettingsDialog", "Provider (where the middle layers run)"))
+        form = QFormLayout(self)
         self.provider = QComboBox()
         self.provider.addItem(shown(EMBEDDED_LABEL), EMBEDDED)
         for name in self.profiles:
@@ -188,7 +185,6 @@ class ProviderPage(QWidget):
         form.addRow(buttons)
         form.addRow(self.test_result)
         name_form_fields(form)
-        return group
 
     def _provider_changed(self, index: int) -> None:
         """Keep what was typed for the provider being left, then show the chosen one."""
