@@ -22,7 +22,6 @@ DEBUG_ENV = "SPLITCHAT_DEBUG"
 def cmd_ask(args: argparse.Namespace) -> int:
     from app.data.command_policy import CommandFlags, bind_to_policy
     from app.engine.speculation.modes import Speculation
-    from app.model.choices import SplitSpec
 
     # The app's path: the administrator's policy binds the flags, and the app's checks apply to them.
     bound = bind_to_policy(
@@ -59,14 +58,14 @@ def cmd_ask(args: argparse.Namespace) -> int:
     async def run() -> dict:
         chat = await SplitChat.open(
             chosen.model,
-            SplitSpec.parse(chosen.split),
+            chosen.split_spec,
             bound.endpoint,
             token,
             chosen.device,
             args.dtype,
             args.wire_dtype,
             args.max_frame,
-            speculation=Speculation(mode=chosen.mode, max_nodes=chosen.budget),
+            speculation=Speculation(mode=chosen.decoding_mode, max_nodes=chosen.budget),
             progress=None if args.json else _progress,
             cert_sha256=bound.cert_sha256,
             compress_wire=bound.compress_wire,

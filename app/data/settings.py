@@ -29,7 +29,7 @@ from pathlib import Path
 from platformdirs import user_config_dir, user_data_dir
 
 from app.data.policy_source import policy_file, read_policy_document
-from app.model.choices import DEVICE_CHOICES, MODE_NAMES, SplitSpec
+from app.model.choices import DEVICE_CHOICES, MODE_NAMES, Mode, SplitSpec
 from app.wire.endpoints import encrypted_or_local
 
 APP = "splitchat"
@@ -235,6 +235,18 @@ class AppSettings:
             raise SettingsError(SettingsProblem.PSEUDONYMISE_SWITCHES)
         if self.budget < 0 or self.max_new_tokens < 1:
             raise SettingsError(SettingsProblem.LENGTHS)
+
+    # ``split`` and ``mode`` hold the settings file's text, so that ``check`` can name a wrong value as the
+    # user wrote it; these are the same values typed, for everything past the settings (EngineConfig on).
+    @property
+    def split_spec(self) -> SplitSpec:
+        """The split depth as a SplitSpec (ValueError for one that ``check`` refuses)."""
+        return SplitSpec.parse(self.split)
+
+    @property
+    def decoding_mode(self) -> Mode:
+        """The decoding mode as a Mode (ValueError for one that ``check`` refuses)."""
+        return Mode.parse(self.mode)
 
     @property
     def provider(self) -> ProviderProfile | None:

@@ -228,13 +228,13 @@ class MainWindow(QMainWindow):
         token = credentials.get_token(provider.name) if provider else None
         return EngineConfig(
             model=self.settings.model,
-            split=self.settings.split,
+            split=self.settings.split_spec,
             endpoint=provider.endpoint if provider else None,
             token=token,
             cert_sha256=(provider.cert_sha256 or None) if provider else None,
             compress_wire=provider.compress_wire if provider else True,
             device=self.settings.device,
-            mode=self.settings.mode,
+            mode=self.settings.decoding_mode,
             budget=self.settings.budget,
             allow_unencrypted=self.settings.unencrypted_allowed,
         )

@@ -418,3 +418,17 @@ def test_an_installed_app_reads_the_policy_only_from_the_system_location(monkeyp
     if policy_source.LINUX_POLICY.exists():
         pytest.skip("this machine has a real admin policy; the rest would read it")
     assert document.text is None and load_settings().locked == ()
+
+
+def test_settings_give_their_split_and_mode_typed_and_check_names_a_wrong_one_as_written():
+    from app.data.settings import SettingsProblem
+    from app.model.choices import Mode, SplitSpec
+
+    chosen = AppSettings(split="2:3", mode="lookup")
+    assert chosen.split_spec == SplitSpec(2, 3) and chosen.decoding_mode is Mode.LOOKUP
+    wrong = AppSettings(split="two")
+    with pytest.raises(ValueError):
+        _ = wrong.split_spec
+    with pytest.raises(SettingsError) as caught:
+        wrong.check()
+    assert caught.value.problem is SettingsProblem.SPLIT and caught.value.values["split"] == "two"
