@@ -60,8 +60,8 @@ GENERIC_INSTITUTION_WORDS = frozenset(
     "privada menores violencia mujer vigilancia penitenciaria paz juzgado tribunal audiencia hospital clínica "
     "clinica centro de del la las los y e nº núm número".split()
 )
-_INSTITUTION_SUFFIX = (
-    r"(?:General Hospital|Hospital|Royal Infirmary|Infirmary|Medical Centre|Medical Center|Health Centre|"
+_INSTITUTION_KINDS = (
+    r"General Hospital|Hospital|Royal Infirmary|Infirmary|Medical Centre|Medical Center|Health Centre|"
     r"Surgery|Family Practice|Practice|Clinic|Hospice|NHS Foundation Trust|NHS Trust|Institute|Centre|Center|"
     r"Credit Union|Bank|Building Society|Mutual|Insurance|Assurance|Solutions|Services|Pharmacy|Chemist|Pediatrics|"
     r"Paediatrics|Dental|Orthodontics|Physiotherapy|Physical Therapy|PT|Chiropractic|Law|Legal|Chambers|"
@@ -75,8 +75,11 @@ _INSTITUTION_SUFFIX = (
     r"Brake & Tire|Tire & Auto|Body Shop|sjukhus|sjukhuset|vårdcentral|Krankenhaus|Klinikum|Praxis|ziekenhuis|"
     r"Hôpital|Clinique|Ospedale|EPS|IPS|ESE|Police Department|Police Service|Police|Fire Department|Fire Service|"
     r"Sheriff's Office|Medical Scheme|Scheme|Health TPA|TPA|Parish|Mosque|Temple|Synagogue|Market|Supermarket|"
-    r"Dentistry|Physicians|Imaging|Rugby Club|Football Club|Golf Club|Schools|Union Local \d+|Union|Local \d+)"
+    r"Dentistry|Physicians|Imaging|Rugby Club|Football Club|Golf Club|Schools|Union Local \d+|Union|Local \d+"
 )
+# Longest first: the first kind that fits ends the name, and "Health" must not end "Bloor West Family Health
+# Team" before "Health Team" is tried.
+_INSTITUTION_SUFFIX = "(?:" + "|".join(sorted(_INSTITUTION_KINDS.split("|"), key=len, reverse=True)) + ")"
 
 
 @dataclass(frozen=True)
@@ -334,6 +337,15 @@ RULES: tuple[Rule, ...] = (
         rf"Physicians|Schools|School|University|College|Union|Bank|Police Department|Police Service|Fire Department|"
         rf"Fire|Police|Sheriff's Office|Department)(?: Plc| PPO| HMO)? (?:of|"
         rf"for) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}}",
+    ),
+    # A Spanish professional's college by its initials, after the registration number or "del": the
+    # Ilustre Colegio de Abogados de Madrid is the ICAM, the Colegio Oficial de Médicos de Barcelona the COMB,
+    # and either names the city ("colegiada nº 4.812 del REICAZ", "núm. col. 38.417 (COMB)", "del ICAV").
+    _rule(
+        T.ORGANIZATION,
+        r"(?:(?i:colegiad[oa]s?|col\.)[^\n]{0,25}?(?:\bdel |\(| )|(?<=, )del )"
+        r"(?P<value>(?:REICA|ICA|COM|COF|COE|CGC|ICO)[A-Z]{0,4}(?:[A-ZÁÉÍÓÚ][a-záéíóúñ]+)?)\b",
+        cued=True,  # initials alone read as an abbreviation: the number before them is what says whose
     ),
     # A court named with its place ("Superior Court of the State of California, County of Alameda", "County
     # Court at Central London"): the whole name, as far as its capitalised words go (in a letter's paragraph

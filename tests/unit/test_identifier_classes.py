@@ -774,3 +774,19 @@ def test_a_letter_and_a_note_keep_their_words_and_hide_their_identifiers(detecto
     found = {(e.text_in(text), e.type) for e in detector.detect(text)}
     if "Ballincollig" in text:
         assert ("Ballincollig", T.LOCATION) in found  # a town gets a town's stand-in, not a person's
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # an institution's kind of several words ends its name, not the kind's first word
+        ("Cedar Ridge Family Health Team\n14 Elm Road", ["Cedar Ridge Family Health Team"]),
+        ("Referred by Lake Oswego Army Health Clinic.", ["Lake Oswego Army Health Clinic"]),
+        # a Spanish professional's college by its initials, which name its city
+        ("Letrado D. Jorge Pinilla, colegiado nº 31.207 del ICAB.", ["ICAB", "31.207"]),
+        ("Dr. Ramón Lluch, núm. col. 46/12345 (COMV)", ["COMV"]),
+        ("los Letrados D. Pere Sala y Dña. Marta Roig, del ICAV, para que", ["ICAV"]),
+    ],
+)
+def test_an_institutions_whole_kind_and_a_colleges_initials(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
