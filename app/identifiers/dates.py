@@ -308,7 +308,7 @@ def find_dates(text: str) -> list[tuple[int, int]]:
         | _extra_spans(text),
         key=lambda span: (span[0], -span[1]),
     )
-    spans = [_with_weekday(text, start, end) for start, end in spans]
+    spans = [_with_range(text, *_with_weekday(text, start, end)) for start, end in spans]
     spans.sort(key=lambda span: (span[0], -span[1]))
     kept: list[tuple[int, int]] = []
     for start, end in spans:
@@ -318,6 +318,32 @@ def find_dates(text: str) -> list[tuple[int, int]]:
             continue
         kept.append((start, end))
     return kept
+
+
+_MONTH_WORD = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+    r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+# The other end of a range that shares the date's month or year: "2 and 9 October 2023", "May–August 2023",
+# "12 to 15 June" before it, "Jan 3–5" after it.
+_RANGE_START = re.compile(
+    rf"(?<![\w.,/])(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?|{_MONTH_WORD}\.?)"
+    r"[ \t]*(?:–|—|-|to|and|through|thru|till|until)[ \t]*$"
+)
+_RANGE_END = re.compile(
+    r"[ \t]*(?:–|—|-)[ \t]*(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\b(?![ \t]*(?:%|[.,:/]\d|[a-zA-Z]))"
+)
+
+
+def _with_range(text: str, start: int, end: int) -> tuple[int, int]:
+    """A date with the other end of the range it closes or opens, where that end is only a day or a month."""
+    before = _RANGE_START.search(text, max(0, start - 16), start)
+    if before and re.match(rf"(?:\d|{_MONTH_WORD})", text[start:end]):
+        start = before.start()
+    after = _RANGE_END.match(text, end)
+    if after and text[start:end][-1:].isdigit() and re.search(rf"{_MONTH_WORD}\.? ?\d{{1,2}}$", text[start:end]):
+        end = after.end()
+    return start, end
 
 
 def _with_weekday(text: str, start: int, end: int) -> tuple[int, int]:

@@ -531,14 +531,25 @@ def _plausible_name(surface: str, kind: EntityType) -> bool:
     return any(w.lower() not in _NOT_NAMES | ordinary for w in words)
 
 
+_TOWN_PARTS = 3  # comma-separated places after a street: a suburb, a town, a county
+
+
 def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
     """The city after a street address, and ZIP codes on an address's line."""
     parts = []
     for street in (e for e in found if e.type is T.ADDRESS):
-        after = rules.CITY_AFTER_STREET.match(text, street.end)
-        if after and after.group("value").strip():
+        # The suburb, then the town: "… Horsham Downs Road, Rototuna, Hamilton 3210".
+        end = street.end
+        for _ in range(_TOWN_PARTS):
+            after = rules.CITY_AFTER_STREET.match(text, end)
+            if not (after and after.group("value").strip()):
+                break
             parts.append(_trimmed(text, Entity(*after.span("value"), T.ADDRESS)))
-        zip_code = rules.ZIP_AFTER_STREET.match(text, street.end)
+            zip_code = rules.ZIP_AFTER_STREET.match(text, end)
+            if zip_code:
+                break
+            end = after.end("value")
+        zip_code = rules.ZIP_AFTER_STREET.match(text, end)
         if zip_code:
             parts.append(Entity(*zip_code.span("value"), T.POSTCODE))
     return parts

@@ -431,11 +431,14 @@ NAME_LABELS = re.compile(
     rf"(?:{_TITLE} )?(?P<value>(?:[A-Z]\. ){{0,3}}{_PERSON_NAME}(?: [A-Z]\.?)?(?: {_CAPITAL_NAME}){{0,2}})"
 )
 # In a line that holds a street address, a city before a postcode and a five-digit ZIP are address parts.
+# Four digits too after the town (Australia, New Zealand, much of Europe: "Rototuna, Hamilton 3210").
 ZIP_AFTER_STREET = re.compile(
-    rf"(?:,? (?:{_CAPITAL_NAME}[ \-]?){{1,4}})?(?:,? [A-Z]{{2}})?,? (?P<value>\d{{5}}(?:-\d{{4}})?)\b(?![ \-]?\d)"
+    rf"(?:,? (?:{_CAPITAL_NAME}[ \-]?){{1,4}})?(?:,? [A-Z]{{2}})?,? (?P<value>\d{{5}}(?:-\d{{4}})?|\d{{4}})\b"
+    rf"(?![ \-.,/:]?\d)"
 )
 CITY_AFTER_STREET = re.compile(
-    rf",? (?P<value>(?:{_CAPITAL_NAME}[ \-]?(?:{_PARTICLE} )*){{1,5}}?)(?=[,.;)]|\s+\d{{5}}|\s+[A-Z]{{1,2}}\d|\s*$|\n)"
+    rf",? (?P<value>(?:{_CAPITAL_NAME}[ \-]?(?:{_PARTICLE} )*){{1,5}}?)"
+    rf"(?=[,.;)]|\s+\d{{4,5}}\b|\s+[A-Z]{{1,2}}\d|\s*$|\n)"
 )
 
 # What looks like a name or an organisation but is the text's medicine or law.

@@ -259,10 +259,11 @@ class SurrogateMaker:
     # -- dates and ages ------------------------------------------------------------------------------
     def _date(self, original: str, attempt: int = 0) -> str:
         """Shifted by the conversation's offset; a day or two more when that lands on a date already in use."""
+        nudge = (attempt + 1) // 2 * (1 if attempt % 2 else -1)
         parsed = parse_date(original)
         if parsed is None:
-            return other_holiday(original, attempt) or self._same_format(original)
-        nudge = (attempt + 1) // 2 * (1 if attempt % 2 else -1)
+            ranged = _shifted_range(original, self.date_offset_days + nudge)
+            return ranged or other_holiday(original, attempt) or self._same_format(original)
         return parsed.shifted(self.date_offset_days + nudge)
 
     def _age(self, original: str) -> str:
@@ -344,3 +345,33 @@ def _same_case(model: str, word: str) -> str:
     if model.islower():
         return word.lower()
     return word
+
+
+_RANGE_PARTS = re.compile(r"(?P<a>.+?)(?P<sep>[ \t]*(?:–|—|-|to|and|through|thru|till|until)[ \t]*)(?P<b>.+)")
+_BARE_HEAD = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|[^\W\d_]+\.?")  # a range's end that is only a day or a month
+_BARE_TAIL = re.compile(r"\d{1,2}(?:st|nd|rd|th)?$")
+
+
+def _shifted_range(original: str, days: int) -> str | None:
+    """A range of dates moved as a whole ("2 and 9 October 2023", "May–August 2023", "Jan 3–5"): the end
+    written as only a day or a month is moved within the other end's month and year, so the range stays a
+    range. None where ``original`` is no range of dates."""
+    parts = _RANGE_PARTS.fullmatch(original)
+    if parts is None:
+        return None
+    first, sep, last = parts.group("a"), parts.group("sep"), parts.group("b")
+    if parse_date(first) is None or parse_date(last) is None:
+        return None
+    if _BARE_HEAD.fullmatch(first) and not _BARE_HEAD.fullmatch(last):
+        head = _BARE_HEAD.match(last)
+        whole = parse_date(first + last[head.end() :]) if head else None
+        moved = _BARE_HEAD.match(whole.shifted(days)) if whole else None
+        if moved:
+            return moved.group(0) + sep + parse_date(last).shifted(days)
+    tail = _BARE_TAIL.search(first)
+    if _BARE_TAIL.fullmatch(last) and tail and not _BARE_TAIL.fullmatch(first):
+        whole = parse_date(first[: tail.start()] + last)
+        moved = _BARE_TAIL.search(whole.shifted(days)) if whole else None
+        if moved:
+            return parse_date(first).shifted(days) + sep + moved.group(0)
+    return parse_date(first).shifted(days) + sep + parse_date(last).shifted(days)

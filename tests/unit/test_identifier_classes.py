@@ -790,3 +790,26 @@ def test_a_letter_and_a_note_keep_their_words_and_hide_their_identifiers(detecto
 )
 def test_an_institutions_whole_kind_and_a_colleges_initials(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seen between 2 and 9 October 2023 at the clinic.",
+        "Cold from Dec 22 to Dec 30, and again Jan 3–5.",
+        "Physical therapy (May–August 2023) helped.",
+        "Admitted 12 to 15 June.",
+    ],
+)
+def test_a_range_of_dates_is_hidden_whole_and_moved_as_a_range(detector, text):
+    # The end written as only a day or a month was left as written, or became letters the model cannot read.
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector)
+    shown = pseudonymiser.pseudonymise(text).text
+    dates = [text[s:e] for s, e in find_dates(text)]
+    moved = [shown[s:e] for s, e in find_dates(shown)]
+    assert len(moved) == len(dates) and not set(dates) & set(moved)
+    month = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*"
+    for piece in moved:  # days, months and years as dates are written, the range's words kept
+        assert re.fullmatch(rf"(?:\d{{1,4}}|{month}|and|to|–|,|\.| )+", piece), piece
+    assert any(re.search(r"\d+ (?:and|to) \d+ |–", piece) for piece in moved) or "Dec" in text
+    assert pseudonymiser.reidentify(shown) == text
