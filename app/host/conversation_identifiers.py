@@ -43,5 +43,6 @@ class ConversationIdentifiers:
         if self._pseudonymiser is None:
             detector: IdentifierDetector = await asyncio.to_thread(detector_of)
             await asyncio.to_thread(detector.warm)
-            self._pseudonymiser = Pseudonymiser(self.mapping, detector)
+            if self._pseudonymiser is None:  # a second caller may have made it while this one waited
+                self._pseudonymiser = Pseudonymiser(self.mapping, detector)
         return self._pseudonymiser

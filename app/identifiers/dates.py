@@ -326,9 +326,9 @@ _MONTH_WORD = (
 )
 # The other end of a range that shares the date's month or year: "2 and 9 October 2023", "May–August 2023",
 # "12 to 15 June" before it, "Jan 3–5" after it.
+RANGE_SEPARATOR = r"[ \t]*(?:–|—|-|to|and|through|thru|till|until)[ \t]*"
 _RANGE_START = re.compile(
-    rf"(?<![\w.,/])(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?|{_MONTH_WORD}\.?)"
-    r"[ \t]*(?:–|—|-|to|and|through|thru|till|until)[ \t]*$"
+    rf"(?<![\w.,/])(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?|{_MONTH_WORD}\.?){RANGE_SEPARATOR}$"
 )
 _RANGE_END = re.compile(
     r"[ \t]*(?:–|—|-)[ \t]*(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\b(?![ \t]*(?:%|[.,:/]\d|[a-zA-Z]))"

@@ -243,7 +243,7 @@ def _everyday_words(surface: str) -> bool:
         bool(words)
         and all(len(word) > 1 for word in words)
         and all(
-            lexicon.zipf(word) >= places.EVERYDAY_ZIPF
+            lexicon.zipf(word) >= lexicon.EVERYDAY_ZIPF
             and not lexicon.is_name_word(word)
             and word.lower() not in lexicon.EVERYDAY_NAMES
             for word in words
@@ -539,17 +539,17 @@ def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
     parts = []
     for street in (e for e in found if e.type is T.ADDRESS):
         # The suburb, then the town: "… Horsham Downs Road, Rototuna, Hamilton 3210".
-        end = street.end
+        end, zip_code = street.end, None
         for _ in range(_TOWN_PARTS):
             after = rules.CITY_AFTER_STREET.match(text, end)
             if not (after and after.group("value").strip()):
                 break
             parts.append(_trimmed(text, Entity(*after.span("value"), T.ADDRESS)))
-            zip_code = rules.ZIP_AFTER_STREET.match(text, end)
+            zip_code = rules.ZIP_AFTER_STREET.match(text, end)  # this town's postcode: no further place
             if zip_code:
                 break
             end = after.end("value")
-        zip_code = rules.ZIP_AFTER_STREET.match(text, end)
+        zip_code = zip_code or rules.ZIP_AFTER_STREET.match(text, end)
         if zip_code:
             parts.append(Entity(*zip_code.span("value"), T.POSTCODE))
     return parts

@@ -192,6 +192,9 @@ def is_name_word(word: str) -> bool:
 # The rarest a word can be and still count as seen: every threshold in the detector is at or above it, so
 # rarer words behave as unseen, and leaving them out keeps a third of wordfreq's lists in memory.
 ZIPF_FLOOR = 2.0
+# Zipf 3 is a word seen once in a million: a street's or a person's name is rarer than that; the words that
+# only look like one ("Hearing" 4.8, "Tenancy" 3.1) are not.
+EVERYDAY_ZIPF = 3.0
 
 
 @functools.cache

@@ -90,9 +90,6 @@ _FUSED_STREET = re.compile(
     rf"(?<!\w){_NAME}{_FUSED_TYPES}(?:{_HOUSE})?(?:{_FLOOR})*(?!\w)|(?<!\w)(?:{_NAME} )?{_NAME}-?{_FUSED_TYPES}\b"
     rf"(?:{_HOUSE})?",
 )
-# Zipf 3 is a word seen once in a million: a street name is rarer than that, the words that only end like one
-# ("Hearing" 4.8, "Wiring" 3.5) are not.
-EVERYDAY_ZIPF = 3.0
 _STREETS = (
     re.compile(rf"(?<![\w/]){_PREFIX_TYPES} ?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"),
     _FUSED_STREET,
@@ -320,7 +317,7 @@ def _everyday_without_number(street: str) -> bool:
     "-tie", "-weg"). Without a house number, a street so written is a rare word ("Kungsgatan")."""
     if any(c.isdigit() for c in street):
         return False
-    return any(lexicon.zipf(word) >= EVERYDAY_ZIPF for word in re.findall(r"[^\W\d_]+", street))
+    return any(lexicon.zipf(word) >= lexicon.EVERYDAY_ZIPF for word in re.findall(r"[^\W\d_]+", street))
 
 
 def find_places(text: str) -> list[Entity]:

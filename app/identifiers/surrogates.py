@@ -13,7 +13,7 @@ import random
 import re
 from collections.abc import Callable
 
-from app.identifiers.dates import other_holiday, parse_date
+from app.identifiers.dates import RANGE_SEPARATOR, other_holiday, parse_date
 from app.identifiers.entities import EntityType
 from app.identifiers.rules import HOST_DOT, MAILBOX_AT
 
@@ -347,7 +347,7 @@ def _same_case(model: str, word: str) -> str:
     return word
 
 
-_RANGE_PARTS = re.compile(r"(?P<a>.+?)(?P<sep>[ \t]*(?:–|—|-|to|and|through|thru|till|until)[ \t]*)(?P<b>.+)")
+_RANGE_PARTS = re.compile(rf"(?P<a>.+?)(?P<sep>{RANGE_SEPARATOR})(?P<b>.+)")
 _BARE_HEAD = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|[^\W\d_]+\.?")  # a range's end that is only a day or a month
 _BARE_TAIL = re.compile(r"\d{1,2}(?:st|nd|rd|th)?$")
 
@@ -360,18 +360,19 @@ def _shifted_range(original: str, days: int) -> str | None:
     if parts is None:
         return None
     first, sep, last = parts.group("a"), parts.group("sep"), parts.group("b")
-    if parse_date(first) is None or parse_date(last) is None:
+    opening, closing = parse_date(first), parse_date(last)
+    if opening is None or closing is None:
         return None
     if _BARE_HEAD.fullmatch(first) and not _BARE_HEAD.fullmatch(last):
         head = _BARE_HEAD.match(last)
         whole = parse_date(first + last[head.end() :]) if head else None
         moved = _BARE_HEAD.match(whole.shifted(days)) if whole else None
         if moved:
-            return moved.group(0) + sep + parse_date(last).shifted(days)
+            return moved.group(0) + sep + closing.shifted(days)
     tail = _BARE_TAIL.search(first)
     if _BARE_TAIL.fullmatch(last) and tail and not _BARE_TAIL.fullmatch(first):
         whole = parse_date(first[: tail.start()] + last)
         moved = _BARE_TAIL.search(whole.shifted(days)) if whole else None
         if moved:
-            return parse_date(first).shifted(days) + sep + moved.group(0)
-    return parse_date(first).shifted(days) + sep + parse_date(last).shifted(days)
+            return opening.shifted(days) + sep + moved.group(0)
+    return opening.shifted(days) + sep + closing.shifted(days)
