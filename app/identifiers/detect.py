@@ -22,6 +22,7 @@ from app.identifiers.language import Language, detect_language
 from app.identifiers.numbers import find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
+from app.identifiers.towns import find_towns, town_names
 
 T = EntityType
 # spaCy's small pipelines: for English, Explosion's own package where an office has installed it, else the
@@ -125,6 +126,7 @@ class IdentifierDetector:
         lexicon.first_names()
         lexicon.zipf("the")
         lexicon.drug_names()
+        town_names()
 
     def detect(
         self,
@@ -146,6 +148,8 @@ class IdentifierDetector:
         found += dates
         found += find_numbers(text)
         found += find_places(text)
+        towns = find_towns(text)
+        found += towns
         found += _address_parts(text, found)
         found += [named for entity in names.find_names(text) if (named := _named(text, entity)) is not None]
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
@@ -184,10 +188,13 @@ class IdentifierDetector:
         found += names.extend_names(text, found)
         found = _outside_kept(text, found, kept_terms)
         found += self.office_terms.find_hidden(text, hidden)
+        # A town's name of several words found whole on the gazetteer is the town, whatever name words it
+        # holds ("San Vicente del Raspeig" is no Vicente): its stand-in must be a town's.
+        places_named = {(t.start, t.end) for t in towns if " " in t.text_in(text)}
         return [
             _without_role_abbreviation(text, _without_number_label(text, kept))
             for entity in _resolve(found)
-            if (kept := places.without_state_code(text, entity)) is not None
+            if (kept := places.without_state_code(text, _as_town(entity, places_named))) is not None
         ]
 
     def _cued_findings(self, text: str) -> list[Entity]:
@@ -619,6 +626,12 @@ def _without_number_label(text: str, entity: Entity) -> Entity:
 
 
 _NAMING_TYPES = frozenset({T.PERSON, T.ORGANIZATION, T.LOCATION, T.ADDRESS})
+
+
+def _as_town(entity: Entity, places_named: set[tuple[int, int]]) -> Entity:
+    if entity.type is T.PERSON and (entity.start, entity.end) in places_named:
+        return Entity(entity.start, entity.end, T.LOCATION)
+    return entity
 
 
 def _resolve(found: list[Entity]) -> list[Entity]:

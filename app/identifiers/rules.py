@@ -443,8 +443,9 @@ CITY_AFTER_STREET = re.compile(
 
 # What looks like a name or an organisation but is the text's medicine or law.
 EPONYM = re.compile(
-    r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s')?(?: [A-Z][a-z]+){0,2} (?:disease|syndrome|palsy|lymphoma|"
-    r"thyroiditis|oesophagus|esophagus|score|scale|catheter|sign|test|manoeuvre|maneuver|criteria|grade|grading|"
+    r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s')?(?: [A-Z][a-z]+){0,2} (?:Disease|Syndrome|Scale|Score|"
+    r"disease|syndrome|palsy|lymphoma|thyroiditis|oesophagus|esophagus|score|scale|catheter|sign|test|"
+    r"manoeuvre|maneuver|criteria|grade|grading|"
     r"classification|class|index|fracture|repair|procedure|technique|tube|needle|stain|protocol|rule|method|"
     r"position|reflex|phenomenon|tumou?r|ulcer|pouch|operation|incision|approach|line|device|bundle|cyst|"
     r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)\b"
@@ -453,7 +454,9 @@ EPONYM = re.compile(
     r"[A-Z][a-zá-ú]+(?:[-–][A-Z][a-zá-ú]+)?\b"
 )
 STATUTE = re.compile(
-    r"\b(?:the )?(?:[A-Z][a-z]+ ){1,6}(?:Act|Rules|Regulations|Code|Directive)(?: (?:of )?\d{4})?\b|"
+    # "the Sale of Goods Act 1979", "Landlord and Tenant Act": the small words of a title belong to it.
+    r"\b(?:the )?[A-Z][a-z]+ (?:(?:of|and|for|on|in|the) )?(?:[A-Z][a-z]+ (?:(?:of|and|for|on|in|the) )?){0,5}"
+    r"(?:Act|Rules|Regulations|Code|Directive)(?: (?:of )?\d{4})?\b|"
     r"\b(?:GDPR|HIPAA|Federal Rules of Civil Procedure)\b|"
     # A protocol, practice direction or convention by its title: "the Pre-Action Protocol for Possession
     # Claims", "Practice Direction 51Z", "the Hague Convention on the Civil Aspects of International Child

@@ -813,3 +813,51 @@ def test_a_range_of_dates_is_hidden_whole_and_moved_as_a_range(detector, text):
         assert re.fullmatch(rf"(?:\d{{1,4}}|{month}|and|to|–|,|\.| )+", piece), piece
     assert any(re.search(r"\d+ (?:and|to) \d+ |–", piece) for piece in moved) or "Dec" in text
     assert pseudonymiser.reidentify(shown) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "towns"),
+    [
+        ("Retired welder, came over from Kenosha in 2019; his son farms outside Oshkosh.", ["Kenosha", "Oshkosh"]),
+        ("She studied in Tromsø and trained in Linköping.", ["Tromsø", "Linköping"]),
+        ("TODMORDEN, 14 May 2024\nDear Mrs Hirst,", ["TODMORDEN"]),
+        ("Ponferrada, a 3 de junio de 2025", ["Ponferrada"]),
+        ("El paciente viene de móstoles y su madre vive en alcorcón.", ["móstoles", "alcorcón"]),
+        ("We drove from racine to naperville on friday.", ["racine", "naperville"]),
+        ("Llegó anoche desde San Vicente del Raspeig con su hermana.", ["San Vicente del Raspeig"]),
+        ("The consignment left Kristiansand for Gdynia.", ["Kristiansand", "Gdynia"]),
+    ],
+)
+def test_a_town_named_on_its_own_in_any_case(detector, text, towns):
+    assert_hidden(detector, text, *towns)
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert all(found.get(town) is T.LOCATION for town in towns), found
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "On arrival Glasgow 13, later Glasgow 15/15; Bristol type 7 overnight; Oxford 3/5 right ankle.",
+            ["Glasgow", "Bristol", "Oxford"],
+        ),
+        ("Mobile 07700 900123 (daughter). Reading the referral, the registrar agreed.", ["Mobile", "Reading"]),
+        ("La parte actora comparece ante la Sala y suplica.", ["Sala"]),
+        (
+            "The seller relies on the Sale of Goods Act 1979 and the Supply of Goods and Services Act 1982.",
+            ["Sale", "Supply"],
+        ),
+        ("HIDA scan booked; CABA negative.", ["HIDA"]),
+        ("enfermedad de parkinson y tiroiditis de hashimoto; in toto, de novo", ["parkinson", "hashimoto", "toto"]),
+        ("Date of discharge: 12/04/2025. Normal diet, Hope to review in clinic.", ["Date", "Normal"]),
+    ],
+)
+def test_words_that_are_also_towns_reach_the_model_as_written(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_town_inside_a_longer_name_is_that_names_not_a_town_of_its_own(detector):
+    text = "Seen at Kenosha Memorial Hospital, then Northside Physio & Rehab; lives on Racine Street."
+    kinds = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert "Kenosha" not in kinds and "Racine" not in kinds and "Rehab" not in kinds, kinds
+    assert_hidden(detector, text, "Kenosha Memorial Hospital")

@@ -1,0 +1,124 @@
+"""Towns named on their own, by a gazetteer: "Racine", "Skokie", "Uppsala", "Padre Las Casas", "vive en
+alcobendas".
+
+HIPAA counts every town as an identifier, and a note or a letter names one with no cue around it ("45M,
+originally from Glasgow" has one; "Monterrey, N.L., a 7 de marzo" and "visited Stanford in 1976" do not).
+spaCy's small models miss the smaller and the foreign ones, and the address rules see a town only beside a
+postcode or a street. The list is GeoNames' places of 5,000 people or more (scripts/build_towns.py); what a
+name on it must also be to count as the town is this module's work, because many towns share their name
+with an everyday word ("Reading", "Mobile", "Sale"), a scale ("Glasgow 15") or a court's chamber ("ante la
+Sala").
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import re
+from importlib.resources import files
+
+from app.identifiers import lexicon, names
+from app.identifiers.entities import Entity, EntityType
+
+_CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*"
+_LINK = r"(?:de|del|de la|de los|de las|la|las|los|el|upon|on|sur|am|an der|y|do|da|dos|das)"
+# A run of capitalised words (with the small words of place names between them); a town is found only as
+# a whole run, so a town's name inside a longer one ("Glasgow Royal Infirmary", "Stanford University",
+# "Taylor Street") is left to the rules for organisations, people and streets.
+_RUN = re.compile(rf"(?<![\w@./\-]){_CAPITALISED}(?: (?:{_LINK} )?{_CAPITALISED}){{0,4}}(?![\w@]|[\-'’]\w)")
+# A town in lower case counts only after the words that place someone somewhere: "salgo de alcobendas".
+_LOWER_CUED = re.compile(
+    r"(?<!\w)(?i:from|in|to|near|at|de|desde|en|hasta|hacia|para|a)\s+(?P<town>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]{3,})(?!\w)"
+)
+# "enfermedad de parkinson", "tiroiditis de hashimoto": a disease's or a test's eponym in lower case.
+_EPONYM_BEFORE = re.compile(
+    r"(?i:enfermedad|s[íi]ndrome|tiroiditis|escala|signo|maniobra|criterios|test|prueba|[íi]ndice|disease|"
+    r"syndrome|sign|scale)\s+(?:de\s+)?$"
+)
+_ARTICLE_BEFORE = re.compile(r"(?<!\w)(?i:the|an|la|el|los|las|un|una)\s+$")
+# After the town: a form's label ("Mobile: …", "Mobile 07700 900482"). A number of one or two digits
+# after a town is its postal district ("Dublin 4").
+_LABEL_AFTER = re.compile(r"[ \t]*(?::|[+(]?\d{3})")
+# Scales and charts named after towns, which a note gives with a number or their kind ("Glasgow 15",
+# "GCS: Glasgow 14/15", "Bristol type 4", "Oxford 4/5", "Manchester triage").
+_SCALES = frozenset("glasgow bristol oxford epworth edmonton manchester richmond boston denver".split())
+_SCALE_AFTER = re.compile(
+    r"[ \t]*(?:\d{1,2}(?:/\d{1,2})?(?!\d)|(?i:type|stool|coma|score|scale|triage|naming|frail)\b)"
+)
+_CALENDAR = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday "
+    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
+    "lunes martes miércoles miercoles jueves viernes sábado sabado domingo".split()
+)
+# Latin after a preposition, not a town: "in toto", "in situ", "de novo".
+_LATIN = frozenset("toto situ vitro vivo utero novo facto bloc extremis loco vacuo".split())
+# A word of an institution's or a street's name, not a town on its own ("Center", "Registro", "Valley").
+_STRUCTURAL = frozenset(
+    "street road avenue lane drive court place square way close crescent terrace boulevard park hill valley "
+    "bank center centre university college hospital clinic school church registro calle avenida plaza paseo "
+    "camino centro sala juzgado tribunal audiencia clínica colegio parroquia notaría notaria unidad "
+    "mobile union liberty independence providence enterprise".split()
+)
+# Everyday words below this frequency are taken as the town when capitalised inside a sentence; one that
+# opens a sentence (capitalised anyway) must be rarer; one in capitals or in lower case rarer still.
+_INSIDE_SENTENCE_ZIPF = 4.5
+_OPENING_ZIPF = 3.0
+_CAPITALS_ZIPF = 3.5
+_LOWER_ZIPF = 3.5
+
+T = EntityType
+
+
+@functools.cache
+def town_names() -> frozenset[str]:
+    """Every name on the list as written ("Gijón", "Gijon", "Seville"), and in lower case."""
+    with gzip.open(files("app.resources") / "identifiers" / "towns.txt.gz", "rt", encoding="utf-8") as handle:
+        written = handle.read().split("\n")
+    return frozenset(written) | frozenset(name.lower() for name in written)
+
+
+def find_towns(text: str) -> list[Entity]:
+    """The towns in ``text`` that no cue marks: capitalised runs that are a town's whole name, and lower-case
+    ones after "de", "en", "from"…"""
+    towns = town_names()
+    found = []
+    for match in _RUN.finditer(text):
+        surface = match.group(0)
+        if surface in towns and _the_town(text, match.start(), match.end(), surface):
+            found.append(Entity(match.start(), match.end(), T.LOCATION))
+        elif surface.isupper() and surface.title() in towns and _the_town(text, *match.span(), surface):
+            found.append(Entity(match.start(), match.end(), T.LOCATION))  # "VAASA", "ALCOBENDAS"
+    for match in _LOWER_CUED.finditer(text):
+        surface = match.group("town")
+        if surface in towns and _the_town(text, *match.span("town"), surface):
+            found.append(Entity(*match.span("town"), T.LOCATION))
+    return found
+
+
+def _the_town(text: str, start: int, end: int, surface: str) -> bool:
+    lower = surface.lower()
+    if lower in _CALENDAR or lower in _LATIN or lexicon.is_region(surface) or lexicon.is_kept_term(surface):
+        return False
+    if _LABEL_AFTER.match(text, end) or lower in _SCALES and _SCALE_AFTER.match(text, end):
+        return False
+    if " " in surface:
+        return True  # "Padre Las Casas", "Silver Spring": a name of several words is the place's
+    if len(surface) <= 3 or lower in _STRUCTURAL:
+        return False
+    if _ARTICLE_BEFORE.search(text, max(0, start - 6), start):
+        return False  # "ante la Sala", "the Reading": a common noun
+    if text[max(0, start - 2) : start].strip() == "&" or text[end : end + 2].strip() == "&":
+        return False  # "Physio & Rehab": a word of a firm's name
+    frequency = max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es"))
+    if surface.islower():
+        return (
+            frequency < _LOWER_ZIPF
+            and not lexicon.is_clinical_word(surface)
+            and not _EPONYM_BEFORE.search(text, max(0, start - 16), start)
+        )
+    if surface.isupper():  # four capitals or fewer are an abbreviation's ("HIDA", "CABA")
+        return len(surface) > 4 and frequency < _CAPITALS_ZIPF and surface not in lexicon.CLINICAL_ABBREVIATIONS
+    if names.opens_sentence(text, start):
+        return frequency < _OPENING_ZIPF
+    return frequency < _INSIDE_SENTENCE_ZIPF
