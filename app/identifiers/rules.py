@@ -321,13 +321,28 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.ORGANIZATION,
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*"
-        rf"(?:(?:St\.? )?{_CAPITAL_NAME}(?:'s)?,? (?:(?:&|and|y|e|und|et) )?(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
+        # The small words inside a firm's name: "Rent a Car Costa Sol SL", "Pescados a la Plancha SL" ("of"
+        # would join a person to the firm after).
+        rf"(?:(?:St\.? )?{_CAPITAL_NAME}(?:'s)?(?:,? (?:(?:&|and|y|e|und|et) )?| (?:a|en|al) (?=[A-ZÀ-Þ]|la |el ))"
+        rf"(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
         rf"(?i:{_COMPANY_SUFFIX})(?![\w])",
     ),
     _rule(
         T.ORGANIZATION,
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?(?:{_CAPITAL_NAME}(?:'s)? (?:(?:{_PARTICLE}|'t) )*){{1,3}}"
         rf"(?i:{_INSTITUTION_SUFFIX})\b(?: (?:of|for|at|de|del) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}})?",
+    ),
+    # A public institution named by its kind and its number, as Mexico's IMSS, Cuba's and many countries'
+    # schools and courts are: "Unidad de Medicina Familiar No. 171", "Hospital General Regional No. 46",
+    # "Consultorio del Médico de Familia n.º 14", "Escuela Primaria Núm. 5", "PLUMBERS UNION LOCAL 57".
+    _rule(
+        T.ORGANIZATION,
+        r"(?<!\w)(?i:Unidad|Hospital|Cl[íi]nica|Centro|Consultorio|Policl[íi]nic[oa]|Sanatorio|Escuela|"
+        r"Liceo|Instituto|Juzgado|Notar[íi]a|Oficial[íi]a|Agencia|Fiscal[íi]a|Parroquia|Estaci[óo]n|"
+        r"Jurisdicci[óo]n|School|Station|Precinct|District|Local)"
+        r"(?: (?:de|del|de la|de los|y|e|of|the|for|No|[A-ZÁÉÍÓÚÑ][\wáéíóúñ]+)){0,6}?"
+        r"(?:,? (?i:No\.|N[º°]\.?|Núm\.|Num\.|Nro\.|n\.[º°]|#) ?\d{1,4}\b|(?<=\b[Ll]ocal|LOCAL) \d{1,4}\b)"
+        r"(?![-/.]\d)",
     ),
     # An institution named by its kind first and its place after: "University Medical Center of El Paso",
     # "Delta Dental of California", "First Reformed Church of Holland".

@@ -861,3 +861,24 @@ def test_a_town_inside_a_longer_name_is_that_names_not_a_town_of_its_own(detecto
     kinds = {e.text_in(text): e.type for e in detector.detect(text)}
     assert "Kenosha" not in kinds and "Racine" not in kinds and "Rehab" not in kinds, kinds
     assert_hidden(detector, text, "Kenosha Memorial Hospital")
+
+
+@pytest.mark.parametrize(
+    ("text", "organisation"),
+    [
+        ("Acude derivada de la Escuela Primaria Núm. 12 por fiebre.", "Escuela Primaria Núm. 12"),
+        ("HOSPITAL GENERAL DE ZONA No. 8\nServicio de Urgencias", "HOSPITAL GENERAL DE ZONA No. 8"),
+        ("Control en la Unidad de Medicina Familiar n.º 33 en dos semanas.", "Unidad de Medicina Familiar n.º 33"),
+        ("Demanda contra Pescados a la Plancha SL por impago.", "Pescados a la Plancha SL"),
+        ("Contrato con Alquiler en Ruta SL firmado hoy.", "Alquiler en Ruta SL"),
+    ],
+)
+def test_an_institution_by_its_number_and_a_firm_with_small_words_in_its_name(detector, text, organisation):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(organisation) is T.ORGANIZATION, found
+
+
+def test_a_number_after_a_registry_or_a_dose_is_no_institution_and_a_firms_description_no_firm(detector):
+    assert_kept(detector, "Registro n.º 3391-2025 del juzgado.", "Registro n.º")
+    assert_kept(detector, "Dispense No. 30 tablets.", "Dispense No. 30")
+    assert_kept(detector, "Burton and Partners, a company registered in England", "a company registered")
