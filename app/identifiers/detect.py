@@ -90,7 +90,8 @@ _ROLE_WORDS = frozenset(
 
 # Words that label a name or head a document; spaCy sometimes folds them into the name.
 _LABEL_WORDS = frozenset(
-    "dear patient name re to from signed by witness consultant referrer gp cc attn date dated subject discharge "
+    "dear sirs madam patient name re to from signed by witness consultant referrer gp cc attn date dated subject "
+    "discharge "
     "eircode postcode zip plz cep "
     "letter summary note report agreement between and tenant landlord lessee lessor pharmacist carer daughter son "
     "wife husband partner mother father sister brother taking known seen with for id dob mrn nhs ssn iban "

@@ -254,6 +254,13 @@ RULES: tuple[Rule, ...] = (
         r"(?:,? ?(?:x|ext\.?|extn\.?|extension|ext|int\.?) ?\d{1,5})?(?![\w/])",
         accept=_a_phone,
     ),
+    # A pager's or an internal extension's short number after its word: "busca 45812", "Bleep 4521", "ext.
+    # 2210", "extensión 4410" (a ward's pager reaches one person on shift).
+    _rule(
+        T.PHONE,
+        r"(?i:\b(?:busca(?:personas)?|bleep|pager|beeper|bíper|biper|ext\.?|extn\.?|extension|extensión|"
+        r"extension no\.?|anexo)):?[ \t]*(?:n\.?º[ \t]*|no\.?[ \t]*|#[ \t]*)?(?P<value>\d{3,6})(?![\w/.,]\d|\w)",
+    ),
     # Street addresses, then postcodes.
     _rule(
         T.ADDRESS,

@@ -35,6 +35,15 @@ _EPONYM_BEFORE = re.compile(
     r"(?i:enfermedad|s[íi]ndrome|tiroiditis|escala|signo|maniobra|criterios|test|prueba|[íi]ndice|disease|"
     r"syndrome|sign|scale)\s+(?:de\s+)?$"
 )
+# A letter's place and date: "Monterrey, N.L., a 7 de marzo de 2025", "Buenos Aires, 12 de marzo de
+# 2025", "New York, March 3, 2025". The place there is a town even when it shares a region's name.
+_PLACE_AND_DATE = re.compile(
+    r"(?m)^[ \t]*(?:(?:En|In|At|On|From|Desde|Dado en|Dada en|Hecho en|Firmado en) )?"
+    rf"(?P<town>{_CAPITALISED}(?: (?:{_LINK} )?{_CAPITALISED}){{0,3}})"
+    r"(?:,[ \t]*[A-Z][\w.]{0,12}(?: [A-Z][\w.]{0,12})?)?,[ \t]+(?:(?i:a|el|on|the)[ \t]+)?"
+    r"(?=\d{1,2}(?:º|°|o\.)?[ \t]+de[ \t]+[a-zA-Z]|\d{1,2}(?:st|nd|rd|th)?[ \t]+[A-Z][a-z]+\.?[ \t]+\d{4}|"
+    r"[A-Z][a-z]+\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}|\d{1,2}[/.\-]\d{1,2}[/.\-]\d{2,4})"
+)
 _ARTICLE_BEFORE = re.compile(r"(?<!\w)(?i:the|an|la|el|los|las|un|una)\s+$")
 # After the town: a form's label ("Mobile: …", "Mobile 07700 900482"). A number of one or two digits
 # after a town is its postal district ("Dublin 4").
@@ -89,11 +98,27 @@ def find_towns(text: str) -> list[Entity]:
             found.append(Entity(match.start(), match.end(), T.LOCATION))
         elif surface.isupper() and surface.title() in towns and _the_town(text, *match.span(), surface):
             found.append(Entity(match.start(), match.end(), T.LOCATION))  # "VAASA", "ALCOBENDAS"
+    for match in _PLACE_AND_DATE.finditer(text):
+        surface = match.group("town")
+        if _a_place_heading(surface, towns):
+            found.append(Entity(*match.span("town"), T.LOCATION))
     for match in _LOWER_CUED.finditer(text):
         surface = match.group("town")
         if surface in towns and _the_town(text, *match.span("town"), surface):
             found.append(Entity(*match.span("town"), T.LOCATION))
     return found
+
+
+def _a_place_heading(surface: str, towns: frozenset[str]) -> bool:
+    """The place a letter's date line names: a town on the list, in any form or frequency, one named like
+    its region, or one with a word no dictionary holds; not a weekday or a label."""
+    words = surface.split()
+    if surface.lower() in _CALENDAR or words[0].lower() in _CALENDAR or surface.lower() in _STRUCTURAL:
+        return False
+    if surface in towns or surface.title() in towns or lexicon.is_region(surface):
+        return True
+    # One word no dictionary holds names the place ("Leamington Spa", "Villa Tunari").
+    return any(len(w) > 3 and max(lexicon.zipf(w), lexicon.zipf_in(w, "es")) < _OPENING_ZIPF for w in words)
 
 
 def _the_town(text: str, start: int, end: int, surface: str) -> bool:

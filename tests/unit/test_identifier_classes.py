@@ -882,3 +882,41 @@ def test_a_number_after_a_registry_or_a_dose_is_no_institution_and_a_firms_descr
     assert_kept(detector, "Registro n.º 3391-2025 del juzgado.", "Registro n.º")
     assert_kept(detector, "Dispense No. 30 tablets.", "Dispense No. 30")
     assert_kept(detector, "Burton and Partners, a company registered in England", "a company registered")
+
+
+@pytest.mark.parametrize(
+    ("text", "town"),
+    [
+        ("Mendoza, 4 de agosto de 2025\n\nSeñor Juez:", "Mendoza"),
+        ("Guadalajara, Jal., a 21 de enero de 2025", "Guadalajara"),
+        ("SAN LUIS POTOSÍ, 9 de mayo de 2024", "SAN LUIS POTOSÍ"),
+        ("Leamington Spa, 2nd June 2025\nDear Sirs,", "Leamington Spa"),
+        ("Tlaquepaque, 3 de abril de 2025", "Tlaquepaque"),
+    ],
+)
+def test_the_place_of_a_letters_date_line_is_a_town_even_named_like_its_region(detector, text, town):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(town) is T.LOCATION, found
+
+
+def test_a_weekday_or_a_label_before_a_date_is_no_town(detector):
+    assert all(e.type is T.DATE for e in detector.detect("Wednesday, 4 June 2025"))
+    for text, kept in (
+        ("Fecha, 12/03/2025", "Fecha"),
+        ("On Mon, Jan 6, 2025", "On"),
+        ("Dated, 3 March 2025", "Dated"),
+    ):
+        assert all(e.type is not T.LOCATION for e in detector.detect(text)), text
+        assert_kept(detector, text, kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("Si empeora, avisar al busca 45127.", "45127"),
+        ("Bleep 3362 if the NEWS is over 5.", "3362"),
+        ("Llamar al anexo 2291 de admisión.", "2291"),
+    ],
+)
+def test_a_pager_or_an_extension_after_its_word(detector, text, number):
+    assert_hidden(detector, text, number)
