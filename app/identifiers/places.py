@@ -19,6 +19,9 @@ from app.identifiers.entities import Entity, EntityType
 T = EntityType
 _NAME = r"[A-ZÀ-ÖØ-ÞĄĆĘŁŃŚŹŻŠŽČŘ](?:[^\W\d_]|['’\-](?=[^\W\d_]))*"
 _LOWER_LINK = r"(?:de|del|de la|de los|de las|das|dos|do|da|des|du|di|della|la|le|el|los|las|y|e|i|von|van|der|den)"
+# Shared with towns.py: a capitalised word of a place's name, and the small words between them.
+CAPITALISED_NAME = _NAME
+NAME_LINK = _LOWER_LINK
 # A street's name after its type word: capitalised words with the small words between them.
 # "No." and "Nº" open the house number ("Calle Heredia No. 305"); they are never a word of the name.
 _NOT_NAME = r"(?!(?:No|NO|Nº|N\.º|Núm|Num)\b)"

@@ -17,11 +17,12 @@ import gzip
 import re
 from importlib.resources import files
 
-from app.identifiers import lexicon, names
+from app.identifiers import lexicon, names, places
+from app.identifiers.dates import CALENDAR_WORDS
 from app.identifiers.entities import Entity, EntityType
 
-_CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*"
-_LINK = r"(?:de|del|de la|de los|de las|la|las|los|el|upon|on|sur|am|an der|y|do|da|dos|das)"
+_CAPITALISED = places.CAPITALISED_NAME
+_LINK = rf"(?:{places.NAME_LINK}|upon|on|sur|am|an der)"
 # A run of capitalised words (with the small words of place names between them); a town is found only as
 # a whole run, so a town's name inside a longer one ("Glasgow Royal Infirmary", "Stanford University",
 # "Taylor Street") is left to the rules for organisations, people and streets.
@@ -54,12 +55,7 @@ _SCALES = frozenset("glasgow bristol oxford epworth edmonton manchester richmond
 _SCALE_AFTER = re.compile(
     r"[ \t]*(?:\d{1,2}(?:/\d{1,2})?(?!\d)|(?i:type|stool|coma|score|scale|triage|naming|frail)\b)"
 )
-_CALENDAR = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday "
-    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
-    "lunes martes miércoles miercoles jueves viernes sábado sabado domingo".split()
-)
+_CALENDAR = CALENDAR_WORDS
 # Latin after a preposition, not a town: "in toto", "in situ", "de novo".
 _LATIN = frozenset("toto situ vitro vivo utero novo facto bloc extremis loco vacuo".split())
 # A word of an institution's or a street's name, not a town on its own ("Center", "Registro", "Valley").
