@@ -88,14 +88,17 @@ _ROLE_WORDS = frozenset(
 )
 
 
-# Words that label a name or head a document; spaCy sometimes folds them into the name.
+# Words that label a name or head a document, or greet a role ("Dear Colleague"); spaCy sometimes folds them
+# into the name.
 _LABEL_WORDS = frozenset(
-    "dear sirs madam patient name re to from signed by witness consultant referrer gp cc attn date dated subject "
+    "dear sirs madam colleague colleagues colega colegas everyone everybody folks guys doctor doctora "
+    "patient name re to from signed by witness consultant referrer gp cc attn date dated subject "
     "discharge "
     "eircode postcode zip plz cep "
     "letter summary note report agreement between and tenant landlord lessee lessor pharmacist carer daughter son "
     "wife husband partner mother father sister brother taking known seen with for id dob mrn nhs ssn iban "
-    "plaintiff defendant claimant respondent counsel director sincerely thanks thank regards hi hello kind best "
+    "plaintiff defendant claimant respondent counsel director sincerely thanks thank regards "
+    "hi hiya hey hello kind best "
     "member premises referring chief alhaji alhaja cel tel tlf tfno fax ext móvil movil celular whatsapp "
     "located officer nurse agent master sister father reverend rev hon cllr pc dc ds di "
     "sgt spc ssg maj cpt capt lt col cdr lcpl pvt cpl staff attending resident registrar fellow "
@@ -103,7 +106,8 @@ _LABEL_WORDS = frozenset(
     "exp expediente paciente nombre apellidos titular enfermera enfermero médico médica doctora facultativo "
     "arrendador arrendadora arrendatario arrendataria arrendatarios demandante demandado demandada procurador "
     "procuradora letrado letrada abogado abogada señor señora "
-    "cordiales saludos un saludo hola buenas tardes días noches tía tío tia tio hija hijo abuela abuelo mamá papá "
+    "cordiales saludos un saludo hola buenos buenas tardes días noches tía tío tia tio hija hijo abuela abuelo "
+    "mamá papá "
     "madre padre notario notaria master pc dc ds di "
     # qualifications after a name
     "md phd mbbs frcr frcs frcp mrcp mrcgp rn bsn msn np do dds esq qc kc jd llm mba dnp lcsw lpc facp facs".split()

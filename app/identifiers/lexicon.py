@@ -15,6 +15,7 @@ import importlib
 import math
 import os
 import re
+import unicodedata
 
 _NAME_LOCALES = (
     "en_US en_GB en_IE en_IN en_NG es_ES es_MX es_AR es_CO es_CL pt_PT pt_BR fr_FR de_DE it_IT nl_NL sv_SE pl_PL "
@@ -159,6 +160,12 @@ def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(first), frozenset(last)
 
 
+def without_accents(word: str) -> str:
+    """The word with its accents dropped, as typed on a keyboard without them ("fermín" → "fermin");
+    letters that are not an accented Latin letter (ß, ø) stay as they are."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
 def _latin(values) -> set[str]:
     if not isinstance(values, (list, tuple, dict, set, frozenset)):
         return set()
@@ -171,8 +178,21 @@ def _latin(values) -> set[str]:
     }
 
 
-def first_names() -> frozenset[str]:
-    return _name_lists()[0]
+@functools.cache
+def _typed_without_accents() -> tuple[frozenset[str], frozenset[str]]:
+    """The names as chats and portals type them, accents dropped ("fermin", "nunez"). Only for words in lower
+    case: capitalised, "Falcon" is a rocket or a firm, not Falcón."""
+    first, last = _name_lists()
+    return (
+        frozenset(without_accents(name) for name in first) - first,
+        frozenset(without_accents(name) for name in last) - last,
+    )
+
+
+def first_names(lower_case: bool = False) -> frozenset[str]:
+    """Given names in lower case; with ``lower_case``, also as typed without their accents."""
+    first = _name_lists()[0]
+    return first | _typed_without_accents()[0] if lower_case else first
 
 
 def last_names() -> frozenset[str]:
@@ -180,9 +200,13 @@ def last_names() -> frozenset[str]:
 
 
 def is_name_word(word: str) -> bool:
-    """A given name or surname in any of the locales' lists (each part of a hyphenated one)."""
+    """A given name or surname in any of the locales' lists (each part of a hyphenated one); a word typed in
+    lower case may have lost its accents."""
     lower = word.lower()
     first, last = _name_lists()
+    if word.islower():
+        unaccented_first, unaccented_last = _typed_without_accents()
+        first, last = first | unaccented_first, last | unaccented_last
     if lower in first or lower in last or lower in ("mª", "m.ª", "ma"):
         return True
     parts = re.split(r"[-‐]", lower)

@@ -67,6 +67,23 @@ _KIN = re.compile(
     r"mama|papá|madre|padre)s? (?:of|de))(?:,| is| es| se llama| named| called)? "
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)"
 )
+# Whom a message or a call greets or thanks ("Hey Gail, it's Terrence", "thanks oliver", "hola fermín,"):
+# the greeting is the cue, and the name ends at the first word that is not one.
+_GREETED = re.compile(
+    r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|morning|evening|hola|buenas|buenos días|"
+    r"buenas tardes|querido|querida|querid[oa]s|estimado|estimada|gracias),?[ \t]+"
+    r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$))"
+)
+# Whom a greeting addresses that is nobody's name: a role or a crowd ("Dear Colleague", "Hi all").
+GREETED_ROLES = frozenset(
+    "doctor doctora doc colleague colleagues colega colegas friend friends amigo amiga amigos team equipo all "
+    "everyone everybody folks guys there both again nurse enfermera enfermero patient paciente family familia "
+    "señor señora señores señorita sir sirs madam madame licenciado licenciada abogado abogada letrado letrada "
+    "compañero compañera compañeros professor profesor profesora maestro maestra mum mom dad mama mamá papa "
+    "papá sister brother hermano hermana tío tía tio tia abuela abuelo jefe jefa boss".split()
+)
+# A title after a greeting: the title's own rule takes the name after it.
+_GREETED_TITLES = frozenset("dr dra drs mr mrs ms miss mx sr sra srta srs sres don doña dña prof lic".split())
 # The labels a typed message puts after a name ("jaxon dob 5/14/21"): where the name ends.
 _FIELD_LABELS = frozenset("dob mrn ssn nhs tel ph phone cell yo dod edad fn dni rut curp".split())
 _NAME_STOPS = _FUNCTION_WORDS | _FIELD_LABELS
@@ -142,12 +159,33 @@ def lower_case_quotes(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# A chat export's line: its time and its speaker, then what they typed ("22/1/25 8:21 - Javi: vale, yo …",
+# "[09:14] Kev: …", "Mum: …").
+_CHAT_LABEL = re.compile(
+    r"[ \t]*(?:[\[(]?[\d/.,:\- ]{4,24}(?:[ap]\.?m\.?)?[\])]?[ \t]*[-–]?[ \t]*)?(?:[^\W\d_][^:\n]{0,30}:[ \t]+)?", re.I
+)
+
+
+def lower_case_lines(text: str) -> list[tuple[int, int]]:
+    """Lines typed in lower case inside a text that is not (a chat export whose speakers' names are
+    capitalised, a portal message pasted into a letter): each line's words after its time and speaker."""
+    spans = []
+    offset = 0
+    for line in text.split("\n"):
+        body = offset + _CHAT_LABEL.match(line).end()
+        rest = text[body : offset + len(line)]
+        if len(re.findall(r"[^\W\d_]{2,}", rest)) >= 4 and mostly_lower_case(rest):
+            spans.append((body, offset + len(line)))
+        offset += len(line) + 1
+    return spans
+
+
 def find_names(text: str) -> list[Entity]:
     """People named by name lists and titles (spaCy's entities and the rules find the rest)."""
     found = [entity for m in _TITLED.finditer(text) if (entity := _titled_name(m)) is not None]
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     lower_text = mostly_lower_case(text)
-    quoted_lower = lower_case_quotes(text)
+    quoted_lower = [] if lower_text else lower_case_quotes(text) + lower_case_lines(text)
     index = 0
     while index < len(words):
         start, end, word = words[index]
@@ -219,14 +257,20 @@ def _particle_inside(text: str, words: list[tuple[int, int, str]], index: int) -
 
 
 def find_cued_names(text: str) -> list[Entity]:
-    """Names after a title or an introduction in any case ("hi dr kowalski", "soy rosa elena ruiz"): the
-    cue is the evidence, so they need not be on the name lists."""
-    return [
+    """Names after a title, an introduction or a greeting in any case ("hi dr kowalski", "soy rosa elena ruiz",
+    "hey Gail,"): the cue is the evidence, so they need not be on the name lists."""
+    found = [
         entity
         for pattern in (_LOWER_TITLED, _INTRODUCED, _KIN)
         for m in pattern.finditer(text)
         if (entity := _name_after_cue(text, m)) is not None
     ]
+    for m in _GREETED.finditer(text):
+        if m.group("name").split()[0].lower().rstrip(".") in GREETED_ROLES | _GREETED_TITLES:
+            continue
+        if (entity := _name_after_cue(text, m)) is not None:
+            found.append(entity)
+    return found
 
 
 _RARE_RUN = re.compile(
@@ -365,7 +409,7 @@ def _a_person(text: str, names: list[tuple[int, int, str]], lower_text: bool) ->
     if any(lexicon.is_kept_term(w) for w in surfaces):
         return False
     if len(surfaces) >= 2:
-        firsts = lexicon.first_names()
+        firsts = lexicon.first_names(lower_case=not capitalised)
         if surfaces[0].lower() not in firsts and not capitalised:
             return False  # in lower case a person starts with a given name: "maria gonzalez"
         everyday = sum(w.lower() in lexicon.EVERYDAY_NAMES or lexicon.zipf(w) >= 4.6 for w in surfaces)
@@ -376,7 +420,12 @@ def _a_person(text: str, names: list[tuple[int, int, str]], lower_text: bool) ->
     if capitalised:
         # a lone capitalised name word: rare as a word, and not just opening a sentence
         return _rare_name(word) and not opens_sentence(text, names[0][0]) and lexicon.zipf(word) < 3.0
-    return lower_text and _rare_name(word) and word.lower() in lexicon.first_names() and lexicon.zipf(word) < 3.4
+    return (
+        lower_text
+        and _rare_name(word)
+        and word.lower() in lexicon.first_names(lower_case=True)
+        and lexicon.zipf(word) < 3.4
+    )
 
 
 _LINE_TIME = re.compile(r"(?:^|\n)[ \t]*(?:[01]\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:hrs?|h))?[ \t:–-]*$")

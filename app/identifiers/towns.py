@@ -27,9 +27,10 @@ _LINK = rf"(?:{places.NAME_LINK}|upon|on|sur|am|an der)"
 # a whole run, so a town's name inside a longer one ("Glasgow Royal Infirmary", "Stanford University",
 # "Taylor Street") is left to the rules for organisations, people and streets.
 _RUN = re.compile(rf"(?<![\w@./\-]){_CAPITALISED}(?: (?:{_LINK} )?{_CAPITALISED}){{0,4}}(?![\w@]|[\-'’]\w)")
-# A town in lower case counts only after the words that place someone somewhere: "salgo de alcobendas".
+# A town in lower case counts only after the words that place someone somewhere: "salgo de alcobendas",
+# "salgo d alcobendas" as a chat abbreviates it.
 _LOWER_CUED = re.compile(
-    r"(?<!\w)(?i:from|in|to|near|at|de|desde|en|hasta|hacia|para|a)\s+(?P<town>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]{3,})(?!\w)"
+    r"(?<!\w)(?i:from|in|to|near|at|de|d|desde|en|hasta|hacia|para|a)\s+(?P<town>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]{3,})(?!\w)"
 )
 # "enfermedad de parkinson", "tiroiditis de hashimoto": a disease's or a test's eponym in lower case.
 _EPONYM_BEFORE = re.compile(

@@ -920,3 +920,56 @@ def test_a_weekday_or_a_label_before_a_date_is_no_town(detector):
 )
 def test_a_pager_or_an_extension_after_its_word(detector, text, number):
     assert_hidden(detector, text, number)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        # a chat export: its speakers' names capitalised, what they typed in lower case and without accents
+        (
+            "3/2/25 19:04 - Nacho: mañana paso x el hospital con ramon y le llevo la tablet\n"
+            "3/2/25 19:06 - Mamá Pili: vale hijo, dile a joaquin q me llame cuando salga",
+            ["tablet", "hospital"],
+            ["ramon", "joaquin"],
+        ),
+        (
+            "[14:02] Dee: ok so i talked to the pharmacy and they said pick up friday\n"
+            "[14:05] Marcus: cool i will ask siobhan to drive me there after work",
+            ["pharmacy", "friday"],
+            ["siobhan"],
+        ),
+        # a town typed in lower case after the chat's "d" for "de"
+        ("21/4/25 9:15 - Rocío: ya he salido d getafe, llego en media hora", ["media"], ["getafe"]),
+    ],
+)
+def test_lower_case_lines_of_a_chat_whose_speakers_are_capitalised(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_name_typed_without_its_accents_is_still_a_name():
+    from app.identifiers import lexicon
+
+    for typed in ("fermin", "ramon", "joaquin", "ines", "munoz", "nunez"):
+        assert lexicon.is_name_word(typed), typed
+    # capitalised, the word without its accent is a word of its own: a rocket, not Falcón
+    assert lexicon.is_name_word("Falcón") and not lexicon.is_name_word("Falcon")
+    assert lexicon.without_accents("Fermín Núñez") == "Fermin Nunez"
+    assert lexicon.without_accents("Strauß") == "Strauß"  # not an accent: kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        ("Hey Priya, it's the clinic calling about Tuesday.", ["clinic"], ["Priya"]),
+        ("ok thanks oliver, see u at 5", ["thanks"], ["oliver"]),
+        ("Hola Begoña, te confirmo la cita del jueves.", ["cita"], ["Begoña"]),
+        # a greeting to a role, a title or a crowd names no one
+        ("Dear Colleague, thank you for seeing him.", ["Colleague"], []),
+        ("Buenos días doctor, le escribo por mi madre.", ["doctor"], []),
+        ("Hi all, the rota is attached. Dear Hiring Manager,", ["all", "Hiring Manager"], []),
+    ],
+)
+def test_whom_a_greeting_names(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
