@@ -48,8 +48,8 @@ NEW_TOKENS = 24
 async def _session(source, split: SplitSpec, worker: LocalWorker, notices: list[str]) -> SplitSession:
     link = WorkerLink.remote(source, split, worker.endpoint, worker.token, "float32")
     session = SplitSession(LocalEdge(source, split), await link.connect(), speculation=Speculation(mode="auto"))
-    session.notice = lambda line: (notices.append(line), _trace(line))
-    session.reconnect = lambda: connect_with_retries(link.connect, 60.0, notices.append)
+    session.recovery.notice = lambda line: (notices.append(line), _trace(line))
+    session.recovery.reconnect = lambda: connect_with_retries(link.connect, 60.0, notices.append)
     return session
 
 

@@ -181,8 +181,8 @@ async def open_split_session(source, split, endpoint: str, token: str, mode: str
     link = WorkerLink.remote(source, split, endpoint, token, "float32", cert_sha256=cert_sha256)
     session = SplitSession(LocalEdge(source, split), await link.connect(), speculation=Speculation(mode=mode))
     notices: list[str] = []
-    session.notice = notices.append
-    session.reconnect = lambda: connect_with_retries(link.connect, 30.0, notices.append)
+    session.recovery.notice = notices.append
+    session.recovery.reconnect = lambda: connect_with_retries(link.connect, 30.0, notices.append)
     return session, notices
 
 

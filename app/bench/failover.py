@@ -62,8 +62,8 @@ async def _answer(link, via: str, source, split, prompts, new_tokens: int, on_to
     for _ in prompts:
         session = SplitSession(LocalEdge(source, split), await link.connect(via), speculation=Speculation(mode="auto"))
         heard: list[str] = []
-        session.notice = heard.append
-        session.reconnect = lambda: connect_with_retries(lambda: link.connect(via), 60.0)
+        session.recovery.notice = heard.append
+        session.recovery.reconnect = lambda: connect_with_retries(lambda: link.connect(via), 60.0)
         sessions.append(session)
         notices.append(heard)
     try:

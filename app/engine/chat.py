@@ -112,7 +112,7 @@ class SplitChat:
             head = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight)
         session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation, draft_head=head)
         chat = cls(source, split, edge, tokenizer, session, link)
-        session.reconnect = chat.reconnect
+        session.recovery.reconnect = chat.reconnect
         return chat
 
     @property
@@ -131,7 +131,9 @@ class SplitChat:
         error, once ``RECONNECT_WINDOW_S`` has passed without a connection.
         """
         await self.session.middle.close()
-        return await connect_with_retries(self.link.connect, RECONNECT_WINDOW_S, self.session.notice, self.link.revive)
+        return await connect_with_retries(
+            self.link.connect, RECONNECT_WINDOW_S, self.session.recovery.notice, self.link.revive
+        )
 
     def prompt_ids(self, messages: list[dict]) -> list[int]:
         """The conversation formatted with the model's chat template, ready for the assistant's turn.
@@ -208,7 +210,7 @@ class SplitChat:
                 if kept:
                     await self.session.prefill_ahead(prompt[:kept])
                 else:
-                    await self.session.reset_worker()
+                    await self.session.recovery.reset_worker()
 
     async def reply(
         self,
@@ -238,7 +240,7 @@ class SplitChat:
                 on_text(shown.update(written) if shown else written)
 
         prompt = self.prompt_ids(model_messages)
-        self.session.notice = on_notice
+        self.session.recovery.notice = on_notice
         self._reply_waiting = True
         try:
             async with self._turn:

@@ -164,7 +164,7 @@ async def test_a_revoked_token_is_refused_at_once_even_on_an_open_connection(tin
     worker = start_worker(shard)
     guest = issue_token(worker.token_file)
     session, _ = await open_split_session(source, SPLIT, worker.endpoint, guest)
-    session.reconnect = None  # see the refusal itself
+    session.recovery.reconnect = None  # see the refusal itself
     await session.generate(PROMPT, 3)
     lines = worker.token_file.read_text().splitlines()
     worker.token_file.write_text("\n".join(line for line in lines if line != token_hash(guest)) + "\n")

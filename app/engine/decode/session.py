@@ -19,10 +19,10 @@ import torch
 from app.engine.decode.blocks import Block, VerifyBlock, build_block
 from app.engine.decode.edge import LazyLogits, LocalEdge
 from app.engine.decode.metrics import GenerationStats, StepClock, StepTiming
+from app.engine.decode.recovery import WorkerRecovery
 from app.engine.decode.repetition import RepetitionGuard
 from app.engine.decode.sampling import Sampling, TokenPicker
 from app.engine.decode.verification import verify
-from app.engine.link.link_codes import LinkErrorCode
 from app.engine.link.middle import Middle, MiddleBlock, MiddleReply
 from app.engine.speculation.controller import Controller, Plan
 from app.engine.speculation.drafter import Drafter
@@ -34,10 +34,6 @@ from app.model.choices import Mode
 from app.model.config import max_context
 from app.model.families import longrope_limit
 from app.model.kv_cache import CacheEdit
-from app.wire.frames import ErrorCode
-
-# Worker error codes after which a fresh session and a re-prefill carry on with nothing lost.
-RECOVERABLE = frozenset({ErrorCode.UNKNOWN_SESSION, LinkErrorCode.CONNECTION_LOST})
 
 # LM-head rows projected together before verification walks the tree: one product of up to 16 rows costs
 # little more than one row, and verification reads 2-4 rows a step. Below 3 nodes, rows one by one are cheaper.
@@ -137,10 +133,8 @@ class SplitSession:
     ):
         self.edge = edge
         self.middle = middle
-        # Opens a fresh worker session (with its own retries); None: a lost session is an error.
-        self.reconnect = reconnect
-        self.notice: Callable[[str], None] | None = None  # "reconnecting…" for a status bar
-        self._on_reading: Callable[[int, int], None] | None = None  # the answer being written's, for a re-read
+        # Every block runs through it: a lost worker session is replaced and the conversation read again.
+        self.recovery = WorkerRecovery(self, reconnect)
         self.stop_ids = set(stop_ids)
         self.processed: list[int] = []  # tokens whose keys/values sit in all three caches
         self.max_context = max_context(edge.config)
@@ -181,8 +175,6 @@ class SplitSession:
         if len(prompt) >= self.max_context:
             raise ContextTooLong(f"the conversation has {len(prompt)} tokens; this model holds {self.max_context}")
         reply = _Reply(min(max_new_tokens, self.max_context - len(prompt)), self.stop_ids, on_token)
-        # A lost worker mid-answer means reading the whole conversation again: it reports as a first read.
-        self._on_reading = on_reading
         picker = TokenPicker(sampling)
         self.controller.new_reply()
 
@@ -202,7 +194,8 @@ class SplitSession:
             plan, block = self._plan_block(root, clock)
             if self._outgrows_short_rope(block):
                 await self._switch_to_long_rope()
-            output = await self._run_or_recover(block, block.logit_rows, clock)
+            # A lost worker mid-answer means reading the whole conversation again: it reports as a first read.
+            output = await self.recovery.run(self._run_block(block, block.logit_rows, clock), on_reading=on_reading)
             if output is None:
                 continue  # the session was replaced: draft the same step again on the fresh one
             verdict, window_outputs = self._verify(plan, block, output, picker)
@@ -233,12 +226,9 @@ class SplitSession:
         if reuse == len(prefix) and len(self.processed) > reuse:
             reuse -= 1  # nothing new, but the caches hold deleted text: re-running the last token crops them
         while reuse < len(prefix) and not (should_stop and should_stop()):
-            try:
-                await self._stream(prefix, reuse, chunk_rows, AHEAD_DEPTH, should_stop)
-            except Exception as exc:
-                committed = list(self.processed)
-                await self._recover_or_raise(exc)
-                await self._refill(committed, should_stop)
+            await self.recovery.run(
+                self._stream(prefix, reuse, chunk_rows, AHEAD_DEPTH, should_stop), should_stop=should_stop
+            )
             reuse = len(self.processed)  # after a recovery, what the fresh session was given again
         return len(self.processed)
 
@@ -275,7 +265,7 @@ class SplitSession:
                 hidden = self.edge.run_head(torch.tensor(block.tokens), torch.tensor(block.positions), None, long_rope)
                 # The last reply's keep rides with the first block only, and stays pending until that block's
                 # reply is back: a refused request leaves the worker's cache as it was, so it must go again
-                # (any other failure starts the worker's side afresh: _recover_or_raise).
+                # (any other failure starts the worker's side afresh: recovery.WorkerRecovery).
                 keep_start, keep_rows = (self._pending_keep or (None, ())) if offset == start else (None, ())
                 edit = CacheEdit(crop=block.start, keep_start=keep_start, keep_indices=tuple(keep_rows))
                 sent.append(block)
@@ -318,17 +308,18 @@ class SplitSession:
             reuse = min(common_prefix(self.processed, prompt), len(prompt) - 1)  # the last token must run
             rows = len(prompt) - reuse
             streamed = rows >= STREAM_FROM_ROWS
+            # After a lost worker the prefill starts over on the fresh session: the whole prompt is new there.
             if not streamed:
                 block = Block.consecutive(prompt[reuse:], reuse)
-                output = await self._run_or_recover(block, [block.size - 1], clock, refill=False)
+                output = await self.recovery.run(self._run_block(block, [block.size - 1], clock), keep_committed=False)
             else:
-                try:
-                    output, joint = await self._stream(
-                        prompt, reuse, send_block_rows(rows), SEND_DEPTH, should_stop, on_reading
-                    )
-                except Exception as exc:
-                    await self._recover_or_raise(exc)
+                streamed_out = await self.recovery.run(
+                    self._stream(prompt, reuse, send_block_rows(rows), SEND_DEPTH, should_stop, on_reading),
+                    keep_committed=False,
+                )
+                if streamed_out is None:
                     continue
+                output, joint = streamed_out
                 if len(self.processed) < len(prompt):
                     return None  # stopped part way: the caches hold what went, and the next prefill goes on from it
                 clock.middle_replied(joint)
@@ -381,7 +372,7 @@ class SplitSession:
         transformers does at the same step, then carry on with them."""
         self.long_rope = True
         self._pending_keep = None
-        await self._refill(list(self.processed))
+        await self.recovery.refill(list(self.processed))
 
     def _draft(self, history: list[int]) -> DraftTree:
         """Every candidate continuation of the root, merged into one tree."""
@@ -445,76 +436,24 @@ class SplitSession:
         if on_step:
             on_step(step, plan)
 
-    # -- faults -------------------------------------------------------------------------------------
-    async def _run_or_recover(
-        self, block: Block, rows: list[int], clock: StepClock, refill: bool = True
-    ) -> _BlockOutput | None:
-        """Run the block; after a lost session or link, move to a fresh session and return None.
-
-        With ``refill`` the committed tokens are re-sent first, so the caller can repeat its step.
-        """
-        try:
-            return await self._run_block(block, rows, clock)
-        except Exception as exc:
-            committed = list(self.processed)
-            await self._recover_or_raise(exc)
-            if refill:
-                await self._refill(committed, on_reading=self._on_reading)
-            return None
-
-    async def _recover_or_raise(self, error: Exception) -> None:
-        """After a lost session or link, move to a fresh session; re-raise anything else."""
-        if getattr(error, "code", None) not in RECOVERABLE or self.reconnect is None:
-            if self._pending_keep is not None and not getattr(error, "refused", False):
-                await self._forget_the_workers_side()
-            raise error
-        if self.notice:
-            self.notice(f"Worker session lost ({error.code}); reconnecting…")
-        self.replace_middle(await self.reconnect())
-        if self.notice:
-            self.notice("Reconnected to a new worker session; it reads the conversation again before going on.")
-
-    async def _forget_the_workers_side(self) -> None:
-        """A request carrying the last commit failed after the worker may have applied it (an internal error in
-        its pass, a reply that could not be read): sent again it would be refused on every later request, and
-        not sent, the worker might hold rejected rows. So its side starts afresh and the next request re-sends
-        the conversation."""
-        try:
-            await self.reset_worker()
-        except Exception:  # no fresh session to be had now: the next request crops the old one to nothing
-            self.processed, self._pending_keep = [], None
-            self.edge.crop(0)
-
-    async def _refill(
-        self,
-        committed: list[int],
-        should_stop: Callable[[], bool] | None = None,
-        on_reading: Callable[[int, int], None] | None = None,
-    ) -> None:
-        """Re-prefill what was committed before the loss, so every cache holds it again (with ``should_stop``,
-        as much of it as went before it said stop: ``processed`` says how much)."""
-        while committed:
-            try:
-                await self._stream(committed, 0, send_block_rows(len(committed)), SEND_DEPTH, should_stop, on_reading)
-                return
-            except Exception as exc:
-                await self._recover_or_raise(exc)
-
-    async def reset_worker(self) -> None:
-        """Leave the worker nothing of this conversation: its session closed and a fresh one opened (or,
-        without a way to reconnect, every cache emptied by the next block)."""
-        if self.reconnect is not None:
-            self.replace_middle(await self.reconnect())
-        else:
-            self.processed, self._pending_keep = [], None
-            self.edge.crop(0)
-
-    def replace_middle(self, middle: Middle) -> None:
-        """Continue on a fresh worker session: nothing is cached there, so the next call re-prefills."""
-        self.middle = middle
+    # -- what recovery from a lost worker asks of the session (recovery.Recoverable) ----------------
+    def start_afresh(self, middle: Middle | None = None) -> None:
+        """Nothing of the conversation is cached any more: every cache starts again from the next block, on
+        ``middle`` when given (a fresh worker session, which holds nothing)."""
+        if middle is not None:
+            self.middle = middle
         self.processed = []
         self._pending_keep = None
         self.edge.crop(0)
+
+    async def reread(
+        self,
+        tokens: list[int],
+        should_stop: Callable[[], bool] | None = None,
+        on_reading: Callable[[int, int], None] | None = None,
+    ) -> None:
+        """``tokens`` through every layer from the first, as a long prefill goes (one stream of blocks)."""
+        await self._stream(tokens, 0, send_block_rows(len(tokens)), SEND_DEPTH, should_stop, on_reading)
 
     @property
     def pending_keep(self) -> tuple[int, list[int]] | None:
