@@ -107,6 +107,26 @@ _TIMED_DAY_MONTH = re.compile(
 )
 # A day and month right after another, in a list: "(3/28, 4/2)", "on 6/1 and 6/8".
 _LISTED_DAY_MONTH = re.compile(r"(?:,\s*|\s+(?:and|y|or|o|&)\s+)(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)")
+# A list of days and months whose own shape says they are dates: one of them has a part over twelve, which
+# no score out of five or ten has ("(3/28, 4/2)", "seen 12/19, 1/3 and 1/17"). A visual acuity's list is
+# its Snellen fractions ("VA 6/18, 6/24"), and inches come in sixteenths ("3/16, 5/16 in").
+_DAY_MONTH_LIST = re.compile(
+    r"(?<![\w/.])(?P<date>\d{1,2}/\d{1,2})(?P<rest>(?:(?:,\s*|\s+(?:and|y|&)\s+)\d{1,2}/\d{1,2})+)(?![/.]?\d)"
+)
+_MEASURE_AFTER = re.compile(r"\s*(?:in\b|inch|\"|”|″|mm\b|cm\b|bolts?|screws?)", re.I)
+_ACUITY_BEFORE = re.compile(r"(?i:\b(?:va|bcva|ucva|acuity|vision|visus|av|snellen)\b)[^\n]{0,12}$")
+
+
+def _a_list_of_dates(text: str, match: re.Match) -> bool:
+    parts = re.findall(r"\d{1,2}/\d{1,2}", match.group(0))
+    return (
+        all(parse_date(part) is not None for part in parts)
+        and any(int(n) > 12 for part in parts for n in part.split("/"))
+        and not _ACUITY_BEFORE.search(text, max(0, match.start() - 24), match.start())
+        and not _MEASURE_AFTER.match(text, match.end())
+    )
+
+
 # Holidays name a day of the year as surely as a date does ("since Christmas", "antes de Nochebuena").
 HOLIDAYS_EN = (
     "Christmas Eve",
@@ -266,8 +286,9 @@ _LONE_DAY = re.compile(
 # introduces a time ("in May", "en marzo", "entre octubre y diciembre").
 _MONTH_ALONE = re.compile(
     r"(?<![\w])(?P<a>January|February|April|June|July|August|September|October|November|December)(?![\w])"
-    r"|(?i:\b(?:in|since|until|till|by|from|early|mid|late|of|during|before|after|last|next|this|en|desde|hasta|"
-    r"durante|para|antes de|despu[ée]s de|entre|principios de|mediados de|finales de|mes de|y|a)\s+)"
+    r"|(?i:\b(?:in|since|until|till|til|til'|thru|through|by|from|early|mid|late|of|during|before|after|last|"
+    r"next|this|en|desde|hasta|durante|para|antes de|despu[ée]s de|entre|principios de|mediados de|finales de|"
+    r"mes de|y|a)\s+)"
     r"(?P<b>March|May|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
     r"diciembre)(?![\w])"
 )
@@ -280,6 +301,7 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         group = "date" if match.group("date") else "cued"
         if parse_date(match.group(group)) is not None:
             spans.add(match.span(group))
+    spans |= {m.span("date") for m in _DAY_MONTH_LIST.finditer(text) if _a_list_of_dates(text, m)}
     while True:  # each listed day and month after one found is one more
         listed = {
             m.span("date")

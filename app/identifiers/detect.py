@@ -290,6 +290,8 @@ def _credible(text: str, entity: Entity) -> bool:
     if entity.type is T.LOCATION:
         if " " not in surface and re.match(r" \d{1,3}(?!\d)", text[entity.end : entity.end + 5]):
             return False  # "Room 4", "Bay 12": a numbered room or bay, not a town
+        if re.search(r"\d/\d", surface):
+            return False  # "Power 4/5": a grade or a score, not a place
         words = [w.lower() for w in _NAME_WORD.findall(surface)]
         return not (
             lexicon.is_region(surface)

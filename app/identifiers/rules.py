@@ -336,7 +336,8 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         T.ORGANIZATION,
-        rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?(?:{_CAPITAL_NAME}(?:'s)? (?:(?:{_PARTICLE}|'t) )*){{1,3}}"
+        rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?"
+        rf"(?:{_CAPITAL_NAME}(?:'s|(?<=s)['’](?= [A-Z]))? (?:(?:{_PARTICLE}|'t) )*){{1,3}}"
         rf"(?i:{_INSTITUTION_SUFFIX})\b(?: (?:of|for|at|de|del) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}})?",
     ),
     # A public institution named by its kind and its number, as Mexico's IMSS, Cuba's and many countries'

@@ -973,3 +973,37 @@ def test_a_name_typed_without_its_accents_is_still_a_name():
 def test_whom_a_greeting_names(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        ("Call logs (3/28, 4/2) were subpoenaed.", [], ["3/28", "4/2"]),
+        ("Reviewed in clinic 12/19, 1/3 and 1/17 with no change.", [], ["12/19", "1/3", "1/17"]),
+        # a list of scores, acuities or inches is no list of dates
+        ("Power 4/5, 3/5 and 5/5 in the left arm.", ["Power 4/5, 3/5 and 5/5"], []),
+        ("VA 6/18, 6/24 with glasses.", ["6/18, 6/24"], []),
+        ("MMSE 12/15, 14/15 on repeat.", ["12/15, 14/15"], []),
+        ("Fixed with 3/16, 5/16 in screws.", ["3/16, 5/16"], []),
+    ],
+)
+def test_a_list_of_days_and_months_whose_shape_says_dates(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        (
+            "Copy to: Larkfield Road Tenants' Association, 4 The Green",
+            ["Copy to"],
+            ["Larkfield Road Tenants' Association"],
+        ),
+        ("Return the Tenants' security deposit in full.", ["Tenants' security deposit"], []),
+        ("she's away til September, then back til May", ["away", "back"], ["September", "May"]),
+    ],
+)
+def test_a_plural_possessive_inside_a_name_and_a_month_after_til(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
