@@ -123,6 +123,12 @@ _CARD_ENDING = re.compile(
 _CARD_CUE = re.compile(r"(?:card|tarjeta|visa|mastercard|amex|debit|credit|cr[ée]dito|d[ée]bito)\b[^\n]{0,30}$", re.I)
 _IPV4 = re.compile(r"(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?!\d|\.\d)")
 _IPV6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]{2,39}(?:%\w+)?(?![\w:])")
+# A network card's hardware address, which names one device for life: six pairs of hex digits, or three
+# groups of four as Cisco writes them ("00:1B:44:11:3A:B7", "001b.4411.3ab7").
+_MAC = re.compile(
+    r"(?<![\w:.\-])(?:[0-9A-Fa-f]{2}(?P<sep>[:\-])(?:[0-9A-Fa-f]{2}(?P=sep)){4}[0-9A-Fa-f]{2}"
+    r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:.\-])"
+)
 _VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])(?=[A-HJ-NPR-Z0-9]*\d)[A-HJ-NPR-Z0-9]{17}(?![\w-])")
 _UK_PLATE = re.compile(r"(?<!\w)[A-Z]{2}\d{2} ?[A-Z]{3}(?!\w)")
 _ES_PLATE = re.compile(r"(?<!\w)\d{4}[ \-]?[BCDFGHJKLMNPRSTVWXYZ]{3}(?!\w)")
@@ -198,6 +204,7 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.NATIONAL_ID, _UK_NHS, lambda s: len(set(_compact(s))) > 1 and nhs.is_valid(_compact(s))),
     (T.IP_ADDRESS, _IPV4, _ip),
     (T.IP_ADDRESS, _IPV6, _ip),
+    (T.DEVICE, _MAC, lambda s: len(set(_compact(s).lower()) - {":", "-", "."}) > 2 and any(c.isdigit() for c in s)),
     (T.VEHICLE, _VIN, lambda s: True),
     (T.VEHICLE, _UK_PLATE, lambda s: True),
     (T.VEHICLE, _ES_PLATE, lambda s: True),
@@ -246,6 +253,8 @@ def find_numbers(text: str) -> list[Entity]:
         for match in pattern.finditer(text):
             start, end = match.span("value")
             value = match.group("value")
+            if said := re.match(r"(?i)(?:is|es) (?=\d)", value):  # "MAC address is 00:1B…": the verb is no code
+                start, value = start + said.end(), value[said.end() :]
             if not any(c.isdigit() for c in value):
                 continue  # the cue's look ahead saw a digit further on, not in this word
             if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):

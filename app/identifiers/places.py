@@ -284,7 +284,8 @@ _LIVES_IN = re.compile(
 _CUED_ADDRESS = re.compile(
     r"(?i:domicilio(?: en| social en| a efectos de notificaciones en)?|domiciliad[oa] en|con domicilio en|"
     r"ubicad[oa] en|sit[oa] en|con estudio en|con frente a|direcci[óo]n(?: particular| postal)?|"
-    r"residing at|resides at|lives at|living at|home address(?: is)?|address(?: on file)?|located at|"
+    r"residing at|resides at|lives at|living at|home address(?: is)?|(?<!mac )(?<!ip )(?<!e-mail )(?<!email )"
+    r"(?<!web )(?<!hardware )(?<!wallet )address(?: on file)?|located at|"
     r"mailing address|direcci[óo]n de notificaciones)[:\s]+(?:(?:la|el|en) )?"
     r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?!(?:número|piso|puerta|bajo|esquina|"
     r"local|apto|dpto|depto|departamento|oficina|of|barrio|sector|edificio|casa|manzana|lote|portal|escalera|"

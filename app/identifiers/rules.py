@@ -138,6 +138,15 @@ MAILBOX_AT = r" at | AT | ?[\[({<]at[\])}>] ?|\.a-t\.| ?\(arroba\) | arroba "
 HOST_DOT = r"\.| ?[\[({]dot[\])}] ?| dot "
 
 
+def _on_the_globe(surface: str) -> bool:
+    """A latitude within ±90° and a longitude within ±180°, whichever way they are written."""
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", surface)]
+    if "°" in surface and len(numbers) >= 6:  # degrees, minutes, seconds
+        latitude, longitude = numbers[0], numbers[3]
+        return latitude <= 90 and longitude <= 180 and all(0 <= n < 60 for n in numbers[1:3] + numbers[4:6])
+    return len(numbers) >= 2 and abs(numbers[0]) <= 90 and abs(numbers[1]) <= 180
+
+
 def _a_mailbox(surface: str) -> bool:
     """ "adam at cafe21.org" names a mailbox; "available at example.com" is a sentence's words before a host."""
     name = re.split(MAILBOX_AT, surface, maxsplit=1)[0]
@@ -260,6 +269,30 @@ RULES: tuple[Rule, ...] = (
         T.PHONE,
         r"(?i:\b(?:busca(?:personas)?|bleep|pager|beeper|bíper|biper|ext\.?|extn\.?|extension|extensión|"
         r"extension no\.?|anexo)):?[ \t]*(?:n\.?º[ \t]*|no\.?[ \t]*|#[ \t]*)?(?P<value>\d{3,6})(?![\w/.,]\d|\w)",
+    ),
+    # A place by its coordinates, which name a house as surely as its street does: with the hemispheres
+    # ("40.7128° N, 74.0060° W"), signed ("-33.8688, 151.2093") or after their word ("GPS 40.7128, 74.0060"),
+    # four decimals or more; and in degrees, minutes and seconds ("40°42'46\"N 74°0'22\"W").
+    _rule(
+        T.LOCATION,
+        r"(?<![\w.])\d{1,2}\.\d{3,}°? ?[NS],? ?\d{1,3}\.\d{3,}°? ?[EW](?!\w)"
+        r"|(?<![\w.\-])(?=-|[^\n,]*,\s?-)-?\d{1,2}\.\d{4,},\s?-?\d{1,3}\.\d{4,}(?![\w.])"
+        r"|(?<!\w)\d{1,2}° ?\d{1,2}['′’] ?\d{1,2}(?:\.\d+)?(?:\"|″|”|'')? ?[NS],? ?\d{1,3}° ?\d{1,2}['′’] ?"
+        r"\d{1,2}(?:\.\d+)?(?:\"|″|”|'')? ?[EW](?!\w)",
+        accept=_on_the_globe,
+    ),
+    _rule(
+        T.LOCATION,
+        r"\b(?i:gps|coordinates|coords|lat/long|lat/lon|latitude/longitude|geo|geolocation|ubicaci[óo]n|"
+        r"coordenadas|pin)\b[:=]?\s*(?P<value>-?\d{1,2}\.\d{4,},\s?-?\d{1,3}\.\d{4,})(?![\w.])",
+        accept=_on_the_globe,
+    ),
+    # An online account's name after its label ("Username: jdoe_1985", "usuario: m.lopez77"): one with a digit,
+    # a dot or an underscore, which no ordinary word has ("username is required" names no one).
+    _rule(
+        T.ACCOUNT,
+        r"(?i:\b(?:user ?name|user ?id|login(?: name| id)?|screen ?name|handle|gamertag|nombre de usuario|usuario)\b)"
+        r"(?:\s*(?:is|es|:|=)\s*|\s+)@?(?P<value>(?=[\w.\-]*[\d_.])[A-Za-z][\w.\-]{1,30}[A-Za-z0-9])(?![\w@])",
     ),
     # Street addresses, then postcodes.
     _rule(

@@ -1007,3 +1007,27 @@ def test_a_list_of_days_and_months_whose_shape_says_dates(detector, text, kept, 
 def test_a_plural_possessive_inside_a_name_and_a_month_after_til(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifier", "kind"),
+    [
+        ("The router logged MAC address 3C:22:FB:9A:01:7E at 02:14.", "3C:22:FB:9A:01:7E", T.DEVICE),
+        ("Switch port shows 0023.ab7f.91c2 as the laptop.", "0023.ab7f.91c2", T.DEVICE),
+        ("The caller's phone placed her at 53.3498° N, 6.2603° W.", "53.3498° N, 6.2603° W", T.LOCATION),
+        ("GPS: 19.4326, -99.1332 when the alert fired.", "19.4326, -99.1332", T.LOCATION),
+        ("Found at 51°30'26\"N 0°7'39\"W by the search team.", "51°30'26\"N 0°7'39\"W", T.LOCATION),
+        ("Portal username: k.osei_88, reset on Monday.", "k.osei_88", T.ACCOUNT),
+        ("Su usuario es marta.ruiz72 en la plataforma.", "marta.ruiz72", T.ACCOUNT),
+    ],
+)
+def test_hardware_addresses_coordinates_and_account_names(detector, text, identifier, kind):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(identifier) is kind, found
+
+
+def test_numbers_that_only_look_like_coordinates_or_accounts_are_kept(detector):
+    assert_kept(detector, "Urine SG 1.0150, 1.0200 on repeat; time 12:30:45.", "1.0150, 1.0200", "12:30:45")
+    assert_kept(detector, "A username is required, and the handle must be unique.", "username is required")
+    # a MAC address's word before "address" is no street's cue
+    assert all(e.type is not T.ADDRESS for e in detector.detect("Her IP address is 10.2.33.4 today."))
