@@ -40,7 +40,9 @@ _FLOOR = (
     r"$|\n)"
     r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"
     r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana) ?[\w-]{1,5}"
-    r"|(?i:e/|entre) [^,\n]{2,40}? y [^,\n]{1,30}|(?i:esquina|esq\.|con) (?:calle |avenida |av\. )?[\w]{1,20}"
+    r"|(?i:e/|entre) [^,\n]{2,40}? y [^,\n]{1,30}|(?i:esquina|esq\.) (?:calle |avenida |av\. )?[\w]{1,20}"
+    # "Calle 72 con Avenida 3E": a corner's other street, named ("con su pareja" goes on with the sentence)
+    r"|(?i:con) (?:(?i:calle|avenida|av\.|carrera|cra\.?) )?[A-ZÀ-Þ0-9][\w]{0,19}"
     r"|(?i:frente al?|junto al?) (?i:n\.?[º°o]\.?|número) ?\d{1,5}|(?i:km\.?|kil[óo]metro) \d{1,4}(?:[.,]\d{1,3})?"
     r"|\s?\d{1,2}\.?[ªº]))"
 )

@@ -92,12 +92,17 @@ class Rule:
     # The words before it are the evidence ("Employer: UMC"): neither its shape nor a list of kept terms
     # (makers, chains) overrules them.
     cued: bool = False
+    # How many characters of a match's start are not part of it (a verb before a firm's "en": "Trabaja en"),
+    # given the text and the match's span.
+    lead: Callable[[str, int, int], int] | None = None
 
     def find(self, text: str) -> list[tuple[int, int]]:
         spans = []
         for match in self.pattern.finditer(text):
             group = "value" if "value" in self.pattern.groupindex else 0
             start, end = match.span(group)
+            if self.lead is not None:
+                start += self.lead(text, start, end)
             if end > start and (self.accept is None or self.accept(text[start:end])):
                 spans.append((start, end))
         return spans
@@ -112,9 +117,28 @@ _NOT_ORGANISATIONS = frozenset(
 
 
 def _rule(
-    kind: EntityType, pattern: str, flags: int = 0, accept: Callable[[str], bool] | None = None, cued: bool = False
+    kind: EntityType,
+    pattern: str,
+    flags: int = 0,
+    accept: Callable[[str], bool] | None = None,
+    cued: bool = False,
+    lead: Callable[[str, int, int], int] | None = None,
 ) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), accept, cued)
+    return Rule(kind, re.compile(pattern, flags), accept, cued, lead)
+
+
+_WORD_BEFORE_LINK = re.compile(r"([^\W\d_]+) (?:a|en|al) (?=[A-ZÀ-Þ]|la |el )")
+
+
+def _verb_before_link(text: str, start: int, end: int) -> int:
+    """A firm's name may hold "a", "en" or "al" ("Rent a Car Costa Sol SL"); an everyday Spanish word before
+    the first of them, opening the sentence, is the sentence's verb ("Trabaja en Transportes Gutiérrez S.L.")."""
+    match = _WORD_BEFORE_LINK.match(text, start, end)
+    before = text[:start].rstrip(" \t\"'(“«")
+    opens = not before or before[-1] in ".!?:;\n"
+    if match and opens and lexicon.zipf_in(match.group(1), "es") >= 3.5:
+        return match.end() - start
+    return 0
 
 
 _SPOKEN_DIGIT = (
@@ -366,6 +390,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?:(?:St\.? )?{_CAPITAL_NAME}(?:'s)?(?:,? (?:(?:&|and|y|e|und|et) )?| (?:a|en|al) (?=[A-ZÀ-Þ]|la |el ))"
         rf"(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
         rf"(?i:{_COMPANY_SUFFIX})(?![\w])",
+        lead=_verb_before_link,
     ),
     _rule(
         T.ORGANIZATION,

@@ -1031,3 +1031,19 @@ def test_numbers_that_only_look_like_coordinates_or_accounts_are_kept(detector):
     assert_kept(detector, "A username is required, and the handle must be unique.", "username is required")
     # a MAC address's word before "address" is no street's cue
     assert all(e.type is not T.ADDRESS for e in detector.detect("Her IP address is 10.2.33.4 today."))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        # the sentence's verb before a firm's "en" is the sentence's
+        ("Trabaja en Construcciones Arvelo Hermanos S.L. desde 2019.", ["Trabaja en"], ["Arvelo"]),
+        ("Contrató con Rent a Car Costa Sol SL el coche.", ["Contrató"], ["Rent a Car Costa Sol SL"]),
+        # a corner's "con" needs a street after it, not the sentence going on
+        ("Vive en el barrio de Lavapiés con su pareja Ulises.", ["con su pareja"], ["Lavapiés", "Ulises"]),
+        ("domiciliado en la Calle 72 con Avenida 3E, Maracaibo", [], ["Calle 72 con Avenida 3E"]),
+    ],
+)
+def test_a_firms_and_a_streets_spanish_links_stop_where_the_name_does(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
