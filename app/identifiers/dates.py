@@ -132,6 +132,8 @@ HOLIDAYS_EN = (
     "Christmas Eve",
     "Christmas Day",
     "Christmas",
+    "Xmas Eve",
+    "Xmas Day",
     "Xmas",
     "New Year's Eve",
     "New Year's Day",

@@ -298,10 +298,34 @@ _REGION_PHRASE = re.compile(
 )
 
 
+# The languages an interpreter is booked for or a patient speaks ("Interpreter (Tigrinya) booked", "habla
+# quechua"): the clinic's fact, no one's name. Those that are also people's names ("Karen", "Maya",
+# "Gallego") are left to the name rules: a person's name outweighs a language's.
+LANGUAGES = frozenset(
+    """
+    tigrinya amharic oromo somali swahili kiswahili yoruba igbo hausa twi akan ewe wolof fula fulani lingala
+    kinyarwanda kirundi luganda zulu xhosa sesotho setswana afrikaans malagasy tigre dinka nuer
+    arabic farsi persian dari pashto kurdish kurmanji sorani urdu hindi punjabi panjabi gujarati bengali bangla
+    sylheti marathi tamil telugu kannada malayalam sinhala sinhalese nepali tibetan burmese khmer lao
+    thai vietnamese tagalog filipino ilocano cebuano indonesian malay javanese mandarin cantonese hakka
+    hokkien fuzhounese taiwanese japanese korean mongolian uzbek kazakh kyrgyz tajik turkish azeri
+    azerbaijani armenian chechen russian ukrainian belarusian polish czech slovak slovene slovenian
+    croatian serbian bosnian macedonian bulgarian romanian moldovan hungarian albanian greek latvian
+    lithuanian estonian finnish swedish norwegian danish icelandic dutch flemish yiddish hebrew
+    maltese portuguese galician basque euskera romani tetum quechua aymara guaraní guarani nahuatl
+    mixteco mixtec zapoteco zapotec mam k'iche' kiche q'eqchi' kaqchikel garifuna creole kreyòl kreyol
+    patois bsl asl lsm lse
+    tigriña amárico somalí suajili árabe persa urdu hindi panyabí bengalí tamil vietnamita tagalo mandarín
+    cantonés japonés coreano turco armenio georgiano ruso ucraniano polaco checo rumano húngaro albanés
+    neerlandés hebreo portugués euskera quechua aimara guaraní náhuatl
+    """.split()
+)
+
+
 def is_kept_term(word: str) -> bool:
-    """A medicine, device, make or clinical word that reaches the model as written."""
+    """A medicine, device, make, language or clinical word that reaches the model as written."""
     lower = word.lower()
-    return lower in KEEP_TERMS or lower in EPONYMS or lower in drug_names()
+    return lower in KEEP_TERMS or lower in EPONYMS or lower in LANGUAGES or lower in drug_names()
 
 
 @functools.cache

@@ -57,10 +57,11 @@ _INTRODUCED = re.compile(
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_](?: |\. ))?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?){0,2})"
 )
 # A relative named after the word for them, as portal messages and chats are typed ("his dad cody", "moms of
-# jaxon", "mi hija lucía"): the relationship is the cue, so the name may be in lower case.
+# jaxon", "mi hija lucía", "lives w/ wife maureen"): the relationship is the cue, so the name may be in lower
+# case.
 _KIN = re.compile(
-    r"(?<!\w)(?i:(?:my|his|her|their|our|your|mi|mis|su|sus|tu|tus) (?:son|daughter|wife|husband|mom|mum|mother|"
-    r"dad|father|brother|sister|grandson|granddaughter|grandma|grandpa|grandmother|grandfather|nephew|niece|"
+    r"(?<!\w)(?i:(?:my|his|her|their|our|your|mi|mis|su|sus|tu|tus|w/|with|con) (?:son|daughter|wife|husband|"
+    r"mom|mum|mother|dad|father|brother|sister|grandson|granddaughter|grandma|grandpa|grandmother|grandfather|nephew|niece|"
     r"aunt|uncle|cousin|fiancée?|boyfriend|girlfriend|stepson|stepdaughter|stepmom|stepdad|kid|baby|hijo|hija|"
     r"esposo|esposa|marido|mamá|mama|papá|papa|madre|padre|hermano|hermana|nieto|nieta|abuela|abuelo|tía|tio|"
     r"tío|tia|sobrino|sobrina|primo|prima|novio|novia|bebé|bebe|nene|nena)|(?:mom|mum|mother|dad|father|mamá|"

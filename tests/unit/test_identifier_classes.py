@@ -1047,3 +1047,28 @@ def test_numbers_that_only_look_like_coordinates_or_accounts_are_kept(detector):
 def test_a_firms_and_a_streets_spanish_links_stop_where_the_name_does(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        ("pt lives w/ wife maureen, sober 2 yrs", ["sober"], ["maureen"]),
+        ("Lives with daughter, who visits daily.", ["daughter, who visits"], []),
+        ("vive con hija amparo y su nieto", ["nieto"], ["amparo"]),
+        # a language is the clinic's fact; a holiday is a date
+        ("Interpreter (Tigrinya) booked for Mr. Berhane.", ["Tigrinya"], ["Berhane"]),
+        ("Habla quechua y aimara; intérprete pedido.", ["quechua", "aimara"], []),
+        ("Admitted on Xmas Eve, home by New Year's Day.", [], ["Xmas Eve"]),
+    ],
+)
+def test_a_relative_after_with_a_language_and_a_holiday(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
+    if "Xmas" in text:
+        assert {e.text_in(text): e.type for e in detector.detect(text)}["Xmas Eve"] is T.DATE
+
+
+def test_no_language_kept_as_written_is_also_a_persons_name():
+    from app.identifiers import lexicon
+
+    assert not [word for word in lexicon.LANGUAGES if lexicon.is_name_word(word)]
