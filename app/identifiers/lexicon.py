@@ -267,6 +267,14 @@ def zipf_in(word: str, language: str) -> float:
     return (spanish if language == "es" else english).get(word.lower(), 0) / 100
 
 
+# A city that is its own state is a city, and a region named by an everyday word or a surname is that word:
+# the detector hides them as one ("Berlin", "Salzburg"; "Acre", "Hidalgo", "Victoria").
+_NOT_REGIONS = frozenset(
+    "berlin hamburg bremen wien salzburg utrecht groningen acre centre victoria hidalgo morelos".split()
+    + ["são paulo", "rio de janeiro", "distrito federal"]
+)
+
+
 @functools.cache
 def regions() -> frozenset[str]:
     """Countries and state-level regions (lower case) in English and Spanish."""
@@ -278,13 +286,23 @@ def regions() -> frozenset[str]:
         ("es_CO", ("departments",)),
         ("es_AR", ("provinces",)),
         ("es_CL", ("regions",)),
+        ("en_CA", ("provinces",)),
+        ("en_AU", ("states",)),
+        ("en_IN", ("states",)),
+        ("de_DE", ("states",)),
+        ("de_AT", ("states",)),
+        ("nl_NL", ("provinces",)),
+        ("fr_FR", ("regions",)),
+        ("pt_BR", ("estados",)),
     ):
         provider = importlib.import_module(f"faker.providers.address.{locale}").Provider
         for attribute in attributes:
             values = getattr(provider, attribute, ())
-            out |= {str(v).lower() for v in (values if not isinstance(values, dict) else values.values())}
-            out |= {str(v).lower() for v in values} if isinstance(values, dict) else set()
-    return frozenset(out)
+            if isinstance(values, dict):
+                values = list(values.values()) + list(values)
+            # Brazil's states come as (abbreviation, name): the name is the region
+            out |= {str(v[-1] if isinstance(v, tuple) else v).lower() for v in values}
+    return frozenset(out - _NOT_REGIONS)
 
 
 def is_region(surface: str) -> bool:

@@ -1072,3 +1072,22 @@ def test_no_language_kept_as_written_is_also_a_persons_name():
     from app.identifiers import lexicon
 
     assert not [word for word in lexicon.LANGUAGES if lexicon.is_name_word(word)]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        ("Moved from Kingston, Ontario to Ballarat, Victoria in 2019.", ["Ontario"], ["Kingston", "Ballarat"]),
+        (
+            "Nacida en Irapuato, Guanajuato; vive en Recife, Pernambuco.",
+            ["Guanajuato", "Pernambuco"],
+            ["Irapuato", "Recife"],
+        ),
+        # a city that is its own state is a city; a state named by a surname is a person's there
+        ("Studied in Salzburg and later in Berlin.", [], ["Salzburg", "Berlin"]),
+        ("Atendido por el Dr. Ernesto Hidalgo.", [], ["Hidalgo"]),
+    ],
+)
+def test_states_and_provinces_of_more_countries_reach_the_model(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
