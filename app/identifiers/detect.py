@@ -153,6 +153,7 @@ class IdentifierDetector:
         found += dates
         found += find_numbers(text)
         found += find_places(text)
+        found += places.find_lower_case_addresses(text, names.lower_case_spans(text))
         towns = find_towns(text)
         found += towns
         found += _address_parts(text, found)

@@ -181,6 +181,13 @@ def lower_case_lines(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def lower_case_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` was typed in lower case: all of it, or its quoted speech and chat lines that were."""
+    if mostly_lower_case(text):
+        return [(0, len(text))]
+    return lower_case_quotes(text) + lower_case_lines(text)
+
+
 def find_names(text: str) -> list[Entity]:
     """People named by name lists and titles (spaCy's entities and the rules find the rest)."""
     found = [entity for m in _TITLED.finditer(text) if (entity := _titled_name(m)) is not None]

@@ -484,3 +484,44 @@ def _address_lines(text: str, found: list[Entity]) -> list[Entity]:
         if any(match.end() < e.start <= next_line_end for e in places):
             out.append(Entity(*match.span("street"), T.ADDRESS))
     return out
+
+
+# Addresses typed in lower case, as chats and portal messages are ("we live at 22 hazel grove", "on mill
+# lane", "calle del pez 14 3b"): a house number and words before a street's type, a street's type after
+# "on", "in" or "off", or a Spanish street's word before its name and number. Only where the text is typed
+# so: in a note with capitals "22 units lane" is nothing. Types that end everyday phrases ("a 10 minute
+# walk", "45 minute drive", "3 square meals") are left out.
+_LOWER_STREET_TYPE = r"(?:street|road|lane|avenue|grove|close|crescent|terrace|gardens|mews|boulevard|blvd)"
+_LOWER_ADDRESSES = (
+    re.compile(rf"(?<![\w.,/])\d{{1,5}}[a-z]? (?:[a-z][a-z'\-]+ ){{1,3}}{_LOWER_STREET_TYPE}(?![\w'])"),
+    re.compile(rf"\b(?:on|in|at|off) (?P<street>(?:[a-z][a-z'\-]+ ){{1,2}}{_LOWER_STREET_TYPE})(?![\w'])"),
+    re.compile(
+        r"(?<!\w)(?:calle|c/|avda\.?|avenida|paseo|plaza|pza\.?|ronda|camino|carrera|cra\.?|rua|rúa) "
+        r"(?:(?:de|del|de la|de los|de las) )?[a-zà-ÿ][a-zà-ÿ'\-]+(?: [a-zà-ÿ][a-zà-ÿ'\-]+){0,2},? "
+        r"(?:n[º°o]\.? ?)?\d{1,4}(?:,? ?\d{1,2}[º°ª]? ?[a-z]{1,4}\b|,? ?\d{1,2}[a-z]\b)?"
+    ),
+)
+_NOT_A_STREET_NAME = frozenset("the a an my our his her their this that old new same other next busy main".split())
+_EVERY_TOWNS_STREET = frozenset("high main back side front".split())
+
+
+def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
+    """Street addresses in the stretches of ``text`` typed in lower case (``lower_spans``)."""
+    found = []
+    for pattern in _LOWER_ADDRESSES:
+        for match in pattern.finditer(text):
+            if not any(a <= match.start() and match.end() <= b for a, b in lower_spans):
+                continue
+            group = "street" if "street" in pattern.groupindex else 0
+            words = match.group(group).split()
+            named = [w for w in words if not w[0].isdigit()][:-1] or words
+            if all(w in _NOT_A_STREET_NAME for w in named[:1]) and len(named) == 1:
+                continue  # "on the road", "in the close": no street named
+            start = match.start(group)
+            while words and words[0] in _NOT_A_STREET_NAME:  # "on the hazel grove": the street's own words
+                start += len(words[0]) + 1
+                words = words[1:]
+            if len(words) == 2 and words[0] in _EVERY_TOWNS_STREET:
+                continue  # "the shops on the high street": every town has one
+            found.append(Entity(start, match.end(group), T.ADDRESS))
+    return found

@@ -1091,3 +1091,38 @@ def test_no_language_kept_as_written_is_also_a_persons_name():
 def test_states_and_provinces_of_more_countries_reach_the_model(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        (
+            "we moved to 14 larch close in may, not the old flat on quarry lane",
+            ["old flat"],
+            ["14 larch close", "quarry lane"],
+        ),
+        (
+            "ahora vivo en calle de la amargura 8 2º b con mi hermana",
+            ["con mi hermana"],
+            ["calle de la amargura 8 2º b"],
+        ),
+        # everyday phrases with a street's word, and every town's high street
+        ("its a 10 minute walk, then a 45 minute drive, on the high street", ["10 minute walk", "high street"], []),
+        ("three square meals a day and on the road by 9", ["square meals", "on the road"], []),
+    ],
+)
+def test_addresses_typed_in_lower_case(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_lower_case_streets_are_read_only_where_the_text_is_typed_so():
+    from app.identifiers import names, places
+
+    note = "Mobility: Walked 22 metres along the ward lane with Dr Osei.\nPlan: Review in clinic on Monday."
+    assert names.lower_case_spans(note) == []
+    assert places.find_lower_case_addresses(note, names.lower_case_spans(note)) == []
+    chat = "we live at 22 hazel grove now"
+    assert [e.text_in(chat) for e in places.find_lower_case_addresses(chat, names.lower_case_spans(chat))] == [
+        "22 hazel grove"
+    ]
