@@ -509,6 +509,9 @@ def _named(text: str, entity: Entity) -> Entity | None:
     return entity if entity.end > entity.start and _plausible_name(entity.text_in(text), entity.type) else None
 
 
+_TITLE_OPENING = re.compile(r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|Sra|Srta|Dña|D)\.? ")
+
+
 def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
     """A capitalised word right before a name found ("Lipika" in "Lipika Sachdeva" once "Sachdeva" is known)
     is part of it, unless it starts a sentence or labels the name."""
@@ -521,7 +524,12 @@ def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
             text[max(0, entity.start - 40) : entity.start],
         )
         if before and before.group(1).lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES:
-            extended.append(Entity(entity.start - len(before.group(0)), entity.end, T.PERSON))
+            start = entity.start - len(before.group(0))
+            # "Reach Dr. Anjali …", "Ask Mrs Obi": a title opens the name, and the text's first word opens
+            # the sentence (the search above sees only the forty characters before the name)
+            if _TITLE_OPENING.match(text, entity.start) or names.opens_sentence(text, start):
+                continue
+            extended.append(Entity(start, entity.end, T.PERSON))
     return extended
 
 

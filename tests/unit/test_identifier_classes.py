@@ -1126,3 +1126,15 @@ def test_lower_case_streets_are_read_only_where_the_text_is_typed_so():
     assert [e.text_in(chat) for e in places.find_lower_case_addresses(chat, names.lower_case_spans(chat))] == [
         "22 hazel grove"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        ("Reach Dr. Anjali Raghunathan at ext 4421.", ["Reach"], ["Anjali Raghunathan"]),
+        ("Ask Mrs Obi about the keys.", ["Ask"], ["Obi"]),
+    ],
+)
+def test_the_imperative_before_a_title_is_no_part_of_the_name(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
