@@ -1,65 +1,43 @@
 """The conversation being read and written: the banner, the messages, the input, Send/Stop/Regenerate/Export.
 
-Answers stream from the engine host; every message is written to the store as it grows, so a crash
-loses at most half a second of an answer and Stop keeps what was written. When the provider pseudonymises,
-the host hands the model the conversation with its identifiers replaced and streams back the answer
-re-identified: the view and the store only ever hold the originals, and the conversation's mapping is
-saved with it after every answer. "What the model read" shows the same messages as the model saw them.
-Where the provider reviews before sending, Send (and Regenerate) first shows the message as the model will
-read it (``ReviewDialog``), and nothing reaches the worker until the user confirms it.
+The pane is the widget and what the window asks of it: which conversation is open, a draft kept per
+conversation, the buttons and what they start, errors. Three parts do the longer jobs, each owned by the
+pane and reading the conversation through it: ``StreamingAnswer`` (the answer as it streams into its
+bubble and the store), ``SendingAhead`` (the draft sent to the worker as it is typed) and ``ModelView``
+(the review before sending, and "What the model read"). When the provider pseudonymises, the host hands
+the model the conversation with its identifiers replaced: the view and the store only ever hold the
+originals, and the conversation's mapping, which the pane holds, is saved with it after every answer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFileDialog, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
-from app.host import (
-    ConversationIdentifiers,
-    Ending,
-    EngineHost,
-    LinkErrorCode,
-    LocalStepCost,
-    ModelText,
-    Reply,
-    Role,
-    Sampling,
-    Turn,
-    WorkerError,
-)
+from app.host import ConversationIdentifiers, EngineHost, LocalStepCost, Reply, Role, Turn
 from app.ui.banner import Banner, banner_for, banner_summary
 from app.ui.bridge import EngineSignals
-from app.ui.chat_view import ChatView, MessageBubble
+from app.ui.chat_view import ChatView
 from app.ui.conversation_export import EXPORT_CAPTION, export_folder, export_words, safe_file_name
 from app.ui.focus import show_focus_frame
-from app.ui.i18n import QT_TRANSLATE_NOOP, translate
-from app.ui.i18n import number as locale_number  # ``number`` here names an answer
+from app.ui.i18n import translate
 from app.ui.messages import ending_text, explain
+from app.ui.model_view import REVIEW_CANCELLED_AGAIN, ModelView
 from app.ui.palette import colours, css, on_palette_change
-from app.ui.review_dialog import ReviewDialog
+from app.ui.sending_ahead import AHEAD_NOTE, SendingAhead
+from app.ui.streaming_answer import StreamingAnswer
 from app.ui.wrapping_row import WrappingRow, button_group
 
-STORE_EVERY_S = 0.5  # a streaming answer is written to disk at least this often
-# A streaming answer is laid out as Markdown at most this often: re-rendering the whole answer at every
-# token made a long answer cost O(n²) of the GUI thread.
-RENDER_EVERY_MS = 120
 INPUT_LINES = 5  # the message box's height, in lines of text, before it scrolls
 TITLE_CHARS = 48
-# Prefill while typing waits this long after the last keystroke, so a paste is sent once, not per key.
-AHEAD_AFTER_MS = 700
-AHEAD_NOTE = QT_TRANSLATE_NOOP(
-    "ChatPane", "Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider)."
-)
-LOST_CODES = (LinkErrorCode.CONNECTION_LOST, LinkErrorCode.UNREACHABLE)
 
 
 class ChatPane(QWidget):
@@ -78,36 +56,18 @@ class ChatPane(QWidget):
     ):
         super().__init__()
         self.host, self.store = host, store
-        self._settings, self._ensure_engine = settings, ensure_engine
+        self.settings, self.ensure_engine = settings, ensure_engine  # the window's, read when needed
         self.conversation_id: int | None = None
-        self.generation = 0  # numbers each answer so late signals of an old one are ignored
-        self.streaming: MessageBubble | None = None
-        self.streaming_row: int | None = None
-        self.last_store = 0.0
         self.stop_flag = threading.Event()
         self.current_task: asyncio.Task | None = None
         self.last_reply: Reply | None = None  # the last finished answer
         self.identifiers: ConversationIdentifiers | None = None  # the open conversation's, once it has one
-        self.model_view_task: asyncio.Task | None = None
-        self.review_dialog: ReviewDialog | None = None  # the message under review, while it is shown
         self.signals = EngineSignals()
-        self.signals.text.connect(self._on_text)
-        self.signals.reading.connect(self._on_reading)
         self.deleted: set[int] = set()  # conversations deleted while shown: an answer finishing skips them
         self.exposure: str | None = None  # the measured recovery for the current model and depth, in words
-        self.pending_text: str | None = None  # the newest streamed text not yet rendered
-        self.render_timer = QTimer(self)
-        self.render_timer.setSingleShot(True)
-        self.render_timer.setInterval(RENDER_EVERY_MS)
-        self.render_timer.timeout.connect(self._render_pending)
-        self.ahead_timer = QTimer(self)
-        self.ahead_timer.setSingleShot(True)
-        self.ahead_timer.setInterval(AHEAD_AFTER_MS)
-        self.ahead_timer.timeout.connect(self._send_ahead)
-        self.ahead_task: asyncio.Task | None = None
-        self.ahead_sent = False  # the worker holds text of the draft (a deleted draft must be forgotten)
-        self.ahead_again = False  # the draft changed while it was being sent
-        self.ahead_draft = 0  # the number of the draft last sent ahead
+        self.answer = StreamingAnswer(self)
+        self.sending_ahead = SendingAhead(self)
+        self.model_view = ModelView(self)
         # What was typed and not sent, per conversation (None: a new one), so a draft never follows the user
         # into another matter's conversation.
         self.drafts: dict[int | None, str] = {}
@@ -133,7 +93,7 @@ class ChatPane(QWidget):
         self._fit_input()
         self.input.setTabChangesFocus(True)  # Tab moves on to the buttons; Ctrl+Tab types a tab
         show_focus_frame(self.input)  # as the search box does: a blinking caret alone is easy to miss
-        self.input.textChanged.connect(self._draft_changed)
+        self.input.textChanged.connect(self.sending_ahead.draft_changed)
         self.ahead_note = QLabel(translate("ChatPane", AHEAD_NOTE))
         self.ahead_note.setWordWrap(True)
         self.send_button = QPushButton(translate("ChatPane", "Send"))
@@ -174,7 +134,7 @@ class ChatPane(QWidget):
         column.addWidget(self.ahead_note)
         column.addWidget(self.input)
         column.addLayout(buttons)
-        self._set_generating(False)
+        self.set_generating(False)
         self._restyle()
         on_palette_change(self._restyle)
 
@@ -198,20 +158,20 @@ class ChatPane(QWidget):
             self._fit_input()
 
     def update_banner(self) -> None:
-        self.ahead_note.setVisible(self._settings().prefilling_while_typing)
-        text, kind = banner_for(self._settings(), self.exposure)
-        self.banner.set_statement(banner_summary(self._settings()), text, kind)
+        self.ahead_note.setVisible(self.settings().prefilling_while_typing)
+        text, kind = banner_for(self.settings(), self.exposure)
+        self.banner.set_statement(banner_summary(self.settings()), text, kind)
 
     # -- conversations ----------------------------------------------------------------------------
     def new_conversation(self) -> None:
         if self.generating:
             return
-        self._leave_ahead()
+        self.sending_ahead.leave()
         self._switch_draft(None)
         self.conversation_id = None
         self.identifiers = None
         self.chat_view.clear()
-        self._set_generating(False)
+        self.set_generating(False)
         self.input.setFocus()
 
     def _switch_draft(self, to: int | None) -> None:
@@ -236,7 +196,7 @@ class ChatPane(QWidget):
     def open_conversation(self, conversation_id: int) -> None:
         if self.generating or conversation_id == self.conversation_id:
             return
-        self._leave_ahead()
+        self.sending_ahead.leave()
         self._switch_draft(conversation_id)
         self.conversation_id = conversation_id
         mapping = self.store.pseudonyms(conversation_id)
@@ -244,7 +204,7 @@ class ChatPane(QWidget):
         self.chat_view.clear()
         for message in self.store.messages(conversation_id):
             self.chat_view.add(message.role, message.content, ending_text(message.complete, message.ending))
-        self._set_generating(False)
+        self.set_generating(False)
 
     def export_conversation(self, path: Path) -> None:
         if self.conversation_id is None:
@@ -261,17 +221,13 @@ class ChatPane(QWidget):
         if path:
             self.export_conversation(Path(path))
 
-    # -- prefill while typing ----------------------------------------------------------------------
-    def _draft_changed(self) -> None:
-        if self._settings().prefilling_while_typing or self.ahead_sent:
-            self.ahead_timer.start()  # restarted by every keystroke
-
-    def _history(self) -> list[Turn]:
+    # -- the open conversation, as the engine takes it (the parts read it here too) ---------------
+    def history(self) -> list[Turn]:
         """The open conversation as the engine takes it (the originals: the host pseudonymises)."""
         messages = self.store.messages(self.conversation_id) if self.conversation_id is not None else []
         return [Turn(m.role, m.content) for m in messages]
 
-    def _model_identifiers(self, settings: AppSettings) -> ConversationIdentifiers | None:
+    def model_identifiers(self, settings: AppSettings) -> ConversationIdentifiers | None:
         """The conversation's identifiers when the provider pseudonymises (started on first use)."""
         if not settings.pseudonymising:
             return None
@@ -279,68 +235,17 @@ class ChatPane(QWidget):
             self.identifiers = ConversationIdentifiers()
         return self.identifiers
 
-    def _send_ahead(self) -> asyncio.Task | None:
-        """Send the settled part of the draft to the worker (or, if it was deleted, make the worker forget it)."""
-        if self.ahead_task is not None and not self.ahead_task.done():
-            self.ahead_again = True
-            self.host.draft_moved(self.ahead_draft)  # the text being sent is stale: stop it, then send this one
-            return None
-        if self.generating or self.host.info is None:
-            return None  # an answer is being written, or the engine is not open yet: Send sends it all
-        settings = self._settings()
-        draft = self.input.toPlainText().strip()
-        # Never under review (prefilling_while_typing is off then): the draft leaves only once confirmed.
-        if draft and settings.prefilling_while_typing:
-            draft_turn = Turn(Role.USER, draft)
-            self.ahead_draft += 1
-            job = self._sending_ahead(
-                self.host.prefill_ahead(
-                    [*self._history(), draft_turn], self._model_identifiers(settings), draft=self.ahead_draft
-                )
-            )
-            self.ahead_sent = True
-        elif self.ahead_sent:
-            job = self.host.forget_ahead(self._history(), self._model_identifiers(settings))
-            self.ahead_sent = False
-        else:
-            return None
-        self.ahead_task = asyncio.ensure_future(job)
-        self.ahead_task.add_done_callback(self._ahead_done)
-        return self.ahead_task
-
-    async def _sending_ahead(self, job) -> int:
-        """Say that the draft is going ahead, and how much of it is on the worker once it stops."""
-        self.status.emit(translate("ChatPane", SENDING_AHEAD))
-        cached = await job
-        if not self.ahead_again and not self.generating:  # not superseded by an edit or by Send
-            self.status.emit(translate("ChatPane", SENT_AHEAD).format(tokens=locale_number(cached)))
-        return cached
-
-    def _ahead_done(self, task: asyncio.Task) -> None:
-        if not task.cancelled() and task.exception() is not None:
-            # Sending ahead is only a head start: a failure is said, and Send does the whole work as before.
-            what, _ = explain(task.exception())
-            self.status.emit(translate("ChatPane", "Could not send ahead as you type: {what}").format(what=what))
-        if self.ahead_again:
-            self.ahead_again = False
-            self._send_ahead()
-
-    def _leave_ahead(self) -> None:
-        """Leaving the conversation (or starting another): the worker keeps nothing of the draft."""
-        self.ahead_timer.stop()
-        self.ahead_again = False
-        if self.ahead_task is not None and not self.ahead_task.done():
-            self.host.draft_moved(self.ahead_draft)  # stop sending it now, not after all of it has gone
-        if self.ahead_sent:
-            self.ahead_sent = False
-            self.ahead_task = asyncio.ensure_future(self.host.forget_ahead([]))
+    def keep_identifiers(self, conversation: int, identifiers: ConversationIdentifiers | None) -> None:
+        """Save the mapping as it grew: the next turn and the model view need exactly these stand-ins."""
+        if identifiers is not None and conversation not in self.deleted:
+            self.store.set_pseudonyms(conversation, identifiers.to_json())
 
     # -- answering --------------------------------------------------------------------------------
     @property
     def generating(self) -> bool:
         return self.current_task is not None and not self.current_task.done()
 
-    def _set_generating(self, generating: bool) -> None:
+    def set_generating(self, generating: bool) -> None:
         self.send_button.setEnabled(not generating)
         self.stop_button.setEnabled(generating)
         # Regenerate replaces the last answer, or answers a last message left without one (stopped, failed).
@@ -353,8 +258,8 @@ class ChatPane(QWidget):
         text = self.input.toPlainText().strip()
         if not text or self.generating:
             return
-        self.ahead_timer.stop()
-        if self._settings().reviewing:  # the draft stays in the box until the user confirms it
+        self.sending_ahead.timer.stop()
+        if self.settings().reviewing:  # the draft stays in the box until the user confirms it
             self._run(self.review_and_send(text))
             return
         self._take_draft()
@@ -362,7 +267,7 @@ class ChatPane(QWidget):
 
     def _take_draft(self) -> None:
         """The draft becomes the message: what was sent ahead is used, not forgotten."""
-        self.ahead_sent = False
+        self.sending_ahead.sent = False
         self.input.blockSignals(True)
         self.input.clear()
         self.input.blockSignals(False)
@@ -374,17 +279,17 @@ class ChatPane(QWidget):
     def _run(self, job) -> asyncio.Task:
         """Start answering; whatever way the job ends (even with nothing to regenerate), the buttons follow."""
         self.current_task = asyncio.ensure_future(job)
-        self._set_generating(True)
+        self.set_generating(True)
         self.current_task.add_done_callback(self._answered)
         return self.current_task
 
     def _answered(self, _task: asyncio.Task) -> None:
         if self.conversation_id in self.deleted:  # deleted while it was being answered
             self.new_conversation()
-        self._set_generating(False)
+        self.set_generating(False)
 
     def stop(self) -> None:
-        if self.streaming is not None:  # Esc with no answer being written does nothing
+        if self.answer.bubble is not None:  # Esc with no answer being written does nothing
             self.stop_flag.set()
             self.status.emit(translate("ChatPane", "Stopping…"))
 
@@ -406,14 +311,14 @@ class ChatPane(QWidget):
             self.conversation_id = self.store.create(title).id
             self.conversation_created.emit(self.conversation_id)
         # The engine gets the message as typed; the history is written too, not read back for it.
-        turns = [*self._history(), Turn(Role.USER, text)]
+        turns = [*self.history(), Turn(Role.USER, text)]
         self.store.add_message(self.conversation_id, "user", text)
         self.chat_view.add("user", text)
-        return await self._answer(reviewed, turns)
+        return await self.answer.write(reviewed, turns)
 
     async def review_and_send(self, text: str) -> str | None:
         """Show ``text`` as the model will read it; send exactly that once confirmed, nothing on Cancel."""
-        reviewed = await self._review([*self._history(), Turn(Role.USER, text)])
+        reviewed = await self.model_view.review([*self.history(), Turn(Role.USER, text)])
         if reviewed is None:
             self.input.setFocus()  # the draft is still there, as typed
             return None
@@ -428,209 +333,20 @@ class ChatPane(QWidget):
             return None
         last_answer = messages[-1] if messages[-1].role == "assistant" else None
         reviewed = None
-        if self._settings().reviewing:
+        if self.settings().reviewing:
             asked = [Turn(m.role, m.content) for m in messages if m is not last_answer]
-            reviewed = await self._review(asked, translate("ChatPane", REVIEW_CANCELLED_AGAIN))
+            reviewed = await self.model_view.review(asked, translate("ChatPane", REVIEW_CANCELLED_AGAIN))
             if reviewed is None:
                 return None  # Cancel: the answer stays as it was
         if last_answer is not None:
             self.store.delete_from(self.conversation_id, last_answer.id)
             self.chat_view.remove_last()
-        return await self._answer(reviewed)
-
-    async def _review(self, turns: list[Turn], cancelled: str = "") -> str | None:
-        """The last of ``turns`` as the model will read it, once the user confirms it; None on Cancel.
-        Computing it sends nothing: the host reads the conversation on this computer."""
-        conversation = self.conversation_id
-        identifiers = self._model_identifiers(self._settings())
-        self.status.emit(translate("ChatPane", REVIEW_READING))
-        try:
-            shown = await self._model_text(turns, identifiers)
-        except Exception as exc:  # nothing was sent: say why the review cannot be shown
-            self.show_error(exc)
-            return None
-        hide = keep = None
-        if identifiers is not None:
-
-            async def hide(term: str) -> ModelText:
-                await self.host.hide_in_review(identifiers, term)
-                return await self._model_text(turns, identifiers)
-
-            async def keep(stand_in: str) -> tuple[str | None, ModelText]:
-                original = await self.host.send_as_written(identifiers, stand_in)
-                return original, await self._model_text(turns, identifiers)
-
-        dialog = self.review_dialog = ReviewDialog(shown, hide, keep, self)
-        try:
-            confirmed = await dialog.decision()
-        finally:
-            self.review_dialog = None
-        dialog.deleteLater()
-        if dialog.marked and conversation is not None:
-            self._keep_identifiers(conversation, identifiers)  # the user's choice holds even if not sent now
-        self.status.emit(
-            translate("ChatPane", REVIEW_CONFIRMED)
-            if confirmed
-            else cancelled or translate("ChatPane", REVIEW_CANCELLED)
-        )
-        return dialog.shown if confirmed else None
-
-    async def _model_text(self, turns: list[Turn], identifiers: ConversationIdentifiers | None) -> ModelText:
-        """The last of ``turns`` as the model will read it (as written when nothing is replaced)."""
-        if identifiers is None:
-            return ModelText(turns[-1].text, ())
-        return (await self.host.model_texts(turns, identifiers))[-1]
-
-    async def _answer(self, reviewed: str | None = None, turns: list[Turn] | None = None) -> str | None:
-        """Stream the answer to ``turns`` (by default the conversation as stored)."""
-        self._set_generating(True)
-        self.error.setVisible(False)
-        self.stop_flag.clear()
-        self.generation += 1
-        conversation = self.conversation_id
-        history = self._history() if turns is None else turns
-        bubble = self.streaming = self.chat_view.add("assistant", "")
-        bubble.set_streaming(True)
-        self.streaming_row = None
-        number = self.generation
-        settings = self._settings()
-        identifiers = self._model_identifiers(settings)
-        try:
-            await self._ensure_engine()
-            self.status.emit(translate("ChatPane", WRITING))
-            reply = await self.host.reply(
-                history,
-                settings.max_new_tokens,
-                Sampling(temperature=settings.temperature, top_p=settings.top_p),
-                on_text=lambda text: self.signals.text.emit(number, text),
-                on_step=self.signals.step.emit,
-                should_stop=self.stop_flag.is_set,
-                on_notice=self.signals.notice.emit,
-                identifiers=identifiers,
-                on_reading=lambda done, total: self.signals.reading.emit(number, done, total),
-                reviewed=reviewed,
-            )
-        except Exception as exc:  # every failure becomes a message; the conversation stays as it was
-            self._keep_identifiers(conversation, identifiers)
-            lost = isinstance(exc, WorkerError) and exc.code in LOST_CODES
-            ending = Ending.LOST if lost else Ending.FAILED
-            self._finish(conversation, self.pending_text or bubble.text, complete=False, ending=ending)
-            self.show_error(exc)
-            return None
-        self.last_reply = reply
-        self._keep_identifiers(conversation, identifiers)
-        self._finish(conversation, reply.text, complete=reply.ending is not Ending.STOPPED, ending=reply.ending)
-        status = FINISHED_STATUS[reply.ending] if reply.text else STOPPED_BEFORE_ANSWER
-        self.status.emit(translate("ChatPane", status))
-        return reply.text
-
-    def _finish(self, conversation: int, text: str, complete: bool, ending: Ending = Ending.COMPLETE) -> None:
-        self.render_timer.stop()
-        self.pending_text = None
-        bubble, self.streaming = self.streaming, None
-        bubble.set_streaming(False)
-        if text:
-            bubble.set_text(text, ending_text(complete, ending))
-            self._store_answer(conversation, text, complete, ending)
-        elif self.chat_view.bubbles and self.chat_view.bubbles[-1] is bubble:
-            self.chat_view.remove_last()  # nothing was produced: no empty answer left behind
-        self.streaming_row = None
-        self._set_generating(False)  # the task's done callback sets them again once it has returned
-
-    def _keep_identifiers(self, conversation: int, identifiers: ConversationIdentifiers | None) -> None:
-        """Save the mapping as it grew: the next turn and the model view need exactly these stand-ins."""
-        if identifiers is not None and conversation not in self.deleted:
-            self.store.set_pseudonyms(conversation, identifiers.to_json())
+        return await self.answer.write(reviewed)
 
     def model_view_toggled(self, on: bool) -> asyncio.Task | None:
         """Show the messages as the model read them (stand-ins highlighted), or as the user wrote them."""
-        if not on or self.identifiers is None or self.conversation_id is None:
-            for bubble in self.chat_view.bubbles:
-                bubble.show_original()
-            return None
-        self.model_view_task = asyncio.ensure_future(self._show_model_texts())
-        return self.model_view_task
-
-    async def _show_model_texts(self) -> None:
-        history = self._history()
-        self.status.emit(translate("ChatPane", "Reading the conversation as the model did…"))
-        try:
-            texts = await self.host.model_texts(history, self.identifiers)
-        except Exception as exc:  # the view is an aid: say what failed, keep the conversation shown
-            what, todo = explain(exc)
-            self.status.emit(f"{what} {todo}")
-            self.model_view_button.setChecked(False)
-            return
-        if not self.model_view_button.isChecked() or len(texts) != len(self.chat_view.bubbles):
-            return  # switched off, or the conversation changed while it was read
-        for bubble, model_text in zip(self.chat_view.bubbles, texts, strict=True):
-            bubble.show_model_text(model_text.text, model_text.stand_ins)
-        count = self.identifiers.count
-        if count == 1:
-            said = translate("ChatPane", "What the model read: 1 identifier replaced by a stand-in.")
-        else:
-            said = translate("ChatPane", "What the model read: {count} identifiers replaced by stand-ins.")
-        self.status.emit(said.format(count=locale_number(count)))
-
-    def _on_reading(self, number: int, done: int, total: int) -> None:
-        if number == self.generation and self.streaming is not None:  # not a late signal of a finished answer
-            if done < total:
-                self.status.emit(
-                    translate("ChatPane", READING).format(done=locale_number(done), total=locale_number(total))
-                )
-            else:
-                self.status.emit(translate("ChatPane", WRITING))
-
-    def _on_text(self, number: int, text: str) -> None:
-        if number != self.generation or self.streaming is None:
-            return  # a late signal from an answer that already finished
-        self.pending_text = text
-        if not self.render_timer.isActive():
-            self.render_timer.start()
-        if time.monotonic() - self.last_store >= STORE_EVERY_S:
-            self._store_answer(self.conversation_id, text, complete=False)
-
-    def _render_pending(self) -> None:
-        if self.streaming is None or self.pending_text is None:
-            return
-        self.streaming.set_text(self.pending_text)
-        self.streaming.set_streaming(True)
-
-    def _store_answer(self, conversation: int, text: str, complete: bool, ending: Ending = Ending.COMPLETE) -> None:
-        if conversation in self.deleted:
-            return
-        if self.streaming_row is None:
-            self.streaming_row = self.store.add_message(conversation, "assistant", text, complete, ending).id
-        else:
-            self.store.update_message(self.streaming_row, text, complete, ending)
-        self.last_store = time.monotonic()
+        return self.model_view.toggled(on)
 
     def local_step_cost(self) -> LocalStepCost | None:
         """This computer's measured compute in a decode step of the last answer (None before one)."""
         return self.last_reply.local_step_cost if self.last_reply else None
-
-
-FINISHED_STATUS = {
-    Ending.COMPLETE: QT_TRANSLATE_NOOP("ChatPane", "The answer is finished."),
-    Ending.LENGTH: QT_TRANSLATE_NOOP(
-        "ChatPane", "The answer reached the longest-answer limit and was cut there (Settings → Decoding)."
-    ),
-    Ending.STOPPED: QT_TRANSLATE_NOOP("ChatPane", "Stopped; what was written so far is kept."),
-    Ending.REPEATING: QT_TRANSLATE_NOOP(
-        "ChatPane", "Stopped: the answer was repeating itself. Regenerate, or ask again in other words."
-    ),
-}
-WRITING = QT_TRANSLATE_NOOP("ChatPane", "Writing…")
-# {done} and {total} arrive written in the user's locale (i18n.number): 1,234 or 1.234.
-READING = QT_TRANSLATE_NOOP("ChatPane", "Reading your message: {done} of {total} tokens…")
-SENDING_AHEAD = QT_TRANSLATE_NOOP("ChatPane", "Sending the draft ahead as you type…")
-SENT_AHEAD = QT_TRANSLATE_NOOP(
-    "ChatPane", "Sent ahead: the worker holds {tokens} tokens of this conversation; Send starts from there."
-)
-STOPPED_BEFORE_ANSWER = QT_TRANSLATE_NOOP(
-    "ChatPane", "Stopped before the answer began; your message is kept — Regenerate answers it."
-)
-REVIEW_READING = QT_TRANSLATE_NOOP("ChatPane", "Reading your message as the model will, before anything is sent…")
-REVIEW_CONFIRMED = QT_TRANSLATE_NOOP("ChatPane", "Sending the message as you reviewed it…")
-REVIEW_CANCELLED = QT_TRANSLATE_NOOP("ChatPane", "Nothing was sent; your message is still in the box.")
-REVIEW_CANCELLED_AGAIN = QT_TRANSLATE_NOOP("ChatPane", "Nothing was sent; the answer is as it was.")

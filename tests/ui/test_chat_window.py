@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QApplication
 
 from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings
-from app.ui.chat_pane import STOPPED_BEFORE_ANSWER
 from app.ui.main_window import MainWindow
+from app.ui.streaming_answer import STOPPED_BEFORE_ANSWER
 
 pytestmark = pytest.mark.bundled
 

@@ -341,16 +341,16 @@ def test_a_pasted_letter_keeps_its_line_breaks_and_a_streaming_answer_is_rendere
     )
     assert bubble.text == letter
 
-    pane.generation += 1
-    pane.streaming = pane.chat_view.add("assistant", "")
+    pane.answer.generation += 1
+    pane.answer.bubble = pane.chat_view.add("assistant", "")
     pane.conversation_id = window.store.create("Streaming").id
     words = []
     for word in ("The " * 400).split():  # 400 updates, as fast as the engine can send them
         words.append(word)
-        pane.signals.text.emit(pane.generation, " ".join(words))
+        pane.signals.text.emit(pane.answer.generation, " ".join(words))
     qtbot.wait(400)
-    assert pane.streaming.text == " ".join(words)
-    assert pane.streaming.renders <= 4  # not once per token: Markdown re-parses the whole answer each time
+    assert pane.answer.bubble.text == " ".join(words)
+    assert pane.answer.bubble.renders <= 4  # not once per token: Markdown re-parses the whole answer each time
 
 
 # -- 3. the desktop knows the window ---------------------------------------------------------------

@@ -13,9 +13,9 @@ from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile
 from app.engine.speculation.lookup import common_prefix
 from app.host import Role, Turn
-from app.ui.chat_pane import AHEAD_AFTER_MS, SENT_AHEAD
 from app.ui.i18n import number
 from app.ui.main_window import MainWindow
+from app.ui.sending_ahead import AHEAD_AFTER_MS, SENT_AHEAD
 
 pytestmark = pytest.mark.bundled
 
@@ -47,7 +47,7 @@ async def typed(qtbot, pane, text: str) -> None:
     """Paste ``text`` into the message box and wait for what it sets off to finish."""
     pane.input.setPlainText(text)
     await asyncio.sleep(AHEAD_AFTER_MS / 1000 + 0.2)
-    while pane.ahead_task is not None and not pane.ahead_task.done():
+    while pane.sending_ahead.task is not None and not pane.sending_ahead.task.done():
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.05)
 
@@ -102,7 +102,7 @@ async def test_typed_ahead_edited_deleted_and_sent_answers_as_a_prefill_at_send(
     assert len(chat.session.processed) > 800
     old_session = chat.session.middle.session
     window.new_conversation()
-    await pane.ahead_task
+    await pane.sending_ahead.task
     assert chat.session.processed == [] and chat.session.middle.session != old_session
 
 
@@ -131,16 +131,16 @@ async def test_an_edit_while_a_long_draft_goes_ahead_stops_the_stale_text_and_se
     pane, chat = window.chat_pane, engine_host.chat
     draft = "".join(CLAUSE.format(n=n) for n in range(1, 49))  # ~1,800 tokens: seven chunks
     pane.input.setPlainText(draft)
-    while pane.ahead_task is None:
+    while pane.sending_ahead.task is None:
         await asyncio.sleep(0.02)
-    stale = pane.ahead_task
+    stale = pane.sending_ahead.task
     edited = draft.replace("Clause 2.", "Clause 2 (amended).")
     pane.input.setPlainText(edited)  # 0.7 s later, while the first version is still going
     whole = len(chat.prompt_ids([{"role": "user", "content": draft}]))
     assert await stale < whole - 256  # it stopped: chunks of the stale text never went
 
     await asyncio.sleep(0.1)
-    while pane.ahead_again or not pane.ahead_task.done():
+    while pane.sending_ahead.again or not pane.sending_ahead.task.done():
         await asyncio.sleep(0.05)
     edited_ids = chat.prompt_ids([{"role": "user", "content": edited}])
     sent = chat.session.processed

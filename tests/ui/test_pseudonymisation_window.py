@@ -75,7 +75,7 @@ async def test_the_model_reads_stand_ins_while_the_person_reads_and_keeps_the_or
 
     # What the model read: the same messages with the stand-ins, highlighted; then back.
     pane.model_view_button.click()
-    await pane.model_view_task
+    await pane.model_view.task
     user, assistant = pane.chat_view.bubbles
     assert "as the model read it" in user.title.text() and "as the model wrote it" in assistant.title.text()
     assert by_original["84729163"] in user.body.text() and "84729163" not in user.body.text()

@@ -18,10 +18,11 @@ from app.data.conversations import ConversationStore
 from app.data.settings import AppSettings, ProviderProfile, SettingsError, load_settings, save_settings
 from app.host import NotAsReviewed, Role, Sampling, Turn
 from app.ui.banner import REVIEW_BANNER
-from app.ui.chat_pane import AHEAD_AFTER_MS, REVIEW_CANCELLED
 from app.ui.main_window import MainWindow
+from app.ui.model_view import REVIEW_CANCELLED
 from app.ui.provider_page import PREFILL_REVIEW_TIP, REVIEW_ALWAYS_TIP, REVIEW_EMBEDDED_TIP, REVIEW_LABEL
 from app.ui.review_dialog import ReviewDialog
+from app.ui.sending_ahead import AHEAD_AFTER_MS
 from app.ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.bundled
@@ -58,8 +59,8 @@ async def until(condition: Callable[[], object], timeout: float = 120.0) -> None
 async def review_of(pane) -> ReviewDialog:
     """Press Send and wait for the review to show the message."""
     pane.send_clicked()
-    await until(lambda: pane.review_dialog is not None and pane.review_dialog.isVisible())
-    return pane.review_dialog
+    await until(lambda: pane.model_view.review_dialog is not None and pane.model_view.review_dialog.isVisible())
+    return pane.model_view.review_dialog
 
 
 async def test_nothing_leaves_before_send_in_review_cancel_sends_nothing_and_what_is_sent_is_what_was_shown(
@@ -74,7 +75,7 @@ async def test_nothing_leaves_before_send_in_review_cancel_sends_nothing_and_wha
     before = link.bytes_up
     pane.input.setPlainText(LETTER)
     await asyncio.sleep(AHEAD_AFTER_MS / 1000 + 0.3)
-    assert pane.ahead_task is None and not pane.ahead_note.isVisible()  # nothing sent ahead as typed
+    assert pane.sending_ahead.task is None and not pane.ahead_note.isVisible()  # nothing sent ahead as typed
 
     dialog = await review_of(pane)
     await asyncio.sleep(0.5)  # the review is up: still not one hidden state on the wire
@@ -113,9 +114,9 @@ async def test_nothing_leaves_before_send_in_review_cancel_sends_nothing_and_wha
     # Regenerate sends the conversation again: it is reviewed too, and Cancel keeps the answer as it was.
     sent = link.bytes_up
     pane.regenerate_clicked()
-    await until(lambda: pane.review_dialog is not None and pane.review_dialog.isVisible())
-    assert pane.review_dialog.shown == shown
-    pane.review_dialog.cancel_button.click()
+    await until(lambda: pane.model_view.review_dialog is not None and pane.model_view.review_dialog.isVisible())
+    assert pane.model_view.review_dialog.shown == shown
+    pane.model_view.review_dialog.cancel_button.click()
     await pane.current_task
     assert [(m.role, m.content) for m in window.store.messages(pane.conversation_id)] == stored
     assert len(pane.chat_view.bubbles) == 2 and link.bytes_up - sent < ROW_BYTES
@@ -151,7 +152,7 @@ async def test_a_word_hidden_in_review_is_replaced_in_this_turn_and_the_earlier_
     await pane.current_task
     assert pane.last_reply.model_prompt == shown
     # The conversation was read again: the first message too reached the worker with the stand-in.
-    first = (await engine_host.model_texts(window.chat_pane._history(), pane.identifiers))[0].text
+    first = (await engine_host.model_texts(window.chat_pane.history(), pane.identifiers))[0].text
     assert "ferryman" not in first and stand_in in first
     read = chat.tokenizer.decode(chat.session.processed)
     assert first in read and shown in read

@@ -325,10 +325,10 @@ async def test_in_spanish_no_english_string_is_visible_in_the_window_its_setting
 
 def test_the_statuses_endings_and_errors_an_answer_meets_are_spanish(qtbot, engine_host, tmp_path, spanish):
     from app.host import WorkerError
-    from app.ui.chat_pane import FINISHED_STATUS, READING
     from app.ui.engine_text import engine_text
     from app.ui.i18n import translate
     from app.ui.messages import WORKER_ADVICE, ending_text, explain
+    from app.ui.streaming_answer import FINISHED_STATUS, READING
 
     said = [("status", translate("ChatPane", text)) for text in FINISHED_STATUS.values()]
     said += [("ending", ending_text(False, ending)) for ending in (*ENDINGS, "")]

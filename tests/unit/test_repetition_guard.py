@@ -52,7 +52,7 @@ def test_the_ending_is_shown_and_exported_like_the_others(tmp_path):
     from app.data.conversations import ConversationStore
     from app.engine.decode.session import StopReason
     from app.host.engine_host import ENDING_OF_STOP
-    from app.ui.chat_pane import FINISHED_STATUS
+    from app.ui.streaming_answer import FINISHED_STATUS
 
     store = ConversationStore(tmp_path / "chats.sqlite3")
     chat = store.create("Loop")

@@ -74,7 +74,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
 <context>
     <name>ChatPane</name>
     <message>
-        <location filename="../../ui/chat_pane.py" line="+59"/>
+        <location filename="../../ui/sending_ahead.py" line="+26"/>
         <source>Sent ahead as you type: what you write reaches the worker before Send (Settings → Provider).</source>
         <translation>Envío anticipado mientras escribe: lo que escribe llega al servidor antes de pulsar Enviar (Configuración → Proveedor).</translation>
     </message>
@@ -99,7 +99,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>conversación</translation>
     </message>
     <message>
-        <location filename="../../ui/chat_pane.py" line="+67"/>
+        <location filename="../../ui/chat_pane.py" line="+86"/>
         <source>Type or paste a message — Ctrl+Enter sends, Esc stops an answer</source>
         <translation>Escriba o pegue un mensaje: Ctrl+Intro lo envía, Esc detiene una respuesta</translation>
     </message>
@@ -169,12 +169,12 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Exportada a {path}</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location filename="../../ui/sending_ahead.py" line="+70"/>
         <source>Could not send ahead as you type: {what}</source>
         <translation>No se pudo enviar por anticipado mientras escribía: {what}</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location filename="../../ui/chat_pane.py" line="+81"/>
         <source>Stopping…</source>
         <translation>Deteniendo…</translation>
     </message>
@@ -184,12 +184,12 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Nueva conversación</translation>
     </message>
     <message>
-        <location line="+151"/>
+        <location filename="../../ui/model_view.py" line="+94"/>
         <source>Reading the conversation as the model did…</source>
         <translation>Leyendo la conversación como la leyó el modelo…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>What the model read: 1 identifier replaced by a stand-in.</source>
         <translation>Lo que leyó el modelo: 1 identificador sustituido.</translation>
     </message>
@@ -199,7 +199,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Lo que leyó el modelo: {count} identificadores sustituidos.</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location filename="../../ui/streaming_answer.py" line="+32"/>
         <source>The answer is finished.</source>
         <translation>La respuesta ha terminado.</translation>
     </message>
@@ -229,7 +229,7 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Leyendo su mensaje: {done} de {total} tokens…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../ui/sending_ahead.py" line="-67"/>
         <source>Sending the draft ahead as you type…</source>
         <translation>Enviando el borrador por anticipado mientras escribe…</translation>
     </message>
@@ -239,12 +239,12 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
         <translation>Enviado por anticipado: el servidor tiene {tokens} tokens de esta conversación; Enviar continúa desde ahí.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../ui/streaming_answer.py" line="+1"/>
         <source>Stopped before the answer began; your message is kept — Regenerate answers it.</source>
         <translation>Detenida antes de que empezara la respuesta; su mensaje se conserva: Regenerar lo responde.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../ui/model_view.py" line="-88"/>
         <source>Reading your message as the model will, before anything is sent…</source>
         <translation>Leyendo su mensaje como lo leerá el modelo, antes de enviar nada…</translation>
     </message>
@@ -1380,7 +1380,7 @@ Last message: {when}</source>
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../ui/provider_page.py" line="+35"/>
+        <location filename="../../ui/provider_page.py" line="+34"/>
         <source>Embedded (this computer only)</source>
         <translation>Integrado (solo este equipo)</translation>
     </message>
@@ -1611,7 +1611,7 @@ Last message: {when}</source>
         <translation>&amp;Idioma</translation>
     </message>
     <message>
-        <location filename="../../ui/provider_page.py" line="+47"/>
+        <location filename="../../ui/provider_page.py" line="+45"/>
         <source>Provider (where the middle layers run)</source>
         <translation>Proveedor (dónde se ejecutan las capas intermedias)</translation>
     </message>
@@ -1666,7 +1666,7 @@ Last message: {when}</source>
         <translation>Token de acceso</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+51"/>
         <source>The embedded default needs no token: nothing leaves this computer.</source>
         <translation>El servidor integrado predeterminado no necesita token: nada sale de este equipo.</translation>
     </message>
