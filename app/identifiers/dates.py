@@ -109,12 +109,12 @@ _TIMED_DAY_MONTH = re.compile(
 _LISTED_DAY_MONTH = re.compile(r"(?:,\s*|\s+(?:and|y|or|o|&)\s+)(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)")
 # A list of days and months whose own shape says they are dates: one of them has a part over twelve, which
 # no score out of five or ten has ("(3/28, 4/2)", "seen 12/19, 1/3 and 1/17"). A visual acuity's list is
-# its Snellen fractions ("VA 6/18, 6/24"), and inches come in sixteenths ("3/16, 5/16 in").
+# its Snellen fractions ("VA 6/18, 6/24"), and inches come in sixteenths ("3/16, 5/16 inch").
 _DAY_MONTH_LIST = re.compile(
     r"(?<![\w/.])(?P<date>\d{1,2}/\d{1,2})(?P<rest>(?:(?:,\s*|\s+(?:and|y|&)\s+)\d{1,2}/\d{1,2})+)(?![/.]?\d)"
 )
-_MEASURE_AFTER = re.compile(r"\s*(?:in\b|inch|\"|”|″|mm\b|cm\b|bolts?|screws?)", re.I)
-_ACUITY_BEFORE = re.compile(r"(?i:\b(?:va|bcva|ucva|acuity|vision|visus|av|snellen)\b)[^\n]{0,12}$")
+_MEASURE_AFTER = re.compile(r"\s*(?:in\.|inch|\"|”|″|mm\b|cm\b|bolts?|screws?)", re.I)
+_ACUITY_BEFORE = re.compile(r"(?i:\b(?:va|bcva|ucva|acuity|vision|visus|agudeza|snellen)\b)[^\n]{0,12}$")
 
 
 def _a_list_of_dates(text: str, match: re.Match) -> bool:

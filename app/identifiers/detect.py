@@ -509,7 +509,8 @@ def _named(text: str, entity: Entity) -> Entity | None:
     return entity if entity.end > entity.start and _plausible_name(entity.text_in(text), entity.type) else None
 
 
-_TITLE_OPENING = re.compile(r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|Sra|Srta|Dña|D)\.? ")
+# Not "D.", Spanish's "Don", which is also an initial ("Lipika D. Sachdeva")
+_TITLE_OPENING = re.compile(r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|Sra|Srta|Dña)\.? ")
 
 
 def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:

@@ -162,7 +162,8 @@ def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
 
 def without_accents(word: str) -> str:
     """The word with its accents dropped, as typed on a keyboard without them ("fermín" → "fermin");
-    letters that are not an accented Latin letter (ß, ø) stay as they are."""
+    letters that are not an accented Latin letter (ß, ø) stay as they are. Compatibility forms are unfolded
+    too ("ﬁ" → "fi", "ª" → "a"), as a keyboard would type them."""
     return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
@@ -189,10 +190,17 @@ def _typed_without_accents() -> tuple[frozenset[str], frozenset[str]]:
     )
 
 
+@functools.cache
+def _lower_case_name_lists() -> tuple[frozenset[str], frozenset[str]]:
+    """The name lists with the names as typed without accents added (built once: a union per word would cost a
+    millisecond each)."""
+    (first, last), (unaccented_first, unaccented_last) = _name_lists(), _typed_without_accents()
+    return first | unaccented_first, last | unaccented_last
+
+
 def first_names(lower_case: bool = False) -> frozenset[str]:
     """Given names in lower case; with ``lower_case``, also as typed without their accents."""
-    first = _name_lists()[0]
-    return first | _typed_without_accents()[0] if lower_case else first
+    return _lower_case_name_lists()[0] if lower_case else _name_lists()[0]
 
 
 def last_names() -> frozenset[str]:
@@ -203,10 +211,7 @@ def is_name_word(word: str) -> bool:
     """A given name or surname in any of the locales' lists (each part of a hyphenated one); a word typed in
     lower case may have lost its accents."""
     lower = word.lower()
-    first, last = _name_lists()
-    if word.islower():
-        unaccented_first, unaccented_last = _typed_without_accents()
-        first, last = first | unaccented_first, last | unaccented_last
+    first, last = _lower_case_name_lists() if word.islower() else _name_lists()
     if lower in first or lower in last or lower in ("mª", "m.ª", "ma"):
         return True
     parts = re.split(r"[-‐]", lower)

@@ -71,7 +71,7 @@ _KIN = re.compile(
 # Whom a message or a call greets or thanks ("Hey Gail, it's Terrence", "thanks oliver", "hola fermín,"):
 # the greeting is the cue, and the name ends at the first word that is not one.
 _GREETED = re.compile(
-    r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|morning|evening|hola|buenas|buenos días|"
+    r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|good morning|good evening|hola|buenas|buenos días|"
     r"buenas tardes|querido|querida|querid[oa]s|estimado|estimada|gracias),?[ \t]+"
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$))"
 )
@@ -81,7 +81,8 @@ GREETED_ROLES = frozenset(
     "everyone everybody folks guys there both again nurse enfermera enfermero patient paciente family familia "
     "señor señora señores señorita sir sirs madam madame licenciado licenciada abogado abogada letrado letrada "
     "compañero compañera compañeros professor profesor profesora maestro maestra mum mom dad mama mamá papa "
-    "papá sister brother hermano hermana tío tía tio tia abuela abuelo jefe jefa boss".split()
+    "papá sister brother hermano hermana tío tía tio tia abuela abuelo jefe jefa boss mate mates pal love hun buddy "
+    "darling".split()
 )
 # A title after a greeting: the title's own rule takes the name after it.
 _GREETED_TITLES = frozenset("dr dra drs mr mrs ms miss mx sr sra srta srs sres don doña dña prof lic".split())
@@ -103,8 +104,13 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     for word in words:
         surface = word.group(0)
         lower = surface.lower()
-        if lower in _NAME_STOPS or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
-            break
+        if (
+            lower in _NAME_STOPS
+            or lower in GREETED_ROLES
+            or lexicon.is_kept_term(surface)
+            or lexicon.is_region(surface)
+        ):
+            break  # "Cheers mate", "soy doctora": a role, not a name
         if lower in _SPEECH_VERBS:  # "the nurse said …": not Said
             break
         if len(surface) == 1 and kept:
@@ -193,7 +199,7 @@ def find_names(text: str) -> list[Entity]:
     found = [entity for m in _TITLED.finditer(text) if (entity := _titled_name(m)) is not None]
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     lower_text = mostly_lower_case(text)
-    quoted_lower = [] if lower_text else lower_case_quotes(text) + lower_case_lines(text)
+    quoted_lower = [] if lower_text else lower_case_spans(text)
     index = 0
     while index < len(words):
         start, end, word = words[index]

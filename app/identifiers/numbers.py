@@ -127,7 +127,7 @@ _IPV6 = re.compile(r"(?<![\w:])(?=[0-9A-Fa-f:]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:]{2,39}
 # groups of four as Cisco writes them ("00:1B:44:11:3A:B7", "001b.4411.3ab7").
 _MAC = re.compile(
     r"(?<![\w:.\-])(?:[0-9A-Fa-f]{2}(?P<sep>[:\-])(?:[0-9A-Fa-f]{2}(?P=sep)){4}[0-9A-Fa-f]{2}"
-    r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:.\-])"
+    r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:\-]|\.\w)"
 )
 _VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])(?=[A-HJ-NPR-Z0-9]*\d)[A-HJ-NPR-Z0-9]{17}(?![\w-])")
 _UK_PLATE = re.compile(r"(?<!\w)[A-Z]{2}\d{2} ?[A-Z]{3}(?!\w)")
@@ -204,7 +204,7 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.NATIONAL_ID, _UK_NHS, lambda s: len(set(_compact(s))) > 1 and nhs.is_valid(_compact(s))),
     (T.IP_ADDRESS, _IPV4, _ip),
     (T.IP_ADDRESS, _IPV6, _ip),
-    (T.DEVICE, _MAC, lambda s: len(set(_compact(s).lower()) - {":", "-", "."}) > 2 and any(c.isdigit() for c in s)),
+    (T.DEVICE, _MAC, lambda s: len(set(_compact(s).lower()) - {":"}) > 2 and any(c.isdigit() for c in s)),
     (T.VEHICLE, _VIN, lambda s: True),
     (T.VEHICLE, _UK_PLATE, lambda s: True),
     (T.VEHICLE, _ES_PLATE, lambda s: True),

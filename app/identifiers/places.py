@@ -42,7 +42,7 @@ _FLOOR = (
     r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana) ?[\w-]{1,5}"
     r"|(?i:e/|entre) [^,\n]{2,40}? y [^,\n]{1,30}|(?i:esquina|esq\.) (?:calle |avenida |av\. )?[\w]{1,20}"
     # "Calle 72 con Avenida 3E": a corner's other street, named ("con su pareja" goes on with the sentence)
-    r"|(?i:con) (?:(?i:calle|avenida|av\.|carrera|cra\.?) )?[A-ZÀ-Þ0-9][\w]{0,19}"
+    r"|(?i:con) (?:(?i:calle|avenida|av\.|carrera|cra\.?) )?[A-ZÀ-Þ0-9][\w]{0,19}(?! [a-zà-ÿ]{3,})"
     r"|(?i:frente al?|junto al?) (?i:n\.?[º°o]\.?|número) ?\d{1,5}|(?i:km\.?|kil[óo]metro) \d{1,4}(?:[.,]\d{1,3})?"
     r"|\s?\d{1,2}\.?[ªº]))"
 )
@@ -501,8 +501,17 @@ _LOWER_ADDRESSES = (
         r"(?:n[º°o]\.? ?)?\d{1,4}(?:,? ?\d{1,2}[º°ª]? ?[a-z]{1,4}\b|,? ?\d{1,2}[a-z]\b)?"
     ),
 )
-_NOT_A_STREET_NAME = frozenset("the a an my our his her their this that old new same other next busy main".split())
+_NOT_A_STREET_NAME = frozenset(
+    "the a an my our his her their this that old new same other next busy main right wrong left long short wide "
+    "narrow quiet whole last first".split()
+)
 _EVERY_TOWNS_STREET = frozenset("high main back side front".split())
+# Words between a number and a street's type that say a distance or a sentence, not a house ("2 doors down the
+# road", "en la calle desde hace 2 años").
+_NOT_IN_A_STREETS_NAME = frozenset(
+    "down up along across from to of on in at by and or doors houses miles minutes mins blocks km yards metres "
+    "meters desde hace durante con sin por para que hasta sobre tras entre años meses días semanas".split()
+)
 
 
 def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
@@ -514,6 +523,8 @@ def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> 
                 continue
             group = "street" if "street" in pattern.groupindex else 0
             words = match.group(group).split()
+            if any(w in _NOT_IN_A_STREETS_NAME for w in words):
+                continue
             named = [w for w in words if not w[0].isdigit()][:-1] or words
             if all(w in _NOT_A_STREET_NAME for w in named[:1]) and len(named) == 1:
                 continue  # "on the road", "in the close": no street named
@@ -521,7 +532,7 @@ def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> 
             while words and words[0] in _NOT_A_STREET_NAME:  # "on the hazel grove": the street's own words
                 start += len(words[0]) + 1
                 words = words[1:]
-            if len(words) == 2 and words[0] in _EVERY_TOWNS_STREET:
-                continue  # "the shops on the high street": every town has one
+            if len(words) < 2 or len(words) == 2 and words[0] in _EVERY_TOWNS_STREET:
+                continue  # "the same street", "the high street": no street named, or every town's
             found.append(Entity(start, match.end(group), T.ADDRESS))
     return found

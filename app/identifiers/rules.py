@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.identifiers import lexicon
+from app.identifiers import lexicon, names
 from app.identifiers.entities import EntityType
 
 T = EntityType
@@ -134,9 +134,7 @@ def _verb_before_link(text: str, start: int, end: int) -> int:
     """A firm's name may hold "a", "en" or "al" ("Rent a Car Costa Sol SL"); an everyday Spanish word before
     the first of them, opening the sentence, is the sentence's verb ("Trabaja en Transportes Gutiérrez S.L.")."""
     match = _WORD_BEFORE_LINK.match(text, start, end)
-    before = text[:start].rstrip(" \t\"'(“«")
-    opens = not before or before[-1] in ".!?:;\n"
-    if match and opens and lexicon.zipf_in(match.group(1), "es") >= 3.5:
+    if match and names.opens_sentence(text, start) and lexicon.zipf_in(match.group(1), "es") >= 3.5:
         return match.end() - start
     return 0
 
@@ -300,7 +298,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.LOCATION,
         r"(?<![\w.])\d{1,2}\.\d{3,}°? ?[NS],? ?\d{1,3}\.\d{3,}°? ?[EW](?!\w)"
-        r"|(?<![\w.\-])(?=-|[^\n,]*,\s?-)-?\d{1,2}\.\d{4,},\s?-?\d{1,3}\.\d{4,}(?![\w.])"
+        r"|(?<![\w.\-])(?<!CI )(?<!IC )(?:-\d{1,2}\.\d{4,},\s?-?|\d{1,2}\.\d{4,},\s?-)\d{1,3}\.\d{4,}(?![\w.])"
         r"|(?<!\w)\d{1,2}° ?\d{1,2}['′’] ?\d{1,2}(?:\.\d+)?(?:\"|″|”|'')? ?[NS],? ?\d{1,3}° ?\d{1,2}['′’] ?"
         r"\d{1,2}(?:\.\d+)?(?:\"|″|”|'')? ?[EW](?!\w)",
         accept=_on_the_globe,
@@ -316,7 +314,7 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.ACCOUNT,
         r"(?i:\b(?:user ?name|user ?id|login(?: name| id)?|screen ?name|handle|gamertag|nombre de usuario|usuario)\b)"
-        r"(?:\s*(?:is|es|:|=)\s*|\s+)@?(?P<value>(?=[\w.\-]*[\d_.])[A-Za-z][\w.\-]{1,30}[A-Za-z0-9])(?![\w@])",
+        r"(?:\s*(?:is|es|:|=)\s*|\s+)@?(?P<value>(?=[\w\-]*(?:\d|_|\.\w))[A-Za-z][\w.\-]{1,30}[A-Za-z0-9])(?![\w@])",
     ),
     # Street addresses, then postcodes.
     _rule(

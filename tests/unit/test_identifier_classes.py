@@ -984,7 +984,7 @@ def test_whom_a_greeting_names(detector, text, kept, identifiers):
         ("Power 4/5, 3/5 and 5/5 in the left arm.", ["Power 4/5, 3/5 and 5/5"], []),
         ("VA 6/18, 6/24 with glasses.", ["6/18, 6/24"], []),
         ("MMSE 12/15, 14/15 on repeat.", ["12/15, 14/15"], []),
-        ("Fixed with 3/16, 5/16 in screws.", ["3/16, 5/16"], []),
+        ("Fixed with 3/16, 5/16 inch screws.", ["3/16, 5/16"], []),
     ],
 )
 def test_a_list_of_days_and_months_whose_shape_says_dates(detector, text, kept, identifiers):
@@ -1136,5 +1136,29 @@ def test_lower_case_streets_are_read_only_where_the_text_is_typed_so():
     ],
 )
 def test_the_imperative_before_a_title_is_no_part_of_the_name(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        # a review's cases: what the new rules must find at a sentence's end, and the words they must leave
+        ("Reviewed 3/28, 4/2 in the ward.", ["in the ward"], ["3/28", "4/2"]),
+        ("AV block noted; seen 3/28, 4/2 since.", ["AV block"], ["3/28", "4/2"]),
+        ("Replace the card with MAC 00:1B:44:11:3A:B7.", [], ["00:1B:44:11:3A:B7"]),
+        (
+            "Patient unable to handle stairs. Username is required. El usuario es atendido.",
+            ["stairs", "required", "atendido"],
+            [],
+        ),
+        ("pt fell off his bike on the main road, she lives in the same street", ["main road", "same street"], []),
+        ("vive sola en la calle desde hace 2 años", ["calle desde hace 2"], []),
+        ("Stiffness in the morning eases. Cheers mate.", ["eases", "mate"], []),
+        ("Difference -0.1234 (95% CI -0.1234, 0.5678).", ["-0.1234, 0.5678"], []),
+        ("Vive en la Calle Mayor 5 con 3 hijos.", ["con 3 hijos"], ["Calle Mayor 5"]),
+    ],
+)
+def test_what_a_review_found_in_the_new_rules(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
