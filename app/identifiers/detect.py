@@ -153,11 +153,14 @@ class IdentifierDetector:
         found += dates
         found += find_numbers(text)
         found += find_places(text)
-        found += places.find_lower_case_addresses(text, names.lower_case_spans(text))
+        lower_spans = names.lower_case_spans(text)  # one reading of where the text is typed in lower case
+        found += places.find_lower_case_addresses(text, lower_spans)
         towns = find_towns(text)
         found += towns
         found += _address_parts(text, found)
-        found += [named for entity in names.find_names(text) if (named := _named(text, entity)) is not None]
+        found += [
+            named for entity in names.find_names(text, lower_spans) if (named := _named(text, entity)) is not None
+        ]
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
         found += [entity for entity in names.find_listed_names(text) if _credible(text, entity)]

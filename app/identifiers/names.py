@@ -194,12 +194,14 @@ def lower_case_spans(text: str) -> list[tuple[int, int]]:
     return lower_case_quotes(text) + lower_case_lines(text)
 
 
-def find_names(text: str) -> list[Entity]:
-    """People named by name lists and titles (spaCy's entities and the rules find the rest)."""
+def find_names(text: str, lower_spans: list[tuple[int, int]] | None = None) -> list[Entity]:
+    """People named by name lists and titles (spaCy's entities and the rules find the rest). ``lower_spans``:
+    ``lower_case_spans(text)`` where the caller has it already."""
     found = [entity for m in _TITLED.finditer(text) if (entity := _titled_name(m)) is not None]
     words = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
-    lower_text = mostly_lower_case(text)
-    quoted_lower = [] if lower_text else lower_case_spans(text)
+    spans = lower_case_spans(text) if lower_spans is None else lower_spans
+    lower_text = spans == [(0, len(text))]
+    quoted_lower = [] if lower_text else spans
     index = 0
     while index < len(words):
         start, end, word = words[index]
