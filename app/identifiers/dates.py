@@ -38,7 +38,7 @@ _ES_MONTH = (
 )
 _EN_WEEKDAY = r"(?:Mon|Tues|Tue|Wednes|Wed|Thurs|Thu|Fri|Satur|Sat|Sun)(?:day)?\.?"
 _ES_WEEKDAY = r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo)"
-_ORDINAL = r"(?:st|nd|rd|th)"
+_ORDINAL = r"(?:st|nd|rd|th|(?<=[23])d)"  # "the 3d day of June", "the 22d of December": older letters write "d"
 _YEAR4 = r"(?:1[89]|20)\d{2}"
 
 
@@ -684,7 +684,12 @@ def _ordinal_like(original: str | None, day: int) -> str | None:
         return None
     if original.rstrip(".") in ("º", "°", "ro", "er"):
         return original if day == 1 else ""  # "1º de mayo", "1ro. de mayo", but "15 de junio"
-    suffix = "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    older = original.lower() == "d"
+    suffix = (
+        "th"
+        if 11 <= day % 100 <= 13
+        else {1: "st", 2: "d" if older else "nd", 3: "d" if older else "rd"}.get(day % 10, "th")
+    )
     return suffix.upper() if original.isupper() else suffix
 
 

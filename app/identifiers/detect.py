@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from app.identifiers import lexicon, names, organisations, places, rules
 from app.identifiers.dates import find_dates
 from app.identifiers.entities import Entity, EntityType
+from app.identifiers.known_organisations import find_known_organisations
 from app.identifiers.language import Language, detect_language
 from app.identifiers.numbers import find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
@@ -100,7 +101,7 @@ _LABEL_WORDS = frozenset(
     "plaintiff defendant claimant respondent counsel director sincerely thanks thank regards "
     "hi hiya hey hello kind best "
     "member premises referring chief alhaji alhaja cel tel tlf tfno fax ext móvil movil celular whatsapp "
-    "located officer nurse agent master sister father reverend rev hon cllr pc dc ds di "
+    "located officer nurse agent master sister father reverend rev hon cllr pc dc ds di clabe swift bic cuenta "
     "sgt spc ssg maj cpt capt lt col cdr lcpl pvt cpl staff attending resident registrar fellow "
     "fdo firmado atentamente estimado estimada querido querida asunto destinatario destinataria remitente domicilio "
     "exp expediente paciente nombre apellidos titular enfermera enfermero médico médica doctora facultativo "
@@ -157,6 +158,7 @@ class IdentifierDetector:
         found += places.find_lower_case_addresses(text, lower_spans)
         towns = find_towns(text)
         found += towns
+        found += find_known_organisations(text)
         found += _address_parts(text, found)
         found += [
             named for entity in names.find_names(text, lower_spans) if (named := _named(text, entity)) is not None
@@ -284,7 +286,7 @@ def _credible(text: str, entity: Entity) -> bool:
     if re.fullmatch(r"[\w\-]+\.[a-z0-9]{1,4}", surface):
         return False  # a file's name: "ja.po", "w32main.c"
     if re.fullmatch(r"[A-Z]{1,5}s?", surface) and not lexicon.is_name_word(surface):
-        return False  # an abbreviation: MD, LOC, NCCT, PACU
+        return _organisation_abbreviation(text, entity)  # MD, LOC, NCCT, PACU are no one's
     if lexicon.is_kept_term(surface.split()[0]) and entity.type is not T.LOCATION:
         return False  # a device or a drug named by its maker: "Medtronic Azure XT DR"
     if _drug_like(surface):
@@ -320,6 +322,27 @@ def _credible(text: str, entity: Entity) -> bool:
         and lexicon.zipf(w) >= (2.5 if index == 0 and opening or w.islower() or w.isupper() else 3.5)
     ]
     return len(ordinary) < len(words)
+
+
+# Where an office is named as a place one goes to, comes from or writes to: "records from UMC", "a hacker
+# from MIT", "de la EPE". spaCy's small models call most abbreviations in capitals organisations (BID, DOB,
+# CHF), so its word alone is not enough.
+_TO_OR_FROM = re.compile(r"(?:\b(?:at|from|to|en|de|del|al|desde|at the|from the|to the|en el|en la|de la))\s$", re.I)
+
+
+def _organisation_abbreviation(text: str, entity: Entity) -> bool:
+    """An abbreviation the model calls an organisation, written where one goes to or comes from, that is no
+    everyday, clinical or national body's ("from UMC", "to MIT"). A word in capitals ("SALA") is a heading's."""
+    surface = entity.text_in(text)
+    if entity.type is not T.ORGANIZATION or not re.fullmatch(r"[A-Z][A-Z&]{1,5}", surface):
+        return False
+    if surface in lexicon.CLINICAL_ABBREVIATIONS or surface in lexicon.EVERYDAY_ABBREVIATIONS:
+        return False
+    if lexicon.is_region(surface) or lexicon.is_kept_term(surface):
+        return False
+    if not _TO_OR_FROM.search(text[max(0, entity.start - 12) : entity.start]):
+        return False
+    return len(surface) <= 3 or lexicon.zipf(surface) < 3.0
 
 
 def _heading_or_sentence_word(text: str, entity: Entity, surface: str) -> bool:
@@ -509,7 +532,7 @@ def _named(text: str, entity: Entity) -> Entity | None:
     if entity.type not in (T.PERSON, T.ORGANIZATION):
         return entity if entity.end > entity.start else None
     entity = _without_labels(text, entity)
-    return entity if entity.end > entity.start and _plausible_name(entity.text_in(text), entity.type) else None
+    return entity if entity.end > entity.start and _plausible_name(text, entity) else None
 
 
 # Not "D.", Spanish's "Don", which is also an initial ("Lipika D. Sachdeva")
@@ -537,14 +560,15 @@ def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
     return extended
 
 
-def _plausible_name(surface: str, kind: EntityType) -> bool:
+def _plausible_name(text: str, entity: Entity) -> bool:
+    surface, kind = entity.text_in(text), entity.type
     words = [w for w in re.findall(r"[^\W\d_]+", surface) if len(w) > 1]
     if kind is T.ORGANIZATION and words and rules.LOWER_CASE_COMPANY.search(surface):
         return True
     if lexicon.is_region(surface):
         return False
     if all(w.isupper() and len(w) <= 5 and not lexicon.is_name_word(w) for w in words):
-        return False  # abbreviations: "To: HR", "Per TRICARE"
+        return _organisation_abbreviation(text, entity)  # "To: HR", "Per TRICARE" are no one's
     if kind is T.PERSON and words and not any(w[0].isupper() for w in words):
         # a name typed in lower case ("maria gonzalez"): every word on the name lists
         return all(lexicon.is_name_word(w) and w not in _NOT_NAMES | _LABEL_WORDS for w in words)

@@ -468,7 +468,8 @@ RULES: tuple[Rule, ...] = (
         r"mortgage with|customer of|client of|member of|cuenta (?:en|con)|historia clínica de|trasladad[oa] (?:a|al|"
         r"desde)|atendid[oa] en|asegurad[oa] (?:con|por)|póliza con|préstamo de|cliente de|socio de|socia de) )"
         r"(?:the |el |la |los |las )?"
-        r"(?P<value>[A-Z][\w&'’.\-]*(?:(?: (?:&|and|of|de|del|y|the|la|los))? [A-Z0-9][\w&'’.\-]*){0,5})"
+        # a full stop after a word of three letters or more ends the sentence, not an abbreviation ("St.")
+        r"(?P<value>[A-Z][\w&'’.\-]*(?:(?<!\w\w\w\.)(?: (?:&|and|of|de|del|y|the|la|los))? [A-Z0-9][\w&'’.\-]*){0,5})"
         r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
         accept=lambda s: len(s) > 1 and s.lower() not in _NOT_ORGANISATIONS,
     ),

@@ -1,6 +1,8 @@
 """Dates written out in words, as Spanish deeds, contracts and court papers write them: "a nueve de abril de
 dos mil veinticinco", "a los veinte (20) días del mes de enero de 2025", "el veinticinco (25) de abril del
-año dos mil veinticinco (2025)". Read into a date and written again in the same words for a stand-in."""
+año dos mil veinticinco (2025)"; and as English deeds, proclamations and old letters do: "the fourth day of
+July, 1861", "the twenty-second of December". Read into a date and written again in the same words for a
+stand-in."""
 
 from __future__ import annotations
 
@@ -54,15 +56,49 @@ SPELLED = re.compile(
 )
 
 
+_EN_ORDINALS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth"
+).split()
+_EN_MONTHS = "January February March April May June July August September October November December".split()
+
+
+def english_ordinal(number: int, separator: str = "-") -> str:
+    """1 → "first", 22 → "twenty-second", 30 → "thirtieth" (days of a month only)."""
+    if number <= 20:
+        return _EN_ORDINALS[number - 1]
+    if number == 30:
+        return "thirtieth"
+    tens, units = divmod(number, 10)
+    return ("twenty" if tens == 2 else "thirty") + separator + _EN_ORDINALS[units - 1]
+
+
+_EN_DAY_VALUES = {english_ordinal(n, sep): n for n in range(1, 32) for sep in ("-", " ")}
+_EN_DAY_WORDS = "|".join(sorted(_EN_DAY_VALUES, key=len, reverse=True))
+# "the fourth day of July, 1861", "the twenty-second of December": only after "the", since "second of March"
+# alone is also a moment's count.
+_SPELLED_EN = (
+    rf"(?P<day>{_EN_DAY_WORDS})(?P<days> day)? of (?P<month>{'|'.join(_EN_MONTHS)})"
+    rf"(?:(?P<of>,? (?:in the year )?)(?P<year>1[6-9]\d\d|20\d\d))?(?![\w])"
+)
+SPELLED_EN = re.compile(rf"(?<=\bthe ){_SPELLED_EN}", re.IGNORECASE)
+_SPELLED_EN_WHOLE = re.compile(_SPELLED_EN, re.IGNORECASE)
+
+
 def find_spelled(text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in SPELLED.finditer(text) if parse_spelled(m.group(0)) is not None]
+    return [
+        m.span()
+        for pattern in (SPELLED, SPELLED_EN)
+        for m in pattern.finditer(text)
+        if parse_spelled(m.group(0)) is not None
+    ]
 
 
 def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
     """(the date, how to write another one alike, whether it names a year), or None."""
     match = SPELLED.fullmatch(text.strip())
     if match is None:
-        return None
+        return _parse_english(text.strip())
     day = _WORD_VALUES.get(match.group("day").lower().translate(_PLAIN))
     month_name = match.group("month").lower()
     month = 9 if month_name == "setiembre" else _MONTHS.index(month_name) + 1
@@ -91,6 +127,36 @@ def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
                 str(d.year) if year_text and year_text.isdigit() else _case_like(year_text or "", year_words(d.year))
             ),
             "yearnum": str(d.year),
+        }
+        out, cursor = [], 0
+        for name in sorted((n for n in pieces if match.group(n)), key=match.start):
+            out += [original[cursor : match.start(name) - base], pieces[name]]
+            cursor = match.end(name) - base
+        out.append(original[cursor:])
+        return "".join(out)
+
+    return parsed, render, year is not None
+
+
+def _parse_english(text: str) -> tuple[date, Callable[[date], str], bool] | None:
+    match = _SPELLED_EN_WHOLE.fullmatch(text)
+    if match is None:
+        return None
+    day = _EN_DAY_VALUES.get(match.group("day").lower())
+    month = [m.lower() for m in _EN_MONTHS].index(match.group("month").lower()) + 1
+    year = int(match.group("year")) if match.group("year") else None
+    try:
+        parsed = date(year or 2000, month, day)
+    except (ValueError, TypeError):
+        return None
+    separator = " " if " " in match.group("day") else "-"
+    original, base = match.group(0), match.start()
+
+    def render(d: date) -> str:
+        pieces = {
+            "day": _case_like(match.group("day"), english_ordinal(d.day, separator)),
+            "month": _case_like(match.group("month"), _EN_MONTHS[d.month - 1].lower()),
+            "year": str(d.year),
         }
         out, cursor = [], 0
         for name in sorted((n for n in pieces if match.group(n)), key=match.start):

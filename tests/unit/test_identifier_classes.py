@@ -1162,3 +1162,71 @@ def test_the_imperative_before_a_title_is_no_part_of_the_name(detector, text, ke
 def test_what_a_review_found_in_the_new_rules(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        # chains, insurers, banks and universities named with no cue, in any case
+        ("can u send the rx to the walgreens on 5th, not the one by hy-vee", ["send the rx"], ["walgreens", "hy-vee"]),
+        ("his new insurance card says Humana now, ID on the back", ["insurance card"], ["Humana"]),
+        (
+            "Pago por transferencia a la cuenta de Bankinter o a BBVA México.",
+            ["Pago por"],
+            ["Bankinter", "BBVA México"],
+        ),
+        (
+            "She did her residency at Johns Hopkins and then joined Kaiser Permanente.",
+            ["residency"],
+            ["Johns Hopkins", "Kaiser Permanente"],
+        ),
+        ("Stanford became a major site after the lab closed.", ["major site"], ["Stanford"]),
+        # an abbreviation the model calls an organisation, where one comes from or goes to
+        ("Request the MRI report from OUHSC and the op note records from UMC.", ["MRI"], ["OUHSC", "UMC"]),
+        # the same words as everyday or clinical words, and a maker's product
+        ("Target BP below 130/80. CVS: S1 S2 normal, no murmurs.", ["Target", "CVS"], []),
+        (
+            "Boots off before the scan; the ALT on an IBM PC keyboard; paid by American Express card ending 7466.",
+            ["Boots off", "IBM PC", "American Express card"],
+            [],
+        ),
+        ("Take BID with food; DOB and MRN confirmed at the bedside; transfer to PACU.", ["BID", "DOB", "PACU"], []),
+        (
+            "Rotura de LCA; lesión en territorio de la ACM izquierda; artículos 455 y siguientes de la LEC.",
+            ["LCA", "ACM", "LEC"],
+            [],
+        ),
+    ],
+)
+def test_organisations_named_without_a_cue(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        (
+            "The treaty was signed on the 3d day of June, 1858, and ratified on the 22d of December.",
+            ["3d day of June", "22d of December"],
+        ),
+        ("Done at the City of Washington the fourth day of July, in the year 1861.", ["fourth day of July"]),
+        ("Your letter of the twenty-second of March reached me.", ["twenty-second of March"]),
+    ],
+)
+def test_older_and_spelled_english_dates(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_spelled_english_date_stands_in_for_one_written_the_same_way():
+    from datetime import date
+
+    from app.identifiers.spelled_dates import parse_spelled
+
+    day, render, with_year = parse_spelled("fourth day of July, 1861")
+    assert (day, with_year) == (date(1861, 7, 4), True)
+    assert render(date(1903, 11, 23)) == "twenty-third day of November, 1903"
+    day, render, with_year = parse_spelled("twenty second of March")
+    assert (day, with_year) == (date(2000, 3, 22), False)
+    assert render(date(2000, 1, 30)) == "thirtieth of January"
+    assert parse_date("22d of December").render(date(2000, 5, 3)) == "3d of May"
