@@ -188,6 +188,7 @@ class IdentifierDetector:
                 if (named := _named(text, piece)) is not None and _credible(text, named)
             ]
         found = _drop_medicine_and_law(text, found)
+        found = [tidied for e in found if (tidied := e if e in cued else _tidy_edges(text, e)) is not None]
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         found = [
             e
@@ -580,6 +581,80 @@ def _plausible_name(text: str, entity: Entity) -> bool:
             return True
         return any(w.lower() not in ordinary for w in words if w[0].isupper())
     return any(w.lower() not in _NOT_NAMES | ordinary for w in words)
+
+
+_CONNECTORS = frozenset("de del la las los lo el y e al a en para por of and the for at in on to".split())
+_EDGE_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
+
+
+def _tidy_edges(text: str, entity: Entity) -> Entity | None:
+    """A name without the words at its edges that are not part of it, or None when what is left is
+    everyday words: a connector at its end ("Juzgados de" before a town found on its own), a lower-case word
+    before an organisation's or a place's capitalised name ("empresa Gabinete Pericial Norte", "estado
+    Zulia") or after it ("Minneapolis Police Department transport"), and phrases of everyday words that open
+    a sentence ("Primary insurance", "Fracture clinic")."""
+    if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION):
+        return entity
+    every = list(_EDGE_WORD.finditer(text, entity.start, entity.end))
+    if not every or not any(w.group(0)[0].isupper() for w in every):
+        return entity  # typed in lower case: the name rules own its edges
+    words = list(every)
+    naming = entity.type is not T.PERSON  # a person's "de la Cruz" is a surname's particle
+    # as written ("S.A." ends in no "a"), and not before a capitalised word, which the name runs on into
+    # ("Robin van de Plas" with "Plas" found on its own)
+    while len(words) > 1 and words[-1].group(0) in _CONNECTORS and not re.match(r" [A-ZÀ-Þ]", text[words[-1].end() :]):
+        words.pop()
+    while naming and len(words) > 1 and _leading_word(words):
+        words.pop(0)
+    surfaces = [w.group(0) for w in words]
+    if 1 < len(surfaces) <= 3 and all(w[0].islower() for w in surfaces[1:]) and all(map(_everyday, surfaces)):
+        return None
+    while (
+        naming
+        and len(words) > 2
+        and words[-1].group(0).islower()
+        and not rules.LOWER_CASE_COMPANY.search(words[-1].group(0))
+        and not re.search(r"\d", text[words[-1].start() : entity.end])  # "Consultorio … n.º 14"
+        and sum(w.group(0)[0].isupper() for w in words) >= 2
+    ):
+        words.pop()
+    if len(words) == 1 and len(every) > 1:
+        word = words[0].group(0)
+        common = word.lower() in _ROLE_WORDS | _LABEL_WORDS | rules.GENERIC_INSTITUTION_WORDS
+        if common or _everyday(word) and names.opens_sentence(text, words[0].start()):
+            return None  # "Juzgados de" less its "de": a common noun
+    start = entity.start if words[0] is every[0] else words[0].start()
+    end = entity.end if words[-1] is every[-1] else words[-1].end()
+    if (start, end) == (entity.start, entity.end):
+        return entity
+    left = text[start:end]
+    if lexicon.is_region(left) or left in lexicon.EVERYDAY_ABBREVIATIONS | lexicon.CLINICAL_ABBREVIATIONS:
+        return None  # "estado Zulia", "clínica del ISSSTE": a state, a national body
+    return Entity(start, end, entity.type)
+
+
+# Particles a firm named after its founder keeps ("van de Coterlet Holdings Ltd"); "de" and "del" before an
+# everyday word are the sentence's ("del Foro de Abogados").
+_PARTICLES = frozenset("van von der den ten ter da di du le".split())
+
+
+def _leading_word(words: list[re.Match]) -> bool:
+    """Whether the first of ``words`` is a lower-case word before a capitalised name, not part of it."""
+    first = words[0].group(0)
+    if not first[0].islower() or not any(w.group(0)[0].isupper() for w in words[1:]):
+        return False
+    if first in _PARTICLES:
+        return False
+    if first in ("de", "del", "la"):
+        return _everyday(words[1].group(0))
+    return True
+
+
+def _everyday(word: str) -> bool:
+    lower = word.lower()
+    return lower in _CONNECTORS or (
+        not lexicon.is_name_word(word) and max(lexicon.zipf(lower), lexicon.zipf_in(lower, "es")) >= 3.0
+    )
 
 
 _TOWN_PARTS = 3  # comma-separated places after a street: a suburb, a town, a county

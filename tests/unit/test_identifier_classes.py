@@ -1230,3 +1230,35 @@ def test_a_spelled_english_date_stands_in_for_one_written_the_same_way():
     assert (day, with_year) == (date(2000, 3, 22), False)
     assert render(date(2000, 1, 30)) == "thirtieth of January"
     assert parse_date("22d of December").render(date(2000, 5, 3)) == "3d of May"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        # the words at a name's edges that are the sentence's, not the name's
+        (
+            "La empresa Gabinete Pericial Norte, S.L. emitió el informe.",
+            ["La empresa"],
+            ["Gabinete Pericial Norte, S.L."],
+        ),
+        (
+            "Primary insurance: BlueCross BlueShield. Fracture clinic in 2 weeks.",
+            ["Primary insurance", "Fracture clinic"],
+            ["BlueCross BlueShield"],
+        ),
+        ("Plaintiff Robin van de Plas resides in Leeds.", ["Plaintiff"], ["Robin van de Plas", "Leeds"]),
+        (
+            "Ante la notaria de Providencia doña María Soledad Lagos Peña.",
+            ["Ante la notaria"],
+            ["Providencia", "María Soledad Lagos Peña"],
+        ),
+        (
+            "Empresa: Logística Henares Norte, S.A.     CCC: 28/1093384/71",
+            ["Empresa"],
+            ["Logística Henares Norte, S.A."],
+        ),
+    ],
+)
+def test_a_names_edges_leave_the_sentences_words(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
