@@ -34,6 +34,17 @@ def _listed() -> tuple[tuple[str, ...], tuple[str, ...]]:
     )
 
 
+def known_organisation(word: str) -> bool:
+    """Whether ``word`` as written is a listed organisation's whole name ("Stanford", "Walgreens")."""
+    any_case, as_written = _listed()
+    return word in as_written or word.lower() in _lower_names()
+
+
+@functools.cache
+def _lower_names() -> frozenset[str]:
+    return frozenset(name.lower() for name in _listed()[0])
+
+
 def _alternation(listed: tuple[str, ...]) -> str:
     return "|".join(re.escape(name) for name in sorted(listed, key=len, reverse=True))
 
@@ -49,7 +60,8 @@ def _patterns() -> tuple[re.Pattern, re.Pattern]:
 
 # What follows a maker's name when it names a product, not the firm: "IBM PC", "Dell Latitude 7440", "an
 # American Express card ending 7466".
-_PRODUCT_AFTER = re.compile(r" (?:cards?\b|[A-Z]{2,4}\b|[\w\-]*\d|[A-Z][a-z]+ [\w\-]*\d)")
+# "MIT AI Lab" is the lab's name: a capitalised word after the capitals runs the name on.
+_PRODUCT_AFTER = re.compile(r" (?:cards?\b|[A-Z]{2,4}\b(?! [A-Z])|[\w\-]*\d|[A-Z][a-z]+ [\w\-]*\d)")
 # The rest of the firm's name after a listed one: "BBVA México", "IBM Corporation", "Salud Total Caribe".
 _REST_OF_NAME = re.compile(r"(?: (?:de |del )?[A-ZÀ-Þ][\wÀ-ÿ&'’\-]+){1,2}")
 

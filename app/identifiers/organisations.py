@@ -10,6 +10,8 @@ import re
 
 from app.identifiers import lexicon
 from app.identifiers.entities import Entity, EntityType
+from app.identifiers.known_organisations import known_organisation
+from app.identifiers.towns import town_names
 
 T = EntityType
 
@@ -62,6 +64,8 @@ def _named_by_a_rare_word(name: str) -> bool:
     if _ORGANISATION_WORDS.search(name):
         return True
     words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 1 and not re.fullmatch(_CONNECTOR, w.lower())]
+    if any(known_organisation(w) or w in town_names() for w in words if w[0].isupper()):
+        return True  # "Stanford AI lab (SAIL)": a name the lists know, however common
     return any(lexicon.zipf(w) < 3.5 and not lexicon.is_kept_term(w) and not w.isupper() for w in words)
 
 

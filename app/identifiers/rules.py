@@ -116,6 +116,10 @@ _NOT_ORGANISATIONS = frozenset(
 )
 
 
+# Words before "and 5th" that are no street: "between the 4th and 5th", "the 4th and 5th toes".
+_NOT_A_STREET = frozenset("the between both his her their its day days week weeks".split())
+
+
 def _rule(
     kind: EntityType,
     pattern: str,
@@ -321,6 +325,15 @@ RULES: tuple[Rule, ...] = (
         T.ADDRESS,
         rf"\b(?:(?:Flat|Apt|Apartment|Unit|Suite) \d+[A-Z]?,? )?\d{{1,5}}[A-Z]?,? (?:(?:{_PARTICLE}|'t) )*"
         rf"(?:{_CAPITAL_NAME} (?:(?:{_PARTICLE}|'t) )*){{1,4}}{_STREET_SUFFIX}\b\.?",
+    ),
+    # A numbered street with its direction ("westbound on S 38th", "at W 4th"), and a corner of a numbered
+    # street ("on grand and 5th", "at Elm & 3rd"): US cities' streets, written with no street's word.
+    _rule(T.ADDRESS, r"(?<![\w/])(?P<value>[NSEW]\.? \d{1,3}(?:st|nd|rd|th))\b(?! (?:floor|grade|percentile))"),
+    _rule(
+        T.ADDRESS,
+        r"(?i:\b(?:on|at|of|off) )(?P<value>[A-Za-z][a-z]{2,} (?:and|&) \d{1,3}(?:st|nd|rd|th))\b"
+        r"(?! (?:floor|grade|percentile|time|day|week|month|year|dose|cycle))",
+        accept=lambda s: s.split()[0].lower() not in _NOT_A_STREET,
     ),
     _rule(T.POSTCODE, r"\b(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b"),
     # People: with a title, as SURNAME, First, or as an initial and a surname.

@@ -73,6 +73,42 @@ def english_ordinal(number: int, separator: str = "-") -> str:
     return ("twenty" if tens == 2 else "thirty") + separator + _EN_ORDINALS[units - 1]
 
 
+_EN_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+_EN_TENS = {
+    20: "twenty",
+    30: "thirty",
+    40: "forty",
+    50: "fifty",
+    60: "sixty",
+    70: "seventy",
+    80: "eighty",
+    90: "ninety",
+}
+
+
+def english_below_100(number: int) -> str:
+    if number < 20:
+        return _EN_UNITS[number]
+    tens, units = divmod(number, 10)
+    return _EN_TENS[tens * 10] + (f"-{_EN_UNITS[units]}" if units else "")
+
+
+def english_year(year: int, joined: bool = False) -> str:
+    """2006 → "two thousand six" ("two thousand and six" if ``joined``), 1984 → "nineteen eighty-four",
+    1905 → "nineteen oh five", 1900 → "nineteen hundred"."""
+    if year >= 2000:
+        rest = year - 2000
+        return "two thousand" + (f" {'and ' if joined else ''}{english_below_100(rest)}" if rest else "")
+    century, rest = divmod(year, 100)
+    tail = "hundred" if rest == 0 else f"oh {_EN_UNITS[rest]}" if rest < 10 else english_below_100(rest)
+    return f"{english_below_100(century)} {tail}"
+
+
+_EN_YEAR_VALUES = {english_year(y, joined): y for y in range(1900, 2100) for joined in (False, True)}
+_EN_YEAR_WORDS = "|".join(sorted(_EN_YEAR_VALUES, key=len, reverse=True))
 _EN_DAY_VALUES = {english_ordinal(n, sep): n for n in range(1, 32) for sep in ("-", " ")}
 _EN_DAY_WORDS = "|".join(sorted(_EN_DAY_VALUES, key=len, reverse=True))
 # "the fourth day of July, 1861", "the twenty-second of December": only after "the", since "second of March"
@@ -83,12 +119,20 @@ _SPELLED_EN = (
 )
 SPELLED_EN = re.compile(rf"(?<=\bthe ){_SPELLED_EN}", re.IGNORECASE)
 _SPELLED_EN_WHOLE = re.compile(_SPELLED_EN, re.IGNORECASE)
+# As a date is read out: "June ninth, two thousand six", "March the third, 1998".
+# The month capitalised: "we may first ask" is no date.
+_SPOKEN_EN = (
+    rf"(?P<month>{'|'.join(_EN_MONTHS)}|{'|'.join(m.upper() for m in _EN_MONTHS)}) (?i:the )?"
+    rf"(?P<day>(?i:{_EN_DAY_WORDS}))(?:(?P<of>,? )(?P<year>(?i:{_EN_YEAR_WORDS})|1[6-9]\d\d|20\d\d))?(?![\w-])"
+)
+SPOKEN_EN = re.compile(rf"(?<![\w]){_SPOKEN_EN}")
+_SPOKEN_EN_WHOLE = re.compile(_SPOKEN_EN)
 
 
 def find_spelled(text: str) -> list[tuple[int, int]]:
     return [
         m.span()
-        for pattern in (SPELLED, SPELLED_EN)
+        for pattern in (SPELLED, SPELLED_EN, SPOKEN_EN)
         for m in pattern.finditer(text)
         if parse_spelled(m.group(0)) is not None
     ]
@@ -139,12 +183,13 @@ def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
 
 
 def _parse_english(text: str) -> tuple[date, Callable[[date], str], bool] | None:
-    match = _SPELLED_EN_WHOLE.fullmatch(text)
+    match = _SPELLED_EN_WHOLE.fullmatch(text) or _SPOKEN_EN_WHOLE.fullmatch(text)
     if match is None:
         return None
     day = _EN_DAY_VALUES.get(match.group("day").lower())
     month = [m.lower() for m in _EN_MONTHS].index(match.group("month").lower()) + 1
-    year = int(match.group("year")) if match.group("year") else None
+    year_text = match.group("year")
+    year = None if not year_text else int(year_text) if year_text.isdigit() else _EN_YEAR_VALUES[year_text.lower()]
     try:
         parsed = date(year or 2000, month, day)
     except (ValueError, TypeError):
@@ -156,7 +201,9 @@ def _parse_english(text: str) -> tuple[date, Callable[[date], str], bool] | None
         pieces = {
             "day": _case_like(match.group("day"), english_ordinal(d.day, separator)),
             "month": _case_like(match.group("month"), _EN_MONTHS[d.month - 1].lower()),
-            "year": str(d.year),
+            "year": str(d.year)
+            if not year_text or year_text.isdigit()
+            else _case_like(year_text, english_year(d.year, " and " in year_text.lower())),
         }
         out, cursor = [], 0
         for name in sorted((n for n in pieces if match.group(n)), key=match.start):

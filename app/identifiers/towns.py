@@ -92,7 +92,7 @@ def find_towns(text: str) -> list[Entity]:
     for match in _RUN.finditer(text):
         surface = match.group(0)
         if surface in towns and _the_town(text, match.start(), match.end(), surface):
-            found.append(Entity(match.start(), match.end(), T.LOCATION))
+            found.append(Entity(match.start(), _with_district(text, match.end(), surface), T.LOCATION))
         elif surface.isupper() and surface.title() in towns and _the_town(text, *match.span(), surface):
             found.append(Entity(match.start(), match.end(), T.LOCATION))  # "VAASA", "ALCOBENDAS"
     for match in _PLACE_AND_DATE.finditer(text):
@@ -104,6 +104,15 @@ def find_towns(text: str) -> list[Entity]:
         if surface in towns and _the_town(text, *match.span("town"), surface):
             found.append(Entity(*match.span("town"), T.LOCATION))
     return found
+
+
+# A postal district after its town at an address line's end: "Ringsend, Dublin 4, D04 K7W2", "Dublin 2".
+_DISTRICT = re.compile(r" \d{1,2}(?=[ \t]*(?:,|\n|$))")
+
+
+def _with_district(text: str, end: int, surface: str) -> int:
+    district = _DISTRICT.match(text, end)
+    return district.end() if district and surface.lower() not in _SCALES else end
 
 
 def _a_place_heading(surface: str, towns: frozenset[str]) -> bool:

@@ -1262,3 +1262,43 @@ def test_a_spelled_english_date_stands_in_for_one_written_the_same_way():
 def test_a_names_edges_leave_the_sentences_words(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        (
+            "The lab (see the Stanford AI lab (SAIL)) closed; then SAIL ran on.",
+            ["closed; then #### ran on"],
+            ["Stanford AI lab", "SAIL"],
+        ),
+        ("Riverside Quay, Ringsend, Dublin 4, D04 K7W2", [], ["Dublin 4", "D04 K7W2"]),
+        ("GCS: Glasgow 15, moved to Leeds 2 years ago", ["Glasgow 15", "2 years ago"], ["Leeds"]),
+        ("she drove westbound on S 38th, then to the cvs at grand and 5th", ["westbound"], ["S 38th", "grand and 5th"]),
+        ("between the 4th and 5th toes, on the 4th and 5th floors", ["toes", "floors"], []),
+        (
+            "date of birth June ninth, two thousand six; we may first ask",
+            ["we may first ask"],
+            ["June ninth, two thousand six"],
+        ),
+    ],
+)
+def test_districts_numbered_streets_spoken_dates_and_defined_abbreviations(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_spoken_date_stands_in_for_one_read_out_the_same_way():
+    from datetime import date
+
+    from app.identifiers.spelled_dates import english_year, parse_spelled
+
+    day, render, with_year = parse_spelled("June ninth, two thousand and six")
+    assert (day, with_year) == (date(2006, 6, 9), True)
+    assert render(date(2011, 3, 21)) == "March twenty-first, two thousand and eleven"
+    assert [english_year(y) for y in (1900, 1905, 1984, 2000)] == [
+        "nineteen hundred",
+        "nineteen oh five",
+        "nineteen eighty-four",
+        "two thousand",
+    ]
