@@ -279,7 +279,7 @@ _NOT_A_DAY_AFTER = (
     r"session|visit|attempt|episode|degree|inning|minute|hour|period|stage|tier|level|position)"
 )
 _LONE_DAY = re.compile(
-    rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
+    rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
     rf"|(?i:\bel pasado |\bel día )(?P<es>\d{{1,2}})\b(?! de)(?![.,/:]\d)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     rf"(?=\s+(?:al|y el|hasta el|to the|and the|[–-])\s+\d{{1,2}})"
@@ -471,7 +471,7 @@ def parse_date(text: str) -> ParsedDate | None:
     day_month = re.fullmatch(r"(\d{1,2})([/.])(\d{1,2})", text)
     if day_month:
         return _day_month(*day_month.groups())
-    lone = re.fullmatch(r"(\d{1,2})(st|nd|rd|th|º)?", text)
+    lone = re.fullmatch(r"(\d{1,2})(st|nd|rd|th|º|(?<=[23])d)?", text)
     if lone and 1 <= int(lone.group(1)) <= 31:
         return ParsedDate(
             date(2000, 1, int(lone.group(1))),

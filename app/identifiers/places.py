@@ -39,7 +39,8 @@ _FLOOR = (
     r"|(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto) [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|"
     r"$|\n)"
     r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"
-    r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana) ?[\w-]{1,5}"
+    r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana|calle|cll\.|pasaje|"
+    r"psje\.|etapa|vereda) ?[\w-]{1,5}"
     r"|(?i:e/|entre) [^,\n]{2,40}? y [^,\n]{1,30}|(?i:esquina|esq\.) (?:calle |avenida |av\. )?[\w]{1,20}"
     # "Calle 72 con Avenida 3E": a corner's other street, named ("con su pareja" goes on with the sentence)
     r"|(?i:con) (?:(?i:calle|avenida|av\.|carrera|cra\.?) )?[A-ZÀ-Þ0-9][\w]{0,19}(?! [a-zà-ÿ]{3,})"

@@ -75,7 +75,12 @@ _INSTITUTION_KINDS = (
     r"Brake & Tire|Tire & Auto|Body Shop|sjukhus|sjukhuset|vårdcentral|Krankenhaus|Klinikum|Praxis|ziekenhuis|"
     r"Hôpital|Clinique|Ospedale|EPS|IPS|ESE|Police Department|Police Service|Police|Fire Department|Fire Service|"
     r"Sheriff's Office|Medical Scheme|Scheme|Health TPA|TPA|Parish|Mosque|Temple|Synagogue|Market|Supermarket|"
-    r"Dentistry|Physicians|Imaging|Rugby Club|Football Club|Golf Club|Schools|Union Local \d+|Union|Local \d+"
+    r"Dentistry|Physicians|Imaging|Rugby Club|Football Club|Golf Club|Schools|Union Local \d+|Union|Local \d+|"
+    # the trades and shops a tenant, a claimant or a patient names
+    r"Plumbing & Gas|Plumbing & Heating|Heating & Cooling|Heating & Air|Auto Repair|Auto Repairs|"
+    r"Pizza|Pizzeria|Cafe|Café|Coffee|Diner|Deli|Bar & Grill|Grill|Salon|Hair Salon|Barbers|Barbershop|Florist|"
+    r"Hardware|Dry Cleaners|Cleaners|Towing|Roofing|Landscaping|Heating|Fitness|Gym|Daycare|Childcare|Kennels|"
+    r"Vets|Veterinary|Carpets|Tailors|Laundry|Bistro|Taquería|Taqueria|Panadería|Ferretería|Lavandería"
 )
 # Longest first: the first kind that fits ends the name, and "Health" must not end "Bloor West Family Health
 # Team" before "Health Team" is tried.
@@ -212,6 +217,17 @@ RULES: tuple[Rule, ...] = (
         r"[\s:#.]*(?:is\s+|on file\s+)?(?P<value>[A-Z]{0,4}-?\d[\dA-Z\-]{3,}\d)\b",
         re.I,
     ),
+    # Tickets, bugs, orders, bookings, parcels, patents: numbers named by the words before them ("[Bug 837]",
+    # "Confirmation code: 7HX2KQ", "Patent No. 6,123,456", "localizador ZK3P9Q"). An order or an invoice
+    # only with its number's word: "order 500 mL" is a prescription.
+    _rule(
+        T.RECORD_NUMBER,
+        r"(?i:\b(?:bug|ticket|incident|incidencia|confirmation(?: code| number| no\.?)?|booking(?: ref(?:erence)?| code|"
+        r" number)?|reservation(?: code| number)?|tracking(?: code| number| no\.?)?|patent(?: no\.?| number)?|"
+        r"pat\. no\.?|application (?:no\.?|number)|(?:order|invoice|pedido|factura)(?: no\.?| number| n[º°]\.?| id|"
+        r" #)|localizador|n[º°] de pedido)(?![\w-]))[\s:#.]*"
+        r"(?P<value>(?=[\w\-,/]*\d)[A-Z\d][A-Z\d\-,/]{1,}[A-Z\d])\b",
+    ),
     # Court, tribunal and claim references.
     _rule(
         T.CASE_NUMBER,
@@ -334,6 +350,12 @@ RULES: tuple[Rule, ...] = (
         r"(?i:\b(?:on|at|of|off) )(?P<value>[A-Za-z][a-z]{2,} (?:and|&) \d{1,3}(?:st|nd|rd|th))\b"
         r"(?! (?:floor|grade|percentile|time|day|week|month|year|dose|cycle))",
         accept=lambda s: s.split()[0].lower() not in _NOT_A_STREET,
+    ),
+    # A post-office box in Spanish: "Apdo. de Correos 123", "Apartado Postal 45-B", "Casilla 1120", "A.P. 88".
+    _rule(
+        T.ADDRESS,
+        r"(?<!\w)(?:(?i:apdo\.?|apartado)(?: (?i:de correos|postal|a[ée]reo))?|Casilla|A\.P\.)"
+        r" (?:(?i:n\.?[º°]|núm\.?|no\.?) ?)?\d{1,6}(?:-[A-Z])?\b",
     ),
     _rule(T.POSTCODE, r"\b(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b"),
     # People: with a title, as SURNAME, First, or as an initial and a surname.

@@ -1212,6 +1212,7 @@ def test_organisations_named_without_a_cue(detector, text, kept, identifiers):
         ),
         ("Done at the City of Washington the fourth day of July, in the year 1861.", ["fourth day of July"]),
         ("Your letter of the twenty-second of March reached me.", ["twenty-second of March"]),
+        ("I have your dispatch of the 3d instant.", ["3d"]),
     ],
 )
 def test_older_and_spelled_english_dates(detector, text, identifiers):
@@ -1302,3 +1303,26 @@ def test_a_spoken_date_stands_in_for_one_read_out_the_same_way():
         "nineteen eighty-four",
         "two thousand",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        ("Re: [Bug 837] New: the filter fails; ticket #384756 is open.", ["New: the filter fails"], ["837", "384756"]),
+        ("Confirmation code: 7HX2KQ. Patent No. 6,123,456 covers it.", ["covers it"], ["7HX2KQ", "6,123,456"]),
+        ("Vuelo con localizador ZK3P9Q, factura nº 2024-118.", ["Vuelo con"], ["ZK3P9Q", "2024-118"]),
+        (
+            "Order 500 mL bolus now; bug fixes in 2.4; incident 3 on the ward.",
+            ["Order 500 mL", "2.4", "incident 3"],
+            [],
+        ),
+        (
+            "Apdo. de Correos 123, 29080 Málaga; Urb. Los Álamos, calle 4, casa 17, Maracay",
+            [],
+            ["Apdo. de Correos 123", "calle 4, casa 17"],
+        ),
+    ],
+)
+def test_tickets_orders_patents_and_spanish_post_boxes(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)
