@@ -222,8 +222,9 @@ RULES: tuple[Rule, ...] = (
     # only with its number's word: "order 500 mL" is a prescription.
     _rule(
         T.RECORD_NUMBER,
-        r"(?i:\b(?:bug|ticket|incident|incidencia|confirmation(?: code| number| no\.?)?|booking(?: ref(?:erence)?| code|"
-        r" number)?|reservation(?: code| number)?|tracking(?: code| number| no\.?)?|patent(?: no\.?| number)?|"
+        r"(?i:\b(?:bug|ticket|incident|incidencia|confirmation(?: code| number| no\.?)?|"
+        r"booking(?: ref(?:erence)?| code| number)?|reservation(?: code| number)?|tracking(?: code| number| no\.?)?|"
+        r"patent(?: no\.?| number)?|"
         r"pat\. no\.?|application (?:no\.?|number)|(?:order|invoice|pedido|factura)(?: no\.?| number| n[º°]\.?| id|"
         r" #)|localizador|n[º°] de pedido)(?![\w-]))[\s:#.]*"
         r"(?P<value>(?=[\w\-,/]*\d)[A-Z\d][A-Z\d\-,/]{1,}[A-Z\d])\b",
