@@ -17,6 +17,7 @@ import re
 from importlib.resources import files
 
 from app.identifiers import lexicon, names
+from app.identifiers.dates import CALENDAR_WORDS
 from app.identifiers.entities import Entity, EntityType
 
 _EDGE_BEFORE = r"(?<![\w&'’\-@./])"
@@ -36,8 +37,7 @@ def _listed() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def known_organisation(word: str) -> bool:
     """Whether ``word`` as written is a listed organisation's whole name ("Stanford", "Walgreens")."""
-    any_case, as_written = _listed()
-    return word in as_written or word.lower() in _lower_names()
+    return word in _listed()[1] or word.lower() in _lower_names()
 
 
 @functools.cache
@@ -59,11 +59,10 @@ def _patterns() -> tuple[re.Pattern, re.Pattern]:
 
 
 # What follows a maker's name when it names a product, not the firm: "IBM PC", "Dell Latitude 7440", "an
-# American Express card ending 7466".
-# "MIT AI Lab" is the lab's name: a capitalised word after the capitals runs the name on.
+# American Express card ending 7466"; in "MIT AI Lab" a capitalised word after the capitals runs the name on.
 _PRODUCT_AFTER = re.compile(r" (?:cards?\b|[A-Z]{2,4}\b(?! [A-Z])|[\w\-]*\d|[A-Z][a-z]+ [\w\-]*\d)")
 # The rest of the firm's name after a listed one: "BBVA México", "IBM Corporation", "Salud Total Caribe".
-_REST_OF_NAME = re.compile(r"(?: (?:de |del )?[A-ZÀ-Þ][\wÀ-ÿ&'’\-]+){1,2}")
+_REST_OF_NAME = re.compile(r"(?: [A-ZÀ-Þ][\wÀ-ÿ&'’\-]+){1,2}")
 
 
 def find_known_organisations(text: str) -> list[Entity]:
@@ -89,10 +88,10 @@ def find_known_organisations(text: str) -> list[Entity]:
 
 def _name_end(text: str, start: int, end: int) -> int:
     """Where the words after a listed name stop being part of it: before a word that labels or starts
-    something else ("Chase Member ID", "Walgreens Pharmacy Dr Patel")."""
+    something else ("Chase Member ID", "Walgreens Pharmacy Dr Patel", "Walgreens Tuesday")."""
     cursor = start
     for word in re.finditer(r"[^\W\d_][\w&'’\-]*", text[start:end]):
-        if word.group(0).lower() in _NOT_THE_NAME:
+        if word.group(0).lower() in _NOT_THE_NAME or word.group(0).lower() in CALENDAR_WORDS:
             break
         cursor = start + word.end()
     return cursor

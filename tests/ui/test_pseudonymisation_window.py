@@ -7,6 +7,7 @@ import json
 import logging
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,7 @@ from app.identifiers.pseudonyms import Pseudonyms
 from app.ui.banner import banner_for
 from app.ui.chat_view import STAND_IN_STYLE
 from app.ui.main_window import MainWindow
-from app.ui.provider_page import ALWAYS_TIP
+from app.ui.provider_page import ALWAYS_TIP, PSEUDONYMISE_TIP
 from app.ui.settings_dialog import SettingsDialog
 
 pytestmark = pytest.mark.bundled
@@ -26,6 +27,21 @@ NOTE = (
     "Patient: Mrs Henrietta Okonkwo, MRN 84729163, admitted 14/03/2024 to St Aldhelm's Infirmary. "
     "Repeat the patient's full name and the admission date."
 )
+
+
+def held_out_ranges() -> dict[str, str]:
+    """The word recall docs/PRIVACY.md's results table gives for the sources by authors who never saw the
+    detector (every held-out source but the project's own templates), per language, as the app words it:
+    "90–94" for figures from 89.6 to 94.4 %."""
+    privacy = (Path(__file__).resolve().parents[2] / "docs" / "PRIVACY.md").read_text(encoding="utf-8")
+    table = privacy[privacy.index("**Detection, every source on its own**") :]
+    figures: dict[str, list[float]] = {}
+    for source, language, recall in re.findall(
+        r"^\| ([\w-]+) \| held out \| (en|es) \| [\d,]+ \| [\d,]+ \| ([\d.]+) %", table, re.M
+    ):
+        if source != "templates-held-out":
+            figures.setdefault(language, []).append(float(recall))
+    return {language: f"{round(min(v))}–{round(max(v))}" for language, v in figures.items()}
 
 
 def make_window(qtbot, host, tmp_path, settings: AppSettings) -> MainWindow:
@@ -132,5 +148,10 @@ async def test_policy_forces_pseudonymisation_on_and_the_panel_shows_it_locked(
     banner = banner_for(replace(locked, active_profile="gpu-box"))[0]
     assert "with identifiers replaced" in banner
     # the banner quotes the detection measured on text it was not tuned on, and never promises all of it
-    assert "90–94 %" in banner and "95–96 %" in banner and "the rest reach it as written" in banner
+    ranges = held_out_ranges()
+    assert set(ranges) == {"en", "es"}
+    for words in (banner, PSEUDONYMISE_TIP):
+        assert f"{ranges['en']} % in English" in words or f"{ranges['en']} % of identifier words in English" in words
+        assert f"{ranges['es']} % in Spanish" in words
+    assert "the rest reach it as written" in banner
     assert "only as stand-ins" not in banner
