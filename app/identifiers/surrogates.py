@@ -50,6 +50,15 @@ REALISTIC = "realistic"  # a name for a name, a shifted date, a number of the sa
 TAGS = "tags"  # [PERSON_1], [DATE_2]: what redaction tools print; kept to measure against
 STYLES = (REALISTIC, TAGS)
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+# A number, and its ordinal's suffix when it has one ("5th", not the "B" of "12B").
+_NUMBER_AND_ORDINAL = re.compile(r"(\d+)((?i:st|nd|rd|th)(?![^\W\d_]))?")
+# The words that join the two streets of a corner ("grand and 5th"): the model reads a corner still.
+_CORNER_WORDS = frozenset("and y & at on corner of".split())
+
+
+def _after_digit(match: re.Match) -> bool:
+    """A word written onto a number ("12B", "5th"): the number's, not a name."""
+    return match.start() > 0 and match.string[match.start() - 1].isdigit()
 
 
 def _first_name_kind(words: set[str]) -> str:
@@ -236,7 +245,7 @@ class SurrogateMaker:
     def _address(self, original: str) -> str:
         if not re.search(r"\d", original) and not any(w.lower() in _STREET_WORDS for w in _WORD.findall(original)):
             return self.word(original, "place")  # a town or a city
-        numbers = re.sub(r"\d+", lambda m: str(self._rng.randrange(1, 10 ** len(m.group(0)))), original)
+        numbers = _NUMBER_AND_ORDINAL.sub(self._renumbered, original)
         if any(w[0].isupper() for w in _WORD.findall(original)):
             # Names are capitalised; the lower-case words of an address are its kind and its links ("calle",
             # "de", "piso", "clinic"), kept so the model still reads an address. One typed all in lower case
@@ -244,16 +253,35 @@ class SurrogateMaker:
             return _WORD.sub(
                 lambda m: (
                     m.group(0)
-                    if m.group(0).lower() in _STREET_WORDS | _PARTICLES or m.group(0).islower() or len(m.group(0)) == 1
+                    if m.group(0).lower() in _STREET_WORDS | _PARTICLES
+                    or m.group(0).islower()
+                    or len(m.group(0)) == 1
+                    or _after_digit(m)
                     else self.word(m.group(0), "last")
                 ),
                 numbers,
             )
-        return self._replace_words(numbers, _STREET_WORDS, "last")
+        return self._replace_words(numbers, _STREET_WORDS | _CORNER_WORDS, "last")
+
+    def _renumbered(self, match: re.Match) -> str:
+        """Another number of as many digits; an ordinal keeps its kind of suffix ("38th" → "41st")."""
+        number = self._rng.randrange(1, 10 ** len(match.group(1)))
+        while str(number) == match.group(1):  # another number, always
+            number = self._rng.randrange(1, 10 ** len(match.group(1)))
+        suffix = match.group(2)
+        if not suffix:
+            return str(number)
+        right = "th" if 11 <= number % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+        return f"{number}{right.upper() if suffix.isupper() else right}"
 
     def _replace_words(self, text: str, kept: frozenset[str], kind: str) -> str:
         return _WORD.sub(
-            lambda m: m.group(0) if m.group(0).lower() in kept | _PARTICLES else self.word(m.group(0), kind), text
+            lambda m: (
+                m.group(0)
+                if m.group(0).lower() in kept | _PARTICLES or _after_digit(m)
+                else self.word(m.group(0), kind)
+            ),
+            text,
         )
 
     # -- dates and ages ------------------------------------------------------------------------------

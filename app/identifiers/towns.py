@@ -91,7 +91,9 @@ def find_towns(text: str) -> list[Entity]:
     found = []
     for match in _RUN.finditer(text):
         surface = match.group(0)
-        if surface in towns and _the_town(text, match.start(), match.end(), surface):
+        if surface in towns and (
+            _the_town(text, match.start(), match.end(), surface) or _a_line_of_an_address(text, *match.span(), surface)
+        ):
             found.append(Entity(match.start(), _with_district(text, match.end(), surface), T.LOCATION))
         elif surface.isupper() and surface.title() in towns and _the_town(text, *match.span(), surface):
             found.append(Entity(match.start(), match.end(), T.LOCATION))  # "VAASA", "ALCOBENDAS"
@@ -113,6 +115,24 @@ _DISTRICT = re.compile(r" \d{1,2}(?=[ \t]*(?:,|\n|$))")
 def _with_district(text: str, end: int, surface: str) -> int:
     district = _DISTRICT.match(text, end)
     return district.end() if district and surface.lower() not in _SCALES else end
+
+
+# A line of a letter's heading or signature block: short, and no sentence ends on it.
+_BLOCK_LINE = re.compile(r"[^\n]{2,60}(?<![.:;?!])\n")
+
+
+def _a_line_of_an_address(text: str, start: int, end: int, surface: str) -> bool:
+    """A town that is a whole line of its own under another line of a block ("Tomasz Wiśniewski\nDublin 4",
+    "27 Kingsley Road\nLeeds"), however common its name: there it is the address's town."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = _with_district(text, end, surface)
+    if text[line_start:start].strip() or text[line_end : line_end + 1] not in ("", "\n"):
+        return False
+    lower = surface.lower()
+    if lower in _CALENDAR or lower in _STRUCTURAL or lexicon.is_region(surface) or lexicon.is_kept_term(surface):
+        return False
+    previous = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+    return line_start > 0 and _BLOCK_LINE.fullmatch(text, previous, line_start) is not None
 
 
 def _a_place_heading(surface: str, towns: frozenset[str]) -> bool:

@@ -1326,3 +1326,27 @@ def test_a_spoken_date_stands_in_for_one_read_out_the_same_way():
 def test_tickets_orders_patents_and_spanish_post_boxes(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
+
+
+def test_a_numbered_street_and_a_corner_stand_in_as_a_numbered_street_and_a_corner(detector):
+    for seed in range(6):
+        pseudonymiser = Pseudonymiser(Pseudonyms(seed=seed), detector)
+        text = "She lives on S 38th, near the cvs at grand and 5th; the other one is at W 1st."
+        read = pseudonymiser.pseudonymise(text)
+        stand_ins = [surrogate for entity, surrogate in read.replaced if entity.type is T.ADDRESS]
+        assert len(stand_ins) == 3, read.replaced
+        south, corner, west = stand_ins
+        for stand_in, original in ((south, "S 38th"), (west, "W 1st")):
+            match = re.fullmatch(r"([NSEW]) (\d+)(st|nd|rd|th)", stand_in)
+            assert match and stand_in != original, stand_in
+            number = int(match.group(2))
+            right = "th" if 11 <= number % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+            assert match.group(3) == right
+        assert re.fullmatch(r"[a-z]+ and \d(?:st|nd|rd|th)", corner) and corner != "grand and 5th", corner
+        assert pseudonymiser.reidentify(read.text) == text
+
+
+def test_a_town_on_a_line_of_its_own_in_a_block_however_common(detector):
+    assert_hidden(detector, "Yours sincerely,\nTomasz Wiśniewski\nDublin 4\n", "Tomasz Wiśniewski", "Dublin 4")
+    assert_hidden(detector, "27 Kingsley Road\nLeeds\nLS6 3HA", "27 Kingsley Road", "Leeds", "LS6 3HA")
+    assert_kept(detector, "Summary of the meeting.\nReading\nThe notes follow.", "Reading")
