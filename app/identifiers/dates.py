@@ -290,7 +290,7 @@ _MONTH_ALONE = re.compile(
     r"(?<![\w])(?P<a>January|February|April|June|July|August|September|October|November|December)(?![\w])"
     r"|(?i:\b(?:in|since|until|till|til|til'|thru|through|by|from|early|mid|late|of|during|before|after|last|"
     r"next|this|en|desde|hasta|durante|para|antes de|despu[ée]s de|entre|principios de|mediados de|finales de|"
-    r"mes de|y|a)\s+)"
+    r"mes de|y|a|de|del)\s+)"
     r"(?P<b>March|May|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
     r"diciembre)(?![\w])"
 )

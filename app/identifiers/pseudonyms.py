@@ -22,6 +22,10 @@ from app.identifiers.office_terms import any_term
 from app.identifiers.surrogates import REALISTIC, TAGS, SurrogateMaker
 
 T = EntityType
+# Unicode's private-use area, where re-identification holds the originals it has put back.
+_HELD = 0xE000
+_HELD_ROOM = 0xF8FF - _HELD
+_HELD_CHARACTERS = re.compile("[\ue000-\uf8ff]")
 _WORD_KINDS = (T.PERSON, T.ORGANIZATION, T.ADDRESS, T.LOCATION, T.OTHER)  # stand-ins built word by word
 FORMAT = "splitchat-pseudonyms/1"
 # Common English words that are also first names: never a stand-in, or re-identification would rewrite
@@ -231,12 +235,25 @@ class Pseudonymiser:
     def reidentify(self, text: str) -> str:
         """What the model wrote, with every stand-in it names put back as the original."""
         keys = self._reverse()
-        if keys:
-            tags = self.pseudonyms.style == TAGS  # written in capitals whatever the original's case
-            text = _any_of(keys).sub(
-                lambda m: keys[m.group(0).lower()] if tags else _case_like(m.group(0), keys[m.group(0).lower()]), text
-            )
-        return self._reidentify_dates(text)
+        if not keys:
+            return self._reidentify_dates(text)
+        tags = self.pseudonyms.style == TAGS  # written in capitals whatever the original's case
+
+        def original(match: re.Match) -> str:
+            written = keys[match.group(0).lower()]
+            return written if tags else _case_like(match.group(0), written)
+
+        pattern = _any_of(keys)
+        matches = list(pattern.finditer(text))
+        # The originals put back are held out of the dates' pass, which would shift a restored month or day
+        # once more ("abril y mayo" → "enero y febrero" → "enero y enero"). A text that already holds the
+        # private characters they are held in (or more stand-ins than there are) is restored in two passes.
+        if _HELD_CHARACTERS.search(text) or len(matches) > _HELD_ROOM:
+            return self._reidentify_dates(pattern.sub(original, text))
+        restored = [original(m) for m in matches]
+        held = iter(range(len(matches)))
+        text = pattern.sub(lambda _: chr(_HELD + next(held)), text)
+        return _HELD_CHARACTERS.sub(lambda m: restored[ord(m.group(0)) - _HELD], self._reidentify_dates(text))
 
     def stream(self) -> StreamingReidentifier:
         return StreamingReidentifier(self)

@@ -13,9 +13,10 @@ import random
 import re
 from collections.abc import Callable
 
+from app.identifiers import lexicon
 from app.identifiers.dates import RANGE_SEPARATOR, other_holiday, parse_date
 from app.identifiers.entities import EntityType
-from app.identifiers.rules import HOST_DOT, MAILBOX_AT
+from app.identifiers.rules import GENERIC_INSTITUTION_WORDS, HOST_DOT, MAILBOX_AT
 
 T = EntityType
 _TITLES = frozenset(
@@ -36,7 +37,18 @@ _COMPANY_WORDS = frozenset(
     "health surgery family practice clinic hospice nhs estates lettings builders logistics property software "
     "consulting foods capital technologies and & st of the".split()
 )
-_KEPT_IN_ORGANISATIONS = _COMPANY_WORDS | _PARTICLES
+# An institution's kind and its links stay, so the model still reads a court, a ward or a firm: "Juzgados de
+# Valencia" becomes the courts of another town, not a surname.
+_KEPT_IN_ORGANISATIONS = (
+    _COMPANY_WORDS
+    | _PARTICLES
+    | GENERIC_INSTITUTION_WORDS
+    | frozenset(
+        "juzgados tribunales audiencias hospitales servicio servicios unidad registro notaría notaria colegio "
+        "ilustre despacho abogados consultorio farmacia ayuntamiento universidad instituto fiscalía fiscalia "
+        "clínico clinico court courts tribunal council university college school".split()
+    )
+)
 _STREET_WORDS = frozenset(
     "street st road rd avenue ave lane ln close drive dr way court ct place pl crescent cres boulevard blvd terrace "
     "gardens grove square sq row walk path parade mews hill park rise view green loop shoals flat apt apartment unit "
@@ -233,14 +245,18 @@ class SurrogateMaker:
     def _organization(self, original: str) -> str:
         """Its distinctive words replaced, its kind kept ("Ltd", "Hospital"); an abbreviation ("HPI") by
         capitals of its length, the same every time."""
-        return _WORD.sub(
-            lambda m: (
-                m.group(0)
-                if m.group(0).lower() in _KEPT_IN_ORGANISATIONS
-                else self.word(m.group(0), "acronym" if m.group(0).isupper() and 2 <= len(m.group(0)) <= 6 else "org")
-            ),
-            original,
-        )
+        return _WORD.sub(self._organisation_word, original)
+
+    def _organisation_word(self, match: re.Match) -> str:
+        word = match.group(0)
+        if word.lower() in _KEPT_IN_ORGANISATIONS or lexicon.is_clinical_word(word):
+            return word  # "Servicio de Cardiología", "Hospital Clínico": the ward's kind, no one's name
+        made = self.word(word, "acronym" if word.isupper() and 2 <= len(word) <= 6 else "org")
+        before = match.string[max(0, match.start() - 4) : match.start()].lower()
+        particle = re.match(r"(?i)(de la|de los|del|de) ", made)
+        if particle and re.search(r"\b(?:de|del)\s$", before):
+            made = made[particle.end() :]  # "… de Valencia" as "… de Torre", not "de de la Torre"
+        return made
 
     def _address(self, original: str) -> str:
         if not re.search(r"\d", original) and not any(w.lower() in _STREET_WORDS for w in _WORD.findall(original)):

@@ -1350,3 +1350,17 @@ def test_a_town_on_a_line_of_its_own_in_a_block_however_common(detector):
     assert_hidden(detector, "Yours sincerely,\nTomasz Wiśniewski\nDublin 4\n", "Tomasz Wiśniewski", "Dublin 4")
     assert_hidden(detector, "27 Kingsley Road\nLeeds\nLS6 3HA", "27 Kingsley Road", "Leeds", "LS6 3HA")
     assert_kept(detector, "Summary of the meeting.\nReading\nThe notes follow.", "Reading")
+
+
+def test_an_institution_stands_in_with_its_kind_and_a_month_after_de_is_a_date(detector):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector)
+    text = (
+        "Se presentará demanda ante los Juzgados de Valencia. Ingresó en el Servicio de Cardiología del "
+        "Hospital Clínico Universitario de Valencia. Debe las rentas de enero y febrero."
+    )
+    read = pseudonymiser.pseudonymise(text)
+    assert "ante los Juzgados de " in read.text and "Juzgados de Valencia" not in read.text
+    assert "el Servicio de Cardiología del Hospital Clínico Universitario de " in read.text
+    assert " de de " not in read.text and "Valencia" not in read.text
+    assert "enero" not in read.text and "febrero" not in read.text  # both months move, by one offset
+    assert pseudonymiser.reidentify(read.text) == text
