@@ -628,7 +628,7 @@ def _tidy_edges(text: str, entity: Entity) -> Entity | None:
     if (start, end) == (entity.start, entity.end):
         return entity
     left = text[start:end]
-    if lexicon.is_region(left) or left in lexicon.EVERYDAY_ABBREVIATIONS | lexicon.CLINICAL_ABBREVIATIONS:
+    if lexicon.is_region(left) or left in lexicon.EVERYDAY_ABBREVIATIONS or left in lexicon.CLINICAL_ABBREVIATIONS:
         return None  # "estado Zulia", "clínica del ISSSTE": a state, a national body
     return Entity(start, end, entity.type)
 

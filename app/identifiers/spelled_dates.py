@@ -156,8 +156,6 @@ def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
         parsed = date(year or 2000, month, day)
     except (ValueError, TypeError):
         return None
-    original = match.group(0)
-    base = match.start()
 
     def render(d: date) -> str:
         pieces = {
@@ -172,12 +170,7 @@ def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
             ),
             "yearnum": str(d.year),
         }
-        out, cursor = [], 0
-        for name in sorted((n for n in pieces if match.group(n)), key=match.start):
-            out += [original[cursor : match.start(name) - base], pieces[name]]
-            cursor = match.end(name) - base
-        out.append(original[cursor:])
-        return "".join(out)
+        return _written_into(match, pieces)
 
     return parsed, render, year is not None
 
@@ -195,7 +188,6 @@ def _parse_english(text: str) -> tuple[date, Callable[[date], str], bool] | None
     except (ValueError, TypeError):
         return None
     separator = " " if " " in match.group("day") else "-"
-    original, base = match.group(0), match.start()
 
     def render(d: date) -> str:
         pieces = {
@@ -205,14 +197,21 @@ def _parse_english(text: str) -> tuple[date, Callable[[date], str], bool] | None
             if not year_text or year_text.isdigit()
             else _case_like(year_text, english_year(d.year, " and " in year_text.lower())),
         }
-        out, cursor = [], 0
-        for name in sorted((n for n in pieces if match.group(n)), key=match.start):
-            out += [original[cursor : match.start(name) - base], pieces[name]]
-            cursor = match.end(name) - base
-        out.append(original[cursor:])
-        return "".join(out)
+        return _written_into(match, pieces)
 
     return parsed, render, year is not None
+
+
+def _written_into(match: re.Match, pieces: dict[str, str]) -> str:
+    """The matched date with each of its named parts that it holds replaced by ``pieces``' words, the rest of
+    it ("de", "day of", commas) as written."""
+    original, base = match.group(0), match.start()
+    out, cursor = [], 0
+    for name in sorted((n for n in pieces if match.group(n)), key=match.start):
+        out += [original[cursor : match.start(name) - base], pieces[name]]
+        cursor = match.end(name) - base
+    out.append(original[cursor:])
+    return "".join(out)
 
 
 def _longest_year(words: str) -> int | None:
