@@ -166,11 +166,15 @@ class IdentifierDetector:
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
         found += [entity for entity in names.find_listed_names(text) if _credible(text, entity)]
+        model = self._names(text, language) if self.use_ner else []
+        # A run of capitals is a firm unless the model reads that very run as a person or a place: its kind
+        # picks its stand-in, and "Signed, Jim Smith." must not be signed by a company.
+        model_kinds = {(e.start, e.end): e.type for e in model}
         found += [
             named
             for entity in names.find_title_case_runs(text)
             if not any(entity.overlaps(f) for f in found)
-            and (named := _named(text, entity)) is not None
+            and (named := _run_named(text, entity, model_kinds)) is not None
             and _credible(text, named)
         ]
         found += [
@@ -183,7 +187,7 @@ class IdentifierDetector:
         if self.use_ner:  # the model fills what the rules left: a rule knows a number's or an address's edges
             found += [
                 named
-                for entity in self._names(text, language)
+                for entity in model
                 for piece in _outside(entity, found)
                 if (named := _named(text, piece)) is not None and _credible(text, named)
             ]
@@ -525,6 +529,17 @@ def _without_role_abbreviation(text: str, entity: Entity) -> Entity:
     if match and (len(match.group(1)) == 2 or not lexicon.is_name_word(match.group(1))):
         return Entity(entity.start + match.end(), entity.end, entity.type)
     return entity
+
+
+def _run_named(text: str, run: Entity, model_kinds: dict[tuple[int, int], EntityType]) -> Entity | None:
+    """A run of capitals as a person where the model reads that very run as one and its first word is a
+    name on the lists ("Signed, Jim Smith."; the Spanish model also calls "Insuficiencia Cardiaca" a
+    person), else as a firm."""
+    words = _NAME_WORD.findall(run.text_in(text))
+    if model_kinds.get((run.start, run.end)) is T.PERSON and words and lexicon.is_name_word(words[0]):
+        if (named := _named(text, Entity(run.start, run.end, T.PERSON))) is not None:
+            return named
+    return _named(text, run)
 
 
 def _named(text: str, entity: Entity) -> Entity | None:

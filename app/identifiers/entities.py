@@ -12,7 +12,7 @@ class EntityType(StrEnum):
     PERSON = "person"  # names: full, surname alone, with a title, with initials
     DATE = "date"  # every common format
     AGE = "age"  # ages over 89 (HIPAA's rule: younger ages are not identifying on their own)
-    RECORD_NUMBER = "record_number"  # medical record, hospital, member, insurance, policy, claim numbers
+    RECORD_NUMBER = "record_number"  # record, member, policy, claim numbers; keys' fingerprints, digests
     NATIONAL_ID = "national_id"  # SSN, NHS and NI numbers, DNI/NIE/NIF/CIF, CURP, RFC, passports
     PHONE = "phone"  # telephone and fax numbers
     EMAIL = "email"

@@ -129,6 +129,19 @@ _MAC = re.compile(
     r"(?<![\w:.\-])(?:[0-9A-Fa-f]{2}(?P<sep>[:\-])(?:[0-9A-Fa-f]{2}(?P=sep)){4}[0-9A-Fa-f]{2}"
     r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:\-]|\.\w)"
 )
+# A key or a digest names one person's key, or one file or change, for good: a PGP key's fingerprint (ten
+# groups of four hex digits, or sixteen or twenty pairs as older keys print them), an SSH host key's
+# ("SHA256:nThbg6kX…", "MD5:16:27:ac:…"), and a hex digest or a commit's full hash (32 to 64 digits).
+_KEY_FINGERPRINT = re.compile(
+    r"(?<![\w:])(?:[0-9A-Fa-f]{4}(?: {1,2}|:)){9}[0-9A-Fa-f]{4}(?![\w:])"
+    r"|(?<![\w:])(?:[0-9A-Fa-f]{2} {1,2}){15,19}[0-9A-Fa-f]{2}(?![\w:])"
+    r"|(?<![\w])(?:[0-9A-Fa-f]{2}:){15,31}[0-9A-Fa-f]{2}(?![\w:])"
+    r"|(?:(?<=\bSHA1:)|(?<=\bMD5:))(?:[0-9A-Fa-f]{2}:){15,19}[0-9A-Fa-f]{2}(?![\w:])"
+    r"|(?<=\bSHA256:)[A-Za-z0-9+/]{43}(?![\w+/])"
+)
+_DIGEST = re.compile(
+    r"(?<![\w-])(?=[0-9A-Fa-f]*\d)(?=[0-9A-Fa-f]*[A-Fa-f])(?:[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![\w-])"
+)
 _VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])(?=[A-HJ-NPR-Z0-9]*\d)[A-HJ-NPR-Z0-9]{17}(?![\w-])")
 _UK_PLATE = re.compile(r"(?<!\w)[A-Z]{2}\d{2} ?[A-Z]{3}(?!\w)")
 _ES_PLATE = re.compile(r"(?<!\w)\d{4}[ \-]?[BCDFGHJKLMNPRSTVWXYZ]{3}(?!\w)")
@@ -205,6 +218,8 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.IP_ADDRESS, _IPV4, _ip),
     (T.IP_ADDRESS, _IPV6, _ip),
     (T.DEVICE, _MAC, lambda s: len(set(_compact(s).lower()) - {":"}) > 2 and any(c.isdigit() for c in s)),
+    (T.RECORD_NUMBER, _KEY_FINGERPRINT, lambda s: any(c.isdigit() for c in s)),
+    (T.RECORD_NUMBER, _DIGEST, lambda s: True),
     (T.VEHICLE, _VIN, lambda s: True),
     (T.VEHICLE, _UK_PLATE, lambda s: True),
     (T.VEHICLE, _ES_PLATE, lambda s: True),

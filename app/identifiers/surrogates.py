@@ -358,11 +358,13 @@ class SurrogateMaker:
         return re.sub(r"\d", lambda _: str(self._rng.randrange(10)), original)
 
     def _same_format(self, original: str) -> str:
-        """Every digit and letter replaced by a random one of its kind; punctuation, spacing and case kept."""
+        """Every digit and letter replaced by a random one of its kind; punctuation, spacing and case kept.
+        A key's fingerprint or a digest stays hexadecimal, so the model still reads it as one."""
+        letters = "abcdef" if _HEXADECIMAL.fullmatch(original) else "abcdefghijklmnopqrstuvwxyz"
         return "".join(
             str(self._rng.randrange(10))
             if c.isdigit()
-            else (_random_letter(self._rng).upper() if c.isupper() else _random_letter(self._rng))
+            else (self._rng.choice(letters).upper() if c.isupper() else self._rng.choice(letters))
             if c.isalpha()
             else c
             for c in original
@@ -377,6 +379,9 @@ _ES_DIGITS = "cero uno dos tres cuatro cinco seis siete ocho nueve".split()
 
 
 _AT = f"(@|{MAILBOX_AT})"  # how an address joins its mailbox to its host, written out or not
+
+
+_HEXADECIMAL = re.compile(r"(?=(?:[\s:]*[0-9A-Fa-f]){16})[0-9A-Fa-f\s:]+")
 
 
 def _random_letter(rng: random.Random) -> str:

@@ -1364,3 +1364,41 @@ def test_an_institution_stands_in_with_its_kind_and_a_month_after_de_is_a_date(d
     assert " de de " not in read.text and "Valencia" not in read.text
     assert "enero" not in read.text and "febrero" not in read.text  # both months move, by one offset
     assert pseudonymiser.reidentify(read.text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        (
+            "Key fingerprint = 7A3D 9F21 0C4B 88E1 5D6A  2F93 B1C4 0E7F 6A28 D915",
+            ["7A3D 9F21 0C4B 88E1 5D6A  2F93 B1C4 0E7F 6A28 D915"],
+        ),
+        ("Key fingerprint = 3B F7 4C 1A 9E 20 7D 55  6C 0B 1F 2A 8E 44 91 D3", ["3B F7 4C 1A 9E 20 7D 55"]),
+        (
+            "The host key is SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8 (was "
+            "MD5:16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6:48).",
+            ["nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8", "16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6:48"],
+        ),
+        (
+            "fixed in commit 9fceb02d0ae598e95dc970b74767f19372d61af8; the scan's sha256 is "
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+            [
+                "9fceb02d0ae598e95dc970b74767f19372d61af8",
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+            ],
+        ),
+    ],
+)
+def test_keys_fingerprints_and_digests_are_identifying_codes(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_fingerprint_stands_in_as_hexadecimal_and_a_signed_name_as_a_person(detector):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=5), detector)
+    text = "Signed, Jim Smith.\nKey fingerprint = 7A3D 9F21 0C4B 88E1 5D6A  2F93 B1C4 0E7F 6A28 D915\n"
+    read = pseudonymiser.pseudonymise(text)
+    kinds = {entity.text_in(text): entity.type for entity, _ in read.replaced}
+    assert kinds["Jim Smith"] is T.PERSON  # a run of capitals the model reads as a person is not a firm
+    stand_in = next(s for e, s in read.replaced if e.type is T.RECORD_NUMBER)
+    assert re.fullmatch(r"(?:[0-9A-F]{4} {1,2}){9}[0-9A-F]{4}", stand_in) and "7A3D" not in stand_in
+    assert pseudonymiser.reidentify(read.text) == text
