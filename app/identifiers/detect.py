@@ -69,6 +69,8 @@ _NAME_WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 _NOT_NAMES = frozenset(
     "mr mrs ms miss mx dr prof professor sir dame judge justice st van von der den de del della di da du le la "
     "ter ten bin al el ap the and of "
+    # clinical shorthand that a role or a possessive can follow like a name: "Pt's wife", "Hx of"
+    "pt pts hx dx rx tx sx fx bx cx "
     # pronouns and determiners: spaCy's small model sometimes takes "Her" in "Her son John" into the name
     "he she her hers his him they them their it its we us our you your my me this that these those who whom "
     "whose which what when where there here then".split()

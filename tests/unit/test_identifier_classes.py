@@ -169,6 +169,8 @@ def test_ages_over_89_in_both_languages_and_younger_ages_kept(detector):
         ("The claim is in the High Court; el Tribunal Supremo lo confirmó.", ["High Court", "Tribunal Supremo"]),
         ("Lives in California; vive en Andalucía; born in Mexico.", ["California", "Andalucía", "Mexico"]),
         ("BP 120/80, HR 94, GCS 15/15, 2/3 of the dose.", ["120/80", "94", "15/15", "2/3"]),
+        # clinical shorthand that a role follows as a name would: "Pt's wife" is the patient's
+        ("Pt's wife says Pt was confused overnight; Hx of falls, Dx pending.", ["Pt", "Hx", "Dx"]),
     ],
 )
 def test_medicine_law_makes_and_regions_reach_the_model_as_written(detector, text, kept):
