@@ -262,6 +262,8 @@ def _rare_surname(words: list[tuple[int, int, str]], index: int) -> bool:
 def _particle_inside(text: str, words: list[tuple[int, int, str]], index: int) -> bool:
     """ "de", "van", "y" between two capitalised name words ("Marloes de Vries-Bakker", "Ortega y Gasset")."""
     word = words[index][2]
+    if word in ("y", "i") and _two_people(words, index):
+        return False
     return (
         word in _PARTICLES
         and index + 1 < len(words)
@@ -269,6 +271,29 @@ def _particle_inside(text: str, words: list[tuple[int, int, str]], index: int) -
         and words[index + 1][2][:1].isupper()
         and _joined(text, words[index], words[index + 1])
         and (_is_name(words[index + 1][2]) or lexicon.zipf(words[index + 1][2]) < 3.0)
+    )
+
+
+def _two_people(words: list[tuple[int, int, str]], index: int) -> bool:
+    """ "Michael Burrows y David Wheeler": after the "y" a given name opens a name of its own, where a double
+    surname's second half ("Ortega y Gasset", "Ramón y Cajal") is a surname."""
+    if index + 2 >= len(words):
+        return False
+    given, after = words[index + 1][2], words[index + 2][2]
+    return (
+        given.lower() in lexicon.first_names()
+        and after[:1].isupper()
+        and words[index + 2][0] - words[index + 1][1] == 1
+    )
+
+
+def _and_another(joint: str, given: str, rest: str = "") -> bool:
+    """Whether "y"/"i" joins two people rather than a double surname's halves: the word after it is a given
+    name with a name of its own after it ("… Burrows y David Wheeler", not "Ortega y Gasset")."""
+    return (
+        joint.strip().lower() in ("y", "i")
+        and given.lower() in lexicon.first_names()
+        and re.match(r" ?[A-ZÀ-ÖØ-Þ]", rest) is not None
     )
 
 
@@ -493,6 +518,8 @@ def extend_names(text: str, found: list[Entity]) -> list[Entity]:
                 break
             if lexicon.is_kept_term(word) or lexicon.is_region(word):
                 break
+            if _and_another(after.group(0)[: -len(word)], word, text[end + after.end() :]):
+                break
             end += after.end()
         while before := re.search(
             rf"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?) {particle + '?' if capitals else ''}$",
@@ -504,6 +531,8 @@ def extend_names(text: str, found: list[Entity]) -> list[Entity]:
             rare_capitals = capitals and lexicon.zipf(word) < 3.5 and word.lower() not in _FUNCTION_WORDS
             named = _is_name(word) and word.lower() not in lexicon.EVERYDAY_NAMES
             if not (named or rare_capitals) or lexicon.is_kept_term(word) or lexicon.is_region(word):
+                break
+            if _and_another(before.group(0)[len(word) :], *text[start:end].split(" ", 1)):
                 break
             start -= len(before.group(0))
         if (start, end) != (entity.start, entity.end):

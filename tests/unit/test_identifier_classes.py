@@ -1404,3 +1404,20 @@ def test_a_fingerprint_stands_in_as_hexadecimal_and_a_signed_name_as_a_person(de
     stand_in = next(s for e, s in read.replaced if e.type is T.RECORD_NUMBER)
     assert re.fullmatch(r"(?:[0-9A-F]{4} {1,2}){9}[0-9A-F]{4}", stand_in) and "7A3D" not in stand_in
     assert pseudonymiser.reidentify(read.text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [
+        # "y" between two people, each with a name of their own: two stand-ins, not one
+        (
+            "Con mejoras de Radford Neal y Ian Witten; vinieron Juan Pérez y Ana López.",
+            ["Radford Neal", "Ian Witten", "Juan Pérez", "Ana López"],
+        ),
+        # "y" inside a double surname: one person
+        ("Lo dijo José Ortega y Gasset; firma María García y Pérez.", ["José Ortega y Gasset", "María García y Pérez"]),
+    ],
+)
+def test_y_joins_two_people_or_a_double_surname(detector, text, people):
+    found = [e.text_in(text) for e in detector.detect(text) if e.type is T.PERSON]
+    assert found == people
