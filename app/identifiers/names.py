@@ -43,8 +43,9 @@ _TITLED = re.compile(
 
 _LOWER_TITLED = re.compile(
     r"(?<![\w.])(?i:dr|dra|doctor|doctora|mr|mrs|ms|miss|sr|sra|srta|don|doña|dña|nurse|enfermera|enfermero|lic|"
-    r"licda|prof|profe|maestra|maestro|miss|ciudadano|ciudadana)\.? (?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?"
-    r"(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)"
+    r"licda|prof|profe|maestra|maestro|miss|ciudadano|ciudadana)\.? "
+    # the name in a look ahead, so that a title read as a name's word ("his dr is dr patel") is a cue again
+    r"(?=(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?))"
 )
 _INTRODUCED = re.compile(
     r"(?<!\w)(?:(?i:this is|i'm|i am|im|my name is|my name's|it's|soy|me llamo|mi nombre es|habla|le saluda|"

@@ -204,6 +204,13 @@ def _ip(text: str) -> bool:
     return True
 
 
+# One ten-digit number in eleven passes the NHS number's check, "415 555 0199" among them: after a word that
+# says a phone follows, it is the phone, and its stand-in must be one.
+_PHONE_CUE = re.compile(
+    r"(?i)(?<!\w)(?:call|ring|phone|tel|telephone|mobile|mob|cell|fax|text|whatsapp|contact|llame|llamar|"
+    r"tel[ée]fono|tfno|tlf|m[óo]vil|celular)(?!\w)[^\d\n]{0,20}$"
+)
+
 # Found wherever they stand: the check proves what they are.
 _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.ACCOUNT, _CLABE, _clabe),
@@ -248,7 +255,12 @@ def find_numbers(text: str) -> list[Entity]:
     """Every identifying number in ``text`` that a check or a cue shows to be one."""
     found = [Entity(start, end, T.ACCOUNT) for start, end in _ibans(text)]
     for kind, pattern, check in _CHECKED:
-        found += [Entity(*m.span(), kind) for m in pattern.finditer(text) if check(m.group(0))]
+        found += [
+            Entity(*m.span(), kind)
+            for m in pattern.finditer(text)
+            if check(m.group(0))
+            and not (pattern is _UK_NHS and _PHONE_CUE.search(text[max(0, m.start() - 30) : m.start()]))
+        ]
     for match in _CARD.finditer(text):
         before = text[max(0, match.start() - 40) : match.start()]
         if _luhn_card(match.group(0)) or (_CARD_CUE.search(before) and 13 <= len(_compact(match.group(0))) <= 19):

@@ -1421,3 +1421,15 @@ def test_a_fingerprint_stands_in_as_hexadecimal_and_a_signed_name_as_a_person(de
 def test_y_joins_two_people_or_a_double_surname(detector, text, people):
     found = [e.text_in(text) for e in detector.detect(text) if e.type is T.PERSON]
     assert found == people
+
+
+def test_a_phone_that_passes_the_nhs_check_is_a_phone_after_a_phone_cue(detector):
+    # 4155550199 passes the NHS number's mod-11 check, as one ten-digit number in eleven does
+    text = "Call 415 555 0199 if worse. NHS number 415 555 0199. Teléfono: 415 555 0199."
+    kinds = [(e.text_in(text), e.type) for e in detector.detect(text)]
+    assert kinds == [("415 555 0199", T.PHONE), ("415 555 0199", T.NATIONAL_ID), ("415 555 0199", T.PHONE)]
+
+
+def test_a_title_that_a_cue_took_for_a_name_is_a_cue_again(detector):
+    assert_hidden(detector, "his dr is dr patel now, the dr said dr okafor was away", "patel", "okafor")
+    assert_kept(detector, "his dr is dr patel now, the dr said dr okafor was away", "his dr is dr", "the dr said dr")
