@@ -338,7 +338,7 @@ def find_dates(text: str) -> list[tuple[int, int]]:
         | _extra_spans(text),
         key=lambda span: (span[0], -span[1]),
     )
-    spans = [_with_range(text, *_with_weekday(text, start, end)) for start, end in spans]
+    spans = [_with_range(text, *_with_weekday(text, start, end), spans) for start, end in spans]
     spans.sort(key=lambda span: (span[0], -span[1]))
     kept: list[tuple[int, int]] = []
     for start, end in spans:
@@ -358,17 +358,23 @@ _MONTH_WORD = (
 # "12 to 15 June" before it, "Jan 3–5" after it.
 RANGE_SEPARATOR = r"[ \t]*(?:–|—|-|to|and|through|thru|till|until)[ \t]*"
 _RANGE_START = re.compile(
-    rf"(?<![\w.,/])(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?|{_MONTH_WORD}\.?){RANGE_SEPARATOR}$"
+    rf"(?<![\w.,/:])(?:(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?|{_MONTH_WORD}\.?){RANGE_SEPARATOR}$"
 )
 _RANGE_END = re.compile(
     r"[ \t]*(?:–|—|-)[ \t]*(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\b(?![ \t]*(?:%|[.,:/]\d|[a-zA-Z]))"
 )
 
 
-def _with_range(text: str, start: int, end: int) -> tuple[int, int]:
-    """A date with the other end of the range it closes or opens, where that end is only a day or a month."""
+def _with_range(text: str, start: int, end: int, dates: list[tuple[int, int]] = ()) -> tuple[int, int]:
+    """A date with the other end of the range it closes or opens, where that end is only a day or a month —
+    not the end of a whole date of its own ("Dec 22 to Dec 30" is two dates, each with its stand-in), and
+    never before a date that opens with its year (":15 and 2025-01-28" is a time's minutes)."""
     before = _RANGE_START.search(text, max(0, start - 16), start)
-    if before and re.match(rf"(?:\d|{_MONTH_WORD})", text[start:end]):
+    if (
+        before
+        and re.match(rf"(?:\d{{1,2}}(?!\d)|{_MONTH_WORD})", text[start:end])
+        and not any(s < before.start() < e for s, e in dates)
+    ):
         start = before.start()
     after = _RANGE_END.match(text, end)
     if after and text[start:end][-1:].isdigit() and re.search(rf"{_MONTH_WORD}\.? ?\d{{1,2}}$", text[start:end]):

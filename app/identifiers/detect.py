@@ -152,7 +152,7 @@ class IdentifierDetector:
         found = self._rule_findings(text) + cued
         dates = [Entity(s, e, T.DATE) for s, e in find_dates(text)]
         # "4 Mar 2025 0645": a year and the time after it read as a phone number; the date holds the year
-        found = [f for f in found if not (f.type is T.PHONE and any(d.start < f.start < d.end for d in dates))]
+        found = [f for f in found if not (f.type is T.PHONE and any(d.start <= f.start < d.end for d in dates))]
         found += dates
         found += find_numbers(text)
         found += find_places(text)

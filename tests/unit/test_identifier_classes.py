@@ -1433,3 +1433,19 @@ def test_a_phone_that_passes_the_nhs_check_is_a_phone_after_a_phone_cue(detector
 def test_a_title_that_a_cue_took_for_a_name_is_a_cue_again(detector):
     assert_hidden(detector, "his dr is dr patel now, the dr said dr okafor was away", "patel", "okafor")
     assert_kept(detector, "his dr is dr patel now, the dr said dr okafor was away", "his dr is dr", "the dr said dr")
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        # a range whose ends are whole dates is two dates; the words between reach the model as written
+        ("Away 23 December to 2 January; closed Dec 22 to Dec 30.", ["23 December", "2 January", "Dec 22", "Dec 30"]),
+        ("Off work April 18 through June 30, 2023.", ["April 18", "June 30, 2023"]),
+        ("De baja del 3 de junio al 5 de julio de 2024.", ["3 de junio", "5 de julio de 2024"]),
+        # a timestamp's hour is no part of its date, nor its minutes a day of the next
+        ("2025-02-03 10:15 and 2025-01-28 09:40 obs stable", ["2025-02-03", "2025-01-28"]),
+    ],
+)
+def test_dates_a_range_or_a_timestamp_joins_stay_apart(detector, text, dates):
+    found = [e.text_in(text).rstrip(".") for e in detector.detect(text)]
+    assert found == dates
