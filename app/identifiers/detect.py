@@ -683,11 +683,14 @@ def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
     for street in (e for e in found if e.type is T.ADDRESS):
         # The suburb, then the town: "… Horsham Downs Road, Rototuna, Hamilton 3210".
         end, zip_code = street.end, None
-        for _ in range(_TOWN_PARTS):
+        for index in range(_TOWN_PARTS):
             after = rules.CITY_AFTER_STREET.match(text, end)
             if not (after and after.group("value").strip()):
                 break
-            parts.append(_trimmed(text, Entity(*after.span("value"), T.ADDRESS)))
+            # a state or a country after the town ("Bethesda, Maryland 20814", "10115 Berlin, Germany") is no
+            # identifier; first after the street it is the town ("… Broadway, New York, NY")
+            if not (index and lexicon.is_region(after.group("value").strip())):
+                parts.append(_trimmed(text, Entity(*after.span("value"), T.ADDRESS)))
             zip_code = rules.ZIP_AFTER_STREET.match(text, end)  # this town's postcode: no further place
             if zip_code:
                 break

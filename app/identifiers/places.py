@@ -401,10 +401,13 @@ def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:
                 for part in ((a, min(b, other.start)), (max(a, other.end), b))
                 if part[1] > part[0]
             ]
-        for a, b in pieces:
+        for index, (a, b) in enumerate(pieces):
             a, b = _trim(text, a, b)
             while a < b and not text[a].isalnum():
                 a += 1
+            # the state or the country that closes an address is no identifier ("…, Sacramento, California")
+            if index and lexicon.is_region(text[a:b].strip(" ,.;")):
+                continue
             if re.search(r"[^\W_]", text[a:b]):
                 out.append(Entity(a, b, T.ADDRESS))
     return out

@@ -1449,3 +1449,24 @@ def test_a_title_that_a_cue_took_for_a_name_is_a_cue_again(detector):
 def test_dates_a_range_or_a_timestamp_joins_stay_apart(detector, text, dates):
     found = [e.text_in(text).rstrip(".") for e in detector.detect(text)]
     assert found == dates
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers", "kept"),
+    [
+        # HIPAA's geographic identifiers stop at the state: the state or country closing an address stays
+        (
+            "Lives at 1502 Maple Crest Dr, Sacramento, California 95814.",
+            ["1502 Maple Crest Dr", "Sacramento", "95814"],
+            ["California"],
+        ),
+        ("4410 Rockville Pike, Bethesda, Maryland 20814", ["4410 Rockville Pike", "Bethesda", "20814"], ["Maryland"]),
+        ("Address: 14 Hauptstrasse, 10115 Berlin, Germany", ["14 Hauptstrasse", "10115", "Berlin"], ["Germany"]),
+        ("con domicilio en Calle Mayor 5, 46001 Valencia, España", ["Calle Mayor 5", "46001", "Valencia"], ["España"]),
+        # first after the street, a name that is also a state's is the town
+        ("12 Main St, New York, NY 10001", ["12 Main St", "New York", "10001"], []),
+    ],
+)
+def test_the_state_or_country_closing_an_address_stays(detector, text, identifiers, kept):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, text, *kept)
