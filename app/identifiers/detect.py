@@ -612,6 +612,10 @@ def _tidy_edges(text: str, entity: Entity) -> Entity | None:
     a sentence ("Primary insurance", "Fracture clinic")."""
     if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION):
         return entity
+    if entity.type is T.ORGANIZATION:  # "CIRCUIT COURT FOR MONTGOMERY COUNTY, MARYLAND": the state is no part
+        head, comma, tail = entity.text_in(text).rpartition(", ")
+        if comma and head.strip() and lexicon.is_region(tail.strip(" .")):
+            entity = Entity(entity.start, entity.start + len(head), entity.type)
     every = list(_EDGE_WORD.finditer(text, entity.start, entity.end))
     if not every or not any(w.group(0)[0].isupper() for w in every):
         return entity  # typed in lower case: the name rules own its edges
@@ -719,7 +723,9 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
     for surface, kind in [(e.text_in(text), e.type) for e in found] + list(known):
         if kind is T.PERSON:
             for word in _NAME_WORD.findall(surface):
-                if len(word) > 1 and word.lower() not in _NOT_NAMES:
+                # a state's or a country's name inside a finding ("MONTGOMERY COUNTY, MARYLAND") names no one
+                # where the text writes it again ("under Maryland Rule 2-401")
+                if len(word) > 1 and word.lower() not in _NOT_NAMES and not lexicon.is_region(word):
                     needles.setdefault(word, T.PERSON)
         elif kind is T.ORGANIZATION or len(surface) >= 4:
             needles.setdefault(surface, kind)

@@ -125,6 +125,18 @@ _NOT_ORGANISATIONS = frozenset(
 _NOT_A_STREET = frozenset("the between both his her their its day days week weeks".split())
 
 
+# Words of a place's or a court's heading in capitals, which "SURNAME, Given" must not read as a surname:
+# "MONTGOMERY COUNTY, MARYLAND", "DISTRICT OF COLUMBIA, WASHINGTON".
+_PLACE_HEADING_WORDS = frozenset("county city state district parish borough province court of the".split())
+
+
+def _surname_then_given(surface: str) -> bool:
+    surname, given = surface.split(", ", 1)
+    return not (
+        any(word.lower() in _PLACE_HEADING_WORDS for word in surname.split()) or lexicon.is_region(given.strip())
+    )
+
+
 def _rule(
     kind: EntityType,
     pattern: str,
@@ -365,6 +377,7 @@ RULES: tuple[Rule, ...] = (
         T.PERSON,
         rf"(?<!\w)[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}(?: [A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}})?, "
         rf"{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?(?: [A-Z](?!\w))?",
+        accept=lambda surface: _surname_then_given(surface),
     ),
     # A chat's sender at the start of its line: "[16/5/24, 9:02 p.m.] Memo:", "Mar 2, 12:05, Kwame:".
     _rule(
