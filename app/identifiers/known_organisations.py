@@ -61,8 +61,9 @@ def _patterns() -> tuple[re.Pattern, re.Pattern]:
 # What follows a maker's name when it names a product, not the firm: "IBM PC", "Dell Latitude 7440", "an
 # American Express card ending 7466"; in "MIT AI Lab" a capitalised word after the capitals runs the name on.
 _PRODUCT_AFTER = re.compile(r" (?:cards?\b|[A-Z]{2,4}\b(?! [A-Z])|[\w\-]*\d|[A-Z][a-z]+ [\w\-]*\d)")
-# The rest of the firm's name after a listed one: "BBVA México", "IBM Corporation", "Salud Total Caribe".
-_REST_OF_NAME = re.compile(r"(?: [A-ZÀ-Þ][\wÀ-ÿ&'’\-]+){1,2}")
+# The rest of the firm's name after a listed one: "BBVA México", "IBM Corporation", "Salud Total Caribe",
+# "BlueCross BlueShield of Arizona".
+_REST_OF_NAME = re.compile(r"(?:(?: of)? [A-ZÀ-Þ][\wÀ-ÿ&'’\-]+){1,2}")
 
 
 def find_known_organisations(text: str) -> list[Entity]:
@@ -75,7 +76,13 @@ def find_known_organisations(text: str) -> list[Entity]:
         if (exact or surface.isupper()) and surface in lexicon.CLINICAL_ABBREVIATIONS:
             continue  # "CVS: S1 S2 normal", "RBC 4.2"
         if exact and " " not in surface and names.opens_sentence(text, match.start()):
-            continue  # "Target BP below 130", "Nationwide recall of…"
+            # "Target BP below 130", "Nationwide recall of…"; but before another listed name it is the
+            # firm's first word ("Anthem Blue Cross and Blue Shield")
+            if (
+                not any(p.match(text, match.end() + 1) for p in (any_case, as_written))
+                or text[match.end() : match.end() + 1] != " "
+            ):
+                continue
         if _PRODUCT_AFTER.match(text, match.end()):
             continue
         end = match.end()

@@ -1481,3 +1481,22 @@ def test_a_courts_heading_keeps_its_state_and_the_state_named_again_is_no_one(de
     assert ("CIRCUIT COURT FOR MONTGOMERY COUNTY", T.ORGANIZATION) in found
     assert ("KOWALSKI, Anna J", T.PERSON) in found
     assert_kept(detector, text, "MARYLAND", "Maryland Rule")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers", "kept"),
+    [
+        # a listed insurer runs on over "of" and its region, and opens its own name on a line of its own
+        (
+            "Primary insurance: BlueCross BlueShield of Arizona\nMember ID: XBA907114623",
+            ["BlueCross BlueShield of Arizona"],
+            [],
+        ),
+        ("June 3, 2024\n\nAnthem Blue Cross\nPharmacy Prior Authorization", ["Anthem Blue Cross"], ["Pharmacy"]),
+        # a listed name that is also a word, opening a sentence, is still the word
+        ("Target BP below 130. Nationwide recall of the device.", [], ["Target", "Nationwide"]),
+    ],
+)
+def test_a_listed_organisations_whole_name(detector, text, identifiers, kept):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, text, *kept)
