@@ -716,6 +716,10 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     return [e for e in found if not (e.type in named and inside(e))]
 
 
+def _only_a_region(word: str) -> bool:
+    return lexicon.is_region(word) and not lexicon.is_name_word(word)
+
+
 def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str, EntityType]]) -> list[Entity]:
     """Every other mention of a name or organisation already found (or known from earlier turns): a
     surname alone, a first name, SURNAME in capitals, the company named again."""
@@ -724,8 +728,8 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
         if kind is T.PERSON:
             for word in _NAME_WORD.findall(surface):
                 # a state's or a country's name inside a finding ("MONTGOMERY COUNTY, MARYLAND") names no one
-                # where the text writes it again ("under Maryland Rule 2-401")
-                if len(word) > 1 and word.lower() not in _NOT_NAMES and not lexicon.is_region(word):
+                # where the text writes it again ("under Maryland Rule 2-401"); Georgia and Jordan are people too
+                if len(word) > 1 and word.lower() not in _NOT_NAMES and not _only_a_region(word):
                     needles.setdefault(word, T.PERSON)
         elif kind is T.ORGANIZATION or len(surface) >= 4:
             needles.setdefault(surface, kind)

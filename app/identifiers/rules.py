@@ -133,7 +133,9 @@ _PLACE_HEADING_WORDS = frozenset("county city state district parish borough prov
 def _surname_then_given(surface: str) -> bool:
     surname, given = surface.split(", ", 1)
     return not (
-        any(word.lower() in _PLACE_HEADING_WORDS for word in surname.split()) or lexicon.is_region(given.strip())
+        any(word.lower() in _PLACE_HEADING_WORDS for word in surname.split())
+        or lexicon.is_region(given.strip())
+        and not lexicon.is_name_word(given.split()[0])
     )
 
 

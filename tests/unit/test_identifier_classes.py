@@ -1500,3 +1500,15 @@ def test_a_courts_heading_keeps_its_state_and_the_state_named_again_is_no_one(de
 def test_a_listed_organisations_whole_name(detector, text, identifiers, kept):
     assert_hidden(detector, text, *identifiers)
     assert_kept(detector, text, *kept)
+
+
+def test_a_given_name_that_is_also_a_place_is_still_found_again(detector):
+    # Georgia, Jordan and Virginia are states and countries and people: the guards that keep a state
+    # named again ("under Maryland Rule") must not lose them
+    text = (
+        "Patient: HARTLEY, Georgia\nGeorgia Hartley, 34, seen today. Georgia says the pain is better; "
+        "Jordan Pike, her partner, agrees. Jordan drove."
+    )
+    assert_hidden(detector, text, "HARTLEY, Georgia")
+    blanked = replaced(detector, text)
+    assert "Georgia says" not in blanked and "Jordan drove" not in blanked
