@@ -612,9 +612,11 @@ def _tidy_edges(text: str, entity: Entity) -> Entity | None:
     a sentence ("Primary insurance", "Fracture clinic")."""
     if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION):
         return entity
-    if entity.type is T.ORGANIZATION:  # "CIRCUIT COURT FOR MONTGOMERY COUNTY, MARYLAND": the state is no part
+    if entity.type is T.ORGANIZATION:
+        # "CIRCUIT COURT FOR MONTGOMERY COUNTY, MARYLAND": after a county the state is no part of the court.
+        # Elsewhere a place after a firm's comma is often a city that shares a state's name ("…, New York").
         head, comma, tail = entity.text_in(text).rpartition(", ")
-        if comma and head.strip() and lexicon.is_region(tail.strip(" .")):
+        if comma and re.search(r"(?i)\b(?:county|parish|borough)$", head) and lexicon.is_region(tail.strip(" .")):
             entity = Entity(entity.start, entity.start + len(head), entity.type)
     every = list(_EDGE_WORD.finditer(text, entity.start, entity.end))
     if not every or not any(w.group(0)[0].isupper() for w in every):

@@ -127,7 +127,7 @@ _NOT_A_STREET = frozenset("the between both his her their its day days week week
 
 # Words of a place's or a court's heading in capitals, which "SURNAME, Given" must not read as a surname:
 # "MONTGOMERY COUNTY, MARYLAND", "DISTRICT OF COLUMBIA, WASHINGTON".
-_PLACE_HEADING_WORDS = frozenset("county city state district parish borough province court of the".split())
+_PLACE_HEADING_WORDS = frozenset("county city state district parish borough province court".split())
 
 
 def _surname_then_given(surface: str) -> bool:
