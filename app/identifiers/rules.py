@@ -125,15 +125,18 @@ _NOT_ORGANISATIONS = frozenset(
 _NOT_A_STREET = frozenset("the between both his her their its day days week weeks".split())
 
 
-# Words of a place's or a court's heading in capitals, which "SURNAME, Given" must not read as a surname:
-# "MONTGOMERY COUNTY, MARYLAND", "DISTRICT OF COLUMBIA, WASHINGTON".
-_PLACE_HEADING_WORDS = frozenset("county city state district parish borough province court".split())
+# The kind of place that closes a heading in capitals, which "SURNAME, Given" must not read as a surname:
+# "MONTGOMERY COUNTY, MARYLAND", "HARRIS COUNTY, TEXAS". Alone it may be one ("PARISH, Emma").
+_PLACE_HEADING_WORDS = frozenset("county city district parish borough province".split())
 
 
 def _surname_then_given(surface: str) -> bool:
+    """Whether "SURNAME, Given" is a person's: not a county and its state, nor a surname before a state."""
     surname, given = surface.split(", ", 1)
+    words = surname.split()
     return not (
-        any(word.lower() in _PLACE_HEADING_WORDS for word in surname.split())
+        len(words) == 2
+        and words[-1].lower() in _PLACE_HEADING_WORDS
         or lexicon.is_region(given.strip())
         and not lexicon.is_name_word(given.split()[0])
     )
@@ -379,7 +382,7 @@ RULES: tuple[Rule, ...] = (
         T.PERSON,
         rf"(?<!\w)[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}(?: [A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}})?, "
         rf"{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?(?: [A-Z](?!\w))?",
-        accept=lambda surface: _surname_then_given(surface),
+        accept=_surname_then_given,
     ),
     # A chat's sender at the start of its line: "[16/5/24, 9:02 p.m.] Memo:", "Mar 2, 12:05, Kwame:".
     _rule(

@@ -1474,12 +1474,12 @@ def test_the_state_or_country_closing_an_address_stays(detector, text, identifie
 
 def test_a_courts_heading_keeps_its_state_and_the_state_named_again_is_no_one(detector):
     text = (
-        "IN THE CIRCUIT COURT FOR MONTGOMERY COUNTY, MARYLAND\n\nPatient: KOWALSKI, Anna J\n"
+        "IN THE CIRCUIT COURT FOR MONTGOMERY COUNTY, MARYLAND\n\nPatient: KOWALSKI, Anna J; PARISH, Emma\n"
         "Plaintiff answers under Maryland Rule 2-401(c)."
     )
     found = {(e.text_in(text), e.type) for e in detector.detect(text)}
     assert ("CIRCUIT COURT FOR MONTGOMERY COUNTY", T.ORGANIZATION) in found
-    assert ("KOWALSKI, Anna J", T.PERSON) in found
+    assert ("KOWALSKI, Anna J", T.PERSON) in found and ("PARISH, Emma", T.PERSON) in found
     assert_kept(detector, text, "MARYLAND", "Maryland Rule")
 
 
