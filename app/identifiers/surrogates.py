@@ -48,6 +48,11 @@ _KEPT_IN_ORGANISATIONS = (
         "ilustre despacho abogados consultorio farmacia ayuntamiento universidad instituto fiscalía fiscalia "
         "clínico clinico court courts tribunal council university college school".split()
     )
+    # a court's or a body's kind and the words joining its name: "CIRCUIT COURT FOR … COUNTY"
+    | frozenset(
+        "of for the and at in on county parish borough district city state circuit superior municipal probate "
+        "magistrates crown supreme appeals appellate federal bankruptcy".split()
+    )
 )
 _STREET_WORDS = frozenset(
     "street st road rd avenue ave lane ln close drive dr way court ct place pl crescent cres boulevard blvd terrace "
@@ -251,7 +256,9 @@ class SurrogateMaker:
         word = match.group(0)
         if word.lower() in _KEPT_IN_ORGANISATIONS or lexicon.is_clinical_word(word):
             return word  # "Servicio de Cardiología", "Hospital Clínico": the ward's kind, no one's name
-        made = self.word(word, "acronym" if word.isupper() and 2 <= len(word) <= 6 else "org")
+        # in a name written all in capitals an everyday word is a word, not an abbreviation to scramble
+        heading = " " in match.string.strip() and match.string.isupper() and lexicon.zipf(word) >= 3.0
+        made = self.word(word, "acronym" if word.isupper() and 2 <= len(word) <= 6 and not heading else "org")
         before = match.string[max(0, match.start() - 4) : match.start()].lower()
         particle = re.match(r"(?i)(de la|de los|del|de) ", made)
         if particle and re.search(r"\b(?:de|del)\s$", before):

@@ -1512,3 +1512,13 @@ def test_a_given_name_that_is_also_a_place_is_still_found_again(detector):
     assert_hidden(detector, text, "HARTLEY, Georgia")
     blanked = replaced(detector, text)
     assert "Georgia says" not in blanked and "Jordan drove" not in blanked
+
+
+def test_a_courts_heading_in_capitals_stands_in_as_words_not_scrambled_letters(detector):
+    # "FOR" and "COUNTY" came back as "VHN" and "VMWMAF": abbreviations to the stand-in maker
+    text = "IN THE CIRCUIT COURT FOR MONTGOMERY COUNTY, MARYLAND\n\nCase No. 482913V"
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector)
+    shown = pseudonymiser.pseudonymise(text).text
+    heading = re.fullmatch(r"IN THE CIRCUIT COURT FOR ([A-Z'\- ]+) COUNTY, MARYLAND", shown.splitlines()[0])
+    assert heading is not None and heading.group(1) != "MONTGOMERY", shown
+    assert pseudonymiser.reidentify(shown) == text
