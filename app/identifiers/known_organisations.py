@@ -78,9 +78,8 @@ def find_known_organisations(text: str) -> list[Entity]:
         if exact and " " not in surface and names.opens_sentence(text, match.start()):
             # "Target BP below 130", "Nationwide recall of…"; but before another listed name it is the
             # firm's first word ("Anthem Blue Cross and Blue Shield")
-            if (
-                not any(p.match(text, match.end() + 1) for p in (any_case, as_written))
-                or text[match.end() : match.end() + 1] != " "
+            if text[match.end() : match.end() + 1] != " " or not any(
+                p.match(text, match.end() + 1) for p in (any_case, as_written)
             ):
                 continue
         if _PRODUCT_AFTER.match(text, match.end()):

@@ -278,14 +278,9 @@ def _particle_inside(text: str, words: list[tuple[int, int, str]], index: int) -
 def _two_people(words: list[tuple[int, int, str]], index: int) -> bool:
     """ "Michael Burrows y David Wheeler": after the "y" a given name opens a name of its own, where a double
     surname's second half ("Ortega y Gasset", "Ramón y Cajal") is a surname."""
-    if index + 2 >= len(words):
+    if index + 2 >= len(words) or words[index + 2][0] - words[index + 1][1] != 1:
         return False
-    given, after = words[index + 1][2], words[index + 2][2]
-    return (
-        given.lower() in lexicon.first_names()
-        and after[:1].isupper()
-        and words[index + 2][0] - words[index + 1][1] == 1
-    )
+    return _and_another(words[index][2], words[index + 1][2], words[index + 2][2])
 
 
 def _and_another(joint: str, given: str, rest: str = "") -> bool:
