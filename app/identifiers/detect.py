@@ -15,7 +15,7 @@ import re
 import threading
 from collections.abc import Iterable
 
-from app.identifiers import lexicon, names, organisations, places, rules
+from app.identifiers import descriptors, lexicon, names, organisations, places, rules
 from app.identifiers.dates import find_dates
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.known_organisations import find_known_organisations
@@ -160,7 +160,8 @@ class IdentifierDetector:
         found += places.find_lower_case_addresses(text, lower_spans)
         towns = find_towns(text)
         found += towns
-        found += find_known_organisations(text)
+        listed = find_known_organisations(text)
+        found += listed
         found += _address_parts(text, found)
         found += [
             named for entity in names.find_names(text, lower_spans) if (named := _named(text, entity)) is not None
@@ -195,6 +196,9 @@ class IdentifierDetector:
             ]
         found = _drop_medicine_and_law(text, found)
         found = [tidied for e in found if (tidied := e if e in cued else _tidy_edges(text, e)) is not None]
+        # what a label, a list or the gazetteer vouches for stays, whatever its words
+        vouched = set(cued) | set(listed) | set(towns)
+        found = [_without_nameless_head(text, e) for e in found if e in vouched or not _names_nothing(text, e, found)]
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         found = [
             e
@@ -716,6 +720,39 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
 
     named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER)  # "Real Decreto 1720/2007" is a law's number
     return [e for e in found if not (e.type in named and inside(e))]
+
+
+def _names_nothing(text: str, entity: Entity, found: list[Entity]) -> bool:
+    """A person's, a firm's or a place's finding made only of the words for a specialty, a department or a
+    job ("Family Medicine", "Case Manager", "Servicio de Neonatología"), with no other finding across or right
+    beside it to be part of ("Cedar Ridge" before "Orthopaedic & Spine Center", "University Hospital" before
+    "Galway")."""
+    if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION):
+        return False
+    if not descriptors.names_nothing(entity.text_in(text), as_person=entity.type is T.PERSON):
+        return False
+    return not any(
+        other is not entity
+        and (
+            other.overlaps(entity)
+            or re.fullmatch(r"[ &]{0,3}", text[other.end : entity.start]) is not None
+            and other.end <= entity.start
+            or re.fullmatch(r"[ &]{0,3}", text[entity.end : other.start]) is not None
+            and entity.end <= other.start
+        )
+        for other in found
+    )
+
+
+def _without_nameless_head(text: str, entity: Entity) -> Entity:
+    """A firm without the department or specialty that a rule ran into it over "at" ("Family Medicine at
+    Brookhollow Family Medicine")."""
+    if entity.type is not T.ORGANIZATION:
+        return entity
+    head, at, _ = entity.text_in(text).partition(" at ")
+    if at and descriptors.names_nothing(head):
+        return Entity(entity.start + len(head) + len(at), entity.end, entity.type)
+    return entity
 
 
 def _only_a_region(word: str) -> bool:

@@ -60,7 +60,7 @@ GENERIC_INSTITUTION_WORDS = frozenset(
     "privada menores violencia mujer vigilancia penitenciaria paz juzgado tribunal audiencia hospital clínica "
     "clinica centro de del la las los y e nº núm número".split()
 )
-_INSTITUTION_KINDS = (
+INSTITUTION_KINDS = (
     r"General Hospital|Hospital|Royal Infirmary|Infirmary|Medical Centre|Medical Center|Health Centre|"
     r"Surgery|Family Practice|Practice|Clinic|Hospice|NHS Foundation Trust|NHS Trust|Institute|Centre|Center|"
     r"Credit Union|Bank|Building Society|Mutual|Insurance|Assurance|Solutions|Services|Pharmacy|Chemist|Pediatrics|"
@@ -84,7 +84,7 @@ _INSTITUTION_KINDS = (
 )
 # Longest first: the first kind that fits ends the name, and "Health" must not end "Bloor West Family Health
 # Team" before "Health Team" is tried.
-_INSTITUTION_SUFFIX = "(?:" + "|".join(sorted(_INSTITUTION_KINDS.split("|"), key=len, reverse=True)) + ")"
+_INSTITUTION_SUFFIX = "(?:" + "|".join(sorted(INSTITUTION_KINDS.split("|"), key=len, reverse=True)) + ")"
 
 
 @dataclass(frozen=True)

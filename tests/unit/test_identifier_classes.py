@@ -1522,3 +1522,33 @@ def test_a_courts_heading_in_capitals_stands_in_as_words_not_scrambled_letters(d
     heading = re.fullmatch(r"IN THE CIRCUIT COURT FOR ([A-Z'\- ]+) COUNTY, MARYLAND", shown.splitlines()[0])
     assert heading is not None and heading.group(1) != "MONTGOMERY", shown
     assert pseudonymiser.reidentify(shown) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "identifiers"),
+    [
+        (
+            "Referred by Dr Halvorsen to Internal Medicine; the Claims Adjuster and the Case Manager were told.",
+            ["Internal Medicine", "Claims Adjuster", "Case Manager"],
+            ["Halvorsen"],
+        ),
+        (
+            "Seen in Family Medicine at Brookhollow Family Medicine on Tuesday.",
+            ["Seen in Family Medicine"],
+            ["Brookhollow Family Medicine"],
+        ),
+        (
+            "Admitted to City Hospital, then to University Hospital Waterford for Mental Health review.",
+            ["Mental Health"],
+            ["City Hospital", "University Hospital Waterford"],
+        ),
+        (
+            "Valorada por Servicio de Digestivo y Recursos Humanos; cita en Clínica Santa Rita con Paz Olmedo.",
+            ["Servicio de Digestivo", "Recursos Humanos"],
+            ["Clínica Santa Rita", "Paz Olmedo"],
+        ),
+    ],
+)
+def test_a_specialty_department_or_job_names_no_one_but_a_name_beside_its_kind_does(detector, text, kept, identifiers):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *identifiers)

@@ -1,0 +1,101 @@
+"""Words that say what an office, a unit or a person does rather than which one it is: specialties,
+departments, services, roles, the kinds of institution. A capitalised phrase made of these alone ("Family
+Medicine", "Case Manager", "Claims Adjuster", "Servicio de Neonatología", "Recursos Humanos") is a heading or
+a job, and names no one: an organisation's name has at least one word of its own ("Northside Family Health",
+"Sacred Heart Hospital", "Clínica Santa Rita").
+
+Hand-written because no package lists them: they are the closed vocabulary of how clinics, firms and courts
+describe themselves, in English and Spanish.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.identifiers import lexicon, rules
+
+_WORD = re.compile(r"[^\W\d_]+")
+_CONNECTORS = frozenset("of and the for at in on to de del la las los el y e a al en para por con".split())
+
+_SPECIALTIES = """
+medicine medical internal family general emergency accident urgent acute primary secondary tertiary care
+critical intensive palliative hospice clinical health mental behavioral behavioural psychiatry psychiatric
+psychology psychological cardiology cardiac cardiothoracic vascular neurology neurosurgery oncology
+haematology hematology nephrology renal urology gynaecology gynecology obstetrics maternity midwifery neonatal
+paediatric paediatrics pediatric pediatrics peds geriatric geriatrics gerontology orthopaedic orthopaedics
+orthopedic orthopedics ortho orth trauma surgery surgical surg anaesthesia anesthesia anaesthetics
+anesthesiology radiology imaging pathology laboratory lab labs pharmacy dermatology ophthalmology eye ent
+dental dentistry physiotherapy physio rehab rehabilitation occupational therapy speech respiratory
+pulmonology gastroenterology endocrinology diabetes rheumatology infectious diseases disease sexual
+outpatient outpatients inpatient inpatients day unit ward wards theatre theatres theater recovery triage
+admissions discharge records nursing nurse nurses community district visiting outreach wellbeing wellness
+stroke coronary spine pain sleep fertility transplant dialysis oncological med
+medicina interna familiar familia urgencias emergencias atención atencion primaria especializada cuidados
+intensivos intensiva intensivo paliativos paliativo domiciliarios domiciliaria salud psiquiatría psiquiatria
+psicología psicologia cardiología cardiologia neurología neurologia neurocirugía oncología hematología
+nefrología urología ginecología obstetricia ginecoobstetricia neonatología neonatologia pediatría pediatria
+geriatría geriatria traumatología traumatologia ortopedia cirugía cirugia anestesia anestesiología
+radiología radiologia diagnóstico diagnostico imagen imágenes laboratorio análisis clínicos clinicos
+clínico farmacia dermatología oftalmología otorrinolaringología odontología fisioterapia rehabilitación
+terapia ocupacional neumología digestivo gastroenterología endocrinología reumatología infecciosas
+enfermedades unidad coronaria servicio servicios planta guardia externa externas externo consultas
+consulta hospitalización hospitalizacion admisión admision archivo historias enfermería enfermeria
+nutrición nutricion dietética sanitaria sanitario área area
+"""
+_FUNCTIONS = """
+department dept departments service services team teams office offices desk reception front line helpline
+hotline advice support customer customers member members patient patients relations claims claim billing
+accounts finance payroll human resources compliance quality safety risk management manager managers case
+adjuster adjusters coordinator coordinators worker workers social work legal student students staff
+employee employees benefits pension welfare review reviewer panel committee business records enquiries
+inquiries complaints notary public commissioner oaths guardianship probate senior junior bodily injury
+injuries home visit visits services portal control unit operations administration admin registration
+registry security protection
+departamento equipo multidisciplinario multidisciplinar oficina atención cliente clientes usuario usuarios
+reclamaciones siniestros automóviles automoviles recursos humanos producción produccion supervisora
+supervisor jefe jefa jefatura sección seccion gerencia dirección direccion administración administracion
+protección proteccion datos delegado delegada trabajo social registro propiedad certificado vehículo
+vehiculo telecomunicaciones control calidad seguridad prevención prevencion riesgos laborales
+"""
+# Nationality words: "Agencia Española de Protección de Datos", "Canadian C-spine".
+_NATIONALITIES = """
+american canadian british english scottish welsh irish australian mexican spanish
+mexicano mexicana español española argentino argentina colombiano colombiana chileno chilena peruano peruana
+venezolano venezolana ecuatoriano ecuatoriana cubano cubana
+"""
+# The words that, beside an institution's kind, make one place's name: "City Hospital", "University
+# Hospital", "County Court", "Royal Infirmary", "Hospital General", "Hospital Universitario".
+_LEVELS = frozenset(
+    """
+    national federal state municipal county city provincial regional district community royal general central
+    university memorial
+    nacional federal estatal municipal provincial regional comarcal general central universitario universitaria
+    """.split()
+)
+
+
+def _kind_words() -> frozenset[str]:
+    """The words of the institution kinds the organisation rules end a firm's name with ("Hospital",
+    "Medical Group", "Clínica")."""
+    return frozenset(w.lower() for w in _WORD.findall(rules.INSTITUTION_KINDS)) | rules.GENERIC_INSTITUTION_WORDS
+
+
+_KINDS = _kind_words()
+DESCRIPTIVE_WORDS = frozenset((_SPECIALTIES + _FUNCTIONS + _NATIONALITIES).split()) | _LEVELS | _KINDS
+
+
+def names_nothing(surface: str, as_person: bool = False) -> bool:
+    """Whether every word of ``surface`` says what a unit or a person does, so that it names no one
+    ("Internal Medicine", "Claims Adjuster", "Servicio de Digestivo"); any word of its own makes it a name,
+    and so does a level beside an institution's kind ("City Hospital", "County Court").
+    Read ``as_person``, a word on the lists of people's names is one too ("Paz", "Ward", "Case")."""
+    words = [w for w in _WORD.findall(surface) if w.lower() not in _CONNECTORS]
+    lower = {w.lower() for w in words}
+    if lower & _LEVELS and lower & (_KINDS - _LEVELS):
+        return False  # "University Hospital": one hospital, named by its kind
+    return bool(words) and all(
+        len(w) > 1
+        and (w.lower() in DESCRIPTIVE_WORDS or lexicon.is_clinical_word(w))
+        and not (as_person and lexicon.is_name_word(w))
+        for w in words
+    )
