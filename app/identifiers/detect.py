@@ -773,6 +773,16 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
         elif kind is T.ORGANIZATION or len(surface) >= 4:
             needles.setdefault(surface, kind)
     lower_needles = {n for n in needles if n.islower() and needles[n] is T.PERSON and n not in _NOT_NAMES}
+    # A name no language uses as a word is the person's however it is typed: a chat writes "morena anahera"
+    # to the "Anahera" who signed the line before.
+    typed_lower = {
+        n.lower()
+        for n in needles
+        if needles[n] is T.PERSON
+        and len(n) > 3
+        and max(lexicon.zipf(n.lower()), lexicon.zipf_in(n.lower(), "es")) < 2.5
+        and n.lower() not in _NOT_NAMES | _LABEL_WORDS
+    }
     mentions = []
     for kind, flags in ((T.PERSON, re.IGNORECASE), (None, 0)):
         words = sorted((n for n, k in needles.items() if (k is T.PERSON) == (kind is T.PERSON)), key=len, reverse=True)
@@ -781,7 +791,8 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
         pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, words)) + r")(?![\w'’-])", flags)
         for match in pattern.finditer(text):
             if kind is T.PERSON and not match.group(0)[0].isupper() and match.group(0).lower() not in lower_needles:
-                continue  # "will" is not Will, unless the name was first written in lower case
+                if match.group(0).lower() not in typed_lower:
+                    continue  # "will" is not Will, unless the name was first written in lower case
             found_kind = T.PERSON if kind is T.PERSON else needles[match.group(0)]
             mentions.append(Entity(match.start(), match.end(), found_kind))
     return mentions

@@ -142,6 +142,12 @@ def _surname_then_given(surface: str) -> bool:
     )
 
 
+def _not_a_label(surface: str) -> bool:
+    """A chat line's speaker, not a word the line opens with ("Note:", "Messages:", "Clinic:"): a name on the
+    lists, or a word not everyday."""
+    return any(lexicon.is_name_word(w) or lexicon.zipf(w) < 4.0 for w in surface.split())
+
+
 def _rule(
     kind: EntityType,
     pattern: str,
@@ -384,12 +390,17 @@ RULES: tuple[Rule, ...] = (
         rf"{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?(?: [A-Z](?!\w))?",
         accept=_surname_then_given,
     ),
-    # A chat's sender at the start of its line: "[16/5/24, 9:02 p.m.] Memo:", "Mar 2, 12:05, Kwame:".
+    # A chat's sender at the start of its line: "[16/5/24, 9:02 p.m.] Memo:", "Mar 2, 12:05, Kwame:", a
+    # phone's export "10/05/2024, 06:52 - kiri:" typed in lower case, "… - Anahera (midwife):". The export's
+    # form is the evidence: a sender's name need be on no list.
     _rule(
         T.PERSON,
         r"(?m)^\[?(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
-        r"(?: ?[ap]\.? ?m\.?)?\]?[,\- ]+(?:(?:T[íi]a|T[íi]o|Abuela|Abuelo|Mam[áa]|Pap[áa]|Aunt|Uncle|"
-        r"Nurse|Dr\.?) )?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?):",
+        r"(?: ?[apAP]\.? ?[mM]\.?)?\]?[,\-– ]+(?:(?i:t[íi]a|t[íi]o|abuela|abuelo|mam[áa]|pap[áa]|aunt|uncle|"
+        r"nurse|dr\.?) )?(?P<value>(?!(?i:me|mum|mom|dad|mam[áa]|pap[áa]|yo)\b)[^\W\d_]{2,}(?: [^\W\d_]{2,})?)"
+        r"(?: \([^()\n]{1,30}\))?:",
+        accept=_not_a_label,
+        cued=True,
     ),
     # A nickname or a name someone is called by.
     _rule(

@@ -1552,3 +1552,16 @@ def test_a_courts_heading_in_capitals_stands_in_as_words_not_scrambled_letters(d
 def test_a_specialty_department_or_job_names_no_one_but_a_name_beside_its_kind_does(detector, text, kept, identifiers):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *identifiers)
+
+
+def test_a_chat_exports_senders_in_lower_case_or_with_a_role_and_their_names_typed_again(detector):
+    text = (
+        "12/03/2025, 21:14 - taniwha: kia ora, contractions every 6 min now\n"
+        "12/03/2025, 21:16 - Marama (LMC midwife): ok taniwha, ring the unit and tell them marama sent you\n"
+        "12/03/2025, 21:17 - Messages and calls are end-to-end encrypted.\n"
+        "12/03/2025, 21:18 - Note: this chat is kept in the notes\n"
+        "3/4/25, 8:02 pm - sreeja: reached the hospital\n"
+    )
+    blanked = replaced(detector, text)
+    assert "taniwha" not in blanked and "marama" not in blanked.lower() and "sreeja" not in blanked, blanked
+    assert_kept(detector, text, "Messages and calls", "Note:", "LMC midwife", "contractions")
