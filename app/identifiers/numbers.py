@@ -56,7 +56,14 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"exequ[áa]tur|"
         r"cmd|registro sis|m\.n\.|m\.p\.|con el n\.?[º°]|reg\. prof\.|c[ée]d\. prof\.|"
         r"licen[cs]e #|juris(?: no)?|oba(?: no)?|imc(?: no)?|mcnz|mdcn(?: reg\.?)?(?: no)?|hpcsa(?: no)?|hpi-cpn|"
-        r"mmc reg\.?(?: no)?|ahpra|nmbi|dea #",
+        r"mmc reg\.?(?: no)?|ahpra|nmbi|dea #|"
+        # a registration written short after the body's name ("College reg. 04327", "KMPDC reg. A7843", "Gas
+        # Safe reg. 611482"), a prescriber's or a practice's number, an architect's warrant, an Argentine
+        # matrícula or a ministry's code after its body's initials ("Mat. C.P.C.E. 12.345", "Cód. MINSA 12345")
+        r"reg\.|regn\.?|reg\. no\.?|(?:prescriber|provider|practitioner|practice)(?: [a-z]{2,5})? (?:#|no\.?|number)|"
+        r"warrant(?: no\.?)?|mat\.(?: (?-i:(?:[A-Z]\.){2,8}))?|"
+        r"c[óo]d\.(?!\s*(?:postal|post\.|de\b))(?: (?-i:[A-Z]{2,8}))?|"
+        r"c[óo]digo(?!\s+(?:postal|de\b))(?: (?-i:[A-Z]{2,8}))?",
     ),
     _cued(
         T.VEHICLE,
@@ -155,6 +162,10 @@ _CLABE = re.compile(r"(?<!\d)\d{3}[ ]?\d{3}[ ]?\d{11}[ ]?\d(?!\d)")
 _NPI = re.compile(r"(?<!\d)[12]\d{9}(?!\d)")
 _RUT = re.compile(r"(?<![\w.])\d{1,2}\.\d{3}\.\d{3}-[\dkK](?!\w)")
 _DOTTED_ID = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3}){2,3}(?:-\d)?(?![\w.])")
+# Bolivia's identity card with the department that issued it: "C.I. 4567890 LP", "3.218.907 SC".
+_BOLIVIAN_CI = re.compile(
+    r"(?<![\w.])(?:\d{1,2}\.\d{3}\.\d{3}|\d{5,8})(?:-\d[A-Z])? (?:LP|SC|CB|OR|PT|TJ|CH|BE|PD)\.?(?!\w)"
+)
 _NAF = re.compile(r"(?<![\w/])\d{2}/\d{7,8}/\d{2}(?![\w/])")
 _US_SSN = re.compile(r"(?<![\w\-.])\d{3}(?P<sep>[- .])\d{2}(?P=sep)\d{4}(?![\w\-])")
 _UK_NHS = re.compile(r"(?<![\w\-.])\d{3}[- ]?\d{3}[- ]?\d{4}(?![\w\-])")
@@ -233,6 +244,7 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.LICENCE, _NPI, _npi),
     (T.NATIONAL_ID, _RUT, lambda s: True),
     (T.NATIONAL_ID, _NAF, lambda s: True),
+    (T.NATIONAL_ID, _BOLIVIAN_CI, lambda s: True),
 )
 
 

@@ -25,15 +25,24 @@ NAME_LINK = _LOWER_LINK
 # A street's name after its type word: capitalised words with the small words between them.
 # "No." and "Nº" open the house number ("Calle Heredia No. 305"); they are never a word of the name.
 _NOT_NAME = r"(?!(?:No|NO|Nº|N\.º|Núm|Num)\b)"
-_STREET_NAME = rf"(?:{_LOWER_LINK} )*{_NAME}(?: (?:{_LOWER_LINK} )*{_NOT_NAME}(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
+# A title or a rank shortened at the start of a street's name: "Av. Gral. Rivera", "Calle Pdte. Ibáñez".
+_NAME_ABBREVIATION = r"(?:Gral|Gdor|Pdte|Pte|Cnel|Dr|Ing|Sta|Sto|Mcal|Tte|Cap|Alte|Gob|Lic|Prof|Pbro|Cmdte)\. "
+# Maltese streets open with an article joined to the name: "Triq il-Kbira", "Triq ta' Xbiex", "Triq l-Imdina".
+_MALTESE_ARTICLE = r"(?:(?:il|l|tal|ta|is|it|ix|iż|in|ir|id|iċ|taż|tas|tat)-|ta['’] )"
+_STREET_NAME = (
+    rf"(?:{_LOWER_LINK} )*(?:{_NAME_ABBREVIATION}|{_MALTESE_ARTICLE})?{_NAME}"
+    rf"(?: (?:{_LOWER_LINK} )*{_NOT_NAME}(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
+)
 _HOUSE = (
     r"(?:,?\s*(?:(?i:n\.?[º°o]\.?)\s*|(?i:núm\.?|número)\s*|#\s*)?\d{1,5}(?:[-–]?[A-Za-z](?![^\W\d_])|[-–]\d{1,4}|[-–][IVX]{1,4})?|"
     r",?\s*s/n)"
 )
 _FLOOR = (
-    r"(?:,?\s*(?:\d{1,2}\.?\s?[º°ª]\.?\s?(?i:esq(?:uerdo|uerda)?\.?|dto\.?|direito|dir\.?|frente|izq(?:uierda|da)?\.?|"
+    r"(?:,?\s*(?:\d{1,2}\.?\s?[º°ª]\.?\s?(?i:esq(?:uerdo|uerda)?\.?|dto\.?|direito|dir\.?|frente|izq(?:uierda|da)?\.?|izda\.?|"
     r"dcha\.?|der(?:echa)?\.?|centro|ctro\.?|puerta \d+|[A-Z](?![^\W\d_])|\d{1,2}(?!\d))?"
-    r"|(?i:bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal)|(?i:esc(?:alera)?)\.? ?\w|"
+    r"|(?i:bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal|baixos|baixa|entres[òo]l|sobre[àa]tic|pral\.?)|"
+    # Catalan's floor and door: "3r 2a", "1r 1a", "4t"
+    r"\d{1,2}(?:r|n|t|è)\.?(?: ?\d{1,2}a)?(?!\w)|(?i:esc(?:alera)?)\.? ?\w|"
     r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
     r"apartamento|nave|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|room|rm\.?|#) ?\w{1,4}(?:-\w{1,3})?(?!\w)"
     r"|(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto) [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|"
@@ -54,7 +63,8 @@ _PREFIX_TYPES = (
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
     r"ul\.|ulica|al\.|aleja|os\.|osiedle|Avenue|Allée|Chemin|Impasse|Quai|Place|Strada|Straße|Kalea|Gran V[íi]a|"
     r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
-    r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|"
+    r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|Travessera|Cam[íi]|Praza|Rolda|"
+    r"Cami[ñn]o|Triq|Sqaq|Vjal|Pjazza|"
     # Peru's settlements and housing associations, Mexico's and Venezuela's neighbourhoods
     r"AA\. ?HH\.|A\. ?H\.|Asentamiento Humano|Asoc\.|Asociaci[óo]n de Vivienda|Fracc\.|Fraccionamiento|"
     r"Unidad Habitacional|Caser[íi]o|Reparto)"
@@ -73,21 +83,23 @@ _UNIT_LINE = re.compile(
     r"(?<!\w)(?:\d{1,2}(?:st|nd|rd|th) Floor|Shop \d{1,4}|Plot No\.? ?[\w-]{1,6}|DX \d{2,6}|"
     # India's house and door numbers ("H.No. 7-1-621/A", "D.No 12-3-45"), a lot in a park of mobile homes,
     # a police report's block ("1200 block of Sycamore Ave"); a hospital room is not an address here
-    r"(?:H\.? ?No|D\.? ?No|Door No|House No|Flat No|Plot No)\.?:? ?\d[\w/-]{0,14}|Lot \d{1,4}[A-Z]?(?=, [A-Z])|"
+    r"(?:H\.? ?No|D\.? ?No|Door No|House No|Flat No|Plot No)\.?:? ?\d[\w/-]{0,14}|Plot \d{1,5}[A-Z]?(?!\w)|"
+    r"Lot \d{1,4}[A-Z]?(?=, [A-Z])|"
     r"\d{1,5} block of (?:(?:N|S|E|W)\.? )?(?:[A-Z][\w'’-]+ ){1,3}"
     r"(?:St|Street|Ave|Avenue|Rd|Road|Blvd|Boulevard|Dr|Drive|Ln|Lane|Way|Pl|Place|Ct|Court)\b\.?|"
     r"\d{1,3}/\d{1,3}(?=, \d{1,5} [A-Z])"
     r"|(?:Hwy|Highway|Route|Rte|Rural Route|State Route|County Road|Ruta|Autopista|Autov[íi]a|Interstate) ?\d{1,4}"
     r"(?: Box \d{1,5})?"
     # "RR 2 Box 41" is a rural route; "RR 24" alone is a respiratory rate among the vital signs
-    r"|RR ?#?\d{1,3},? Box \d{1,5}"
+    r"|RR ?#?\d{1,3},? Box \d{1,5}|HC ?\d{1,3},? Box \d{1,5}"
     r"|(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"
-    r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?(?!\w))"
+    r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?"
+    r"(?:/\d{1,3})?(?!\w))"
     r"(?:,?\s*\d{1,2}\s?[º°ª]\s?[A-Z]?\b)?"
 )
 _PO_BOX = re.compile(
     r"(?<!\w)(?:P\.? ?O\.? ?Box|PO Box|Post Office Box|Apartado(?: de [Cc]orreos| [Pp]ostal)?|Apdo\.?|Casilla|"
-    r"Postfach|Box)\s*\d{1,7}(?!\w)",
+    r"Postfach|Box)\s*(?:[A-Z]{1,3} ?)?\d{1,7}(?: \d{3})?(?!\w)",
     re.I,
 )
 _MILITARY = re.compile(r"(?<!\w)(?:PSC|CMR|Unit|USS [A-Z][a-z]+)\s*\d{1,5},?\s*Box\s*\d{1,5}(?!\w)")
@@ -100,7 +112,8 @@ _STREETS = (
     re.compile(rf"(?<![\w/]){_PREFIX_TYPES} ?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"),
     _FUSED_STREET,
     re.compile(
-        rf"(?<![\w,.])\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? (?:(?:{_LOWER_LINK}|'t) )*(?:{_NAME} ){{1,4}}"
+        rf"(?<![\w,.])(?:\d{{1,4}}[A-Za-z]?/)?\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? "
+        rf"(?:(?:{_LOWER_LINK}|'t) )*(?:{_NAME} ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
         rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat) ?#?\d{{1,5}}[A-Z]?"
         rf"|,? (?:Room|Rm\.?) [A-Z]?-?\d{{1,5}}[A-Z]?)?"
@@ -109,7 +122,27 @@ _STREETS = (
         rf"(?<!\w)(?:{_NAME} ){{1,3}}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Crescent|Highway|Parkway)\b"
         rf"(?= \d| ?,| ?\n)"
     ),
-    re.compile(r"(?<!\w)(?i:Mz\.?|Manzana) [A-Z0-9]{1,3},? (?i:Lt\.?|Lote|Solar) \d{1,4}"),
+    re.compile(
+        r"(?<!\w)(?i:Mz\.?|Manzana|bloque|pasaje|psje\.|sector|etapa) [A-Z0-9]{1,4},? (?i:Lt\.?|Lote|Solar|Villa|casa) "
+        r"(?i:n\.?º ?|#)?\d{1,5}(?!\w)"
+    ),
+    # Guatemala's and Honduras's numbered streets and avenues, the number first: "4.ª calle 12-34", "14 avenida
+    # 5-20", "15 calle, 12 avenida NO, casa 1204".
+    re.compile(
+        rf"(?<![\w.])\d{{1,2}}(?:\.?[ªa]\.?)? (?i:calle|avenida|av\.)(?: (?:NO|NE|SO|SE|Bis|[AB]))?"
+        rf"(?: \d{{1,3}}-\d{{1,3}}| (?i:n\.?º|no\.?|#) ?\d{{1,5}})?(?=[,\n]|$)(?:{_FLOOR})*"
+    ),
+    # A kilometre of a road to somewhere: "Km 7 vía a la Costa", "km 4 vía a Gualaceo".
+    re.compile(
+        rf"(?<!\w)(?i:km\.?|kil[óo]metro) \d{{1,3}}(?:[.,]\d{{1,3}})? (?i:de la |del )?"
+        rf"(?i:v[íi]a|carretera|autopista|ruta|camino)"
+        rf" (?:(?:a la|al|a|hacia|de la|del|de) )?{_NAME}(?: (?:{_LOWER_LINK} )?{_NAME}){{0,2}}"
+    ),
+    # A street named before its Basque type: "Zabalbide kalea, 56, 5.º izda."
+    re.compile(
+        rf"(?<!\w)(?:{_NAME} ){{1,3}}(?i:kalea|kalia|etorbidea|hiribidea|pasealekua|bidea|errepidea|enparantza)"
+        rf"(?:{_HOUSE})?(?:{_FLOOR})*"
+    ),
     re.compile(
         rf"(?<!\w)(?i:Calle|C/|Avenida|Av\.|Carrera) \d{{1,3}}[A-Z]? (?i:No\.?|n\.?º|#) ?\d{{1,5}}[A-Z]?(?:{_FLOOR})*"
     ),
@@ -130,8 +163,8 @@ _STREETS = (
     ),
     # Written in capitals, as a heading or a form does: "7 AMINU KANO CRESCENT", "FLAT 3, 12 HIGH STREET".
     re.compile(
-        rf"(?<![\w,.])(?:(?:FLAT|APT|APARTMENT|UNIT|SUITE) \d{{1,4}}[A-Z]?, (?:BLOCK [A-Z0-9]{{1,3}}, )?)?"
-        rf"\d{{1,5}}[A-Z]?,? (?:[A-ZÀ-Þ][A-ZÀ-Þ'’\-]+ ){{1,4}}{_EN_SUFFIX.upper()}\b"
+        rf"(?<![\w,.])(?:(?:FLAT|APT|APARTMENT|UNIT|SUITE) (?:\d{{1,4}}[A-Z]?, (?:BLOCK [A-Z0-9]{{1,3}}, )?)?)?"
+        rf"(?:\d{{1,4}}[A-Z]?/)?\d{{1,5}}[A-Z]?,? (?:[A-ZÀ-Þ][A-ZÀ-Þ'’\-]+ ){{1,4}}{_EN_SUFFIX.upper()}\b"
     ),
     # Directions from a landmark, as addresses are given in Costa Rica, Nicaragua and elsewhere in Central
     # America: "de la plaza de deportes 300 metros norte y 50 este, casa color terracota", "del Palí 200 varas
@@ -239,6 +272,10 @@ _CITY_BEFORE_UK_POSTCODE = re.compile(
     rf"(?P<zip>(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{{2}}))"
     rf"(?!\w)"
 )
+# Malta's postcode, three letters of the locality and four digits: "Żebbuġ ZBG 1511", "Valletta VLT 1211".
+_CITY_BEFORE_MALTESE_POSTCODE = re.compile(
+    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? (?P<zip>(?!(?:NSW|VIC|QLD|TAS|ACT)\b)[A-Z]{{3}} ?\d{{4}})(?!\w)"
+)
 _LABELLED_PLACE = re.compile(
     rf"(?<!\w)(?i:City|Town|Ciudad|Localidad|Municipio|Poblaci[óo]n|Alc\.|Alcald[íi]a|Delegaci[óo]n|Mpio\.|Deleg\.|"
     rf"Comuna|Distrito|Barrio|County of|Condado de|Place of birth|Lugar de nacimiento|Birthplace)[:\s]+"
@@ -257,7 +294,7 @@ _CITY_STATE_NAME_ZIP = re.compile(
     rf"(?P<zip>\d{{5}}(?:-\d{{4}})?)(?!\d)"
 )
 _CUED_POSTCODE = re.compile(
-    r"(?<!\w)(?:C\.P\.|CP|c[óo]digo postal|zip(?: code)?|post ?code|postal code)"
+    r"(?<!\w)(?:C\.P\.|CP|c[óo]digo postal|c[óo]d\. postal|zip(?: code)?|post ?code|postal code)"
     r"[:\s]*(?P<zip>[A-Z0-9]{2,5}[ \-]?[A-Z0-9]{0,4})"
     r"(?!\w)",
     re.I,
@@ -355,7 +392,7 @@ def find_places(text: str) -> list[Entity]:
         found.append(Entity(*match.span("city"), T.LOCATION))
         if match.group("zip"):
             found.append(Entity(*match.span("zip"), T.POSTCODE))
-    for pattern in (_CITY_REGION_CODE, _CITY_BEFORE_UK_POSTCODE):
+    for pattern in (_CITY_REGION_CODE, _CITY_BEFORE_UK_POSTCODE, _CITY_BEFORE_MALTESE_POSTCODE):
         for match in pattern.finditer(text):
             found.append(Entity(*match.span("city"), T.LOCATION))
             if match.group("zip"):
@@ -423,6 +460,8 @@ def _by_way_of(match: re.Match) -> bool:
     """ "via Vocera", "VIA EMAIL", "28/10 via ED": the English preposition, not an Italian street ("Via Roma 12"
     is capitalised and has its number)."""
     surface = match.group(0)
+    if re.match(r"(?i)km|kil[óo]metro", surface):
+        return False  # "Km 7 vía a la Costa": the road's kilometre
     via = re.search(r"(?i)(?<!\w)v[íi]a\b", surface)
     return via is not None and (not via.group(0)[0].isupper() or not re.search(r"\d", surface))
 

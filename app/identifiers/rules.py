@@ -296,6 +296,21 @@ RULES: tuple[Rule, ...] = (
     _rule(T.URL, r"(?<![\w@.])@(?=[\w.]*[^\W\d_])[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)"),
     # A telephone number read out, as a voicemail transcript writes it: "four oh four, five five five, …".
     _rule(T.PHONE, rf"(?<![\w-])(?P<value>{_SPOKEN_DIGIT}(?:[ ,\-]{{1,2}}{_SPOKEN_DIGIT}){{6,14}})(?![\w-])", re.I),
+    # "she's 97", "Victoria is 93;": an age over 89 given of someone, closing its clause.
+    _rule(
+        T.AGE,
+        r"(?:\b(?:she|he)['’]s|(?<!\w)[A-Z][a-zà-ÿ]+(?:, [A-Z][a-zà-ÿ]+)? is) (?P<value>(?:9\d|1[01]\d))"
+        r"(?=[;,.]\s|[;,.]?$|\s+(?:and|but|years|yrs|y\.?o\.?)\b)",
+        re.M,
+    ),
+    # Spelled out: "de noventa y cuatro años de edad", "ninety-two years old", "cien años".
+    _rule(
+        T.AGE,
+        r"(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns) )"
+        r"(?P<value>(?i:noventa(?: y (?:un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?|cien|"
+        r"ciento (?:un[oa]?|dos|tres|cuatro|cinco)|ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
+        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?))(?= (?i:años|years?))",
+    ),
     # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
     _rule(
         T.AGE,

@@ -1565,3 +1565,66 @@ def test_a_chat_exports_senders_in_lower_case_or_with_a_role_and_their_names_typ
     blanked = replaced(detector, text)
     assert "taniwha" not in blanked and "marama" not in blanked.lower() and "sreeja" not in blanked, blanked
     assert_kept(detector, text, "Messages and calls", "Note:", "LMC midwife", "contractions")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Domicili: Carrer del Rec, 27, 2n 1a, 08003 Barcelona", ["Carrer del Rec, 27, 2n 1a", "08003"]),
+        ("Helbidea: Kale Nagusia kalea, 14, 3.º izda., 20001 Donostia", ["Kale Nagusia kalea, 14, 3.º izda."]),
+        ("Dirección: 6.ª avenida 9-41, zona 4, Mixco", ["6.ª avenida 9-41", "Mixco"]),
+        ("Vive en colonia Las Palmas, pasaje 5, casa 212, Comayagüela", ["pasaje 5, casa 212"]),
+        ("Accidente en el km 12 vía a Daule, frente a la gasolinera", ["km 12 vía a Daule"]),
+        ("Domicilio: Av. Pdte. Ibáñez 2210 apto. 5", ["Av. Pdte. Ibáñez 2210 apto. 5"]),
+        ("Cdla. Los Ceibos, Mz. 14 Villa 7, Guayaquil", ["Mz. 14 Villa 7"]),
+        ("Vendors: 12/45 Elgar Road, Glen Waverley VIC 3150", ["12/45 Elgar Road", "3150"]),
+        ("RE: SALE OF UNIT 7/118 BEACH ROAD, MENTONE", ["UNIT 7/118 BEACH ROAD"]),
+        ("Send to P. O. Box KS 1180, Kumasi or PO Box 10 221, Wellington", ["P. O. Box KS 1180", "PO Box 10 221"]),
+        ("House: Plot 31, Ring Road Central, Accra", ["Plot 31, Ring Road Central", "Accra"]),
+        ("Mailing: HC 64 Box 3310, Ganado, AZ 86505", ["HC 64 Box 3310", "Ganado", "86505"]),
+        ("Indirizz: 4, Triq il-Mitħna, Rabat RBT 1123", ["Triq il-Mitħna", "RBT 1123"]),
+    ],
+)
+def test_addresses_of_catalonia_the_basque_country_central_america_oceania_africa_and_malta(
+    detector, text, identifiers
+):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_state_code_before_a_postcode_is_no_maltese_postcode(detector):
+    text = "Randwick NSW 2031 and Toowoomba QLD 4350"
+    assert_kept(detector, text, "NSW", "QLD")
+    assert_hidden(detector, text, "2031", "4350")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers", "kept"),
+    [
+        ("Dispensed by R. Oyelaran, RPh, College reg. 55120", ["55120"], []),
+        ("Dr Wanjiru, Consultant (KMPDC reg. B2291) and NCK reg. RN 40711", ["B2291", "RN 40711"], []),
+        ("Prescriber MSP #: 31877; boiler checked (Gas Safe reg. 702215)", ["31877", "702215"], []),
+        ("Lic. Rosa Farías – Mat. C.P.C.E. 23.481", ["23.481"], []),
+        ("Médico Internista – Cód. MINSA 40877; código postal 10101 San José", ["40877", "10101"], ["MINSA"]),
+    ],
+)
+def test_a_registration_after_its_bodys_name_is_a_licence(detector, text, identifiers, kept):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, text, *kept)
+    assert not any(e.type is T.LICENCE and e.text_in(text) == "10101" for e in detector.detect(text)), (
+        "a postcode is no licence"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers", "kept"),
+    [
+        ("Compareció con C.I. 5.114.092 SC y C.I.: 3381207 LP", ["5.114.092 SC", "3381207 LP"], []),
+        ("- OKAFOR, Beatrice is 94; lives alone", ["94"], []),
+        ("my grandad — he's 96 and still drives", ["96"], []),
+        ("viuda, de noventa y dos años de edad, jubilada", ["noventa y dos"], []),
+        ("Leyó Cien años de soledad; the score is 93. and BP 96/60", [], ["Cien años", "93", "96/60"]),
+    ],
+)
+def test_bolivian_identity_cards_and_ages_over_89_given_of_someone_or_spelled_out(detector, text, identifiers, kept):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, text, *kept)
