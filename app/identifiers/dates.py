@@ -105,6 +105,8 @@ _TIMED_DAY_MONTH = re.compile(
     r"refilled|returned|called|orif|procedure|cita|control|revisi[óo]n|ingreso|alta|consulta|last|effective)\b"
     r"\.?:?\s+(?:on\s+|el\s+)?)(?P<cued>\d{1,2}/\d{1,2})(?![/.]?\d)"
 )
+# A log's or a table's day and month before its 24-hour time: "| 19/10 08:02 |", "03/11 14:30 Seen by …".
+_LOGGED_DAY_MONTH = re.compile(r"(?m)(?:^|\|)[ \t]*(?P<date>\d{1,2}/\d{1,2})(?=[ \t]+\d{2}:\d{2}\b)")
 # A day and month right after another, in a list: "(3/28, 4/2)", "on 6/1 and 6/8".
 _LISTED_DAY_MONTH = re.compile(r"(?:,\s*|\s+(?:and|y|or|o|&)\s+)(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)")
 # A list of days and months whose own shape says they are dates: one of them has a part over twelve, which
@@ -284,6 +286,19 @@ _LONE_DAY = re.compile(
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     rf"(?=\s+(?:al|y el|hasta el|to the|and the|[–-])\s+\d{{1,2}})"
 )
+# The days listed before a day and its month: "los días 14, 15 y 21 de septiembre", "on the 3rd, 4th and 9th
+# of May", "2, 9 and 16 June".
+_DAYS_BEFORE_A_DATE = re.compile(
+    r"(?<![\w/.,])(?P<days>\d{1,2}(?:st|nd|rd|th|º)?(?:, ?\d{1,2}(?:st|nd|rd|th|º)?)*),? (?:y|e|and|&|or|o) "
+    r"(?=\d{1,2}(?:st|nd|rd|th|º)? (?:de |of )?(?i:" + "|".join(_EN_MONTHS + _ES_MONTHS + ["setiembre"]) + r")\b)"
+)
+# A month and its year in figures: "stopped 1/2025", "desde 03/2024".
+# "Ley 1/2007", "Real Decreto 3/2010", "expediente n.º 4/2023": a law's or a file's number and its year.
+_NUMBERED_BEFORE = re.compile(
+    r"(?i:\b(?:ley|law|decreto|decreto-ley|legislativo|org[áa]nica|orden|directiva|reglamento|circular|resoluci[óo]n|instrucci[óo]n|"
+    r"sentencia|auto|expediente|exp\.|procedimiento|recurso|n\.?º|no\.|núm\.|number|case|docket)\s*)$"
+)
+_MONTH_YEAR = re.compile(r"(?<![\w/.,])(?:0?[1-9]|1[0-2])/(?:19|20)\d{2}(?![/\w])")
 # A month alone: the months no word is spelled like, and March, May and the Spanish months after a word that
 # introduces a time ("in May", "en marzo", "entre octubre y diciembre").
 _MONTH_ALONE = re.compile(
@@ -322,6 +337,18 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
     for match in _MONTH_ALONE.finditer(text):
         spans.add(match.span("a") if match.group("a") else match.span("b"))
     spans |= set(find_spelled(text))
+    for match in _DAYS_BEFORE_A_DATE.finditer(text):
+        spans |= {
+            (match.start("days") + m.start(), match.start("days") + m.end())
+            for m in re.finditer(r"\d{1,2}(?:st|nd|rd|th|º)?", match.group("days"))
+            if 1 <= int(re.match(r"\d+", m.group(0)).group(0)) <= 31
+        }
+    spans |= {
+        m.span()
+        for m in _MONTH_YEAR.finditer(text)
+        if not _NUMBERED_BEFORE.search(text, max(0, m.start() - 24), m.start())
+    }
+    spans |= {m.span("date") for m in _LOGGED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
     return spans
 
 
@@ -477,6 +504,14 @@ def parse_date(text: str) -> ParsedDate | None:
     day_month = re.fullmatch(r"(\d{1,2})([/.])(\d{1,2})", text)
     if day_month:
         return _day_month(*day_month.groups())
+    month_year = re.fullmatch(r"(\d{1,2})/((?:19|20)\d{2})", text)
+    if month_year and 1 <= int(month_year.group(1)) <= 12:
+        width = len(month_year.group(1))
+        return ParsedDate(
+            date(int(month_year.group(2)), int(month_year.group(1)), 1),
+            lambda d: f"{str(d.month).zfill(width)}/{d.year}",
+            Precision.MONTH,
+        )
     lone = re.fullmatch(r"(\d{1,2})(st|nd|rd|th|º|(?<=[23])d)?", text)
     if lone and 1 <= int(lone.group(1)) <= 31:
         return ParsedDate(

@@ -480,6 +480,11 @@ def _sentence_start_pair(text: str, names: list[tuple[int, int, str]], everyday:
     return opens_sentence(text, names[0][0]) and names[0][2].lower() in lexicon.EVERYDAY_NAMES
 
 
+# The words that join a name to a parent's or a late husband's: Malay and Tamil patronymics ("Siti Nurhaliza
+# binte Osman", "Ravi Shankar s/o Muthusamy"), Arabic ones, and a widow's "viuda de Menjívar".
+_DESCENT = r"s/o |d/o |a/l |a/p |bin |binti |binte |bint |ibn |ben |viuda de |vda\. de "
+
+
 def extend_names(text: str, found: list[Entity]) -> list[Entity]:
     """A person found grows over the name words and initials beside it: a second surname, a middle
     initial, "y Pérez", a given name before."""
@@ -501,7 +506,7 @@ def extend_names(text: str, found: list[Entity]) -> list[Entity]:
         particle = (
             r"(?:y |i |de la |del |de |DE LA |DE LOS |DE LAS |DEL |DE |Y |I )"
             if capitals
-            else r"(?:y |i |de la |del |de )"
+            else r"(?:y |i |de la |del |de |" + _DESCENT + r")"
         )
         while after := re.match(
             rf"(?: {particle}?)([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?(?= [A-ZÀ-ÖØ-Þ]))",
@@ -510,7 +515,13 @@ def extend_names(text: str, found: list[Entity]) -> list[Entity]:
             word = after.group(1)
             if capitals and not word.isupper():
                 break
-            if not (_is_name(word) or len(word.rstrip(".")) == 1 or lexicon.zipf(word) < (3.5 if capitals else 2.0)):
+            descent = re.match(rf" (?:{_DESCENT})", after.group(0)) is not None  # the connector is the evidence
+            if not (
+                descent
+                or _is_name(word)
+                or len(word.rstrip(".")) == 1
+                or lexicon.zipf(word) < (3.5 if capitals else 2.0)
+            ):
                 break
             if lexicon.is_kept_term(word) or lexicon.is_region(word):
                 break

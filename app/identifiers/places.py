@@ -364,10 +364,16 @@ def _everyday_without_number(street: str) -> bool:
     return any(lexicon.zipf(word) >= lexicon.EVERYDAY_ZIPF for word in re.findall(r"[^\W\d_]+", street))
 
 
+# Guatemala City's and other Central American cities' numbered zones, between an address's commas: "4.ª calle
+# 12-34, zona 3, Quetzaltenango".
+_CITY_ZONE = re.compile(r"(?<=, )(?i:zona) \d{1,2}(?!\d)(?=[ \t]*(?:,|·|\n|$))", re.M)
+
+
 def find_places(text: str) -> list[Entity]:
     """Street addresses, postcodes and towns in ``text``."""
     found: list[Entity] = []
     found += [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)]
+    found += [Entity(*m.span(), T.LOCATION) for m in _CITY_ZONE.finditer(text)]
     for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY):
         found += [
             Entity(*_trim(text, *m.span()), T.ADDRESS)

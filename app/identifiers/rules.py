@@ -51,7 +51,15 @@ _SPANISH_INSTITUTION = (
     r"Hotel|Centro M[ée]dico|Sanatorio|"
     r"Consultorio|Policl[íi]nica|Despacho|Bufete|Notar[íi]a|Inmobiliaria|Juzgado|Tribunal|Audiencia|Farmacia|"
     r"Colegio|Universidad|Fundaci[óo]n|Asociaci[óo]n|Grupo|Instituto|Residencia|Laboratorio|Mutua|Aseguradora|"
-    r"Gestor[íi]a|Constructora|Cooperativa|Escuela|Sociedad|Corporaci[óo]n|Empresa|Comercial|Distribuidora)"
+    r"Gestor[íi]a|Constructora|Cooperativa|Escuela|Sociedad|Corporaci[óo]n|Empresa|Comercial|Distribuidora|"
+    r"Supermercados?)"
+)
+# Firms whose kind first makes even an everyday word their name: "Banco Nacional", "Farmacia Central",
+# "Supermercados La Colonia" are one bank, one pharmacy, one chain where "Juzgado de Primera Instancia" is
+# any court.
+_COMMERCIAL_KINDS = frozenset(
+    "banco caja seguros supermercado supermercados farmacia hotel restaurante tienda taller ferretería ferreteria "
+    "panadería panaderia abarrotes distribuidora constructora inmobiliaria comercial aseguradora".split()
 )
 GENERIC_INSTITUTION_WORDS = frozenset(
     "supremo constitucional nacional provincial superior justicia primera instancia instrucción instruccion social "
@@ -561,10 +569,13 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.ORGANIZATION,
         rf"(?<!\w)(?i:{_SPANISH_INSTITUTION})"
-        rf"(?: (?:de|del|de la|de los|de las|de lo|lo|y|por|para|en|DE|DEL|LA|LOS|LAS|Y|"
+        rf"(?: (?:de|del|de la|de los|de las|de lo|lo|y|por|para|en|do|da|dos|das|DE|DEL|LA|LOS|LAS|Y|"
         rf"n\.?[º°]\.?|N\.?[º°]\.?|núm\.|No\.|\d+|e|E|[A-ZÁÉÍÓÚÑÜ][\wáéíóúñü\-]*))* [A-ZÁÉÍÓÚÑÜ][\wáéíóúñüÁÉÍÓÚÑÜ\-]*",
-        accept=lambda s: any(
-            w.lower() not in GENERIC_INSTITUTION_WORDS for w in re.findall(r"[^\W\d_]+", s)[1:] if w[0].isupper()
+        accept=lambda s: (
+            s.split()[0].lower() in _COMMERCIAL_KINDS
+            or any(
+                w.lower() not in GENERIC_INSTITUTION_WORDS for w in re.findall(r"[^\W\d_]+", s)[1:] if w[0].isupper()
+            )
         ),
     ),
 )

@@ -1628,3 +1628,44 @@ def test_a_registration_after_its_bodys_name_is_a_licence(detector, text, identi
 def test_bolivian_identity_cards_and_ages_over_89_given_of_someone_or_spelled_out(detector, text, identifiers, kept):
     assert_hidden(detector, text, *identifiers)
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers", "kept"),
+    [
+        ("Transferencia al Banco Popular y compra en Supermercados El Rey", ["Banco Popular", "El Rey"], []),
+        ("Derivada al Hospital do Salnés; el Juzgado de Primera Instancia", ["Hospital do Salnés"], ["Juzgado"]),
+        ("Paciente: Rosa Elena Portillo viuda de Chicas, cama 4", ["Rosa Elena Portillo viuda de Chicas"], []),
+        ("Seen by Dr Kavitha d/o Ramasamy and Nurhidayah binti Yusof", ["Kavitha d/o Ramasamy", "Yusof"], []),
+        ("Dirección: 12 calle 3-45, zona 11, Mixco", ["12 calle 3-45", "zona 11"], []),
+    ],
+)
+def test_spanish_firms_named_by_their_kind_descent_and_widows_names_and_city_zones(detector, text, identifiers, kept):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "dates", "kept"),
+    [
+        ("Los días 3, 10 y 24 de octubre no acudió", ["3", "10", "24 de octubre"], []),
+        ("reviewed on the 2nd, 9th and 16th of June", ["2nd", "9th", "16th of June"], []),
+        ("| 07/11 09:40 | front desk | login |", ["07/11"], []),
+        ("insulin started 04/2023; the score was 3/10 10:00 then", ["04/2023"], ["3/10"]),
+        ("según la Ley 2/2011 y el Real Decreto Legislativo 8/2015", [], ["2/2011", "8/2015"]),
+    ],
+)
+def test_listed_days_a_month_with_its_year_and_a_logs_day_and_month(detector, text, dates, kept):
+    found = [e for e in detector.detect(text) if e.type is T.DATE]
+    for date_text in dates:
+        start = text.index(date_text)
+        assert any(e.start <= start and start + len(date_text) <= e.end for e in found), (date_text, found)
+    assert_kept(detector, text, *kept)
+
+
+def test_a_month_and_year_in_figures_stands_in_as_one(detector):
+    pseudonymiser = Pseudonymiser(detector=detector)
+    text = "Metformin stopped 04/2023 by Dr Halloran."
+    out = pseudonymiser.pseudonymise(text).text
+    surrogate = re.search(r"stopped (\S+) by", out).group(1)
+    assert re.fullmatch(r"\d{2}/20\d{2}", surrogate) and surrogate != "04/2023", out
