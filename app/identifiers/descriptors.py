@@ -50,7 +50,8 @@ adjuster adjusters coordinator coordinators worker workers social work legal stu
 employee employees benefits pension welfare review reviewer panel committee business records enquiries
 inquiries complaints notary public commissioner oaths guardianship probate senior junior bodily injury
 injuries home visit visits services portal control unit operations administration admin registration
-registry security protection
+registry security protection treatment treating assessment liaison crisis memory resolution banking
+postnatal antenatal referral referrals transfer specialty speciality domestic violence sexual
 departamento equipo multidisciplinario multidisciplinar oficina atención cliente clientes usuario usuarios
 reclamaciones siniestros automóviles automoviles recursos humanos producción produccion supervisora
 supervisor jefe jefa jefatura sección seccion gerencia dirección direccion administración administracion
@@ -72,6 +73,15 @@ _LEVELS = frozenset(
     nacional federal estatal municipal provincial regional comarcal general central universitario universitaria
     """.split()
 )
+# Whom a service is for: alone a department ("Adult Community Mental Health Team"), beside an institution's
+# kind one place's name ("Children's Hospital", "Women's and Children's Hospital", "Hospital Infantil").
+_POPULATIONS = frozenset(
+    """
+    adult adults child children childrens adolescent adolescents youth young older elderly women womens men
+    perinatal infant infants maternity
+    adultos infantil infanto juvenil mujer mujeres niñez niños adolescencia materno maternidad
+    """.split()
+)
 
 
 def _kind_words() -> frozenset[str]:
@@ -81,7 +91,7 @@ def _kind_words() -> frozenset[str]:
 
 
 _KINDS = _kind_words()
-DESCRIPTIVE_WORDS = frozenset((_SPECIALTIES + _FUNCTIONS + _NATIONALITIES).split()) | _LEVELS | _KINDS
+DESCRIPTIVE_WORDS = frozenset((_SPECIALTIES + _FUNCTIONS + _NATIONALITIES).split()) | _LEVELS | _POPULATIONS | _KINDS
 
 
 def names_nothing(surface: str, as_person: bool = False) -> bool:
@@ -91,8 +101,8 @@ def names_nothing(surface: str, as_person: bool = False) -> bool:
     Read ``as_person``, a word on the lists of people's names is one too ("Paz", "Ward", "Case")."""
     words = [w for w in _WORD.findall(surface) if w.lower() not in _CONNECTORS]
     lower = {w.lower() for w in words}
-    if lower & _LEVELS and lower & (_KINDS - _LEVELS):
-        return False  # "University Hospital": one hospital, named by its kind
+    if lower & (_LEVELS | _POPULATIONS) and lower & (_KINDS - _LEVELS - _POPULATIONS):
+        return False  # "University Hospital", "Children's Hospital": one hospital, named by its kind
     return bool(words) and all(
         len(w) > 1
         and (w.lower() in DESCRIPTIVE_WORDS or lexicon.is_clinical_word(w))

@@ -725,24 +725,28 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
 
 def _names_nothing(text: str, entity: Entity, found: list[Entity]) -> bool:
     """A person's, a firm's or a place's finding made only of the words for a specialty, a department or a
-    job ("Family Medicine", "Case Manager", "Servicio de Neonatología"), with no other finding across or right
-    beside it to be part of ("Cedar Ridge" before "Orthopaedic & Spine Center", "University Hospital" before
-    "Galway")."""
+    job ("Family Medicine", "Case Manager", "Servicio de Neonatología"), with the findings across or right
+    beside it, which it may be part of ("Cedar Ridge" and "Orthopaedic" before "& Spine Center", "University
+    Hospital" before "Galway"), naming nothing either."""
     if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION):
         return False
     if not descriptors.names_nothing(entity.text_in(text), as_person=entity.type is T.PERSON):
         return False
-    return not any(
-        other is not entity
-        and (
-            other.overlaps(entity)
-            or re.fullmatch(r"[ &]{0,3}", text[other.end : entity.start]) is not None
-            and other.end <= entity.start
-            or re.fullmatch(r"[ &]{0,3}", text[entity.end : other.start]) is not None
-            and entity.end <= other.start
-        )
-        for other in found
-    )
+    start, end = entity.start, entity.end
+    grown = True
+    while grown:  # the run of findings that touch one another
+        grown = False
+        for other in found:
+            touches = (
+                other.start < end
+                and start < other.end
+                or (other.end <= start and re.fullmatch(r"[ &]{0,3}", text[other.end : start]) is not None)
+                or (end <= other.start and re.fullmatch(r"[ &]{0,3}", text[end : other.start]) is not None)
+            )
+            if touches and (other.start < start or other.end > end):
+                start, end = min(start, other.start), max(end, other.end)
+                grown = True
+    return descriptors.names_nothing(text[start:end], as_person=entity.type is T.PERSON)
 
 
 def _without_nameless_head(text: str, entity: Entity) -> Entity:

@@ -35,7 +35,7 @@ _COMPANY_SUFFIX = (
     r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|Inc|Incorporated|Corp|Corporation|plc|PLC|GmbH|KG|AG|"
     r"S\.A\. de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.|S\.C\.|A\.C\.|"
     r"SLU|SL|SA de CV|SA|SAS|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|Pvt\. Ltd\.|Pty Ltd|"
-    r"Co Ltd|& Co|and Co|"
+    r"Co Ltd|& Co|and Co|& Sons?|& Daughters?|& Partners|& Associates|"
     r"Co|Company|Group|Holdings|Partners|Partnership|Associates|Trust|Foundation|Abogados|Asociados)\.?"
 )
 # Institutions named by their kind first, as Spanish writes them: "Juzgado de Primera Instancia nº 4 de
@@ -88,7 +88,14 @@ INSTITUTION_KINDS = (
     r"Plumbing & Gas|Plumbing & Heating|Heating & Cooling|Heating & Air|Auto Repair|Auto Repairs|"
     r"Pizza|Pizzeria|Cafe|Café|Coffee|Diner|Deli|Bar & Grill|Grill|Salon|Hair Salon|Barbers|Barbershop|Florist|"
     r"Hardware|Dry Cleaners|Cleaners|Towing|Roofing|Landscaping|Heating|Fitness|Gym|Daycare|Childcare|Kennels|"
-    r"Vets|Veterinary|Carpets|Tailors|Laundry|Bistro|Taquería|Taqueria|Panadería|Ferretería|Lavandería"
+    r"Vets|Veterinary|Carpets|Tailors|Laundry|Bistro|Taquería|Taqueria|Panadería|Ferretería|Lavandería|"
+    # care, therapy and advice as firms and boards name themselves ("Laganside Dental Care", "Umhlanga Rocks
+    # Physio & Rehab", "Hywel Dda University Health Board", "Prairie Gateway Immigration", "Lindo Surveys")
+    r"Dental Care|Eye Care|Health Care|Healthcare Facility|Health Care Facility|Care Facility|Facility|Aged Care|"
+    r"Senior Care|Foot Care|Skin Care|Care|"
+    r"Physio & Rehab|Physio|Rehab|Rehabilitation|Respiratory|Medical Supplies|Medical Supply|Health Board|"
+    r"Immigration|Immigration Services|Migration|Surveys|Surveyors|Tenancy Advice|Advice Centre|Law Centre|"
+    r"Auto Works|Motor Works|Engineering Works|Medical Suites|Textiles"
 )
 # Longest first: the first kind that fits ends the name, and "Health" must not end "Bloor West Family Health
 # Team" before "Health Team" is tried.
@@ -148,6 +155,28 @@ def _surname_then_given(surface: str) -> bool:
         or lexicon.is_region(given.strip())
         and not lexicon.is_name_word(given.split()[0])
     )
+
+
+def _not_a_country_after(surface: str) -> bool:
+    """ "Bank of Valletta", not "Bank of England": what follows the kind is no country or state."""
+    tail = re.sub(r"^(?:.*? of (?:the )?|NHS )", "", surface)
+    return not lexicon.is_region(tail)
+
+
+def _not_a_heading(surface: str) -> bool:
+    """An institution's name, not a heading or a sentence in capitals around its kind ("YOU WERE IN THE
+    HOSPITAL", "DECLARATION BY HOSPITAL", "HOSPITAL FOR TWO DAYS"): a clause's verbs, pronouns and joining words
+    are no name's."""
+    if not surface.isupper():
+        return True
+    return not any(w.lower() in _CLAUSE_WORDS for w in re.findall(r"[^\W\d_]+", surface))
+
+
+# English only: a Spanish name in capitals holds "SU", "SE" and "ES" as a word or an initialism.
+_CLAUSE_WORDS = frozenset(
+    "you your yours we were was is are be been being have has had will would shall should can could may might "
+    "must do does did i me my he she it they them their this that these those who which when where if by days".split()
+)
 
 
 def _not_a_label(surface: str) -> bool:
@@ -481,8 +510,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.ORGANIZATION,
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?"
-        rf"(?:{_CAPITAL_NAME}(?:'s|(?<=s)['’](?= [A-Z]))? (?:(?:{_PARTICLE}|'t) )*){{1,3}}"
+        rf"(?:(?:{_CAPITAL_NAME}|[a-z][A-Z][a-z]+)(?:'s|(?<=s)['’](?= [A-Z]))? (?:(?:{_PARTICLE}|'t|and|\d{{1,2}}) )*)"
+        rf"{{1,4}}"
         rf"(?i:{_INSTITUTION_SUFFIX})\b(?: (?:of|for|at|de|del) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}})?",
+        accept=_not_a_heading,
     ),
     # A public institution named by its kind and its number, as Mexico's IMSS, Cuba's and many countries'
     # schools and courts are: "Unidad de Medicina Familiar No. 171", "Hospital General Regional No. 46",
@@ -561,6 +592,17 @@ RULES: tuple[Rule, ...] = (
         r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
         accept=lambda s: len(s) > 1 and s.lower() not in _NOT_ORGANISATIONS,
     ),
+    # An institution named by its kind and a place or a name after "of": "Bank of Valletta", "University of
+    # Otago", "Diocese of Kerry"; a Scottish or Welsh health board: "NHS Greater Glasgow and Clyde". A country or
+    # a state after "of" is a national body's ("Bank of England", "NHS Scotland").
+    _rule(
+        T.ORGANIZATION,
+        rf"(?<!\w)(?:(?:(?:Royal|National|Commonwealth|Allied|First) )?Bank|University|Diocese|Archdiocese|College|"
+        rf"Polytechnic) of (?:the )?(?P<tail>{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,2}})"
+        rf"|(?<!\w)NHS (?P<board>(?!(?:Number|No|Trust|Foundation|Digital|App|Direct|Choices|Login|Account)\b)"
+        rf"{_CAPITAL_NAME}(?: (?:and )?{_CAPITAL_NAME}){{0,3}})",
+        accept=_not_a_country_after,
+    ),
     # Companies written in lower case: "bluefin data llc", "7 hills analytics inc".
     _rule(
         T.ORGANIZATION,
@@ -572,9 +614,14 @@ RULES: tuple[Rule, ...] = (
         rf"(?: (?:de|del|de la|de los|de las|de lo|lo|y|por|para|en|do|da|dos|das|DE|DEL|LA|LOS|LAS|Y|"
         rf"n\.?[º°]\.?|N\.?[º°]\.?|núm\.|No\.|\d+|e|E|[A-ZÁÉÍÓÚÑÜ][\wáéíóúñü\-]*))* [A-ZÁÉÍÓÚÑÜ][\wáéíóúñüÁÉÍÓÚÑÜ\-]*",
         accept=lambda s: (
-            s.split()[0].lower() in _COMMERCIAL_KINDS
-            or any(
-                w.lower() not in GENERIC_INSTITUTION_WORDS for w in re.findall(r"[^\W\d_]+", s)[1:] if w[0].isupper()
+            _not_a_heading(s)
+            and (
+                s.split()[0].lower() in _COMMERCIAL_KINDS
+                or any(
+                    w.lower() not in GENERIC_INSTITUTION_WORDS
+                    for w in re.findall(r"[^\W\d_]+", s)[1:]
+                    if w[0].isupper()
+                )
             )
         ),
     ),

@@ -1669,3 +1669,45 @@ def test_a_month_and_year_in_figures_stands_in_as_one(detector):
     out = pseudonymiser.pseudonymise(text).text
     surrogate = re.search(r"stopped (\S+) by", out).group(1)
     assert re.fullmatch(r"\d{2}/20\d{2}", surrogate) and surrogate != "04/2023", out
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers", "kept"),
+    [
+        ("Seen at Kowhai Dental Care and referred to Tamaki Physio & Rehab.", ["Kowhai Dental Care", "Tamaki"], []),
+        (
+            "Admitted to Nyeri Level 5 Hospital, then Kenyatta National Teaching and Referral Hospital.",
+            ["Nyeri Level 5 Hospital", "Kenyatta National Teaching and Referral Hospital"],
+            [],
+        ),
+        (
+            "Quote from Borg & Sons; salary paid by Bank of Tanganyika; survey by Mifsud Surveys.",
+            ["Borg & Sons", "Bank of Tanganyika", "Mifsud Surveys"],
+            [],
+        ),
+        (
+            "Referred by NHS Forth Valley to Betsi Cadwaladr University Health Board.",
+            ["Forth Valley", "Betsi Cadwaladr University Health Board"],
+            [],
+        ),
+        (
+            "Scan at Netcare uMhlanga Hospital; the Bank of England and NHS Scotland are national.",
+            ["Netcare uMhlanga Hospital"],
+            ["Bank of England"],
+        ),
+        (
+            "YOU WERE IN THE HOSPITAL FOR TWO DAYS. REFERRAL FOR SPECIALTY CARE follows.",
+            [],
+            ["YOU WERE IN THE HOSPITAL", "REFERRAL FOR SPECIALTY CARE"],
+        ),
+        (
+            "Transferred to Children's Hospital; the Adult Eating Disorders Team and Crisis Resolution Team saw her.",
+            ["Children's Hospital"],
+            ["Crisis Resolution Team"],
+        ),
+        ("ST. MARY'S HOSPITAL and OUR LADY OF LOURDES HOSPITAL", ["MARY'S HOSPITAL", "LOURDES HOSPITAL"], []),
+    ],
+)
+def test_firms_named_by_their_kind_of_care_or_trade_boards_and_banks_of_a_place(detector, text, identifiers, kept):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, text, *kept)
