@@ -411,8 +411,8 @@ def _with_range(text: str, start: int, end: int, dates: list[tuple[int, int]] = 
 
 def _with_weekday(text: str, start: int, end: int) -> tuple[int, int]:
     before = _WEEKDAY_BEFORE.search(text[max(0, start - 12) : start])
-    if before and re.match(r"(?i)[a-z]", text[start:end][:1] or "x") is not None:
-        return start, end  # the date itself opens with a word ("Friday 21st" found whole already)
+    if before and re.match(rf"(?i:{_ANY_WEEKDAY})\b", text[start:end]) is not None:
+        return start, end  # the date itself opens with its weekday ("Friday 21st" found whole already)
     return (start - len(before.group(0)), end) if before else (start, end)
 
 

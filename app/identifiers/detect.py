@@ -114,7 +114,8 @@ _LABEL_WORDS = frozenset(
     "mamá papá "
     "madre padre notario notaria master pc dc ds di "
     # qualifications after a name
-    "md phd mbbs frcr frcs frcp mrcp mrcgp rn bsn msn np do dds esq qc kc jd llm mba dnp lcsw lpc facp facs".split()
+    "md phd mbbs frcr frcs frcp mrcp mrcgp rn bsn msn np do dds esq qc kc jd llm mba dnp lcsw lpc facp facs aud "
+    "dpt otr pharmd rph".split()
 )
 
 

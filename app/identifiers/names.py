@@ -101,6 +101,8 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     """The words after a title or an introduction that can be a name: not function words, not everyday words
     (unless on the name lists), the longest such start."""
     words = list(re.finditer(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", match.group("name")))
+    # "don ramon aquino": after don or doña come a given name and the surnames, however rare the word
+    spanish_honorific = re.match(r"(?i)(?:don|doña|dña)\.? ", match.group(0)) is not None
     kept = []
     for word in words:
         surface = word.group(0)
@@ -120,7 +122,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
         if not (
             lexicon.is_name_word(surface)
             or lexicon.zipf(surface) < 3.0
-            or surface[0].isupper()
+            or (surface[0].isupper() or kept and spanish_honorific)
             and lexicon.zipf(surface) < 4.0
         ):
             break

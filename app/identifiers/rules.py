@@ -175,7 +175,8 @@ def _not_a_heading(surface: str) -> bool:
 # English only: a Spanish name in capitals holds "SU", "SE" and "ES" as a word or an initialism.
 _CLAUSE_WORDS = frozenset(
     "you your yours we were was is are be been being have has had will would shall should can could may might "
-    "must do does did i me my he she it they them their this that these those who which when where if by days".split()
+    "must do does did i me my he she it they them their this that these those who which when where if by days "
+    "before after against".split()
 )
 
 
@@ -454,6 +455,25 @@ RULES: tuple[Rule, ...] = (
         accept=_not_a_label,
         cued=True,
     ),
+    # A name before the date of birth that identifies its holder, as lists and registers write them: "- Duc
+    # Minh Nguyen, DOB 17/08/1982", "| van der Berg, Pieter | PRK6155 | 30/09/1944", "Ana Ruiz, nacida el …".
+    _rule(
+        T.PERSON,
+        rf"(?<![\w.])(?P<value>(?:(?:{_PARTICLE} )+)?(?=\w\w){_PERSON_NAME}(?:, {_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)?)"
+        rf",? (?:DOB|D\.O\.B\.?|dob|born|b\.|F\. ?N\.?|FN|nacid[oa]|fecha de nacimiento)\b",
+        accept=_not_a_label,
+    ),
+    # A name spelled out letter by letter, as a caller does: "Dwayne Morrison, M-O-R-R-I-S-O-N".
+    _rule(T.PERSON, r"(?<![\w-])(?:[A-Z]-){3,}[A-Z](?![\w-])", cued=True),
+    # "Surname, Given" in a table's cell: "| van der Berg, Pieter |", "| LI, Jian Hao |".
+    _rule(
+        T.PERSON,
+        rf"(?<=\| )(?P<value>(?:{_PARTICLE} )*{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?, {_CAPITAL_NAME}"
+        rf"(?: {_CAPITAL_NAME})?)(?= +\|)",
+        accept=_surname_then_given,
+    ),
+    # A nickname in quotes after a name: "Mr Desmond Kilpatrick ("Des")".
+    _rule(T.PERSON, r"(?<=[a-z]) \([\"“'‘](?P<value>[A-Z][a-zà-ÿ]{1,15})[\"”'’]\)"),
     # A nickname or a name someone is called by.
     _rule(
         T.PERSON,
@@ -633,7 +653,8 @@ LOWER_CASE_COMPANY = re.compile(r"\b(?:llc|inc|ltd|corp|gmbh|plc|llp|s\.l\.|s\.a
 NAME_LABELS = re.compile(
     rf"(?:(?:^|\n)[ \t]*(?i:Dear|Signed(?: by)?|Attn\.?|Cc|Fdo\.?|Firmado|Estimad[oa]|Querid[oa]|Hola|Hi|Hello)[ \t]+"
     rf"|(?:^|\n|\t| {{2,}})[ \t]*(?i:Patient(?: name)?|Name|Full name|Last name|First name|First|Surname|Given names?|"
-    rf"Middle name|Preferred name|Re|To|From|Signed(?: by)?|Signature|Witness(?:es)?|Tenant|Landlord|Lessee|Lessor|"
+    rf"Middle name|Preferred name|Nickname|Alias|Known as|Apodo|"
+    rf"Re|To|From|Signed(?: by)?|Signature|Witness(?:es)?|Tenant|Landlord|Lessee|Lessor|"
     rf"Pharmacist|Consultant|Referrer|Referring (?:doctor|physician|clinician)|GP|Cc|Attn\.?|Carer|"
     rf"Next of kin|NOK|Emergency contact|Contact|Insured|Your insured|Policyholder|Claimant|Respondent|Guarantor|"
     rf"Employee|Parent|Guardian|Mother|Father|Nurse|Physician|Doctor|Author|Reviewer|Interpreter|Applicant|"

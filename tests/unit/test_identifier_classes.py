@@ -1711,3 +1711,31 @@ def test_a_month_and_year_in_figures_stands_in_as_one(detector):
 def test_firms_named_by_their_kind_of_care_or_trade_boards_and_banks_of_a_place(detector, text, identifiers, kept):
     assert_hidden(detector, text, *identifiers)
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers", "kept"),
+    [
+        ("- Thi Hoa Tran, DOB 03/04/1961, 12 Oak Street", ["Thi Hoa Tran"], []),
+        (
+            "| 25-T0099 | de Groot, Anneke | ABC123 |\n| 25-T0100 | WU, Mei Ling | XYZ987 |",
+            ["de Groot, Anneke", "WU, Mei Ling"],
+            [],
+        ),
+        ('Re: Mrs Philippa Ormsby ("Pip"), and she asked for Pip', ["Ormsby", "Pip"], []),
+        ("my surname is Szczepański, S-Z-C-Z-E-P-A-N-S-K-I, thank you", ["S-Z-C-Z-E-P-A-N-S-K-I"], []),
+        ("I, Marguerite Okonjo-Fall, born in Dakar, declare", ["Marguerite Okonjo-Fall"], ["I, "]),
+        ("soy la sobrina de don anselmo quiñonez el de la finca", ["anselmo quiñonez"], ["el de la finca"]),
+        (
+            "Hearing assessed by Nia Brathwaite, AuD; Dr Sethi notified",
+            ["Nia Brathwaite", "Sethi"],
+            ["AuD", "notified"],
+        ),
+        ("en la notaría el día jueves once de abril de dos mil veinticuatro", ["jueves once de abril"], []),
+    ],
+)
+def test_names_in_registers_tables_spelled_out_or_after_don_and_a_spelled_dates_weekday(
+    detector, text, identifiers, kept
+):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, text, *kept)
