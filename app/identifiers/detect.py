@@ -9,6 +9,7 @@ cost twice the time and find nothing more).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import importlib.util
 import re
@@ -175,25 +176,28 @@ class IdentifierDetector:
         # A run of capitals is a firm unless the model reads that very run as a person or a place: its kind
         # picks its stand-in, and "Signed, Jim Smith." must not be signed by a company.
         model_kinds = {(e.start, e.end): e.type for e in model}
+        index = _SpanIndex(found)
         found += [
             named
             for entity in names.find_title_case_runs(text)
-            if not any(entity.overlaps(f) for f in found)
+            if not index.any_overlap(entity)
             and (named := _run_named(text, entity, model_kinds)) is not None
             and _credible(text, named)
         ]
+        index = _SpanIndex(found)
         found += [
             entity
             for entity in names.find_rare_capitalised(text, language.value)
             if not _drug_like(entity.text_in(text))
-            and not any(entity.overlaps(f) for f in found)
+            and not index.any_overlap(entity)
             and entity.text_in(text).lower() not in _ROLE_WORDS | _LABEL_WORDS
         ]
         if self.use_ner:  # the model fills what the rules left: a rule knows a number's or an address's edges
+            index = _SpanIndex(found)
             found += [
                 named
                 for entity in model
-                for piece in _outside(entity, found)
+                for piece in _outside(entity, index.overlapping(entity))
                 if (named := _named(text, piece)) is not None and _credible(text, named)
             ]
         found = _drop_medicine_and_law(text, found)
@@ -491,6 +495,24 @@ def _lines_of(text: str, entity: Entity) -> list[Entity]:
         start = entity.start + match.end()
     pieces.append(Entity(start, entity.end, entity.type))
     return [trimmed for piece in pieces if (trimmed := _trimmed(text, piece)).end > trimmed.start]
+
+
+class _SpanIndex:
+    """Findings sorted by where they start, to ask which overlap a span without reading them all (a long
+    note holds hundreds)."""
+
+    def __init__(self, found: list[Entity]):
+        self._found = sorted(found, key=lambda e: e.start)
+        self._starts = [e.start for e in self._found]
+        self._longest = max((e.end - e.start for e in found), default=0)
+
+    def overlapping(self, entity: Entity) -> list[Entity]:
+        low = bisect.bisect_left(self._starts, entity.start - self._longest)
+        high = bisect.bisect_left(self._starts, entity.end)
+        return [e for e in self._found[low:high] if e.overlaps(entity)]
+
+    def any_overlap(self, entity: Entity) -> bool:
+        return bool(self.overlapping(entity))
 
 
 def _outside(entity: Entity, ruled: list[Entity]) -> list[Entity]:
