@@ -26,7 +26,12 @@ _TITLES = frozenset(
 # A title says which first names read naturally after it: "Mrs Mario Walker" makes a model stumble.
 _FEMALE_TITLES = frozenset("mrs ms miss dame lady dña dª doña sra srta dra licda mtra profa abgda letrada".split())
 _MALE_TITLES = frozenset("mr sir lord don sr mtro letrado".split())
-_PARTICLES = frozenset("van von der den de del della di da du le la ter ten bin al el ap 't".split())
+# A name's particles, and the words that join it to a parent's or a late husband's ("binte", "s/o", "viuda de"):
+# the stand-in keeps them, so the model still reads whose child or widow.
+_PARTICLES = frozenset(
+    "van von der den de del della di da du le la ter ten bin al el ap 't binte binti bint ibn ben s/o d/o a/l "
+    "a/p viuda vda".split()
+)
 _PUBLIC_MAIL = frozenset(
     "gmail.com googlemail.com outlook.com hotmail.com hotmail.co.uk live.com yahoo.com yahoo.co.uk icloud.com "
     "proton.me protonmail.com btinternet.com aol.com mail.com nhs.net example.com example.net example.org".split()
@@ -46,7 +51,8 @@ _KEPT_IN_ORGANISATIONS = (
     | frozenset(
         "juzgados tribunales audiencias hospitales servicio servicios unidad registro notaría notaria colegio "
         "ilustre despacho abogados consultorio farmacia ayuntamiento universidad instituto fiscalía fiscalia "
-        "clínico clinico court courts tribunal council university college school".split()
+        "clínico clinico court courts tribunal council university college school banco caja seguros supermercado "
+        "supermercados aseguradora cooperativa hotel restaurante tienda taller bank".split()
     )
     # a court's or a body's kind and the words joining its name: "CIRCUIT COURT FOR … COUNTY"
     | frozenset(
@@ -58,7 +64,8 @@ _STREET_WORDS = frozenset(
     "street st road rd avenue ave lane ln close drive dr way court ct place pl crescent cres boulevard blvd terrace "
     "gardens grove square sq row walk path parade mews hill park rise view green loop shoals flat apt apartment unit "
     "suite c calle avenida avda av paseo plaza piso puerta bajo izq izquierda dcha derecha rua ul apto dpto depto "
-    "carrera cra colonia col km".split()
+    "carrera cra colonia col km carrer avinguda passeig plaça placa rambla travessera camí cami kalea etorbidea "
+    "triq rúa praza rolda pasaje bloque casa zona plot box".split()
 )
 FAKER_LOCALES = ("en_GB", "en_US")
 # A Spanish conversation's stand-ins are Spanish and Mexican names, towns and streets.
@@ -85,6 +92,17 @@ def _first_name_kind(words: set[str]) -> str:
     if words & _MALE_TITLES:
         return "first_male"
     return "first"
+
+
+_SPANISH_UNITS = "uno dos tres cuatro cinco seis siete ocho nueve".split()
+_ENGLISH_UNITS = "one two three four five six seven eight nine".split()
+
+
+def _spelled_nineties(unit: int, spanish: bool, units: list[str]) -> str:
+    """90 + ``unit`` in words: "noventa y tres", "ninety-three", "noventa"."""
+    if unit == 0:
+        return "noventa" if spanish else "ninety"
+    return f"noventa y {units[unit - 1]}" if spanish else f"ninety-{units[unit - 1]}"
 
 
 class SurrogateMaker:
@@ -318,7 +336,16 @@ class SurrogateMaker:
         return parsed.shifted(self.date_offset_days + nudge)
 
     def _age(self, original: str) -> str:
-        return re.sub(r"\d+", lambda m: str(90 + (int(m.group(0)) - 90 + self._rng.randrange(1, 12)) % 15), original)
+        if re.search(r"\d", original):
+            return re.sub(
+                r"\d+", lambda m: str(90 + (int(m.group(0)) - 90 + self._rng.randrange(1, 12)) % 15), original
+            )
+        # spelled out ("noventa y cuatro", "ninety-two"): another age in the nineties, in the same words
+        spanish = re.match(r"(?i)noventa|cien", original) is not None
+        units = _SPANISH_UNITS if spanish else _ENGLISH_UNITS
+        choices = [n for n in range(10) if _spelled_nineties(n, spanish, units).lower() != original.lower()]
+        spelled = _spelled_nineties(self._rng.choice(choices), spanish, units)
+        return spelled[0].upper() + spelled[1:] if original[:1].isupper() else spelled
 
     # -- contact details and numbers -----------------------------------------------------------------
     def _email(self, original: str) -> str:

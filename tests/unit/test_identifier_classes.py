@@ -1739,3 +1739,15 @@ def test_names_in_registers_tables_spelled_out_or_after_don_and_a_spelled_dates_
 ):
     assert_hidden(detector, text, *identifiers)
     assert_kept(detector, text, *kept)
+
+
+def test_a_spelled_age_a_patronymic_and_a_spanish_banks_kind_keep_their_form_in_the_stand_in(detector):
+    pseudonymiser = Pseudonymiser(detector=detector)
+    text = (
+        "Viuda de noventa y dos años de edad. Mrs Siti Aminah binte Rahman paid Banco Popular.\n"
+        "Domicili: Carrer del Rec, 27, 2n 1a, 08003 Barcelona"
+    )
+    out = pseudonymiser.pseudonymise(text).text
+    assert re.search(r"de noventa(?: y \w+)? años", out) and "noventa y dos" not in out, out
+    assert re.search(r"Mrs \w+ \w+ binte \w+ paid Banco \w+", out) and "Rahman" not in out, out
+    assert "Carrer del " in out and "Rec" not in out, out
