@@ -223,6 +223,7 @@ class IdentifierDetector:
             _without_role_abbreviation(text, _without_number_label(text, kept))
             for entity in _resolve(found)
             if (kept := places.without_state_code(text, _as_town(entity, places_named))) is not None
+            and not _part_of_a_word(text, kept)
         ]
 
     def _cued_findings(self, text: str) -> list[Entity]:
@@ -744,6 +745,21 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
 
     named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER)  # "Real Decreto 1720/2007" is a law's number
     return [e for e in found if not (e.type in named and inside(e))]
+
+
+def _part_of_a_word(text: str, entity: Entity) -> bool:
+    """A name's finding that starts or ends inside a word ("HbA" of "HbA1c"): no one's name, and its stand-in
+    glued to the rest ("Griselda1c") could not be put back."""
+    if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION):
+        return False
+    return (
+        entity.start > 0
+        and text[entity.start - 1].isalnum()
+        and text[entity.start].isalnum()
+        or entity.end < len(text)
+        and text[entity.end].isalnum()
+        and text[entity.end - 1].isalnum()
+    )
 
 
 def _names_nothing(text: str, entity: Entity, found: list[Entity]) -> bool:

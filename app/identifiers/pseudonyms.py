@@ -238,10 +238,14 @@ class Pseudonymiser:
         if not keys:
             return self._reidentify_dates(text)
         tags = self.pseudonyms.style == TAGS  # written in capitals whatever the original's case
+        variants = self._variants()
 
         def original(match: re.Match) -> str:
-            written = keys[match.group(0).lower()]
-            return written if tags else _case_like(match.group(0), written)
+            seen = match.group(0)
+            written = keys[seen.lower()]
+            if tags:
+                return written
+            return _case_like(seen, written, variants.get(seen.lower(), ()))
 
         pattern = _any_of(keys)
         matches = list(pattern.finditer(text))
@@ -299,6 +303,16 @@ class Pseudonymiser:
             if self.pseudonyms.style == TAGS and r.surrogate.startswith("["):  # "PERSON_1" without its brackets
                 reverse[r.surrogate[1:-1].lower()] = r.original
         return reverse
+
+    def _variants(self) -> dict[str, list[str]]:
+        """Each stand-in (lower case) -> every original written for it, in the cases the texts used ("Getafe"
+        and "GETAFE", "Abena" and "abena" share one stand-in)."""
+        variants: dict[str, list[str]] = {}
+        for r in self.pseudonyms.replacements:
+            variants.setdefault(r.surrogate.lower(), [])
+            if r.original not in variants[r.surrogate.lower()]:
+                variants[r.surrogate.lower()].append(r.original)
+        return variants
 
     def _reidentify_dates(self, text: str) -> str:
         """A stand-in date written in another format than it was read is still shifted back."""
@@ -380,6 +394,14 @@ def _any_of(keys: Iterable[str]) -> re.Pattern:
     return any_term(keys)
 
 
-def _case_like(seen: str, original: str) -> str:
-    """The original in capitals where the model wrote the stand-in in capitals; otherwise as it was written."""
-    return original.upper() if seen.isupper() and len(seen) > 1 else original
+def _case_like(seen: str, original: str, variants: Iterable[str] = ()) -> str:
+    """The original in the case the stand-in was written in. Where the texts wrote it in several cases
+    ("Getafe" and "GETAFE", "Abena" and "morena abena"), the one written as the stand-in is; else the original
+    in capitals where the model wrote capitals, and otherwise as it was written."""
+    written = [original, *(v for v in variants if v != original)]
+    for shape in (str.isupper, str.islower):
+        if len(seen) > 1 and shape(seen):
+            return next((v for v in written if shape(v)), original.upper() if shape is str.isupper else original)
+    if len(written) > 1 and seen[:1].isupper():
+        return next((v for v in written if not v.isupper() and not v.islower()), original)
+    return original

@@ -1751,3 +1751,19 @@ def test_a_spelled_age_a_patronymic_and_a_spanish_banks_kind_keep_their_form_in_
     assert re.search(r"de noventa(?: y \w+)? años", out) and "noventa y dos" not in out, out
     assert re.search(r"Mrs \w+ \w+ binte \w+ paid Banco \w+", out) and "Rahman" not in out, out
     assert "Carrer del " in out and "Rec" not in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She kept asking for Abena. 12:05, Kwame: yes abena is my sister, abena lives in Kumasi",
+        "hi this is tiffany moms of jaxon. Tiffany again: Jaxon has a fever",
+        "Hartmut Becker <Hartmut.Becker@hp.com> and Dr Becker",
+        "Lab: hemograma, PCR, HbA1c y hemocultivos para Dña. Lucía Ferrán",
+    ],
+)
+def test_a_name_written_in_two_cases_or_beside_a_lab_code_is_put_back_as_written(detector, text):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector)
+    read = pseudonymiser.pseudonymise(text)
+    assert pseudonymiser.reidentify(read.text) == text, read.text
+    assert "HbA" not in {e.text_in(text) for e in detector.detect(text)}
