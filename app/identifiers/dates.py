@@ -413,6 +413,8 @@ def _with_weekday(text: str, start: int, end: int) -> tuple[int, int]:
     before = _WEEKDAY_BEFORE.search(text[max(0, start - 12) : start])
     if before and re.match(rf"(?i:{_ANY_WEEKDAY})\b", text[start:end]) is not None:
         return start, end  # the date itself opens with its weekday ("Friday 21st" found whole already)
+    if before and parse_date(text[start - len(before.group(0)) : end]) is None:
+        return start, end  # a weekday the stand-in could not be written with
     return (start - len(before.group(0)), end) if before else (start, end)
 
 
@@ -496,7 +498,7 @@ def shift(day: date, days: int, precision: Precision) -> date:
 def parse_date(text: str) -> ParsedDate | None:
     """The date ``text`` names, or None if it names none of the forms above."""
     text = text.strip()
-    weekday = re.match(rf"(?i:(?P<weekday>{_ANY_WEEKDAY})(?P<sep>,?\s?))(?=\d)", text)
+    weekday = re.match(rf"(?i:(?P<weekday>{_ANY_WEEKDAY})(?P<sep>,?\s?))(?=\d|[^\W\d_])", text)
     if weekday:
         rest = parse_date(text[weekday.end() :])
         if rest is not None and rest.precision is not Precision.DAY_ONLY:  # "Friday 21st": the forms below

@@ -311,6 +311,8 @@ def _credible(text: str, entity: Entity) -> bool:
         return False
     if _heading_or_sentence_word(text, entity, surface):
         return False
+    if surface.islower() and entity.type in (T.LOCATION, T.ORGANIZATION) and surface not in town_names():
+        return False  # the small models read a chat typed in lower case poorly: "buenos dias don ramon aquino"
     if entity.type is T.LOCATION:
         if " " not in surface and re.match(r" \d{1,3}(?!\d)", text[entity.end : entity.end + 5]):
             return False  # "Room 4", "Bay 12": a numbered room or bay, not a town

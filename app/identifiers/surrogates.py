@@ -235,6 +235,10 @@ class SurrogateMaker:
         return self.word(f"{letter}.", "first")[:1].upper()
 
     def _place(self, original: str) -> str:
+        zone = re.fullmatch(r"(zona|zone) (\d{1,2})", original, re.I)
+        if zone:  # a city's numbered zone ("zona 10") stands in as another of its zones
+            number = int(zone.group(2))
+            return f"{zone.group(1)} {self._rng.choice([n for n in range(1, 26) if n != number])}"
         return self.word(original, "place")
 
     def _other(self, original: str) -> str:

@@ -1767,3 +1767,18 @@ def test_a_name_written_in_two_cases_or_beside_a_lab_code_is_put_back_as_written
     read = pseudonymiser.pseudonymise(text)
     assert pseudonymiser.reidentify(read.text) == text, read.text
     assert "HbA" not in {e.text_in(text) for e in detector.detect(text)}
+
+
+def test_a_spelled_dates_weekday_a_city_zone_and_a_greeting_in_a_chat_stand_in_as_themselves(detector):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=5), detector)
+    text = (
+        "Resume este informe:\nDomicilio: 14 avenida 5-20, zona 1, Quetzaltenango.\n"
+        "Firmado el día martes nueve de abril de dos mil veinticuatro.\n"
+        "14/8/24, 9:12 a. m. - amparo: buenos dias don ramon aquino, ya deposite"
+    )
+    out = pseudonymiser.pseudonymise(text).text
+    weekdays = "lunes|martes|miércoles|jueves|viernes|sábado|domingo"
+    assert re.search(rf"el día (?:{weekdays}) \w+ de \w+ de dos mil \w+\.", out), out
+    assert re.search(r", zona \d{1,2}, ", out) and "zona 1," not in out, out
+    assert re.search(r": buenos dias don \w+ \w+, ya deposite", out) and "aquino" not in out, out
+    assert pseudonymiser.reidentify(out) == text
