@@ -413,8 +413,9 @@ def _with_weekday(text: str, start: int, end: int) -> tuple[int, int]:
     before = _WEEKDAY_BEFORE.search(text[max(0, start - 12) : start])
     if before and re.match(rf"(?i:{_ANY_WEEKDAY})\b", text[start:end]) is not None:
         return start, end  # the date itself opens with its weekday ("Friday 21st" found whole already)
-    if before and parse_date(text[start - len(before.group(0)) : end]) is None:
-        return start, end  # a weekday the stand-in could not be written with
+    spelled = re.match(r"[^\W\d_]", text[start:end]) is not None
+    if before and spelled and parse_date(text[start - len(before.group(0)) : end]) is None:
+        return start, end  # a weekday the stand-in of a spelled date could not be written with
     return (start - len(before.group(0)), end) if before else (start, end)
 
 

@@ -222,8 +222,8 @@ class IdentifierDetector:
         return [
             _without_role_abbreviation(text, _without_number_label(text, kept))
             for entity in _resolve(found)
-            if (kept := places.without_state_code(text, _as_town(entity, places_named))) is not None
-            and not _part_of_a_word(text, kept)
+            if (placed := places.without_state_code(text, _as_town(entity, places_named))) is not None
+            and (kept := _whole_words(text, placed)) is not None
         ]
 
     def _cued_findings(self, text: str) -> list[Entity]:
@@ -311,7 +311,7 @@ def _credible(text: str, entity: Entity) -> bool:
         return False
     if _heading_or_sentence_word(text, entity, surface):
         return False
-    if surface.islower() and entity.type in (T.LOCATION, T.ORGANIZATION) and surface not in town_names():
+    if surface.islower() and entity.type in (T.LOCATION, T.ORGANIZATION) and not _holds_a_town(surface):
         return False  # the small models read a chat typed in lower case poorly: "buenos dias don ramon aquino"
     if entity.type is T.LOCATION:
         if " " not in surface and re.match(r" \d{1,3}(?!\d)", text[entity.end : entity.end + 5]):
@@ -348,6 +348,15 @@ def _credible(text: str, entity: Entity) -> bool:
 # from MIT", "de la EPE". spaCy's small models call most abbreviations in capitals organisations (BID, DOB,
 # CHF), so its word alone is not enough.
 _TO_OR_FROM = re.compile(r"(?:\b(?:at|from|to|en|de|del|al|desde|at the|from the|to the|en el|en la|de la))\s$", re.I)
+
+
+def _holds_a_town(surface: str) -> bool:
+    """Whether a lower-case phrase holds a town's whole name ("hospital de san lorenzo")."""
+    words = surface.split()
+    towns = town_names()
+    return any(
+        " ".join(words[i:j]) in towns for i in range(len(words)) for j in range(i + 1, min(len(words), i + 4) + 1)
+    )
 
 
 def _organisation_abbreviation(text: str, entity: Entity) -> bool:
@@ -749,19 +758,26 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     return [e for e in found if not (e.type in named and inside(e))]
 
 
-def _part_of_a_word(text: str, entity: Entity) -> bool:
-    """A name's finding that starts or ends inside a word ("HbA" of "HbA1c"): no one's name, and its stand-in
-    glued to the rest ("Griselda1c") could not be put back."""
+def _whole_words(text: str, entity: Entity) -> Entity | None:
+    """A name's finding without the piece of a word at either edge ("S. ADAEZE …" taken from "MRS. ADAEZE"),
+    or None when it lies inside one ("HbA" of "HbA1c"): no one's name, and a stand-in glued to the rest of a
+    word ("Griselda1c") could not be put back."""
     if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION):
-        return False
-    return (
-        entity.start > 0
-        and text[entity.start - 1].isalnum()
-        and text[entity.start].isalnum()
-        or entity.end < len(text)
-        and text[entity.end].isalnum()
-        and text[entity.end - 1].isalnum()
-    )
+        return entity
+    start, end = entity.start, entity.end
+    if start > 0 and text[start - 1].isalnum() and text[start].isalnum():
+        while start < end and text[start].isalnum():
+            start += 1
+        while start < end and not text[start].isalnum():
+            start += 1
+    if end < len(text) and text[end].isalnum() and text[end - 1].isalnum():
+        while end > start and text[end - 1].isalnum():
+            end -= 1
+        while end > start and not text[end - 1].isalnum():
+            end -= 1
+    if end <= start:
+        return None
+    return entity if (start, end) == (entity.start, entity.end) else Entity(start, end, entity.type)
 
 
 def _names_nothing(text: str, entity: Entity, found: list[Entity]) -> bool:
