@@ -284,7 +284,9 @@ _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
     rf"|(?i:\bel pasado |\bel día )(?P<es>\d{{1,2}})\b(?! de)(?![.,/:]\d)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
-    rf"(?=\s+(?:al|y el|hasta el|to the|and the|[–-])\s+\d{{1,2}})"
+    # the range's end is a day of a month named ("del 10 al 18 de enero"); "del 1 al 10 de cada mes" names none
+    rf"(?=\s+(?:al|y el|hasta el|to the|and the|[–-])\s+\d{{1,2}}(?:º|st|nd|rd|th)?\s+(?:de\s+|of\s+)?"
+    rf"(?i:{'|'.join(_EN_MONTHS + _ES_MONTHS)}|setiembre)\b)"
 )
 # The days listed before a day and its month: "los días 14, 15 y 21 de septiembre", "on the 3rd, 4th and 9th
 # of May", "2, 9 and 16 June".

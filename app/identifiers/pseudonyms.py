@@ -13,8 +13,9 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 
-from app.identifiers.dates import parse_date, sub_dates
+from app.identifiers.dates import Precision, parse_date, sub_dates
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
@@ -159,8 +160,12 @@ class Pseudonymiser:
                 for word in re.findall(r"[^\W\d_]+", original):
                     self._taken_words.add(word.lower())
         out, cursor, replaced = [], 0, []
-        for entity, original in zip(entities, originals, strict=True):
-            surrogate = self._surrogate(entity.type, original, language is Language.SPANISH)
+        for index, (entity, original) in enumerate(zip(entities, originals, strict=True)):
+            anchor = _range_anchor(text, entities, index) if entity.type is T.DATE else None
+            if anchor is not None:
+                surrogate = self._day_in_range(original, anchor)
+            else:
+                surrogate = self._surrogate(entity.type, original, language is Language.SPANISH)
             out += [text[cursor : entity.start], surrogate]
             cursor = entity.end
             replaced.append((entity, surrogate))
@@ -234,6 +239,21 @@ class Pseudonymiser:
     # -- text for the user ---------------------------------------------------------------------------
     def reidentify(self, text: str) -> str:
         """What the model wrote, with every stand-in it names put back as the original."""
+        return self._ranged_days(self._reidentified(text))
+
+    def _ranged_days(self, text: str) -> str:
+        """A day alone that opens a range or a list before a date ("del 21 al 29 de enero", "25, 26 y 2 de
+        octubre") put back too: left as its stand-in, the range would read backwards ("del 21 al 18")."""
+        days = {
+            r.surrogate: r.original
+            for r in self.pseudonyms.replacements
+            if r.type is T.DATE and _LONE_DAY.fullmatch(r.surrogate)
+        }
+        if not days:
+            return text
+        return _RANGED_DAY.sub(lambda m: days.get(m.group(1), m.group(1)), text)
+
+    def _reidentified(self, text: str) -> str:
         keys = self._reverse()
         if not keys:
             return self._reidentify_dates(text)
@@ -282,6 +302,24 @@ class Pseudonymiser:
             replacement = Replacement(kind, original, self._maker.make(kind, original, spanish))
             self.pseudonyms.replacements.append(replacement)
             self._by_original[original] = found = replacement
+            self._originals.add(original.lower())
+        return found.surrogate
+
+    def _day_in_range(self, original: str, anchor: date) -> str:
+        """A day alone that opens a range or a list before a full date ("del 10 al 18 de enero de 2025"),
+        moved as that date is, in its month: the model reads "del 26 al 3 de febrero", not "del 26 al 5"."""
+        day = int(re.match(r"\d+", original).group(0))
+        try:
+            moved = anchor.replace(day=day) + timedelta(days=self._maker.date_offset_days)
+        except ValueError:
+            return self._surrogate(T.DATE, original)
+        surrogate = str(moved.day).zfill(len(re.match(r"\d+", original).group(0))) + original.lstrip("0123456789")
+        key = f"{original}\x00{anchor:%Y-%m}"
+        found = self._by_original.get(key)
+        if found is None:
+            found = Replacement(T.DATE, original, surrogate)
+            self.pseudonyms.replacements.append(found)
+            self._by_original[key] = found
             self._originals.add(original.lower())
         return found.surrogate
 
@@ -392,6 +430,46 @@ def _whole_stand_ins(text: str, keys: list[str]) -> int:
 def _any_of(keys: Iterable[str]) -> re.Pattern:
     """Any of ``keys`` as a whole word, any case, the longest first."""
     return any_term(keys)
+
+
+def _range_anchor(text: str, entities: list[Entity], index: int) -> date | None:
+    """The date whose month a day alone belongs to, where the day opens a range or a list ending in it: "10"
+    in "del 10 al 18 de enero de 2025", "14" in "los días 14, 15 y 21 de septiembre"."""
+    entity = entities[index]
+    if not _LONE_DAY.fullmatch(text[entity.start : entity.end]):
+        return None
+    for following in entities[index + 1 : index + 6]:
+        between = text[entity.end : following.start]
+        if following.type is not T.DATE or len(between) > 60 or not _RANGE_BETWEEN.fullmatch(between):
+            return None
+        parsed = parse_date(text[following.start : following.end])
+        if parsed is not None and parsed.precision in (Precision.DAY, Precision.DAY_NO_YEAR):
+            return parsed.day
+        if parsed is None or parsed.precision is not Precision.DAY_ONLY:
+            return None
+    return None
+
+
+# What lies between the days of a range or a list: "al", "y el", "to the", ", ", the other days.
+_RANGE_BETWEEN = re.compile(
+    r"(?:(?:,\s*|\s+(?:al|a|y el|y|e|hasta el|to|to the|through|and|and the|or|o|&|[–-])\s+)"
+    r"(?:\d{1,2}(?:º|st|nd|rd|th)?)?)*?(?:,\s*|\s+(?:al|a|y el|y|e|hasta el|to|to the|through|and|and the|or|o|&|"
+    r"[–-])\s+)",
+    re.I,
+)
+_LONE_DAY = re.compile(r"\d{1,2}(?:º|st|nd|rd|th)?")
+# A day alone before a range's or a list's other days and a date with its month ("21 al 29 de enero", "25, 26
+# y 21 de septiembre", "3rd to 9th May"), never a count before another number ("take 2 to 3 tablets").
+_MONTH_NAMES = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|"
+    "jul|aug|sep|sept|oct|nov|dec|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|"
+    "noviembre|diciembre"
+)
+_RANGED_DAY = re.compile(
+    r"(?<![\w/.,:])(\d{1,2}(?:º|st|nd|rd|th)?)(?=(?:,\s*\d{1,2}(?:º|st|nd|rd|th)?)*,?\s+"
+    r"(?:al|a|y el|y|e|hasta el|to|to the|through|and|and the|or|o|&|[–-])\s+\d{1,2}(?:º|st|nd|rd|th)?"
+    rf"\s+(?:de\s+|of\s+)?(?i:{_MONTH_NAMES})\b)"
+)
 
 
 def _case_like(seen: str, original: str, variants: Iterable[str] = ()) -> str:

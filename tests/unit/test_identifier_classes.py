@@ -1782,3 +1782,19 @@ def test_a_spelled_dates_weekday_a_city_zone_and_a_greeting_in_a_chat_stand_in_a
     assert re.search(r", zona \d{1,2}, ", out) and "zona 1," not in out, out
     assert re.search(r": buenos dias don \w+ \w+, ya deposite", out) and "aquino" not in out, out
     assert pseudonymiser.reidentify(out) == text
+
+
+def test_a_ranges_opening_day_reads_forwards_and_comes_back_but_a_dose_stays(detector):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=7), detector)
+    text = (
+        "Ingresó del 10 al 18 de enero de 2025; los días 14, 15 y 21 de septiembre faltó. "
+        "Pagos del 1 al 10 de cada mes."
+    )
+    read = pseudonymiser.pseudonymise(text).text
+    start, end = map(int, re.search(r"del (\d+) al (\d+) de", read).groups())
+    assert any((end - start) % days == 8 for days in (28, 29, 30, 31)), read  # 8 days on, in whatever month
+    assert pseudonymiser.reidentify(read) == text
+    assert "Pagos del 1 al 10 de cada mes." in read  # no month: no dates
+    lone = next(r.surrogate for r in pseudonymiser.pseudonyms.replacements if r.original == "10")
+    answer = f"Tome {lone} a 3 comprimidos."
+    assert pseudonymiser.reidentify(answer) == answer
