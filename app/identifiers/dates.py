@@ -36,6 +36,9 @@ _ES_MONTH = (
     r"(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|"
     r"ene|feb|mar|abr|may|jun|jul|ago|sept|sep|set|oct|nov|dic)\.?"
 )
+_ES_MONTH_WHOLE = (
+    r"(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre)"
+)
 _EN_WEEKDAY = r"(?:Mon|Tues|Tue|Wednes|Wed|Thurs|Thu|Fri|Satur|Sat|Sun)(?:day)?\.?"
 _ES_WEEKDAY = r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo)"
 _ORDINAL = r"(?:st|nd|rd|th|(?<=[23])d)"  # "the 3d day of June", "the 22d of December": older letters write "d"
@@ -69,9 +72,18 @@ _FORMS: tuple[tuple[str, int], ...] = (
     ),
     (rf"(?P<month>{_EN_MONTH}),? (?:of )?(?P<year>{_YEAR4})", re.I),
     (
-        rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro\.?|er\.?)? de "
+        rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro\.?|er\.?|o\.?)? de "
         rf"(?P<month>{_ES_MONTH})"
         rf"(?:,? (?P<of>del?|,) (?P<year>{_YEAR4}))?",
+        re.I,
+    ),
+    # The month first, as Mexico and the United States write Spanish: "noviembre 12", "marzo 5, 2024"; only a
+    # month spelled whole ("mar 5" is the sea), and not a dose or a share after it.
+    (
+        rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?P<month>{_ES_MONTH_WHOLE}) (?P<day>\d{{1,2}})"
+        rf"(?:,? (?P<year>{_YEAR4}))?(?![\d:.,]\d)(?!\s?(?:%|mg|ml|kg|a[ñn]os|horas|h\b|d[íi]as|veces|semanas|"
+        rf"meses|personas|pacientes|casos|unidades|"
+        rf"dosis|tomas|comprimidos|pastillas|c[áa]psulas|sesiones|ciclos|puntos)\b)",
         re.I,
     ),
     (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ES_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", re.I),
@@ -728,7 +740,7 @@ def _year_like(original: str, year: int) -> str:
 def _ordinal_like(original: str | None, day: int) -> str | None:
     if not original:
         return None
-    if original.rstrip(".") in ("º", "°", "ro", "er"):
+    if original.rstrip(".") in ("º", "°", "ro", "er", "o"):
         return original if day == 1 else ""  # "1º de mayo", "1ro. de mayo", but "15 de junio"
     older = original.lower() == "d"
     suffix = (

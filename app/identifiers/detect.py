@@ -203,7 +203,7 @@ class IdentifierDetector:
         found = _drop_medicine_and_law(text, found)
         found = [tidied for e in found if (tidied := e if e in cued else _tidy_edges(text, e)) is not None]
         # what a label, a list or the gazetteer vouches for stays, whatever its words
-        vouched = set(cued) | set(listed) | set(towns)
+        vouched = set(cued) | set(listed) | set(towns) | set(places.find_neighbourhoods(text))
         found = [_without_nameless_head(text, e) for e in found if e in vouched or not _names_nothing(text, e, found)]
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         found = [
@@ -597,12 +597,19 @@ def _named(text: str, entity: Entity) -> Entity | None:
 _TITLE_OPENING = re.compile(r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|Sra|Srta|Dña)\.? ")
 
 
+# María written short before the rest of a name, in Spain and in the Philippines.
+_MARIA_SHORT = re.compile(r"(?<![\w.])(?:M\.ª|Mª|M\.ᵃ|Ma\.|MA\.) $")
+
+
 def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
     """A capitalised word right before a name found ("Lipika" in "Lipika Sachdeva" once "Sachdeva" is known)
     is part of it, unless it starts a sentence or labels the name."""
     extended = []
     for entity in found:
         if entity.type is not T.PERSON:
+            continue
+        if short := _MARIA_SHORT.search(text, max(0, entity.start - 6), entity.start):
+            extended.append(Entity(short.start(), entity.end, T.PERSON))  # "M.ª Dolores Pinto", "Ma. Teresa"
             continue
         before = re.search(
             r"(?<![.!?:\n]\s)(?<![.!?:\n])\b([A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?) $",
@@ -618,10 +625,17 @@ def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
     return extended
 
 
+_NUMBERED_CLAUSE = re.compile(r"(?:[A-Z]|[IVX]{1,4})\.\s+(.+)", re.S)
+
+
 def _plausible_name(text: str, entity: Entity) -> bool:
     surface, kind = entity.text_in(text), entity.type
     words = [w for w in re.findall(r"[^\W\d_]+", surface) if len(w) > 1]
-    if kind is T.ORGANIZATION and words and rules.LOWER_CASE_COMPANY.search(surface):
+    if (
+        kind is T.ORGANIZATION
+        and words
+        and (rules.LOWER_CASE_COMPANY.search(surface) or rules.LEGAL_FORM_ENDING.search(surface))
+    ):
         return True
     if lexicon.is_region(surface):
         return False
@@ -633,6 +647,10 @@ def _plausible_name(text: str, entity: Entity) -> bool:
     if not words or not any(w[0].isupper() for w in words):
         return False
     ordinary = _ROLE_WORDS | _LABEL_WORDS
+    if kind is T.PERSON and (numbered := _NUMBERED_CLAUSE.match(surface)):
+        rest = _NAME_WORD.findall(numbered.group(1))
+        if rest and all(not lexicon.is_name_word(w) and lexicon.zipf(w) >= 3.5 for w in rest):
+            return False  # "I. Que con fecha…", "II. Declara EL ARRENDADOR": a clause's number, not an initial
     if kind is T.ORGANIZATION:
         if rules.LOWER_CASE_COMPANY.search(surface):
             return True
@@ -723,6 +741,9 @@ def _everyday(word: str) -> bool:
 _TOWN_PARTS = 3  # comma-separated places after a street: a suburb, a town, a county
 
 
+_AREA_LABELS = frozenset("col colonia fracc fraccionamiento urb urbanización barrio bº sector reparto".split())
+
+
 def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
     """The city after a street address, and ZIP codes on an address's line."""
     parts = []
@@ -731,8 +752,8 @@ def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
         end, zip_code = street.end, None
         for index in range(_TOWN_PARTS):
             after = rules.CITY_AFTER_STREET.match(text, end)
-            if not (after and after.group("value").strip()):
-                break
+            if not (after and after.group("value").strip()) or after.group("value").strip().lower() in _AREA_LABELS:
+                break  # "…, Col. Centro": the neighbourhood's label, whose name places.py finds
             # a state or a country after the town ("Bethesda, Maryland 20814", "10115 Berlin, Germany") is no
             # identifier; first after the street it is the town ("… Broadway, New York, NY")
             if not (index and lexicon.is_region(after.group("value").strip())):

@@ -33,7 +33,8 @@ EVERYDAY_NAMES = frozenset(
     "gloria paloma nieves asuncion concepcion remedios socorro trinidad milagros modesto severo justo leal "
     "blanca clara alba aurora sol mar rocio martes bueno roca salud flor son he de la le do".split()
 )
-# Medicine, devices, makes and clinical words spaCy's small model takes for names.
+# Medicine, devices, makes and models (of cars, of scanners; none that is also a name or a town), and clinical
+# words spaCy's small model takes for names.
 KEEP_TERMS = frozenset(
     """
     medtronic abbott boston scientific philips siemens ge healthcare stryker zimmer biomet baxter becton dickinson
@@ -42,6 +43,10 @@ KEEP_TERMS = frozenset(
     toyota ford honda nissan volkswagen vw bmw mercedes mercedes-benz audi hyundai kia seat renault peugeot citroen
     citroën fiat tesla chevrolet chevy dodge jeep subaru mazda volvo skoda škoda opel vauxhall lexus mitsubishi
     suzuki jaguar porsche mini dacia cupra chrysler buick cadillac gmc ram lincoln infiniti acura land rover
+    corolla camry hilux yaris prius rav4 fortuner hiace cr-v hr-v kangoo megane mégane sandero duster captur
+    twingo sprinter jetta tiguan passat touareg qashqai navara sentra altima x-trail elantra picanto sportage
+    sorento outlander pajero f-150 wrangler berlingo xsara corsa aveo cx-5 vitara jimny ateca
+    thyssenkrupp magnetom somatom aquilion ingenia voluson acuson logiq
     troponin creatinine bilirubin albumin haemoglobin hemoglobin ferritin lactate procalcitonin ck-mb bnp nt-probnp
     inr aptt crp esr tsh ldl hdl hba1c egfr alt ast ggt alp wbc rbc mcv ecg ekg echo eeg emg mri ct cxr pet
     cha2ds2-vasc has-bled curb-65 nihss gcs apgar qsofa news2 moca mmse phq-9 gad-7 timi

@@ -152,6 +152,11 @@ _DIGEST = re.compile(
 _VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*[A-HJ-NPR-Z])(?=[A-HJ-NPR-Z0-9]*\d)[A-HJ-NPR-Z0-9]{17}(?![\w-])")
 _UK_PLATE = re.compile(r"(?<!\w)[A-Z]{2}\d{2} ?[A-Z]{3}(?!\w)")
 _ES_PLATE = re.compile(r"(?<!\w)\d{4}[ \-]?[BCDFGHJKLMNPRSTVWXYZ]{3}(?!\w)")
+# Typed in lower case in a chat the plate needs its cue: "la matricula es 1234 bcd".
+_ES_PLATE_TYPED = re.compile(
+    r"(?i:matr[íi]cula|placas?|plate|coche|carro|furgo(?:neta)?)\b[^\n\d]{0,20}?(?<!\w)"
+    r"(?P<value>\d{4}[ \-]?[bcdfghjklmnprstvwxyz]{3})(?!\w)"
+)
 _DNI = re.compile(r"(?<![\w-])\d{8}[ \-]?[A-Za-z](?!\w)")
 _NIE = re.compile(r"(?<![\w-])[XYZxyz][ \-]?\d{7}[ \-]?[A-Za-z](?!\w)")
 _CIF = re.compile(r"(?<![\w-])[ABCDEFGHJNPQRSUVW][ \-]?\d{7}[0-9A-J](?!\w)")
@@ -248,16 +253,26 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
 )
 
 
+def _iban_shaped(number: str) -> bool:
+    """An IBAN, or one mistyped in its two check digits only: with those put right it has its country's length
+    and layout, which a word or another number almost never has — and a mistyped account is still someone's."""
+    if _valid(iban.validate, number):
+        return True
+    if len(number) < 15 or not number[2:4].isdigit():
+        return False
+    return iban.is_valid(number[:2] + iban.calc_check_digits(number) + number[4:], check_country=False)
+
+
 def _ibans(text: str) -> list[tuple[int, int]]:
-    """IBANs that pass their check, each the longest valid prefix of a candidate (a group of letters after
-    it may be the next word: "es91 2100 … 1332 please")."""
+    """IBANs that pass their check or are mistyped only in it (``_iban_shaped``), each the longest valid prefix
+    of a candidate (a group of letters after it may be the next word: "es91 2100 … 1332 please")."""
     spans = []
     for match in _IBAN.finditer(text):
         surface = match.group(0)
         for cut in sorted(
             {m.end() for m in re.finditer(r"[A-Za-z0-9](?= |$)", surface)} | {len(surface)}, reverse=True
         ):
-            if _valid(iban.validate, _compact(surface[:cut]).upper()):
+            if _iban_shaped(_compact(surface[:cut]).upper()):
                 spans.append((match.start(), match.start() + cut))
                 break
     return spans
@@ -278,6 +293,7 @@ def find_numbers(text: str) -> list[Entity]:
         if _luhn_card(match.group(0)) or (_CARD_CUE.search(before) and 13 <= len(_compact(match.group(0))) <= 19):
             found.append(Entity(*match.span(), T.CARD))
     found += [Entity(*m.span("value"), T.CARD) for m in _CARD_ENDING.finditer(text)]
+    found += [Entity(*m.span("value"), T.VEHICLE) for m in _ES_PLATE_TYPED.finditer(text)]
     found += [Entity(*m.span(), T.RECORD_NUMBER) for m in _GROUPED_CODE.finditer(text) if not _date_like(m.group(0))]
     found += [
         Entity(*m.span("value"), T.RECORD_NUMBER)

@@ -29,8 +29,10 @@ _NOT_NAME = r"(?!(?:No|NO|Nº|N\.º|Núm|Num)\b)"
 _NAME_ABBREVIATION = r"(?:Gral|Gdor|Pdte|Pte|Cnel|Dr|Ing|Sta|Sto|Mcal|Tte|Cap|Alte|Gob|Lic|Prof|Pbro|Cmdte)\. "
 # Maltese streets open with an article joined to the name: "Triq il-Kbira", "Triq ta' Xbiex", "Triq l-Imdina".
 _MALTESE_ARTICLE = r"(?:(?:il|l|tal|ta|is|it|ix|iż|in|ir|id|iċ|taż|tas|tat)-|ta['’] )"
+# A street named after a date is common across Latin America: "Av. 9 de Julio", "calle 25 de Mayo 687".
+_DATE_NAMED = rf"\d{{1,2}} de {_NAME}"
 _STREET_NAME = (
-    rf"(?:{_LOWER_LINK} )*(?:{_NAME_ABBREVIATION}|{_MALTESE_ARTICLE})?{_NAME}"
+    rf"(?:{_LOWER_LINK} )*(?:(?:{_NAME_ABBREVIATION}|{_MALTESE_ARTICLE})?{_NAME}|{_DATE_NAMED})"
     rf"(?: (?:{_LOWER_LINK} )*{_NOT_NAME}(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
 )
 _HOUSE = (
@@ -43,9 +45,13 @@ _FLOOR = (
     r"|(?i:bajo|entlo\.?|entresuelo|[áa]tico|ppal\.?|principal|baixos|baixa|entres[òo]l|sobre[àa]tic|pral\.?)|"
     # Catalan's floor and door: "3r 2a", "1r 1a", "4t"
     r"\d{1,2}(?:r|n|t|è)\.?(?: ?\d{1,2}a)?(?!\w)|(?i:esc(?:alera)?)\.? ?\w|"
-    r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|departamento|local|apto\.?|"
-    r"apartamento|nave|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|room|rm\.?|#) ?\w{1,4}(?:-\w{1,3})?(?!\w)"
-    r"|(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto) [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|"
+    r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|dto\.?|departamento|local|apto\.?|"
+    r"apartamento|nave|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|room|rm\.?|nivel|pabell[óo]n|pab\.|m[óo]dulo|"
+    r"m[óo]d\.|#) ?\w{1,4}(?:-\w{1,3})?(?!\w)"
+    # Panama's buildings under horizontal property: "PH Altos del Parque, apto. 9C"
+    r"|(?:(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto|centro comercial|c\.c\.|"
+    r"plaza comercial|galer[íi]a)|PH)"
+    r" [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|"
     r"$|\n)"
     r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"
     r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana|calle|cll\.|pasaje|"
@@ -57,7 +63,7 @@ _FLOOR = (
     r"|\s?\d{1,2}\.?[ªº]))"
 )
 _PREFIX_TYPES = (
-    r"(?i:Calle|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
+    r"(?i:Calle|P\.[º°]|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
     r"Camino|Cmno\.?|Carretera|Ctra\.?|Traves[íi]a|Trav\.?|Glorieta|Carrer|R[úu]a|Rue|Via|Viale|Piazza|Corso|Largo|"
     r"Travessa|Estrada|Alameda|Calzada|Calz\.?|Cerrada|Privada|Prolongaci[óo]n|Prol\.?|Carrera|Cra\.?|Kr\.?|"
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
@@ -108,6 +114,11 @@ _FUSED_STREET = re.compile(
     rf"(?<!\w){_NAME}{_FUSED_TYPES}(?:{_HOUSE})?(?:{_FLOOR})*(?!\w)|(?<!\w)(?:{_NAME} )?{_NAME}-?{_FUSED_TYPES}\b"
     rf"(?:{_HOUSE})?",
 )
+_HEADING = r"(?:al )?(?:norte|sur|este|oeste|noreste|noroeste|sureste|suroeste|lago|arriba|abajo)\b"
+_WARD_WORDS = (
+    r"(?i:Habitaci[óo]n|Hab|Cama|Box|Sala|Quir[óo]fano|Consulta|Consultorio|Planta|Piso|Puerta|Despacho|Aula|"
+    r"M[óo]dulo|Room|Bed|Bay|Ward|Unit|Floor|Level|Box|Art[íi]culo|Art|Ley|Decreto|Expediente|Paciente)\b"
+)
 _STREETS = (
     re.compile(rf"(?<![\w/]){_PREFIX_TYPES} ?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"),
     _FUSED_STREET,
@@ -144,7 +155,12 @@ _STREETS = (
         rf"(?:{_HOUSE})?(?:{_FLOOR})*"
     ),
     re.compile(
-        rf"(?<!\w)(?i:Calle|C/|Avenida|Av\.|Carrera) \d{{1,3}}[A-Z]? (?i:No\.?|n\.?º|#) ?\d{{1,5}}[A-Z]?(?:{_FLOOR})*"
+        rf"(?<!\w)(?i:Calle|C/|Avenida|Av\.|Carrera) \d{{1,3}}(?:[A-Z]|ra|da|ta|ma|va|na|\.?[ªa])?"
+        rf"(?: (?:Este|Oeste|Norte|Sur|Bis))? (?i:No\.?|n\.?º|#) ?\d{{1,5}}[A-Z]?(?:{_FLOOR})*"
+    ),
+    # Panama's numbered streets take a compass point and no house number: "Calle 53 Este, Torre Médica II".
+    re.compile(
+        rf"(?<!\w)(?i:Calle|Avenida|Av\.) \d{{1,3}}(?:ra|da|ta|ma|va|na)? (?:Este|Oeste|Norte|Sur)\b(?:{_FLOOR})*"
     ),
     re.compile(
         rf"(?<!\w)(?i:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.|Diagonal|Transversal|Kr\.?|V[íi]a) \d{{1,3}}[A-Z]?"
@@ -171,10 +187,12 @@ _STREETS = (
     # al sur". The distance and the compass point are the evidence; the house described after is part of it.
     re.compile(
         r"(?<!\w)(?:de|del|desde) (?:la |el |los |las )?[^\n,;:]{2,60}? \d{1,4} ?(?:metros|mts?\.?|m|varas|vrs\.?|"
-        r"cuadras?|km) (?:al )?(?:norte|sur|este|oeste|noreste|noroeste|sureste|suroeste)"
-        r"(?:,? y \d{1,4} ?(?:(?:metros|mts?\.?|m|varas|vrs\.?|cuadras?) )?(?:al )?(?:norte|sur|este|oeste))?"
+        rf"cuadras?|c\.?|km) {_HEADING}"
+        # Managua counts blocks in "c." and says east and west as "arriba" and "abajo", north as "al lago"
+        rf"(?:,? (?:y )?(?:\d{{1,4}} ?(?:(?:metros|mts?\.?|m|varas|vrs\.?|cuadras?|c\.?) )?|media (?:cuadra |c\. ?)?)"
+        rf"{_HEADING})*"
         r"(?:,? (?:casa|portón|porton|edificio|apartamento|apto|local|mano (?:derecha|izquierda)|contiguo|"
-        r"segunda|primera|tercera)\b[^\n;]{0,80})?",
+        r"segunda|primera|tercera)\b(?:[^\n;.]|\.(?!\s|$)){0,80})?",
         re.I,
     ),
     # A landmark an address is given beside: "a una cuadra del mercado Las Flores", "al lado del colmado Don
@@ -219,6 +237,20 @@ _STREETS = (
     re.compile(
         rf"(?<![\w,.])\d{{1,5}},? {_NAME}(?= ?,? (?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}}|\d{{4,5}} |{_NAME},? "
         rf"(?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}})))"
+    ),
+    # A floor and a door alone, as a residents' meeting's minutes name each owner's flat: "D. Faustino Lozano
+    # (2.º A)", "(piso 3.º A)".
+    re.compile(r"(?<=\()(?:piso )?\d{1,2}\.?[º°] ?[A-H](?=[,)])|(?<=piso )\d{1,2}\.?[º°] ?[A-H](?![\w])"),
+    # A street written with no type word, as Spain and Argentina often do, known by what follows its number: a
+    # postcode and a town ("Camilo Villabaso, 9, 48002 Bilbao") or a floor or an office ("Córdoba 1147, of. 3").
+    # A hospital's room, bed or bay is no address ("Habitación 12, planta 3").
+    re.compile(
+        rf"(?<![\w.,])(?!{_WARD_WORDS}){_NAME}(?: (?:{_LOWER_LINK} )*{_NAME}){{0,3}},? \d{{1,4}}[A-Za-z]?(?!\w)"
+        rf"(?:{_FLOOR})*(?=,? (?:\d{{5}}|(?!(?:19|20)\d\d )\d{{4}}) {_NAME})"
+    ),
+    re.compile(
+        rf"(?<![\w.,])(?!{_WARD_WORDS}){_NAME}(?: (?:{_LOWER_LINK} )*{_NAME}){{0,2}} \d{{1,5}}"
+        rf"(?=,? (?i:of\.|oficina|piso|dpto\.?|depto\.?|dto\.?|local|apto\.?|int\.?|planta)\s?\w)(?:{_FLOOR})+"
     ),
 )
 # A neighbourhood after its label ("Col. Roma Norte", "barrio Laureles"): the name, the label left as written.
@@ -330,6 +362,8 @@ _CUED_ADDRESS = re.compile(
     r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?!(?:número|piso|puerta|bajo|esquina|"
     r"local|apto|dpto|depto|departamento|oficina|of|barrio|sector|edificio|casa|manzana|lote|portal|escalera|"
     r"planta|interior|despacho|consultorio|bodega|km|entre|frente)\b)(?:[a-záéíóú]{2,}\b|C\.?P\.)|[;\n]|$|"
+    # a neighbourhood's label closes the street ("…, piso 3, Col. Centro"): the neighbourhood is a place
+    r",? (?=(?:Col|Colonia|Fracc|Barrio|Bº|Urb)\b)|"
     r"\.(?:\s|$))"
 )
 
@@ -369,10 +403,16 @@ def _everyday_without_number(street: str) -> bool:
 _CITY_ZONE = re.compile(r"(?<=, )(?i:zona) \d{1,2}(?!\d)(?=[ \t]*(?:,|·|\n|$))", re.M)
 
 
+def find_neighbourhoods(text: str) -> list[Entity]:
+    """Neighbourhoods after their label ("Col. Centro", "barrio Laureles"): the label vouches for the name,
+    however everyday its words."""
+    return [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)]
+
+
 def find_places(text: str) -> list[Entity]:
     """Street addresses, postcodes and towns in ``text``."""
     found: list[Entity] = []
-    found += [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)]
+    found += find_neighbourhoods(text)
     found += [Entity(*m.span(), T.LOCATION) for m in _CITY_ZONE.finditer(text)]
     for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY):
         found += [
@@ -541,13 +581,22 @@ def _address_lines(text: str, found: list[Entity]) -> list[Entity]:
 # so: in a note with capitals "22 units lane" is nothing. Types that end everyday phrases ("a 10 minute
 # walk", "45 minute drive", "3 square meals") are left out.
 _LOWER_STREET_TYPE = r"(?:street|road|lane|avenue|grove|close|crescent|terrace|gardens|mews|boulevard|blvd)"
+_LOWER_UNIT = r"(?:,? (?:int|interior|apto|apt|depto|dpto|piso|puerta|pta|local|of|casa|bloque|torre)\.? ?\w{1,4}\b)"
 _LOWER_ADDRESSES = (
     re.compile(rf"(?<![\w.,/])\d{{1,5}}[a-z]? (?:[a-z][a-z'\-]+ ){{1,3}}{_LOWER_STREET_TYPE}(?![\w'])"),
     re.compile(rf"\b(?:on|in|at|off) (?P<street>(?:[a-z][a-z'\-]+ ){{1,2}}{_LOWER_STREET_TYPE})(?![\w'])"),
+    # "c mayor 14 2b", "calle macedonio alcala 407 int 2": a chat's "c" is a street only after "en" or "la"
     re.compile(
-        r"(?<!\w)(?:calle|c/|avda\.?|avenida|paseo|plaza|pza\.?|ronda|camino|carrera|cra\.?|rua|rúa) "
+        r"(?<!\w)(?:calle|c/|(?<=en )c|(?<=la )c|avda\.?|avenida|av\.?|paseo|plaza|pza\.?|ronda|camino|carrera|"
+        r"cra\.?|rua|rúa|pasaje|pje\.?) "
         r"(?:(?:de|del|de la|de los|de las) )?[a-zà-ÿ][a-zà-ÿ'\-]+(?: [a-zà-ÿ][a-zà-ÿ'\-]+){0,2},? "
-        r"(?:n[º°o]\.? ?)?\d{1,4}(?:,? ?\d{1,2}[º°ª]? ?[a-z]{1,4}\b|,? ?\d{1,2}[a-z]\b)?"
+        rf"(?:n[º°o]\.? ?)?\d{{1,4}}(?:,? ?\d{{1,2}}[º°ª]? ?[a-z]{{1,4}}\b|,? ?\d{{1,2}}[a-z]\b)?{_LOWER_UNIT}*"
+    ),
+    # Colombia's numbered grid typed in lower case: "cra 43a # 18 sur 135 apto 602"
+    re.compile(
+        r"(?<!\w)(?:calle|cl|cll|carrera|cra|kra|kr|avenida|av|diagonal|dg|transversal|tv)\.? \d{1,3}[a-z]?(?: bis)?"
+        r"(?: (?:sur|norte|este|oeste))? ?(?:#|no\.?|n[º°]) ?\d{1,3}[a-z]?(?: (?:sur|norte|este|oeste))?[- ]\d{1,3}"
+        rf"{_LOWER_UNIT}*"
     ),
 )
 _NOT_A_STREET_NAME = frozenset(

@@ -31,13 +31,20 @@ _STREET_SUFFIX = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Close|Drive|Dr|Way|Court|Ct|Place|Pl|Crescent|Cres|Boulevard|"
     r"Blvd|Terrace|Gardens|Grove|Square|Sq|Row|Walk|Path|Parade|Mews|Hill|Park|Rise|View|Green|Loop|Shoals)"
 )
+# A company's legal form, which only a firm's name ends with.
+_LEGAL_FORM = (
+    r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|PLLC|APC|Inc|Incorporated|Corp|Corporation|plc|PLC|GmbH|KG|AG|"
+    r"S\.A\.[BP]?\.?(?:I\. )?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.T\.|"
+    r"S\.R\.L\.|S\.A\.C\.|E\.I\.R\.L\.|S\. ?Coop\.|S\.A\.|S\.C\.|A\.C\.|"
+    r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"
+    r"Pvt\. Ltd\.|Pty Ltd|Co Ltd)"
+)
 _COMPANY_SUFFIX = (
-    r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|Inc|Incorporated|Corp|Corporation|plc|PLC|GmbH|KG|AG|"
-    r"S\.A\. de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.|S\.C\.|A\.C\.|"
-    r"SLU|SL|SA de CV|SA|SAS|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|Pvt\. Ltd\.|Pty Ltd|"
-    r"Co Ltd|& Co|and Co|& Sons?|& Daughters?|& Partners|& Associates|"
+    rf"(?:{_LEGAL_FORM}|& Co|and Co|& Sons?|& Daughters?|& Partners|& Associates|"
     r"Co|Company|Group|Holdings|Partners|Partnership|Associates|Trust|Foundation|Abogados|Asociados)\.?"
 )
+# A name ending in a legal form is a firm's, however its other words are written ("NUEVA EPS S.A.").
+LEGAL_FORM_ENDING = re.compile(rf"[\s,](?:{_LEGAL_FORM})\.?$")
 # Institutions named by their kind first, as Spanish writes them: "Juzgado de Primera Instancia nº 4 de
 # Getafe", "Clínica San Rafael", "Hospital Universitario de Getafe". A name made only of generic words
 # ("el Tribunal Supremo") names no one.
@@ -334,6 +341,12 @@ RULES: tuple[Rule, ...] = (
     _rule(T.URL, r"(?<![\w@.])@(?=[\w.]*[^\W\d_])[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)"),
     # A telephone number read out, as a voicemail transcript writes it: "four oh four, five five five, …".
     _rule(T.PHONE, rf"(?<![\w-])(?P<value>{_SPOKEN_DIGIT}(?:[ ,\-]{{1,2}}{_SPOKEN_DIGIT}){{6,14}})(?![\w-])", re.I),
+    # Its digits one by one, as a chat spells a number out to be read: "el telf es 6 4 5 2 1 8 3 9 0".
+    _rule(
+        T.PHONE,
+        r"(?i:tel[ée]fono|telf|tlf|tel|cel(?:ular)?|m[óo]vil|whatsapp|phone|mobile|cell|number|n[úu]mero)\b"
+        r"[^\n\d]{0,12}?(?P<value>(?<!\d)\d(?: \d){6,11})(?![ \d]*\d)",
+    ),
     # "she's 97", "Victoria is 93;": an age over 89 given of someone, closing its clause.
     _rule(
         T.AGE,
@@ -522,7 +535,9 @@ RULES: tuple[Rule, ...] = (
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*"
         # The small words inside a firm's name: "Rent a Car Costa Sol SL", "Pescados a la Plancha SL" ("of"
         # would join a person to the firm after).
-        rf"(?:(?:St\.? )?{_CAPITAL_NAME}(?:'s)?(?:,? (?:(?:&|and|y|e|und|et) )?| (?:a|en|al) (?=[A-ZÀ-Þ]|la |el ))"
+        # A year may close the name before its form: "REFORMAS TXANTREA 2010, S.L."
+        rf"(?:(?:St\.? )?(?:{_CAPITAL_NAME}|\d{{1,4}}(?=,? (?:{_LEGAL_FORM})))(?:'s)?"
+        rf"(?:,? (?:(?:&|and|y|e|und|et) )?| (?:a|en|al) (?=[A-ZÀ-Þ]|la |el ))"
         rf"(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
         rf"(?i:{_COMPANY_SUFFIX})(?![\w])",
         lead=_verb_before_link,

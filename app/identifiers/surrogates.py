@@ -16,7 +16,7 @@ from collections.abc import Callable
 from app.identifiers import lexicon
 from app.identifiers.dates import RANGE_SEPARATOR, other_holiday, parse_date
 from app.identifiers.entities import EntityType
-from app.identifiers.rules import GENERIC_INSTITUTION_WORDS, HOST_DOT, MAILBOX_AT
+from app.identifiers.rules import GENERIC_INSTITUTION_WORDS, HOST_DOT, LEGAL_FORM_ENDING, MAILBOX_AT
 
 T = EntityType
 _TITLES = frozenset(
@@ -271,8 +271,11 @@ class SurrogateMaker:
 
     def _organization(self, original: str) -> str:
         """Its distinctive words replaced, its kind kept ("Ltd", "Hospital"); an abbreviation ("HPI") by
-        capitals of its length, the same every time."""
-        return _WORD.sub(self._organisation_word, original)
+        capitals of its length, the same every time. Its legal form stays as written ("S.L.", "S.A. de C.V."):
+        its letters are no one's."""
+        form = LEGAL_FORM_ENDING.search(original)
+        cut = form.start() if form else len(original)
+        return _WORD.sub(self._organisation_word, original[:cut]) + original[cut:]
 
     def _organisation_word(self, match: re.Match) -> str:
         word = match.group(0)

@@ -112,6 +112,11 @@ _WRITTEN = (
     ("written-dev-2-es", Role.DEVELOPMENT, "a sixth author's Spanish documents, Spain and 11 Latin American countries"),
     ("written-dev-3-en", Role.DEVELOPMENT, "an eighth author's English documents from sixteen countries"),
     ("written-dev-3-es", Role.DEVELOPMENT, "a ninth author's Spanish documents, twenty countries and Spain's regions"),
+    (
+        "written-dev-4-es",
+        Role.DEVELOPMENT,
+        "a tenth author's Spanish documents and short records, Spain and Mexico first",
+    ),
     ("public-text-dev", Role.DEVELOPMENT, "credits, man pages and changelogs shipped in Debian, annotated by hand"),
     ("written-en", Role.HELD_OUT, "a second author's English clinical and legal documents"),
     ("written-es", Role.HELD_OUT, "a third author's Spanish documents from Spain and Latin America"),

@@ -1798,3 +1798,59 @@ def test_a_ranges_opening_day_reads_forwards_and_comes_back_but_a_dose_stays(det
     lone = next(r.surrogate for r in pseudonymiser.pseudonyms.replacements if r.original == "10")
     answer = f"Tome {lone} a 3 comprimidos."
     assert pseudonymiser.reidentify(answer) == answer
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Mis datos: Bv. Oroño 1450, piso 7, dto. B, Rosario.", "Bv. Oroño 1450, piso 7, dto. B"),
+        ("Ibarra & Giménez Asesores, Córdoba 1147, of. 3, Rosario", "Córdoba 1147, of. 3"),
+        ("Centro de Salud Rekalde, Camilo Villabaso, 9, 48002 Bilbao", "Camilo Villabaso, 9"),
+        ("ubicado en la Av. Beni, calle 6 Oeste N.º 114, barrio Los Mangales", "calle 6 Oeste N.º 114"),
+        ("del Colegio Teresiano 1 c. al lago, 2 c. abajo, Managua", "del Colegio Teresiano 1 c. al lago, 2 c. abajo"),
+        ("la entrega de las llaves del local de calle 25 de Mayo 687 y del vehículo", "calle 25 de Mayo 687"),
+        ("Boulevard Morazán, Centro Comercial Los Próceres, local 14, Tegucigalpa", "local 14"),
+        ("Vía Fernández de Córdoba, PH Altos del Parque, apto. 9C, Ciudad de Panamá", "PH Altos del Parque, apto. 9C"),
+        ("Quique: jose maria vive en c mayor 14 2b en burjassot", "c mayor 14 2b"),
+        ("vivo en la cra 43a # 18 sur 135 apto 602 envigado", "cra 43a # 18 sur 135 apto 602"),
+        ("Asisten D. Faustino Lozano (2.º A) y Dña. Consolación Merino.", "2.º A"),
+        ("P.º Isabel la Católica, 1-3, 50009 Zaragoza", "P.º Isabel la Católica, 1-3"),
+        ("Destinatario: REFORMAS TXANTREA 2010, S.L., a la atención de", "REFORMAS TXANTREA 2010, S.L."),
+        ("Señores\nNUEVA EPS S.A.\nOficina de Atención al Usuario", "NUEVA EPS S.A."),
+        ("el contrato con Frutas Segura Sur, S.A.T. Si puedes", "Frutas Segura Sur, S.A.T."),
+        ("Última HbA1c 8.9 % (noviembre 12).", "noviembre 12"),
+        ("a partir del 1o. de marzo de 2024 y hasta", "1o. de marzo de 2024"),
+        ("La arrendadora: M.ª Dolores Pinto", "M.ª Dolores Pinto"),
+        ("si es38 0081 1234 5612 3456 7890 a nombre de su mujer", "es38 0081 1234 5612 3456 7890"),
+        ("la matricula es 1234 bcd por si tiene", "1234 bcd"),
+        ("el telf es 6 4 5 2 1 8 3 9 0 xq el fijo no lo coge", "6 4 5 2 1 8 3 9 0"),
+    ],
+)
+def test_spanish_streets_firms_dates_and_numbers_as_offices_write_them_are_found(detector, text, expected):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert any(expected in surface for surface in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("I. Que con fecha 3 de mayo de 2024 el actor fue despedido.", "Que"),
+        ("Vehículo: Toyota Corolla 2019. El Corolla quedó dañado.", "Corolla"),
+        ("Furgoneta Renault Kangoo y Mercedes-Benz Sprinter.", "Kangoo"),
+        ("Leamington Spa, 2nd June 2025\nDear Sirs,", "Spa"),
+    ],
+)
+def test_a_clauses_number_a_car_model_and_a_count_after_a_month_are_kept(detector, text, kept):
+    found = detector.detect(text)
+    assert not any(kept in e.text_in(text) and e.type is not EntityType.LOCATION for e in found) or (
+        kept == "Spa" and all(e.type is EntityType.LOCATION for e in found if "Spa" in e.text_in(text))
+    ), [(e.text_in(text), e.type) for e in found]
+
+
+def test_a_firms_legal_form_and_a_spanish_first_day_stand_in_as_written(detector):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=11), detector)
+    text = "Trabaja en REFORMAS TXANTREA 2010, S.L. desde el 1o. de marzo de 2024."
+    out = pseudonymiser.pseudonymise(text).text
+    assert ", S.L. desde el " in out and "TXANTREA" not in out, out
+    assert "th de" not in out, out
+    assert pseudonymiser.reidentify(out) == text
