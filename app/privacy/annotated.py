@@ -113,6 +113,11 @@ _WRITTEN = (
     ("written-dev-3-en", Role.DEVELOPMENT, "an eighth author's English documents from sixteen countries"),
     ("written-dev-3-es", Role.DEVELOPMENT, "a ninth author's Spanish documents, twenty countries and Spain's regions"),
     (
+        "written-dev-4-en",
+        Role.DEVELOPMENT,
+        "an eleventh author's English documents and short records, seven countries",
+    ),
+    (
         "written-dev-4-es",
         Role.DEVELOPMENT,
         "a tenth author's Spanish documents and short records, Spain and Mexico first",
