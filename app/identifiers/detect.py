@@ -200,6 +200,8 @@ class IdentifierDetector:
                 for piece in _outside(entity, index.overlapping(entity))
                 if (named := _named(text, piece)) is not None and _credible(text, named)
             ]
+        if self.use_ner:
+            found += _widened_by_the_model(text, model, found)
         found = _drop_medicine_and_law(text, found)
         found = [tidied for e in found if (tidied := e if e in cued else _tidy_edges(text, e)) is not None]
         # what a label, a list or the gazetteer vouches for stays, whatever its words
@@ -544,6 +546,52 @@ def _outside(entity: Entity, ruled: list[Entity]) -> list[Entity]:
     return pieces
 
 
+# Roles written before a name that the model folds into it ("Physio Ben Hartley").
+_WIDENING_ROLES = frozenset("physio physiotherapist midwife carer nurse sister matron consultant registrar".split())
+
+
+def _widened_by_the_model(text: str, model: list[Entity], found: list[Entity]) -> list[Entity]:
+    """A person the model reads whole where a rule found only part of the name ("FRAUD ALERT: DeShawn
+    Whitlock", "Owner(s): Vikram Bhattacharjee"): the words it adds are capitalised and nobody's label or
+    role, so a name right after a colon, which the first-name rule leaves alone, is whole."""
+    widened = []
+    for entity in model:
+        if entity.type is not T.PERSON:
+            continue
+        inside = [f for f in found if f.start >= entity.start and f.end <= entity.end and f.overlaps(entity)]
+        # a rare word inside the name may have been read as a place on its own ("Nia Haf Bowen")
+        if not any(f.type is T.PERSON for f in inside) or any(
+            f.type is not T.PERSON and not (f.type is T.LOCATION and " " not in f.text_in(text)) for f in inside
+        ):
+            continue
+        if any((f.start, f.end) == (entity.start, entity.end) for f in inside):
+            continue
+        if any(f.overlaps(entity) and not (f.start >= entity.start and f.end <= entity.end) for f in found):
+            continue  # the model ran over another finding's edge
+        named = _named(text, entity)
+        if named is None:
+            continue
+        covered = [(f.start, f.end) for f in inside]
+        added = [
+            m.group(0)
+            for m in _NAME_WORD.finditer(text, named.start, named.end)
+            if not any(a <= m.start() < b for a, b in covered)
+        ]
+        if re.search(r"[|\n]| [-–—] ", named.text_in(text)):
+            continue  # a signature's "Name - Role", a table's cells
+        if added and all(
+            w[0].isupper()
+            and not (w.isupper() and len(w) <= 3)
+            and w.lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES
+            and not lexicon.is_kept_term(w)
+            and w.lower() not in _WIDENING_ROLES
+            and (lexicon.is_name_word(w) or max(lexicon.zipf(w.lower()), lexicon.zipf_in(w.lower(), "es")) < 3.4)
+            for w in added
+        ):
+            widened.append(Entity(named.start, named.end, T.PERSON))
+    return widened
+
+
 # What ends a finding without being part of it: a label, or a number's ("Hospital No").
 _TRAILING_LABELS = _LABEL_WORDS | {"no", "nº", "num"}
 
@@ -589,6 +637,13 @@ def _named(text: str, entity: Entity) -> Entity | None:
     entity = _trimmed(text, entity)
     if entity.type not in (T.PERSON, T.ORGANIZATION):
         return entity if entity.end > entity.start else None
+    # a transcript's "Q." and "A." open a line of questions and answers; they are nobody's initial, and what
+    # follows is a name only if its first word is one ("A. Rosalinda Mireles", not "Q. How", "A. Gabapentin")
+    if (turn := re.match(r"[QA]\.\s+", entity.text_in(text))) and re.search(r"(?:^|\n)[ \t]*$", text[: entity.start]):
+        entity = Entity(entity.start + turn.end(), entity.end, entity.type)
+        first = _NAME_WORD.match(text, entity.start)
+        if first is None or not (lexicon.is_name_word(first.group(0)) or lexicon.zipf(first.group(0).lower()) < 3.0):
+            return None
     entity = _without_labels(text, entity)
     return entity if entity.end > entity.start and _plausible_name(text, entity) else None
 
@@ -625,6 +680,7 @@ def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
     return extended
 
 
+_POSSESSIVES = frozenset("my your his her our their mi tu su nuestro nuestra vuestro vuestra".split())
 _NUMBERED_CLAUSE = re.compile(r"(?:[A-Z]|[IVX]{1,4})\.\s+(.+)", re.S)
 
 
@@ -647,6 +703,8 @@ def _plausible_name(text: str, entity: Entity) -> bool:
     if not words or not any(w[0].isupper() for w in words):
         return False
     ordinary = _ROLE_WORDS | _LABEL_WORDS
+    if kind is T.PERSON and words[0].lower() in _POSSESSIVES:
+        return False  # "My Nissan Rogue", "Your Honour": a name does not open with a possessive
     if kind is T.PERSON and (numbered := _NUMBERED_CLAUSE.match(surface)):
         rest = _NAME_WORD.findall(numbered.group(1))
         if rest and all(not lexicon.is_name_word(w) and lexicon.zipf(w) >= 3.5 for w in rest):
@@ -783,9 +841,19 @@ def _whole_words(text: str, entity: Entity) -> Entity | None:
     """A name's finding without the piece of a word at either edge ("S. ADAEZE …" taken from "MRS. ADAEZE"),
     or None when it lies inside one ("HbA" of "HbA1c"): no one's name, and a stand-in glued to the rest of a
     word ("Griselda1c") could not be put back."""
-    if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION):
-        return entity
     start, end = entity.start, entity.end
+    inside_left = start > 0 and text[start - 1].isalnum() and text[start].isalnum()
+    inside_right = end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
+    if entity.type is T.DATE and inside_right:
+        return None  # "5.30pm" is a time, and "30pm" no day
+    if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.DATE):
+        # an address or a number that stops inside a word ("bajo" of "bajos", "4417" of "x4417") takes the
+        # whole word: a stand-in glued to the rest of one could not be found again to be put back
+        while inside_left and start > 0 and text[start - 1].isalnum():
+            start -= 1
+        while inside_right and end < len(text) and text[end].isalnum():
+            end += 1
+        return entity if (start, end) == (entity.start, entity.end) else Entity(start, end, entity.type)
     if start > 0 and text[start - 1].isalnum() and text[start].isalnum():
         while start < end and text[start].isalnum():
             start += 1

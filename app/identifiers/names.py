@@ -49,13 +49,18 @@ _LOWER_TITLED = re.compile(
 )
 _INTRODUCED = re.compile(
     r"(?<!\w)(?:(?i:this is|i'm|i am|im|my name is|my name's|it's|soy|me llamo|mi nombre es|habla|le saluda|"
-    r"le escribe|te escribe|firma|atentamente,?\n?|regards,?\n?|thanks,?\n?|gracias,?\n?|saludos,?\n?|cheers,?\n?) "
+    r"le escribe|te escribe|firma|atentamente,?\n?|regards,?\n?|thanks,?\n?|gracias,?\n?|saludos,?\n?|cheers,?\n?|"
+    # an account's or a parcel's holder: "in the name t wisniewski", "a nombre de mi madre"
+    r"in (?:the )?name(?: of)?|under the name(?: of)?|a nombre de|en nombre de) "
+    # a voicemail's hesitation between the cue and the name ("this is uh gurpreet")
+    r"(?:(?i:uh|um|umm|er|erm|eh|ehm|este),? )?"
     # a letter's close with the signature on a line of its own, after blank lines
     r"|(?i:yours faithfully|yours sincerely|yours truly|sincerely|respectfully|kind regards|best regards|"
     r"warm regards|atentamente|cordialmente|un cordial saludo|reciba un cordial saludo),?[ \t]*\n"
     r"(?:[ \t]*\n){0,2}[ \t]*"
     r"(?=[^\W\d_]+(?:[-'][^\W\d_]+)?(?: [^\W\d_]+(?:[-'][^\W\d_]+)?){0,3}[ \t]*(?:\n|$)))"
-    r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_](?: |\. ))?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?){0,2})"
+    r"(?P<name>(?:[^\W\d_]\.? )?[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_](?: |\. ))?"
+    r"(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?){0,2})"
 )
 # A relative named after the word for them, as portal messages and chats are typed ("his dad cody", "moms of
 # jaxon", "mi hija lucía", "lives w/ wife maureen"): the relationship is the cue, so the name may be in lower
@@ -66,7 +71,7 @@ _KIN = re.compile(
     r"aunt|uncle|cousin|fiancée?|boyfriend|girlfriend|stepson|stepdaughter|stepmom|stepdad|kid|baby|hijo|hija|"
     r"esposo|esposa|marido|mamá|mama|papá|papa|madre|padre|hermano|hermana|nieto|nieta|abuela|abuelo|tía|tio|"
     r"tío|tia|sobrino|sobrina|primo|prima|novio|novia|bebé|bebe|nene|nena)|(?:mom|mum|mother|dad|father|mamá|"
-    r"mama|papá|madre|padre)s? (?:of|de))(?:,| is| es| se llama| named| called)? "
+    r"mama|papá|madre|padre)s? (?:of|de))(?:[ -]in[ -]law)?(?:,| is| es| se llama| named| called)? "
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)"
 )
 # Whom a message or a call greets or thanks ("Hey Gail, it's Terrence", "thanks oliver", "hola fermín,"):
@@ -116,7 +121,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
             break  # "Cheers mate", "soy doctora": a role, not a name
         if lower in _SPEECH_VERBS:  # "the nurse said …": not Said
             break
-        if len(surface) == 1 and kept:
+        if len(surface) == 1 and surface.isalpha():  # an initial ("t wisniewski"); dropped if no name follows
             kept.append(word)
             continue
         if not (
@@ -129,6 +134,8 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
         kept.append(word)
     while kept and len(kept[-1].group(0)) == 1:
         kept.pop()
+    if kept and all(len(w.group(0)) == 1 for w in kept):
+        return None
     if not kept:
         return None
     base = match.start("name")

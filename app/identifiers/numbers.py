@@ -162,7 +162,12 @@ _NIE = re.compile(r"(?<![\w-])[XYZxyz][ \-]?\d{7}[ \-]?[A-Za-z](?!\w)")
 _CIF = re.compile(r"(?<![\w-])[ABCDEFGHJNPQRSUVW][ \-]?\d{7}[0-9A-J](?!\w)")
 _CURP = re.compile(r"(?<!\w)[A-Z][AEIOUX][A-Z]{2}\d{6}[HM][A-Z]{5}[A-Z0-9]\d(?!\w)", re.I)
 _RFC = re.compile(r"(?<!\w)[A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3}(?!\w)", re.I)
-_IBAN = re.compile(r"(?<!\w)[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,3})?(?!\w)")
+# An IBAN may break across a line where a letter wraps it; its check shows where it ends.
+_IBAN = re.compile(r"(?<!\w)[A-Za-z]{2}\d{2}(?:(?:[ ]|\n)?[A-Za-z0-9]{4}){2,7}(?:(?:[ ]|\n)?[A-Za-z0-9]{1,3})?(?!\w)")
+# A number shown only by its last digits behind a mask ("xxxxxx4481", "xxxx-xxxx-7730", "****1234",
+# "xxx-xx-0368"): the digits left are the account's, and with a name beside them they single it out.
+_MASKED = re.compile(r"(?<![\w*•])(?:(?:[xX]{2,}|[*•]{3,})[ \-]?){1,5}(?P<digits>\d{2,6})(?![\w*])")
+_MASKED_SSN = re.compile(r"[xX*]{3}-[xX*]{2}-\d{4}")
 _CLABE = re.compile(r"(?<!\d)\d{3}[ ]?\d{3}[ ]?\d{11}[ ]?\d(?!\d)")
 _NPI = re.compile(r"(?<!\d)[12]\d{9}(?!\d)")
 _RUT = re.compile(r"(?<![\w.])\d{1,2}\.\d{3}\.\d{3}-[\dkK](?!\w)")
@@ -270,7 +275,7 @@ def _ibans(text: str) -> list[tuple[int, int]]:
     for match in _IBAN.finditer(text):
         surface = match.group(0)
         for cut in sorted(
-            {m.end() for m in re.finditer(r"[A-Za-z0-9](?= |$)", surface)} | {len(surface)}, reverse=True
+            {m.end() for m in re.finditer(r"[A-Za-z0-9](?=[ \n]|$)", surface)} | {len(surface)}, reverse=True
         ):
             if _iban_shaped(_compact(surface[:cut]).upper()):
                 spans.append((match.start(), match.start() + cut))
@@ -293,6 +298,10 @@ def find_numbers(text: str) -> list[Entity]:
         if _luhn_card(match.group(0)) or (_CARD_CUE.search(before) and 13 <= len(_compact(match.group(0))) <= 19):
             found.append(Entity(*match.span(), T.CARD))
     found += [Entity(*m.span("value"), T.CARD) for m in _CARD_ENDING.finditer(text)]
+    found += [
+        Entity(*m.span(), T.NATIONAL_ID if _MASKED_SSN.fullmatch(m.group(0)) else T.ACCOUNT)
+        for m in _MASKED.finditer(text)
+    ]
     found += [Entity(*m.span("value"), T.VEHICLE) for m in _ES_PLATE_TYPED.finditer(text)]
     found += [Entity(*m.span(), T.RECORD_NUMBER) for m in _GROUPED_CODE.finditer(text) if not _date_like(m.group(0))]
     found += [

@@ -71,6 +71,8 @@ _PREFIX_TYPES = (
     r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
     r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|Travessera|Cam[íi]|Praza|Rolda|"
     r"Cami[ñn]o|Triq|Sqaq|Vjal|Pjazza|"
+    # Welsh and Irish streets: "Heol y Capel", "Ffordd y Brenin", "Bóthar na Trá", "Sráid Mhór"
+    r"Heol|Ffordd|Stryd|B[óo]thar|Sr[áa]id|Ascaill|"
     # Peru's settlements and housing associations, Mexico's and Venezuela's neighbourhoods
     r"AA\. ?HH\.|A\. ?H\.|Asentamiento Humano|Asoc\.|Asociaci[óo]n de Vivienda|Fracc\.|Fraccionamiento|"
     r"Unidad Habitacional|Caser[íi]o|Reparto)"
@@ -114,6 +116,7 @@ _FUSED_STREET = re.compile(
     rf"(?<!\w){_NAME}{_FUSED_TYPES}(?:{_HOUSE})?(?:{_FLOOR})*(?!\w)|(?<!\w)(?:{_NAME} )?{_NAME}-?{_FUSED_TYPES}\b"
     rf"(?:{_HOUSE})?",
 )
+_ORDINAL_NAME = r"\d{1,3}(?:st|nd|rd|th)"
 _HEADING = r"(?:al )?(?:norte|sur|este|oeste|noreste|noroeste|sureste|suroeste|lago|arriba|abajo)\b"
 _WARD_WORDS = (
     r"(?i:Habitaci[óo]n|Hab|Cama|Box|Sala|Quir[óo]fano|Consulta|Consultorio|Planta|Piso|Puerta|Despacho|Aula|"
@@ -124,10 +127,21 @@ _STREETS = (
     _FUSED_STREET,
     re.compile(
         rf"(?<![\w,.])(?:\d{{1,4}}[A-Za-z]?/)?\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? "
-        rf"(?:(?:{_LOWER_LINK}|'t) )*(?:{_NAME} ){{1,4}}"
+        rf"(?:(?:{_LOWER_LINK}|'t) )*(?:(?:N|S|E|W|NE|NW|SE|SW)\.? )?(?:(?:{_NAME}|{_ORDINAL_NAME}) ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
         rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat) ?#?\d{{1,5}}[A-Z]?"
         rf"|,? (?:Room|Rm\.?) [A-Z]?-?\d{{1,5}}[A-Z]?)?"
+    ),
+    # A house's name before its street: "Rose Cottage, 4 Church Lane", "Ty Gwyn Farm, Heol …"
+    re.compile(
+        rf"(?<![\w,] )(?<!\w)(?:{_NAME} ){{1,2}}(?:Cottage|House|Farm|Lodge|Barn|Villa|Mill|Farmhouse|Bungalow)"
+        rf"(?=, (?:\d{{1,5}}[A-Za-z]? {_NAME}|(?i:Heol|Ffordd|Stryd|Lôn)\b))"
+    ),
+    # A numbered street named alone, as American cities number them: "NW 79th St", "165th Street", "E 42nd St".
+    re.compile(
+        rf"(?<![\w.])(?:(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\.? )?{_ORDINAL_NAME} "
+        r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Dr|Terrace|Ter|Place|Pl|Court|Ct|Way|Lane|Ln)\b\.?"
+        r"(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
     ),
     re.compile(
         rf"(?<!\w)(?:{_NAME} ){{1,3}}(?:Street|Road|Avenue|Lane|Drive|Boulevard|Crescent|Highway|Parkway)\b"

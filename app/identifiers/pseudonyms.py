@@ -259,12 +259,16 @@ class Pseudonymiser:
             return self._reidentify_dates(text)
         tags = self.pseudonyms.style == TAGS  # written in capitals whatever the original's case
         variants = self._variants()
+        # a stand-in written exactly as it was made is its own original's, whatever its case
+        exact = {r.surrogate: r.original for r in self.pseudonyms.replacements}
 
         def original(match: re.Match) -> str:
             seen = match.group(0)
             written = keys[seen.lower()]
             if tags:
                 return written
+            if seen in exact and exact[seen].lower() == written.lower():
+                return exact[seen]
             return _case_like(seen, written, variants.get(seen.lower(), ()))
 
         pattern = _any_of(keys)

@@ -266,6 +266,13 @@ RULES: tuple[Rule, ...] = (
     # Ages over 89 are identifying (HIPAA); younger ones are not.
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)[- ](?:years?|yrs?)(?:[- ]old)?)\b", re.I),
     _rule(T.AGE, r"\b(?:aged?|age:?)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
+    # a form's field: "Age at death: 93", "Age (years): 91", "Edad al ingreso: 94"
+    _rule(
+        T.AGE,
+        r"\b(?:age|edad)(?: at (?:death|admission|onset|diagnosis)| \(years\)| al (?:fallecer|ingreso|fallecimiento))"
+        r"\s*:?\s+(?P<value>(?:9\d|1[01]\d))\b(?! ?(?:%|mg|kg))",
+        re.I,
+    ),
     _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|a\.|añas))(?!\w)", re.I),
     _rule(T.AGE, r"\b(?:edad:?|de edad)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)(?:st|nd|rd|th)) (?:birthday|bday)\b", re.I),

@@ -434,6 +434,10 @@ def _same_case(model: str, word: str) -> str:
         return word.upper()
     if model.islower():
         return word.lower()
+    if model[:1].isupper() and word.isupper() and len(word) > 1:
+        # made first for the word in capitals ("JUZGADO … DE GETAFE"), written now as the text writes it
+        # ("28902 Getafe"): in capitals it could not be told back from the capitals' original
+        return word[:1] + word[1:].lower()
     return word
 
 
