@@ -118,7 +118,7 @@ _GROUPED_CODE = re.compile(
 )
 # "No. 438812", "#4471", "Reg. No. 58214": an identifying number of some kind.
 _NUMBERED = re.compile(
-    r"(?<![\w#])(?:Reg\.? )?(?:No\.|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
+    r"(?<![\w#])(?:Reg\.? )?(?:No\.|(?<=[a-z] )no\.|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
     r"[Nn]úmero)\s?(?P<value>(?=[A-Z0-9./-]*\d{3})[A-Z0-9][A-Z0-9./-]{2,20}[A-Z0-9])(?![\w])"
 )
 _CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
@@ -167,6 +167,13 @@ _IBAN = re.compile(r"(?<!\w)[A-Za-z]{2}\d{2}(?:(?:[ ]|\n)?[A-Za-z0-9]{4}){2,7}(?
 # A number shown only by its last digits behind a mask ("xxxxxx4481", "xxxx-xxxx-7730", "****1234",
 # "xxx-xx-0368"): the digits left are the account's, and with a name beside them they single it out.
 _MASKED = re.compile(r"(?<![\w*•])(?:(?:[xX]{2,}|[*•]{3,})[ \-]?){1,5}(?P<digits>\d{2,6})(?![\w*])")
+# A phone shown by its last digits, as a security message gives it: "the number ending 658".
+_PHONE_ENDING = re.compile(
+    r"(?i:(?:number|phone|mobile|cell|móvil|movil|teléfono|telefono|número|numero) (?:ending|ending in|ends in|"
+    r"terminado en|que termina en|acabado en)) (?P<value>\d{2,4})(?!\d)"
+)
+# A police officer's collar number before the name: "PC 2217 Hollie Saunders", "DS 4410 Patel".
+_COLLAR_NUMBER = re.compile(r"(?<!\w)(?:PC|DC|PS|DS|PCSO|Sgt\.?|Cst\.?) (?P<value>\d{3,5})(?= [A-Z][a-z])")
 _MASKED_SSN = re.compile(r"[xX*]{3}-[xX*]{2}-\d{4}")
 _CLABE = re.compile(r"(?<!\d)\d{3}[ ]?\d{3}[ ]?\d{11}[ ]?\d(?!\d)")
 _NPI = re.compile(r"(?<!\d)[12]\d{9}(?!\d)")
@@ -298,6 +305,8 @@ def find_numbers(text: str) -> list[Entity]:
         if _luhn_card(match.group(0)) or (_CARD_CUE.search(before) and 13 <= len(_compact(match.group(0))) <= 19):
             found.append(Entity(*match.span(), T.CARD))
     found += [Entity(*m.span("value"), T.CARD) for m in _CARD_ENDING.finditer(text)]
+    found += [Entity(*m.span("value"), T.PHONE) for m in _PHONE_ENDING.finditer(text)]
+    found += [Entity(*m.span("value"), T.LICENCE) for m in _COLLAR_NUMBER.finditer(text)]
     found += [
         Entity(*m.span(), T.NATIONAL_ID if _MASKED_SSN.fullmatch(m.group(0)) else T.ACCOUNT)
         for m in _MASKED.finditer(text)

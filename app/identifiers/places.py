@@ -129,7 +129,7 @@ _STREETS = (
         rf"(?<![\w,.])(?:\d{{1,4}}[A-Za-z]?/)?\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? "
         rf"(?:(?:{_LOWER_LINK}|'t) )*(?:(?:N|S|E|W|NE|NW|SE|SW)\.? )?(?:(?:{_NAME}|{_ORDINAL_NAME}) ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
-        rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat) ?#?\d{{1,5}}[A-Z]?"
+        rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat|(?i:apt|unit|suite|flat)) ?#?\d{{1,5}}[A-Z]?"
         rf"|,? (?:Room|Rm\.?) [A-Z]?-?\d{{1,5}}[A-Z]?)?"
     ),
     # A house's name before its street: "Rose Cottage, 4 Church Lane", "Ty Gwyn Farm, Heol …"
@@ -599,6 +599,8 @@ _LOWER_UNIT = r"(?:,? (?:int|interior|apto|apt|depto|dpto|piso|puerta|pta|local|
 _LOWER_ADDRESSES = (
     re.compile(rf"(?<![\w.,/])\d{{1,5}}[a-z]? (?:[a-z][a-z'\-]+ ){{1,3}}{_LOWER_STREET_TYPE}(?![\w'])"),
     re.compile(rf"\b(?:on|in|at|off) (?P<street>(?:[a-z][a-z'\-]+ ){{1,2}}{_LOWER_STREET_TYPE})(?![\w'])"),
+    # a numbered avenue or street typed in lower case ("on 88 avenue", "at 5th street"), not "5 avenues of"
+    re.compile(r"(?<![\w.,/])\d{1,3}(?:st|nd|rd|th)? (?:avenue|ave|street)\b(?! of\b)"),
     # "c mayor 14 2b", "calle macedonio alcala 407 int 2": a chat's "c" is a street only after "en" or "la"
     re.compile(
         r"(?<!\w)(?:calle|c/|(?<=en )c|(?<=la )c|avda\.?|avenida|av\.?|paseo|plaza|pza\.?|ronda|camino|carrera|"

@@ -318,6 +318,17 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(T.CASE_NUMBER, r"\b\d:\d{2}-(?:cv|cr|mc|bk)-\d{3,6}(?:-[A-Z]{2,4})?\b", re.I),
     _rule(T.CASE_NUMBER, r"\bCLM-\d{6,}\b"),
+    # A notary's deed by its number in the protocol: "con el n.º 87 de su protocolo", "ESCRITURA NÚMERO 2.317"
+    _rule(
+        T.CASE_NUMBER,
+        r"(?i:\b(?:n\.?[º°]|número|numero|núm\.?) (?P<value>\d{1,3}(?:[.,]\d{3})?|\d{1,6}) "
+        r"de (?:su |mi )?protocolo)",
+    ),
+    _rule(
+        T.CASE_NUMBER,
+        r"(?i:\bescritura(?: p[úu]blica)?(?: de [a-záéíóúñ]+){0,3},? (?:n[úu]mero|n\.?[º°]|núm\.?) "
+        r"(?P<value>\d{1,3}(?:[.,]\d{3})?|\d{1,6}))(?![\d.,]\d)",
+    ),
     # A serial number and its year, as courts and registries number matters ("169647/2025").
     _rule(T.CASE_NUMBER, r"\b\d{4,}/(?:19|20)\d{2}\b"),
     # A shorter serial after the word naming the proceedings: "Juicio Verbal 412/2024", "Sentencia n.º 88/2025".

@@ -1873,6 +1873,13 @@ def test_a_firms_legal_form_and_a_spanish_first_day_stand_in_as_written(detector
         ("Date of death: April 19, 2024    Age at death: 93    Last residence:", "93"),
         ("REPORT ON TITLE: Rose Cottage, 4 Church Lane, Lyminge", "Rose Cottage"),
         ("Address: Bryn Awel, Heol y Capel, Pontyberem, Llanelli SA15 5HT", "Heol y Capel"),
+        ("She's at my place now, 15522 Fraser Highway, unit 41, Surrey V3S 2V9.", "15522 Fraser Highway, unit 41"),
+        ("the pharmacy is the one on 88 avenue they said", "88 avenue"),
+        ("a code was sent by SMS to the number ending 658):", "658"),
+        ("on 10 February 2025 (grant no. 1739264801117462). Your husband", "1739264801117462"),
+        ("Statement taken by: PC 2217 Hollie Saunders, Boston Police", "2217"),
+        ("ESCRITURA NÚMERO 2.317\nEn Sevilla, a tres de marzo", "2.317"),
+        ("escritura de compraventa número 18,442 otorgada ante mí", "18,442"),
     ],
 )
 def test_names_streets_masked_accounts_and_ages_as_english_offices_write_them_are_found(detector, text, expected):
@@ -1890,6 +1897,8 @@ def test_names_streets_masked_accounts_and_ages_as_english_offices_write_them_ar
         ("**2024** was the year; take **12 mg** daily.", "12"),
         ("The footage runs from 5.30pm to 6.10pm.", "5.30"),
         ("I'm a nurse and this is a test of the line.", "nurse"),
+        ("There are 3 avenues of care and 2 streets of houses.", "avenue"),
+        ("Take no. 100 mg at night.", "100"),
     ],
 )
 def test_a_transcripts_turns_a_possessive_a_floor_and_a_time_are_kept(detector, text, kept):
