@@ -216,6 +216,7 @@ class IdentifierDetector:
         found += _further_mentions(text, found, known)
         found += _first_names_before(text, found)
         found += names.extend_names(text, found)
+        found += _names_across_a_line_break(text, found)
         found = _outside_kept(text, found, kept_terms)
         found += self.office_terms.find_hidden(text, hidden)
         # A town's name of several words found whole on the gazetteer is the town, whatever name words it
@@ -548,6 +549,38 @@ def _outside(entity: Entity, ruled: list[Entity]) -> list[Entity]:
 
 # Roles written before a name that the model folds into it ("Physio Ben Hartley").
 _WIDENING_ROLES = frozenset("physio physiotherapist midwife carer nurse sister matron consultant registrar".split())
+
+
+# The rest of a name on the next line of wrapped prose: a capitalised word, or "de"/"del" and one.
+_NEXT_LINE_NAME = re.compile(
+    r"\n[ \t]*((?:(?:de la|de los|del|de) )?[A-ZÀ-Þ][^\W\d_]+(?:-[A-ZÀ-Þ][^\W\d_]+)?)(?=[ ,.;)])"
+)
+
+
+def _names_across_a_line_break(text: str, found: list[Entity]) -> list[Entity]:
+    """A person's name that wrapped onto the next line of a paragraph ("Vive con su marido, Fermín⏎Lasheras,
+    en Vicálvaro"): the next line's first word is a surname too when it is a name or no everyday word and
+    the line goes on after it. An address block's next line ("Jane Doe⏎Acme House") is left: only a
+    line of prose (forty characters or more before the name, no full stop at its end) wraps."""
+    joined = []
+    for entity in found:
+        if entity.type is not T.PERSON:
+            continue
+        line_start = text.rfind("\n", 0, entity.start) + 1
+        if len(text[line_start : entity.start]) < 40 or text[entity.end : entity.end + 1] != "\n":
+            continue
+        match = _NEXT_LINE_NAME.match(text, entity.end)
+        if match is None or re.match(r"[ \t]*$", text[match.end() : text.find("\n", match.end()) % (len(text) + 1)]):
+            continue
+        word = match.group(1).split()[-1]
+        if word.isupper() or word.lower() in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES or lexicon.is_kept_term(word):
+            continue  # "…Rojas⏎RUT 12.345.678-5": the next line's label
+        last = _NAME_WORD.findall(entity.text_in(text))[-1:]
+        if not last or not (lexicon.is_name_word(last[0]) or lexicon.zipf(last[0].lower()) < 3.0):
+            continue  # what was found must read as a name itself ("Maintainer" does not)
+        if lexicon.is_name_word(word) or max(lexicon.zipf(word.lower()), lexicon.zipf_in(word.lower(), "es")) < 3.0:
+            joined.append(Entity(entity.start, match.end(1), T.PERSON))
+    return joined
 
 
 def _widened_by_the_model(text: str, model: list[Entity], found: list[Entity]) -> list[Entity]:

@@ -1880,6 +1880,8 @@ def test_a_firms_legal_form_and_a_spanish_first_day_stand_in_as_written(detector
         ("Statement taken by: PC 2217 Hollie Saunders, Boston Police", "2217"),
         ("ESCRITURA NÚMERO 2.317\nEn Sevilla, a tres de marzo", "2.317"),
         ("escritura de compraventa número 18,442 otorgada ante mí", "18,442"),
+        ("Sin alergias conocidas. Vive con su marido, Fermín\nLasheras, en Vicálvaro.", "Fermín\nLasheras"),
+        ("te recibo, gracias por todo. Su esposa, la Sra. Reina Isabel Portillo\nde Cruz, debe", "Portillo\nde Cruz"),
     ],
 )
 def test_names_streets_masked_accounts_and_ages_as_english_offices_write_them_are_found(detector, text, expected):
@@ -1899,6 +1901,7 @@ def test_names_streets_masked_accounts_and_ages_as_english_offices_write_them_ar
         ("I'm a nurse and this is a test of the line.", "nurse"),
         ("There are 3 avenues of care and 2 streets of houses.", "avenue"),
         ("Take no. 100 mg at night.", "100"),
+        ("Alta por el Servicio de Medicina Interna, Dr. Felipe Astudillo Rojas\nRUT 12.345.678-5", "Rojas\nRUT"),
     ],
 )
 def test_a_transcripts_turns_a_possessive_a_floor_and_a_time_are_kept(detector, text, kept):
