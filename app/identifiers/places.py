@@ -260,7 +260,9 @@ _STREETS = (
     # A hospital's room, bed or bay is no address ("Habitación 12, planta 3").
     re.compile(
         rf"(?<![\w.,])(?!{_WARD_WORDS}){_NAME}(?: (?:{_LOWER_LINK} )*{_NAME}){{0,3}},? \d{{1,4}}[A-Za-z]?(?!\w)"
-        rf"(?:{_FLOOR})*(?=,? (?:\d{{5}}|(?!(?:19|20)\d\d )\d{{4}}) {_NAME})"
+        # atomic: the floors' ways of reading " 1º" are many, and a look ahead failing after each would try
+        # them all ("Día 3 38° 37° 38° …" took seconds)
+        rf"(?>(?:{_FLOOR})*)(?=,? (?:\d{{5}}|(?!(?:19|20)\d\d )\d{{4}}) {_NAME})"
     ),
     re.compile(
         rf"(?<![\w.,])(?!{_WARD_WORDS}){_NAME}(?: (?:{_LOWER_LINK} )*{_NAME}){{0,2}} \d{{1,5}}"

@@ -362,7 +362,7 @@ RULES: tuple[Rule, ...] = (
     # Its digits one by one, as a chat spells a number out to be read: "el telf es 6 4 5 2 1 8 3 9 0".
     _rule(
         T.PHONE,
-        r"(?i:tel[ée]fono|telf|tlf|tel|cel(?:ular)?|m[óo]vil|whatsapp|phone|mobile|cell|number|n[úu]mero)\b"
+        r"(?i:\b(?:tel[ée]fono|telf|tlf|tel|cel(?:ular)?|m[óo]vil|whatsapp|phone|mobile|cell|n[úu]mero))\b"
         r"[^\n\d]{0,12}?(?P<value>(?<!\d)\d(?: \d){6,11})(?![ \d]*\d)",
     ),
     # "she's 97", "Victoria is 93;": an age over 89 given of someone, closing its clause.
