@@ -547,6 +547,11 @@ def _outside(entity: Entity, ruled: list[Entity]) -> list[Entity]:
     return pieces
 
 
+def _reads_as_a_name(word: str, rarity: float = 3.0) -> bool:
+    """On the name lists, or rarer than ``rarity`` (Zipf) as a word of English and of Spanish."""
+    return lexicon.is_name_word(word) or max(lexicon.zipf(word.lower()), lexicon.zipf_in(word.lower(), "es")) < rarity
+
+
 # Roles written before a name that the model folds into it ("Physio Ben Hartley").
 _WIDENING_ROLES = frozenset("physio physiotherapist midwife carer nurse sister matron consultant registrar".split())
 
@@ -555,6 +560,7 @@ _WIDENING_ROLES = frozenset("physio physiotherapist midwife carer nurse sister m
 _NEXT_LINE_NAME = re.compile(
     r"\n[ \t]*((?:(?:de la|de los|del|de) )?[A-ZÀ-Þ][^\W\d_]+(?:-[A-ZÀ-Þ][^\W\d_]+)?)(?=[ ,.;)])"
 )
+_LINE_ENDS = re.compile(r"[ \t]*(?:\n|$)")
 
 
 def _names_across_a_line_break(text: str, found: list[Entity]) -> list[Entity]:
@@ -570,15 +576,15 @@ def _names_across_a_line_break(text: str, found: list[Entity]) -> list[Entity]:
         if len(text[line_start : entity.start]) < 40 or text[entity.end : entity.end + 1] != "\n":
             continue
         match = _NEXT_LINE_NAME.match(text, entity.end)
-        if match is None or re.match(r"[ \t]*$", text[match.end() : text.find("\n", match.end()) % (len(text) + 1)]):
-            continue
+        if match is None or _LINE_ENDS.match(text, match.end()):
+            continue  # the word is a line of its own: a block's next line, not wrapped prose
         word = match.group(1).split()[-1]
         if word.isupper() or word.lower() in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES or lexicon.is_kept_term(word):
             continue  # "…Rojas⏎RUT 12.345.678-5": the next line's label
         last = _NAME_WORD.findall(entity.text_in(text))[-1:]
         if not last or not (lexicon.is_name_word(last[0]) or lexicon.zipf(last[0].lower()) < 3.0):
             continue  # what was found must read as a name itself ("Maintainer" does not)
-        if lexicon.is_name_word(word) or max(lexicon.zipf(word.lower()), lexicon.zipf_in(word.lower(), "es")) < 3.0:
+        if _reads_as_a_name(word):
             joined.append(Entity(entity.start, match.end(1), T.PERSON))
     return joined
 
@@ -602,23 +608,21 @@ def _widened_by_the_model(text: str, model: list[Entity], found: list[Entity]) -
         if any(f.overlaps(entity) and not (f.start >= entity.start and f.end <= entity.end) for f in found):
             continue  # the model ran over another finding's edge
         named = _named(text, entity)
-        if named is None:
-            continue
+        if named is None or re.search(r"[|\n]| [-–—] ", named.text_in(text)):
+            continue  # a signature's "Name - Role", a table's cells
         covered = [(f.start, f.end) for f in inside]
         added = [
             m.group(0)
             for m in _NAME_WORD.finditer(text, named.start, named.end)
             if not any(a <= m.start() < b for a, b in covered)
         ]
-        if re.search(r"[|\n]| [-–—] ", named.text_in(text)):
-            continue  # a signature's "Name - Role", a table's cells
         if added and all(
             w[0].isupper()
             and not (w.isupper() and len(w) <= 3)
             and w.lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES
             and not lexicon.is_kept_term(w)
             and w.lower() not in _WIDENING_ROLES
-            and (lexicon.is_name_word(w) or max(lexicon.zipf(w.lower()), lexicon.zipf_in(w.lower(), "es")) < 3.4)
+            and _reads_as_a_name(w, rarity=3.4)
             for w in added
         ):
             widened.append(Entity(named.start, named.end, T.PERSON))

@@ -134,8 +134,6 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
         kept.append(word)
     while kept and len(kept[-1].group(0)) == 1:
         kept.pop()
-    if kept and all(len(w.group(0)) == 1 for w in kept):
-        return None
     if not kept:
         return None
     base = match.start("name")

@@ -166,7 +166,7 @@ _RFC = re.compile(r"(?<!\w)[A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3}(?!\w)", re.I)
 _IBAN = re.compile(r"(?<!\w)[A-Za-z]{2}\d{2}(?:(?:[ ]|\n)?[A-Za-z0-9]{4}){2,7}(?:(?:[ ]|\n)?[A-Za-z0-9]{1,3})?(?!\w)")
 # A number shown only by its last digits behind a mask ("xxxxxx4481", "xxxx-xxxx-7730", "****1234",
 # "xxx-xx-0368"): the digits left are the account's, and with a name beside them they single it out.
-_MASKED = re.compile(r"(?<![\w*•])(?:(?:[xX]{2,}|[*•]{3,})[ \-]?){1,5}(?P<digits>\d{2,6})(?![\w*])")
+_MASKED = re.compile(r"(?<![\w*•])(?:(?:[xX]{2,}|[*•]{3,})[ \-]?){1,5}\d{2,6}(?![\w*])")
 # A phone shown by its last digits, as a security message gives it: "the number ending 658".
 _PHONE_ENDING = re.compile(
     r"(?i:(?:number|phone|mobile|cell|móvil|movil|teléfono|telefono|número|numero) (?:ending|ending in|ends in|"
