@@ -302,8 +302,12 @@ _LONE_DAY = re.compile(
 )
 # The days listed before a day and its month: "los días 14, 15 y 21 de septiembre", "on the 3rd, 4th and 9th
 # of May", "2, 9 and 16 June".
+# A list is read from its first day only: read again from each later one, a long list of numbers was quadratic.
+INSIDE_A_LIST_OF_DAYS = r"(?<!(?<![\w/.,])\d, )(?<!(?<![\w/.,])\d\d, )(?<!\d(?:st|nd|rd|th), )(?<!\dº, )"
 _DAYS_BEFORE_A_DATE = re.compile(
-    r"(?<![\w/.,])(?P<days>\d{1,2}(?:st|nd|rd|th|º)?(?:, ?\d{1,2}(?:st|nd|rd|th|º)?)*),? (?:y|e|and|&|or|o) "
+    r"(?<![\w/.,])"
+    + INSIDE_A_LIST_OF_DAYS
+    + r"(?P<days>\d{1,2}(?:st|nd|rd|th|º)?(?:, ?\d{1,2}(?:st|nd|rd|th|º)?)*),? (?:y|e|and|&|or|o) "
     r"(?=\d{1,2}(?:st|nd|rd|th|º)? (?:de |of )?(?i:" + "|".join(_EN_MONTHS + _ES_MONTHS + ["setiembre"]) + r")\b)"
 )
 # A month and its year in figures: "stopped 1/2025", "desde 03/2024".

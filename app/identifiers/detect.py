@@ -1026,11 +1026,14 @@ def _resolve(found: list[Entity]) -> list[Entity]:
     earliest in ``PRIORITY`` among those spanning all of it, else among those covering at least half of it,
     else the longest one's."""
     clusters: list[list[Entity]] = []
+    cluster_end = -1  # kept as it grows: a cluster of thousands of findings was read again for each one
     for entity in sorted(found):
-        if clusters and entity.start < max(e.end for e in clusters[-1]):
+        if clusters and entity.start < cluster_end:
             clusters[-1].append(entity)
+            cluster_end = max(cluster_end, entity.end)
         else:
             clusters.append([entity])
+            cluster_end = entity.end
     resolved = []
     for cluster in clusters:
         start, end = min(e.start for e in cluster), max(e.end for e in cluster)

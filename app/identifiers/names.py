@@ -11,6 +11,8 @@ and initials beside it ("Olga P Smirnova", "María José Fernández Ruiz", "Garc
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 
 from app.identifiers import lexicon
 from app.identifiers.entities import Entity, EntityType
@@ -202,6 +204,9 @@ def lower_case_spans(text: str) -> list[tuple[int, int]]:
     return lower_case_quotes(text) + lower_case_lines(text)
 
 
+_LONGEST_NAME_WORDS = 12
+
+
 def find_names(text: str, lower_spans: list[tuple[int, int]] | None = None) -> list[Entity]:
     """People named by name lists and titles (spaCy's entities and the rules find the rest). ``lower_spans``:
     ``lower_case_spans(text)`` where the caller has it already."""
@@ -211,9 +216,12 @@ def find_names(text: str, lower_spans: list[tuple[int, int]] | None = None) -> l
     lower_text = spans == [(0, len(text))]
     quoted_lower = [] if lower_text else spans
     index = 0
+    # Whether a word joins the next depends on the two words and their neighbours only, so a run read from one
+    # word holds from each later word in it: its end is read once (a long run of initials was quadratic).
+    reach = 0
     while index < len(words):
         start, end, word = words[index]
-        run = index
+        run = max(index, reach)
         # a run of name words with single spaces between them (an initial may stand inside)
         while (
             run + 1 < len(words)
@@ -230,13 +238,16 @@ def find_names(text: str, lower_spans: list[tuple[int, int]] | None = None) -> l
             )
         ):
             run += 1
+        reach = run
         names = words[index : run + 1]
         lower_here = lower_text or any(a <= start < b for a, b in quoted_lower)
         if _is_name(word) and _a_person(text, names, lower_here):
             found.append(Entity(names[0][0], names[-1][1], T.PERSON))
             index = run + 1
             continue
-        index += 1
+        # A run longer than any name (a list or a heading in capitals) is read whole once, not again from each
+        # of its words: that was quadratic in its length.
+        index = run + 1 if len(names) > _LONGEST_NAME_WORDS else index + 1
     return found
 
 
@@ -492,63 +503,98 @@ def _sentence_start_pair(text: str, names: list[tuple[int, int, str]], everyday:
 _DESCENT = r"s/o |d/o |a/l |a/p |bin |binti |binte |bint |ibn |ben |viuda de |vda\. de "
 
 
+# A person's name grows word by word; each word is matched where the name ends, not on a copy of the rest of
+# the text (a long run of names in a pasted list made that quadratic).
+_CAPITAL_PARTICLE = r"(?:y |i |de la |del |de |DE LA |DE LOS |DE LAS |DEL |DE |Y |I )"
+_PARTICLE_OR_DESCENT = r"(?:y |i |de la |del |de |" + _DESCENT + r")"
+_NAME_WORD = r"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?(?= [A-ZÀ-ÖØ-Þ]))"
+_NAME_WORD_AFTER = re.compile(rf"(?: {_PARTICLE_OR_DESCENT}?){_NAME_WORD}")
+_CAPITAL_NAME_WORD_AFTER = re.compile(rf"(?: {_CAPITAL_PARTICLE}?){_NAME_WORD}")
+_LOWER_NAME_WORD_AFTER = re.compile(r" ([a-zñáéíóú]\.?|[a-zñáéíóú]{2,})(?![\w])")
+
+
 def extend_names(text: str, found: list[Entity]) -> list[Entity]:
     """A person found grows over the name words and initials beside it: a second surname, a middle
     initial, "y Pérez", a given name before."""
+    # Where a name grows to from a given edge depends on that edge alone, so each edge is walked once: in a
+    # pasted list of hundreds of names every finding would otherwise walk the whole rest of it again.
+    reached: dict[tuple[str, int], int] = {}
     out = []
     for entity in found:
         if entity.type is not T.PERSON:
             continue
         start, end = entity.start, entity.end
         if text[start:end].islower():
-            while after := re.match(r" ([a-zñáéíóú]\.?|[a-zñáéíóú]{2,})(?![\w])", text[end:]):
-                word = after.group(1).rstrip(".")
-                if not (len(word) == 1 or lexicon.is_name_word(word)) or word in _FUNCTION_WORDS:
-                    break
-                end += after.end()
+            end = _walk(reached, "lower", end, partial(_lower_name_word_after, text))
             while end > entity.end and len(text[start:end].split()[-1].rstrip(".")) == 1:
                 end = start + text[start:end].rstrip(". ").rfind(" ")
         capitals = text[start:end].isupper() and len(text[start:end]) > 3
-        # in a name written in capitals the particles are capitals too ("MENÉNDEZ DE LA TORRE")
-        particle = (
-            r"(?:y |i |de la |del |de |DE LA |DE LOS |DE LAS |DEL |DE |Y |I )"
-            if capitals
-            else r"(?:y |i |de la |del |de |" + _DESCENT + r")"
-        )
-        while after := re.match(
-            rf"(?: {particle}?)([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?(?= [A-ZÀ-ÖØ-Þ]))",
-            text[end:],
-        ):
-            word = after.group(1)
-            if capitals and not word.isupper():
-                break
-            descent = re.match(rf" (?:{_DESCENT})", after.group(0)) is not None  # the connector is the evidence
-            if not (
-                descent
-                or _is_name(word)
-                or len(word.rstrip(".")) == 1
-                or lexicon.zipf(word) < (3.5 if capitals else 2.0)
-            ):
-                break
-            if lexicon.is_kept_term(word) or lexicon.is_region(word):
-                break
-            if _and_another(after.group(0)[: -len(word)], word, text[end + after.end() :]):
-                break
-            end += after.end()
-        while before := re.search(
-            rf"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?) {particle + '?' if capitals else ''}$",
-            text[max(0, start - 40) : start],
-        ):
-            word = before.group(1)
-            if capitals and not word.isupper():
-                break
-            rare_capitals = capitals and lexicon.zipf(word) < 3.5 and word.lower() not in _FUNCTION_WORDS
-            named = _is_name(word) and word.lower() not in lexicon.EVERYDAY_NAMES
-            if not (named or rare_capitals) or lexicon.is_kept_term(word) or lexicon.is_region(word):
-                break
-            if _and_another(before.group(0)[len(word) :], *text[start:end].split(" ", 1)):
-                break
-            start -= len(before.group(0))
+        end = _walk(reached, f"after {capitals}", end, partial(_name_word_after, text, capitals))
+        start = _walk(reached, f"before {capitals} {end}", start, partial(_name_word_before, text, end, capitals))
         if (start, end) != (entity.start, entity.end):
             out.append(Entity(start, end, T.PERSON))
     return out
+
+
+def _walk(reached: dict[tuple[str, int], int], way: str, edge: int, step: Callable[[int], int | None]) -> int:
+    """Where ``step`` leads from ``edge`` until it stops (None), remembering every edge passed on the way."""
+    passed = []
+    while (way, edge) not in reached and (following := step(edge)) is not None:
+        passed.append(edge)
+        edge = following
+    final = reached.get((way, edge), edge)
+    for position in [*passed, edge]:
+        reached[(way, position)] = final
+    return final
+
+
+def _lower_name_word_after(text: str, end: int) -> int | None:
+    """Where a name typed in lower case ends if the word after ``end`` belongs to it."""
+    after = _LOWER_NAME_WORD_AFTER.match(text, end)
+    if after is None:
+        return None
+    word = after.group(1).rstrip(".")
+    if not (len(word) == 1 or lexicon.is_name_word(word)) or word in _FUNCTION_WORDS:
+        return None
+    return after.end()
+
+
+def _name_word_after(text: str, capitals: bool, end: int) -> int | None:
+    """Where a name ends if the word after ``end`` (a surname, an initial, "y Pérez") belongs to it."""
+    after = (_CAPITAL_NAME_WORD_AFTER if capitals else _NAME_WORD_AFTER).match(text, end)
+    if after is None:
+        return None
+    word = after.group(1)
+    if capitals and not word.isupper():
+        return None
+    descent = re.match(rf" (?:{_DESCENT})", after.group(0)) is not None  # the connector is the evidence
+    if not (descent or _is_name(word) or len(word.rstrip(".")) == 1 or lexicon.zipf(word) < (3.5 if capitals else 2.0)):
+        return None
+    if lexicon.is_kept_term(word) or lexicon.is_region(word):
+        return None
+    if _and_another(after.group(0)[: -len(word)], word, text[after.end() : after.end() + 2]):
+        return None
+    return after.end()
+
+
+def _name_word_before(text: str, end: int, capitals: bool, start: int) -> int | None:
+    """Where a name starts if the word before ``start`` (a given name, an initial) belongs to it."""
+    particle = _CAPITAL_PARTICLE if capitals else _PARTICLE_OR_DESCENT
+    before = re.search(
+        rf"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?) {particle + '?' if capitals else ''}$",
+        text[max(0, start - 40) : start],
+    )
+    if before is None:
+        return None
+    word = before.group(1)
+    if capitals and not word.isupper():
+        return None
+    rare_capitals = capitals and lexicon.zipf(word) < 3.5 and word.lower() not in _FUNCTION_WORDS
+    named = _is_name(word) and word.lower() not in lexicon.EVERYDAY_NAMES
+    if not (named or rare_capitals) or lexicon.is_kept_term(word) or lexicon.is_region(word):
+        return None
+    first = text.find(" ", start, end)
+    given, rest = (text[start:end], "") if first < 0 else (text[start:first], text[first + 1 : min(end, first + 3)])
+    if _and_another(before.group(0)[len(word) :], given, rest):
+        return None
+    return start - len(before.group(0))

@@ -183,6 +183,14 @@ _DOTTED_ID = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3}){2,3}(?:-\d)?(?![\w.])")
 _BOLIVIAN_CI = re.compile(
     r"(?<![\w.])(?:\d{1,2}\.\d{3}\.\d{3}|\d{5,8})(?:-\d[A-Z])? (?:LP|SC|CB|OR|PT|TJ|CH|BE|PD)\.?(?!\w)"
 )
+
+
+def _not_a_round_quantity(surface: str) -> bool:
+    """An identity card's number, not a dose or an amount before a code that is also a department's: "Dalteparin
+    10000 SC" is ten thousand units under the skin. A card's number ends in three zeros one time in a thousand."""
+    return re.match(r"\d+000\b", surface) is None
+
+
 _NAF = re.compile(r"(?<![\w/])\d{2}/\d{7,8}/\d{2}(?![\w/])")
 _US_SSN = re.compile(r"(?<![\w\-.])\d{3}(?P<sep>[- .])\d{2}(?P=sep)\d{4}(?![\w\-])")
 _UK_NHS = re.compile(r"(?<![\w\-.])\d{3}[- ]?\d{3}[- ]?\d{4}(?![\w\-])")
@@ -261,7 +269,7 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.LICENCE, _NPI, _npi),
     (T.NATIONAL_ID, _RUT, lambda s: True),
     (T.NATIONAL_ID, _NAF, lambda s: True),
-    (T.NATIONAL_ID, _BOLIVIAN_CI, lambda s: True),
+    (T.NATIONAL_ID, _BOLIVIAN_CI, _not_a_round_quantity),
 )
 
 

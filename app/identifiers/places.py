@@ -17,7 +17,8 @@ from app.identifiers import lexicon
 from app.identifiers.entities import Entity, EntityType
 
 T = EntityType
-_NAME = r"[A-ZÀ-ÖØ-ÞĄĆĘŁŃŚŹŻŠŽČŘ](?:[^\W\d_]|['’\-](?=[^\W\d_]))*"
+# At most 48 characters, as rules.py's names, for the same reason.
+_NAME = r"[A-ZÀ-ÖØ-ÞĄĆĘŁŃŚŹŻŠŽČŘ](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,47}"
 _LOWER_LINK = r"(?:de|del|de la|de los|de las|das|dos|do|da|des|du|di|della|la|le|el|los|las|y|e|i|von|van|der|den)"
 # Shared with towns.py: a capitalised word of a place's name, and the small words between them.
 CAPITALISED_NAME = _NAME
@@ -32,8 +33,8 @@ _MALTESE_ARTICLE = r"(?:(?:il|l|tal|ta|is|it|ix|iż|in|ir|id|iċ|taż|tas|tat)-|
 # A street named after a date is common across Latin America: "Av. 9 de Julio", "calle 25 de Mayo 687".
 _DATE_NAMED = rf"\d{{1,2}} de {_NAME}"
 _STREET_NAME = (
-    rf"(?:{_LOWER_LINK} )*(?:(?:{_NAME_ABBREVIATION}|{_MALTESE_ARTICLE})?{_NAME}|{_DATE_NAMED})"
-    rf"(?: (?:{_LOWER_LINK} )*{_NOT_NAME}(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
+    rf"(?:{_LOWER_LINK} ){{0,3}}(?:(?:{_NAME_ABBREVIATION}|{_MALTESE_ARTICLE})?{_NAME}|{_DATE_NAMED})"
+    rf"(?: (?:{_LOWER_LINK} ){{0,3}}{_NOT_NAME}(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
 )
 _HOUSE = (
     r"(?:,?\s*(?:(?i:n\.?[º°o]\.?)\s*|(?i:núm\.?|número)\s*|#\s*)?\d{1,5}(?:[-–]?[A-Za-z](?![^\W\d_])|[-–]\d{1,4}|[-–][IVX]{1,4})?|"
@@ -127,7 +128,7 @@ _STREETS = (
     _FUSED_STREET,
     re.compile(
         rf"(?<![\w,.])(?:\d{{1,4}}[A-Za-z]?/)?\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? "
-        rf"(?:(?:{_LOWER_LINK}|'t) )*(?:(?:N|S|E|W|NE|NW|SE|SW)\.? )?(?:(?:{_NAME}|{_ORDINAL_NAME}) ){{1,4}}"
+        rf"(?:(?:{_LOWER_LINK}|'t) ){{0,3}}(?:(?:N|S|E|W|NE|NW|SE|SW)\.? )?(?:(?:{_NAME}|{_ORDINAL_NAME}) ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
         rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat|(?i:apt|unit|suite|flat)) ?#?\d{{1,5}}[A-Z]?"
         rf"|,? (?:Room|Rm\.?) [A-Z]?-?\d{{1,5}}[A-Z]?)?"
@@ -254,18 +255,22 @@ _STREETS = (
     ),
     # A floor and a door alone, as a residents' meeting's minutes name each owner's flat: "D. Faustino Lozano
     # (2.º A)", "(piso 3.º A)".
-    re.compile(r"(?<=\()(?:piso )?\d{1,2}\.?[º°] ?[A-H](?=[,)])|(?<=piso )\d{1,2}\.?[º°] ?[A-H](?![\w])"),
+    # A body's temperature in brackets is no flat: "(39° C)", "(99° F)".
+    re.compile(
+        r"(?<=\()(?!(?:[3-9]\d)\.?° ?[CF]\b)(?:piso )?\d{1,2}\.?[º°] ?[A-H](?=[,)])"
+        r"|(?<=piso )\d{1,2}\.?[º°] ?[A-H](?![\w])"
+    ),
     # A street written with no type word, as Spain and Argentina often do, known by what follows its number: a
     # postcode and a town ("Camilo Villabaso, 9, 48002 Bilbao") or a floor or an office ("Córdoba 1147, of. 3").
     # A hospital's room, bed or bay is no address ("Habitación 12, planta 3").
     re.compile(
-        rf"(?<![\w.,])(?!{_WARD_WORDS}){_NAME}(?: (?:{_LOWER_LINK} )*{_NAME}){{0,3}},? \d{{1,4}}[A-Za-z]?(?!\w)"
+        rf"(?<![\w.,])(?!{_WARD_WORDS}){_NAME}(?: (?:{_LOWER_LINK} ){{0,3}}{_NAME}){{0,3}},? \d{{1,4}}[A-Za-z]?(?!\w)"
         # atomic: the floors' ways of reading " 1º" are many, and a look ahead failing after each would try
         # them all ("Día 3 38° 37° 38° …" took seconds)
         rf"(?>(?:{_FLOOR})*)(?=,? (?:\d{{5}}|(?!(?:19|20)\d\d )\d{{4}}) {_NAME})"
     ),
     re.compile(
-        rf"(?<![\w.,])(?!{_WARD_WORDS}){_NAME}(?: (?:{_LOWER_LINK} )*{_NAME}){{0,2}} \d{{1,5}}"
+        rf"(?<![\w.,])(?!{_WARD_WORDS}){_NAME}(?: (?:{_LOWER_LINK} ){{0,3}}{_NAME}){{0,2}} \d{{1,5}}"
         rf"(?=,? (?i:of\.|oficina|piso|dpto\.?|depto\.?|dto\.?|local|apto\.?|int\.?|planta)\s?\w)(?:{_FLOOR})+"
     ),
 )
@@ -278,7 +283,7 @@ _COLONIA = re.compile(
 _POSTCODE_TOWN = re.compile(
     rf"(?:(?<=\n)|(?<=^)|(?<=, )|(?<=,)|(?<=\. )|(?<=- )|(?<=C\.P\. )|(?<=CP )|(?<=C\.P\.)|(?<=\t)|(?<=[·|•–—] ))"
     rf"(?P<zip>\d{{5}}|\d{{3}} \d{{2}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{4}} ?[A-Z]{{2}}|[A-Z]-\d{{4,5}}|\d{{4}})"
-    rf"[ ,]+(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )*{_NAME}){{0,3}})(?: \((?P<area>{_NAME}(?: {_NAME})?)\))?",
+    rf"[ ,]+(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} ){{0,3}}{_NAME}){{0,3}})(?: \((?P<area>{_NAME}(?: {_NAME})?)\))?",
     re.M,
 )
 _US_STATES = (
@@ -320,9 +325,18 @@ _CITY_BEFORE_UK_POSTCODE = re.compile(
     rf"(?P<zip>(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{{2}}))"
     rf"(?!\w)"
 )
-# Malta's postcode, three letters of the locality and four digits: "Żebbuġ ZBG 1511", "Valletta VLT 1211".
+# Malta's postcode, three letters of the locality and four digits: "Żebbuġ ZBG 1511", "Valletta VLT 1211". Three
+# capitals and four digits after a capitalised word are as often an amount of money ("Total USD 2500") or a
+# standard ("ISO 9001"), which name no one; other codes are kept, since a register's number after a name
+# ("Ahmed GMC 7046") is an identifier too.
+_CURRENCIES_AND_STANDARDS = (
+    "USD EUR GBP JPY CHF CAD AUD NZD MXN ARS CLP COP PEN BRL UYU PYG BOB VES CRC GTQ HNL NIO PAB DOP CUP SEK NOK DKK "
+    "PLN CZK HUF RON BGN TRY RUB INR CNY HKD SGD KRW ZAR NGN KES GHS EGP MAD AED SAR ILS THB PHP IDR MYR PKR BDT "
+    "ISO IEC RFC DIN ANSI IEEE UNE"
+)
 _CITY_BEFORE_MALTESE_POSTCODE = re.compile(
-    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? (?P<zip>(?!(?:NSW|VIC|QLD|TAS|ACT)\b)[A-Z]{{3}} ?\d{{4}})(?!\w)"
+    rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? "
+    rf"(?P<zip>(?!(?:NSW|VIC|QLD|TAS|ACT|{'|'.join(_CURRENCIES_AND_STANDARDS.split())})\b)[A-Z]{{3}} ?\d{{4}})(?!\w)"
 )
 _LABELLED_PLACE = re.compile(
     rf"(?<!\w)(?i:City|Town|Ciudad|Localidad|Municipio|Poblaci[óo]n|Alc\.|Alcald[íi]a|Delegaci[óo]n|Mpio\.|Deleg\.|"

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from app.identifiers.dates import Precision, parse_date, sub_dates
+from app.identifiers.dates import INSIDE_A_LIST_OF_DAYS, Precision, parse_date, sub_dates
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
@@ -251,7 +251,9 @@ class Pseudonymiser:
         }
         if not days:
             return text
-        return _RANGED_DAY.sub(lambda m: days.get(m.group(1), m.group(1)), text)
+        return _RANGED_DAYS.sub(
+            lambda listed: _DAY_OF_A_LIST.sub(lambda m: days.get(m.group(0), m.group(0)), listed.group(0)), text
+        )
 
     def _reidentified(self, text: str) -> str:
         keys = self._reverse()
@@ -469,8 +471,10 @@ _MONTH_NAMES = (
     "jul|aug|sep|sept|oct|nov|dec|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|"
     "noviembre|diciembre"
 )
-_RANGED_DAY = re.compile(
-    r"(?<![\w/.,:])(\d{1,2}(?:º|st|nd|rd|th)?)(?=(?:,\s*\d{1,2}(?:º|st|nd|rd|th)?)*,?\s+"
+_DAY_OF_A_LIST = re.compile(r"\d{1,2}(?:º|st|nd|rd|th)?")
+# The whole list, read from its first day (read from each, a long list of numbers was quadratic).
+_RANGED_DAYS = re.compile(
+    r"(?<![\w/.,:])" + INSIDE_A_LIST_OF_DAYS + r"\d{1,2}(?:º|st|nd|rd|th)?(?:,\s*\d{1,2}(?:º|st|nd|rd|th)?)*(?=,?\s+"
     r"(?:al|a|y el|y|e|hasta el|to|to the|through|and|and the|or|o|&|[–-])\s+\d{1,2}(?:º|st|nd|rd|th)?"
     rf"\s+(?:de\s+|of\s+)?(?i:{_MONTH_NAMES})\b)"
 )

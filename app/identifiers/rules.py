@@ -18,10 +18,14 @@ from app.identifiers.entities import EntityType
 
 T = EntityType
 # A capitalised word: letters, with apostrophes and hyphens inside ("O'Neill", "Smith-Jones", "Noël").
-_CAPITAL_NAME = r"[A-ZÀ-ÖØ-ÞŁŚŻŹĆŠŽ](?:[^\W\d_]|['’\-](?=[^\W\d_]))*"
+# At most 48 characters: a name is no longer, and read from each capital of a long run of letters ("McMcMc…",
+# "Ana-Ana-…") an unbounded word made every pattern quadratic in its length.
+_CAPITAL_NAME = r"[A-ZÀ-ÖØ-ÞŁŚŻŹĆŠŽ](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,47}"
 _PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|du|le|la|ter|ten|bin|al|el|ap)"
 # A capitalised name of up to four words, with lower-case particles inside ("van den Heuvel").
-_PERSON_NAME = rf"{_CAPITAL_NAME}(?:[ -](?:{_PARTICLE} )*{_CAPITAL_NAME}){{0,3}}"
+# A hyphen between its words is inside a capitalised word already: as a separator too it gave the regex
+# exponentially many ways to read "Ana-Ana-Ana-…".
+_PERSON_NAME = rf"{_CAPITAL_NAME}(?: (?:{_PARTICLE} ){{0,3}}{_CAPITAL_NAME}){{0,3}}"
 _TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Judge|Justice|Dra|Sr|Sra|Srta|Dña|Lic|Licda|Ing)\.?"
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
@@ -122,10 +126,14 @@ class Rule:
     # How many characters of a match's start are not part of it (a verb before a firm's "en": "Trabaja en"),
     # given the text and the match's span.
     lead: Callable[[str, int, int], int] | None = None
+    # Whether the words the pattern read around the identifier make it one ("Victoria is 93", not "Pulse is 98").
+    context: Callable[[re.Match], bool] | None = None
 
     def find(self, text: str) -> list[tuple[int, int]]:
         spans = []
         for match in self.pattern.finditer(text):
+            if self.context is not None and not self.context(match):
+                continue
             group = "value" if "value" in self.pattern.groupindex else 0
             start, end = match.span(group)
             if self.lead is not None:
@@ -187,6 +195,42 @@ _CLAUSE_WORDS = frozenset(
 )
 
 
+# The legal forms that stand for a firm however they are typed ("bluefin data llc", "Acme ltd."); the rest are
+# also words or clinical abbreviations ("Gestational sac", "a small apc", "co", "sa", "ab"), and close
+# a firm's name only written as a firm writes them.
+_FORMS_IN_ANY_CASE = frozenset(
+    "ltd limited llc l.l.c. pllc llp inc incorporated corp corporation plc gmbh ltda srl s.r.l. slu s.l.u. eirl "
+    "e.i.r.l. s.l. s.a. s.a.c. s.a.s. s.l.l. s.a.t. o.o.".split()
+)
+
+
+def _a_legal_form_as_written(surface: str) -> bool:
+    """A firm's name closing in its form: an abbreviation also used as a word counts in capitals or title case
+    only. A kind spelled out ("Scottish Widows group scheme") is read in any case, as before."""
+    last = surface.rsplit(None, 1)[-1]
+    bare = last.lower().rstrip(".")
+    return not last.islower() or len(bare) > 4 or last.lower() in _FORMS_IN_ANY_CASE or bare in _FORMS_IN_ANY_CASE
+
+
+# What a chart reports as "X is 94": readings, not someone's age.
+_READINGS = frozenset(
+    "sats sat saturation sao2 spo2 hb hgb glucose sugar temp temperature pulse weight height score rate level count "
+    "result reading total sodium potassium calcium bp".split()
+)
+_TITLE_BEFORE = re.compile(rf"\b{_TITLE} $")
+
+
+def _said_of_someone(match: re.Match) -> bool:
+    """ "Victoria is 93", "Mrs Ogden is 94": a person's age; "Pulse is 98", "Sats is 94": a reading. A name after
+    a title or on the lists, or a word too rare to be everyday that no chart reports."""
+    who = match.group("who")
+    if who is None or _TITLE_BEFORE.search(match.string, max(0, match.start() - 12), match.start()):
+        return True
+    return lexicon.is_name_word(who) or (
+        lexicon.zipf(who) < 3.5 and who.lower() not in _READINGS and not lexicon.is_kept_term(who)
+    )
+
+
 def _not_a_label(surface: str) -> bool:
     """A chat line's speaker, not a word the line opens with ("Note:", "Messages:", "Clinic:"): a name on the
     lists, or a word not everyday."""
@@ -200,8 +244,9 @@ def _rule(
     accept: Callable[[str], bool] | None = None,
     cued: bool = False,
     lead: Callable[[str, int, int], int] | None = None,
+    context: Callable[[re.Match], bool] | None = None,
 ) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), accept, cued, lead)
+    return Rule(kind, re.compile(pattern, flags), accept, cued, lead, context)
 
 
 _WORD_BEFORE_LINK = re.compile(r"([^\W\d_]+) (?:a|en|al) (?=[A-ZÀ-Þ]|la |el )")
@@ -345,7 +390,8 @@ RULES: tuple[Rule, ...] = (
     ),
     # Any other code of capitals and digits with a run of at least four digits: a record, claim or
     # reference number whatever word introduces it.
-    _rule(T.RECORD_NUMBER, r"\b(?=[A-Z\d\-/]*[A-Z])(?=[A-Z\d\-/]*\d{4})[A-Z\d][A-Z\d\-/]{4,}[A-Z\d]\b"),
+    # (bounded: read from every digit of a long run of "1-1-1-…", unbounded look-aheads were quadratic)
+    _rule(T.RECORD_NUMBER, r"\b(?=[A-Z\d\-/]{0,40}[A-Z])(?=[A-Z\d\-/]{0,40}\d{4})[A-Z\d][A-Z\d\-/]{4,40}[A-Z\d]\b"),
     # Bank accounts and sort codes.
     _rule(T.ACCOUNT, r"\baccount(?: number| no\.?)?[\s:#]*(?P<value>\d{6,12})\b", re.I),
     _rule(T.ACCOUNT, r"\bsort[ -]code[\s:#]*(?P<value>\d{2}-\d{2}-\d{2})\b", re.I),
@@ -354,7 +400,9 @@ RULES: tuple[Rule, ...] = (
     _rule(T.NATIONAL_ID, r"\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b"),
     _rule(T.NATIONAL_ID, r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b"),
     # Contact details.
-    _rule(T.EMAIL, r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b"),
+    # A mailbox's name has at most 64 characters (RFC 5321): unbounded, every word of a long run of "1-1-…" was
+    # read to its end.
+    _rule(T.EMAIL, r"\b[\w.+\-]{1,64}@[\w\-]+(?:\.[\w\-]+)+\b"),
     # A social-media handle names its owner as an address does: "@travis_k_joliet", "(@abdi.warsame.official)".
     _rule(T.URL, r"(?<![\w@.])@(?=[\w.]*[^\W\d_])[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)"),
     # A telephone number read out, as a voicemail transcript writes it: "four oh four, five five five, …".
@@ -368,9 +416,10 @@ RULES: tuple[Rule, ...] = (
     # "she's 97", "Victoria is 93;": an age over 89 given of someone, closing its clause.
     _rule(
         T.AGE,
-        r"(?:\b(?:she|he)['’]s|(?<!\w)[A-Z][a-zà-ÿ]+(?:, [A-Z][a-zà-ÿ]+)? is) (?P<value>(?:9\d|1[01]\d))"
+        r"(?:\b(?:she|he)['’]s|(?<!\w)(?P<who>[A-Z][a-zà-ÿ]+)(?:, [A-Z][a-zà-ÿ]+)? is) (?P<value>(?:9\d|1[01]\d))"
         r"(?=[;,.]\s|[;,.]?$|\s+(?:and|but|years|yrs|y\.?o\.?)\b)",
         re.M,
+        context=_said_of_someone,
     ),
     # Spelled out: "de noventa y cuatro años de edad", "ninety-two years old", "cien años".
     _rule(
@@ -447,8 +496,8 @@ RULES: tuple[Rule, ...] = (
     # Street addresses, then postcodes.
     _rule(
         T.ADDRESS,
-        rf"\b(?:(?:Flat|Apt|Apartment|Unit|Suite) \d+[A-Z]?,? )?\d{{1,5}}[A-Z]?,? (?:(?:{_PARTICLE}|'t) )*"
-        rf"(?:{_CAPITAL_NAME} (?:(?:{_PARTICLE}|'t) )*){{1,4}}{_STREET_SUFFIX}\b\.?",
+        rf"\b(?:(?:Flat|Apt|Apartment|Unit|Suite) \d+[A-Z]?,? )?\d{{1,5}}[A-Z]?,? (?:(?:{_PARTICLE}|'t) ){{0,3}}"
+        rf"(?:{_CAPITAL_NAME} (?:(?:{_PARTICLE}|'t) ){{0,3}}){{1,4}}{_STREET_SUFFIX}\b\.?",
     ),
     # A numbered street with its direction ("westbound on S 38th", "at W 4th"), and a corner of a numbered
     # street ("on grand and 5th", "at Elm & 3rd"): US cities' streets, written with no street's word.
@@ -467,7 +516,7 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(T.POSTCODE, r"\b(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b"),
     # People: with a title, as SURNAME, First, or as an initial and a surname.
-    _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. )?(?:{_PARTICLE} )*{_PERSON_NAME}"),
+    _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. )?(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"),
     _rule(
         T.PERSON,
         rf"(?<!\w)[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}(?: [A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}})?, "
@@ -490,7 +539,8 @@ RULES: tuple[Rule, ...] = (
     # Minh Nguyen, DOB 17/08/1982", "| van der Berg, Pieter | PRK6155 | 30/09/1944", "Ana Ruiz, nacida el …".
     _rule(
         T.PERSON,
-        rf"(?<![\w.])(?P<value>(?:(?:{_PARTICLE} )+)?(?=\w\w){_PERSON_NAME}(?:, {_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)?)"
+        rf"(?<![\w.])(?P<value>(?:(?:{_PARTICLE} ){{1,3}})?(?=\w\w){_PERSON_NAME}"
+        rf"(?:, {_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)?)"
         rf",? (?:DOB|D\.O\.B\.?|dob|born|b\.|F\. ?N\.?|FN|nacid[oa]|fecha de nacimiento)\b",
         accept=_not_a_label,
     ),
@@ -499,7 +549,7 @@ RULES: tuple[Rule, ...] = (
     # "Surname, Given" in a table's cell: "| van der Berg, Pieter |", "| LI, Jian Hao |".
     _rule(
         T.PERSON,
-        rf"(?<=\| )(?P<value>(?:{_PARTICLE} )*{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?, {_CAPITAL_NAME}"
+        rf"(?<=\| )(?P<value>(?:{_PARTICLE} ){{0,3}}{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?, {_CAPITAL_NAME}"
         rf"(?: {_CAPITAL_NAME})?)(?= +\|)",
         accept=_surname_then_given,
     ),
@@ -512,7 +562,7 @@ RULES: tuple[Rule, ...] = (
         r"goes by|apodad[oa]|llamad[oa]|llamar|le dicen|conocid[oa] como))"
         r",? (?:him |her |them |me |el |la )?[\"“«']?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?)[\"”»']?",
     ),
-    _rule(T.PERSON, rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} )*{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?"),
+    _rule(T.PERSON, rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?"),
     # People named by the role a letter, a filing or a statement gives them. A relation with a name after it
     # introduces that name: in "lives in Ballincollig, daughter Aoife nearby" the town is no one's.
     _rule(
@@ -550,19 +600,20 @@ RULES: tuple[Rule, ...] = (
     # Organisations by their suffixes.
     _rule(
         T.ORGANIZATION,
-        rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*"
+        rf"(?<!\w)(?:(?:{_PARTICLE}|'t) ){{0,3}}"
         # The small words inside a firm's name: "Rent a Car Costa Sol SL", "Pescados a la Plancha SL" ("of"
         # would join a person to the firm after).
         # A year may close the name before its form: "REFORMAS TXANTREA 2010, S.L."
         rf"(?:(?:St\.? )?(?:{_CAPITAL_NAME}|\d{{1,4}}(?=,? (?:{_LEGAL_FORM})))(?:'s)?"
         rf"(?:,? (?:(?:&|and|y|e|und|et) )?| (?:a|en|al) (?=[A-ZÀ-Þ]|la |el ))"
-        rf"(?:(?:{_PARTICLE}|'t) )*){{1,4}}"
+        rf"(?:(?:{_PARTICLE}|'t) ){{0,3}}){{1,4}}"
         rf"(?i:{_COMPANY_SUFFIX})(?![\w])",
+        accept=_a_legal_form_as_written,
         lead=_verb_before_link,
     ),
     _rule(
         T.ORGANIZATION,
-        rf"(?<!\w)(?:(?:{_PARTICLE}|'t) )*(?:St\.? )?"
+        rf"(?<!\w)(?:(?:{_PARTICLE}|'t) ){{0,3}}(?:St\.? )?"
         rf"(?:(?:{_CAPITAL_NAME}|[a-z][A-Z][a-z]+)(?:'s|(?<=s)['’](?= [A-Z]))? (?:(?:{_PARTICLE}|'t|and|\d{{1,2}}) )*)"
         rf"{{1,4}}"
         rf"(?i:{_INSTITUTION_SUFFIX})\b(?: (?:of|for|at|de|del) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}})?",
@@ -709,7 +760,7 @@ ZIP_AFTER_STREET = re.compile(
     rf"(?![ \-.,/:]?\d)"
 )
 CITY_AFTER_STREET = re.compile(
-    rf",? (?P<value>(?:{_CAPITAL_NAME}[ \-]?(?:{_PARTICLE} )*){{1,5}}?)"
+    rf",? (?P<value>(?:{_CAPITAL_NAME}[ \-]?(?:{_PARTICLE} ){{0,3}}){{1,5}}?)"
     rf"(?=[,.;)]|\s+\d{{4,5}}\b|\s+[A-Z]{{1,2}}\d|\s*$|\n)"
 )
 

@@ -1937,3 +1937,51 @@ def test_a_row_of_temperatures_and_of_floors_is_read_in_linear_time(detector):
 def test_a_phone_cue_inside_a_word_is_no_cue(detector):
     text = "Hotel room 5 4 3 2 1 0 9 was booked."
     assert not [e for e in detector.detect(text) if e.type is EntityType.PHONE]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a legal form that is also a clinical or everyday abbreviation, typed in lower case
+        ("Gestational sac seen at 6 weeks; yolk sac present.", "sac"),
+        ("Small apc noted at 30 cm on colonoscopy.", "apc"),
+        ("Ecografía: saco gestacional, Gestational sac visible.", "sac"),
+        # a reading given as "X is 9N" is no age over 89
+        ("Pulse is 98, regular. Weight is 95, stable.", "98"),
+        ("Sats is 94 on air, Glucose is 92.", "94"),
+        # a body's temperature in brackets is no flat
+        ("Temp spiked (39° C) overnight, then (38.5° C).", "39"),
+        ("Fiebre alta (40° C) durante la noche.", "40"),
+        ("Febrile (101° F) and (99° F) this morning.", "99"),
+        # an amount in a currency, a standard: no Maltese postcode before them, no town
+        ("Total USD 2500 due on receipt.", "2500"),
+        ("Total USD 2500 due on receipt.", "Total"),
+        ("Importe EUR 1200 abonado.", "1200"),
+        ("Certified to ISO 9001 since the audit.", "9001"),
+        # a dose before a route that is also a Bolivian department's code
+        ("Dalteparin 10000 SC once daily.", "10000"),
+        ("Heparina 5000 SC cada 12 horas.", "5000"),
+    ],
+)
+def test_doses_readings_temperatures_and_amounts_are_no_identifiers(detector, text, kept):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert not any(kept in surface for surface in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Contrato con ALFA SAC, RUC 20123456789.", "ALFA SAC"),
+        ("Invoice from Harwood Consulting ltd for March.", "Harwood Consulting ltd"),
+        ("works at bluefin data llc now", "bluefin data llc"),
+        ("Mrs Ogden is 94 and lives alone.", "94"),
+        ("Victoria is 93; she lives with her son.", "93"),
+        ("C.I. 4567890 LP, expedido en La Paz.", "4567890 LP"),
+        ("Dirección: Triq il-Kbira 12, Żebbuġ ZBG 1511.", "ZBG 1511"),
+        ("Valletta VLT 1211, Malta.", "VLT 1211"),
+        ("D. Faustino Lozano (2.º A) y Dña. Rosa Gil (3.º C) votan a favor.", "3.º C"),
+    ],
+)
+def test_firms_ages_cards_postcodes_and_flats_beside_those_are_still_found(detector, text, expected):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert any(expected in surface for surface in found), found

@@ -1,0 +1,58 @@
+"""Detection reads a long pasted text in time proportional to its length, whatever the text repeats.
+
+Each family below once made the detector quadratic or exponential in its length: a pattern or a loop read a
+run of name words, particles, initials, numbers or letters again from each of its words (a hyphenated word
+of 2,000 characters took over 15 s, a row of 8,000 characters of initials 26 s). The check is a ratio within
+one run, so a slow machine does not fail it: four times the text may take at most eight times as long
+(linear reading takes about four; quadratic sixteen).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.identifiers.detect import IdentifierDetector
+from app.identifiers.language import Language
+
+pytestmark = pytest.mark.slow
+
+_SHORT, _LONG = 3_000, 12_000
+
+FAMILIES = [
+    ("Ana-", Language.ENGLISH),  # one hyphenated word of capitalised pieces
+    ("Mc", Language.ENGLISH),  # one long word with a capital every two letters
+    ("Mary Smith-", Language.ENGLISH),  # name words joined by hyphens and spaces
+    ("MARY ", Language.ENGLISH),  # a run of name words in capitals
+    ("mary ", Language.ENGLISH),  # and in lower case
+    ("A. ", Language.ENGLISH),  # a run of initials
+    ("O'Brien ", Language.ENGLISH),  # findings that all overlap into one stretch
+    ("de la ", Language.SPANISH),  # a name's particles with nothing to join
+    ("de ", Language.SPANISH),
+    ("12, ", Language.SPANISH),  # a list of days with no month after it
+    ("1-", Language.ENGLISH),  # a run of digits and hyphens (a code, a mailbox's name)
+    ("1/", Language.ENGLISH),
+]
+
+
+@pytest.fixture(scope="module")
+def detector() -> IdentifierDetector:
+    found = IdentifierDetector(use_ner=False)  # the rules and lists: the statistical model is linear already
+    found.detect("Warm up: Dr Ana López, 12 de marzo, 28009 Madrid.")
+    return found
+
+
+def _seconds(detector: IdentifierDetector, unit: str, length: int, language: Language) -> float:
+    text = (unit * (length // len(unit) + 1))[:length]
+    started = time.perf_counter()
+    detector.detect(text, language=language)
+    return time.perf_counter() - started
+
+
+@pytest.mark.parametrize(("unit", "language"), FAMILIES, ids=[unit for unit, _ in FAMILIES])
+def test_four_times_the_text_takes_at_most_eight_times_as_long(detector, unit, language):
+    short = min(_seconds(detector, unit, _SHORT, language) for _ in range(2))
+    long = _seconds(detector, unit, _LONG, language)
+    # a floor under the short time: at a few milliseconds the ratio measures the timer, not the reading
+    assert long <= 8 * max(short, 0.02), f"{unit!r}: {_SHORT} chars {short:.3f} s, {_LONG} chars {long:.3f} s"
