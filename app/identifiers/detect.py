@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 from app.identifiers import descriptors, lexicon, names, organisations, places, rules
 from app.identifiers.dates import find_dates
+from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.known_organisations import find_known_organisations
 from app.identifiers.language import Language, detect_language
@@ -236,6 +237,7 @@ class IdentifierDetector:
             [_trimmed(text, Entity(s, e, rule.type)) for rule in rules.RULES if rule.cued for s, e in rule.find(text)]
             + organisations.find_defined(text)
             + organisations.find_copyright_holders(text)
+            + find_dialogue_speakers(text)
         )
 
     def _rule_findings(self, text: str) -> list[Entity]:

@@ -1985,3 +1985,54 @@ def test_doses_readings_temperatures_and_amounts_are_no_identifiers(detector, te
 def test_firms_ages_cards_postcodes_and_flats_beside_those_are_still_found(detector, text, expected):
     found = [e.text_in(text) for e in detector.detect(text)]
     assert any(expected in surface for surface in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "speakers"),
+    [
+        (
+            "Riverside Surgery: Hi, reminder of your smear test on Tue 4 Mar. Reply Y to confirm.\n"
+            "kezia: Y. can i bring my daughter\nRiverside Surgery: yes thats fine\nkezia: thanks x",
+            ["kezia"],
+        ),
+        (
+            "Yuliana: hola, ya llegaste?\nTefo: todavía no, hay tráfico en la autopista\n"
+            "Yuliana: ok te espero en la entrada\nTefo: dale, 10 min",
+            ["Yuliana", "Tefo"],
+        ),
+        (
+            "  Bronagh (carer): he's asleep\n  Dympna: grand\n  Bronagh (carer): will ring later\n  Dympna: ok",
+            ["Bronagh", "Dympna"],
+        ),
+    ],
+)
+def test_a_dialogue_copied_without_times_names_its_speakers(detector, text, speakers):
+    blanked = replaced(detector, text)
+    for speaker in speakers:
+        for match in re.finditer(rf"(?m)^\s*{speaker}\b", text):
+            start = match.end() - len(speaker)
+            assert set(blanked[start : match.end()]) == {"#"}, (speaker, blanked)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Q: Where were you that night?\nA: At home.\nQ: Alone?\nA: Yes.", "Q"),
+        ("Caller: my husband collapsed\nOperator: is he breathing?\nCaller: yes\nOperator: stay with him", "Caller"),
+        ("Dx: CAP\nPlan: abx\nDx: AKI\nPlan: fluids", "Dx"),
+        ("Date: 3 May\nTime: 10:00\nDate: 4 May\nTime: 11:00", "Date"),
+        ("Paciente: me duele el pecho\nDoctora: desde cuándo?\nPaciente: desde ayer\nDoctora: un ECG", "Paciente"),
+        ("Aseguradora: MAPFRE\nPóliza: 123\nAseguradora: Mutua\nPóliza: 456", "Aseguradora"),
+    ],
+)
+def test_a_transcripts_roles_and_a_charts_repeated_headings_are_no_speakers(detector, text, kept):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert kept not in found, found
+
+
+def test_a_dialogues_speakers_come_back_exactly():
+    pseudonymiser = Pseudonymiser()
+    text = "Yuliana: hola, ya llegaste?\nTefo: todavía no\nYuliana: ok, aquí te espero\nTefo: dale, Yuliana"
+    out = pseudonymiser.pseudonymise(text).text
+    assert "Yuliana" not in out and "Tefo" not in out, out
+    assert pseudonymiser.reidentify(out) == text
