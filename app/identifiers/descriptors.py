@@ -30,6 +30,9 @@ pulmonology gastroenterology endocrinology diabetes rheumatology infectious dise
 outpatient outpatients inpatient inpatients day unit ward wards theatre theatres theater recovery triage
 admissions discharge records nursing nurse nurses community district visiting outreach wellbeing wellness
 stroke coronary spine pain sleep fertility transplant dialysis oncological med
+immunization immunisation immunizations vaccination vaccinations vaccine antenatal prenatal postnatal perinatal
+anticoagulation warfarin ivf audiology podiatry asthma allergy allergies wound wounds smoking cessation weight
+memory fracture falls continence diabetic foot hearing travel
 medicina interna familiar familia urgencias emergencias atención atencion primaria especializada cuidados
 intensivos intensiva intensivo paliativos paliativo domiciliarios domiciliaria salud psiquiatría psiquiatria
 psicología psicologia cardiología cardiologia neurología neurologia neurocirugía oncología hematología

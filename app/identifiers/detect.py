@@ -22,6 +22,7 @@ from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.known_organisations import find_known_organisations
 from app.identifiers.language import Language, detect_language
+from app.identifiers.lower_case_institutions import find_lower_case_institutions
 from app.identifiers.numbers import find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
@@ -162,6 +163,7 @@ class IdentifierDetector:
         found += find_places(text)
         lower_spans = names.lower_case_spans(text)  # one reading of where the text is typed in lower case
         found += places.find_lower_case_addresses(text, lower_spans)
+        found += find_lower_case_institutions(text, lower_spans)
         towns = find_towns(text)
         found += towns
         listed = find_known_organisations(text)

@@ -54,6 +54,13 @@ _KEPT_IN_ORGANISATIONS = (
         "clínico clinico court courts tribunal council university college school banco caja seguros supermercado "
         "supermercados aseguradora cooperativa hotel restaurante tienda taller bank".split()
     )
+    # the kinds a name typed in lower case is found by, and a saint's word: "brookfield primary", "hartley & webb
+    # solicitors", "clinica san rafael" stay a school, a firm and a clinic
+    | frozenset(
+        "primary nursery solicitors solicitor attorneys lawyers chambers academy pharmacy chemist farmacias "
+        "clínica clinica clínicas clinicas centro salud sanatorio escuela residencia guardería guarderia "
+        "policlínico policlinico san santa saint".split()
+    )
     # a court's or a body's kind and the words joining its name: "CIRCUIT COURT FOR … COUNTY"
     | frozenset(
         "of for the and at in on county parish borough district city state circuit superior municipal probate "

@@ -2036,3 +2036,45 @@ def test_a_dialogues_speakers_come_back_exactly():
     out = pseudonymiser.pseudonymise(text).text
     assert "Yuliana" not in out and "Tefo" not in out, out
     assert pseudonymiser.reidentify(out) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("hi, i was seen at st marys hospital last week and they said rest", "st marys hospital"),
+        ("she's at royal derby hospital now, ward 4", "royal derby hospital"),
+        ("my gp at oakwood surgery said to rest", "oakwood surgery"),
+        ("dropped him at little acorns nursery at 8", "little acorns nursery"),
+        ("her school is brookfield primary, year 3", "brookfield primary"),
+        ("call the office at hartley & webb solicitors tomorrow", "hartley & webb solicitors"),
+        ("fui a la clinica san rafael ayer por la tarde", "clinica san rafael"),
+        ("ella trabaja en farmacias guadalajara desde enero", "farmacias guadalajara"),
+        ("la cita es en el centro de salud las fuentes a las 9", "centro de salud las fuentes"),
+    ],
+)
+def test_an_institution_named_in_lower_case_is_found(detector, text, expected):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert any(expected in surface for surface in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("ok so i went to the hospital and then the pharmacy", "hospital"),
+        ("she has the antenatal clinic on tuesday and the immunization clinic after", "antenatal"),
+        ("he goes to the children's hospital and my dental practice", "children"),
+        ("me atendieron en el hospital de clinicas y luego en el centro de salud", "centro de salud"),
+        ("the anticoagulation clinic called about his levels", "anticoagulation"),
+    ],
+)
+def test_a_kind_of_institution_in_lower_case_names_no_one(detector, text, kept):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert not any(kept in surface for surface in found), found
+
+
+def test_an_institution_in_lower_case_comes_back_exactly():
+    pseudonymiser = Pseudonymiser()
+    text = "hi, my mum was seen at st marys hospital and then at oakwood surgery. fui a la clinica san rafael."
+    out = pseudonymiser.pseudonymise(text).text
+    assert "marys" not in out and "oakwood" not in out and "rafael" not in out, out
+    assert pseudonymiser.reidentify(out) == text

@@ -1,0 +1,126 @@
+"""Hospitals, surgeries, schools, pharmacies and firms named in text typed in lower case: a patient portal's
+message, a chat ("seen at st marys hospital", "dropped him at little acorns nursery", "fui a la clinica san
+rafael", "el centro de salud las fuentes").
+
+Capitalised, such names are found by their kind (``rules.py``). In lower case every word looks alike, so the
+kind is the cue and the words beside it must name one place: English puts them before the kind, Spanish after
+it, and at least one must read as a name — on the name lists and not everyday, a town, or too rare to be an
+everyday word — so that "the hospital", "my dental practice", "the children's hospital" and "el centro de
+salud" name no one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.identifiers import descriptors, lexicon
+from app.identifiers.entities import Entity, EntityType
+from app.identifiers.towns import town_names
+
+_ENGLISH_KINDS = (
+    r"hospital|clinic|surgery|medical cent(?:re|er)|health cent(?:re|er)|pharmacy|chemist|nursery|primary|"
+    r"primary school|high school|school|academy|college|university|solicitors|law firm|hospice|care home|"
+    r"nursing home|infirmary|building society|credit union|dental practice|practice"
+)
+_SPANISH_KINDS = (
+    r"hospital|cl[íi]nica|farmacias?|centro de salud|centro m[ée]dico|consultorio|sanatorio|colegio|escuela|"
+    r"despacho|notar[íi]a|residencia|policl[íi]nic[oa]|guarder[íi]a"
+)
+_WORD = r"[a-zà-ÿñ][a-zà-ÿñ'’\-]*"
+# Up to three words before the kind; the words that cannot be a name's are dropped from their start below.
+_ENGLISH = re.compile(
+    rf"(?<![\w'’\-])(?P<name>(?:{_WORD}(?: & | and | )){{1,3}})(?P<kind>{_ENGLISH_KINDS})(?![\w'’\-])"
+)
+_SPANISH = re.compile(
+    rf"(?<![\w'’\-])(?P<kind>{_SPANISH_KINDS}) (?P<name>(?:(?:de |del |de la |de los |las |los |la |el )?{_WORD})"
+    rf"(?: (?:y |de |del |la |las |los )?{_WORD}){{0,2}})(?![\w'’\-])"
+)
+# Words that open a clause or a phrase before a kind: the institution's name starts after them.
+_BEFORE_A_NAME = frozenset(
+    """
+    the a an my our your his her their its this that these same new old nearest local main other another every
+    any at to in on from for of and or by with near next behind outside inside back up down is was are were be
+    been being go went gone going get got seen saw see visit visited called call ring rang phoned from via
+    en el la los las un una a al de del que por para con mi mis su sus tu es fue está esta estoy voy fui
+    """.split()
+)
+# Words that close a clause after a kind, in Spanish's order: the name, if any, ended before them.
+_AFTER_A_NAME = frozenset(
+    """
+    con sin para por a al en que x q pero porque cuando donde mañana hoy ayer luego ahora después despues antes
+    es fue está esta estaba era son hay me te le se lo nos y
+    """.split()
+)
+# Words that stand inside an institution's name without naming one on their own: whose it is, what sort,
+# where ("royal derby hospital", "the children's hospital", "el centro de salud").
+_QUALIFIERS = frozenset(
+    """
+    little big children's childrens women's womens men's mens kids community district county city state general
+    private public teaching university royal mental psych psychiatric maternity eye dental ent cancer heart rehab
+    peds ortho vet veterans sixth secondary elementary middle junior infant infants nhs gp walk-in walk urgent
+    emergency day night weekend sunday primary high school hospital clinic surgery
+    de del la las los el y en san santa salud regional universitario universitaria comarcal municipal provincial
+    privada privado pública publica público publico infantil materno militar central nuevo nueva viejo vieja
+    mismo misma otro otra cerca aquí ahí allá urgencias barrio zona pueblo clinicas clínicas clinica clínica
+    """.split()
+)
+
+
+def find_lower_case_institutions(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
+    """Institutions named in the stretches of ``text`` typed in lower case (``lower_spans``)."""
+    found = []
+    for pattern, kind_first in ((_ENGLISH, False), (_SPANISH, True)):
+        for match in pattern.finditer(text):
+            if not any(a <= match.start() and match.end() <= b for a, b in lower_spans):
+                continue
+            entity = _named(match, kind_first)
+            if entity is not None:
+                found.append(entity)
+    return found
+
+
+def _named(match: re.Match, kind_first: bool) -> Entity | None:
+    """The institution's span if its words name one, from its first word that can be a name's (English) or
+    from its kind (Spanish)."""
+    start, end = match.span("name")
+    words = list(re.finditer(r"[^\s&]+", match.group("name")))
+    if not kind_first:
+        # "seen at the st marys": the name starts after the last word that cannot be a name's, saint aside
+        kept = []
+        for word in reversed(words):
+            if word.group(0) in _BEFORE_A_NAME:
+                break
+            kept.insert(0, word)
+        words = kept
+        if not words:
+            return None
+        start = match.start("name") + words[0].start()
+    else:
+        # "el hospital con ramon": the name ends before the first word that cannot be a name's
+        kept = []
+        for word in words:
+            if word.group(0) in _AFTER_A_NAME:
+                break
+            kept.append(word)
+        words = kept
+    named = [w for w in words if _reads_as_a_name(w.group(0))]
+    if not named:
+        return None
+    if kind_first:  # "la farmacia guadalajara ayer": the name ends with its last word that reads as one
+        end = match.start("name") + named[-1].end()
+    span = (start, match.end("kind")) if not kind_first else (match.start("kind"), end)
+    return Entity(*span, EntityType.ORGANIZATION)
+
+
+def _reads_as_a_name(word: str) -> bool:
+    if (
+        word in _BEFORE_A_NAME | _QUALIFIERS
+        or word in descriptors.DESCRIPTIVE_WORDS  # "the antenatal clinic", "la farmacia de guardia"
+        or lexicon.is_kept_term(word)
+        or lexicon.is_clinical_word(word)
+    ):
+        return False
+    if word in town_names():
+        return True
+    everyday = max(lexicon.zipf(word), lexicon.zipf_in(word, "es"))
+    return everyday < 3.5 or lexicon.is_name_word(word) and everyday < 5.0
