@@ -2078,3 +2078,39 @@ def test_an_institution_in_lower_case_comes_back_exactly():
     out = pseudonymiser.pseudonymise(text).text
     assert "marys" not in out and "oakwood" not in out and "rafael" not in out, out
     assert pseudonymiser.reidentify(out) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Bloods drawn at LifeLabs on Tuesday; results to follow.", "LifeLabs"),
+        ("he was insured with Progressive at the time of the collision", "Progressive"),
+        ("Rental car from Enterprise, returned damaged.", "Enterprise"),
+        ("works nights at the dollar general on route 9", "dollar general"),
+        ("the mortgage is with Virgin Money and the car loan with Barclaycard", "Virgin Money"),
+        ("Pagó el recibo de Izzi y el de la CFE en el Oxxo.", "Izzi"),
+        ("Le tomaron muestras en Laboratorios Chopo de Coyoacán.", "Laboratorios Chopo"),
+        ("Trabaja en Almacenes Éxito desde 2019.", "Almacenes Éxito"),
+        ("Contact Telstra about the landline; NBN via Optus.", "Telstra"),
+    ],
+)
+def test_a_chain_insurer_bank_or_carrier_named_without_a_cue_is_found(detector, text, expected):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert any(expected in surface for surface in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("IgA levels normal; tissue transglutaminase negative.", "IgA"),
+        ("a 50 hertz hum from the scanner", "hertz"),
+        ("Budget: the office pays up to 300 a month.", "Budget"),
+        ("Progressive weakness of both legs over two weeks.", "Progressive"),
+        ("on the autism spectrum, managing well at school", "spectrum"),
+        ("Claro que sí, la cita es el martes.", "Claro"),
+        ("Enterprise-wide policy on records applies.", "Enterprise"),
+    ],
+)
+def test_a_listed_firms_name_used_as_a_word_is_kept(detector, text, kept):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert not any(kept in surface for surface in found), found
