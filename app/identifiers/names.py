@@ -44,8 +44,11 @@ _TITLED = re.compile(
 
 
 _LOWER_TITLED = re.compile(
-    r"(?<![\w.])(?i:dr|dra|doctor|doctora|mr|mrs|ms|miss|sr|sra|srta|don|doña|dña|nurse|enfermera|enfermero|lic|"
-    r"licda|prof|profe|maestra|maestro|miss|ciudadano|ciudadana)\.? "
+    r"(?<![\w.])(?:(?i:dr|dra|doctor|doctora|mr|mrs|ms|miss|sr|sra|srta|don|doña|dña|nurse|enfermera|enfermero|"
+    r"lic|licda|prof|profe|maestra|maestro|miss|ciudadano|ciudadana)\.? "
+    # typed in lower case only (capitalised, the rules read the whole name after them): "la licenciada paty", and
+    # a ward sister, as British and Commonwealth hospitals title their senior nurses: "ask for sister mwangi"
+    r"|(?:licenciada|licenciado|ingeniera|ingeniero|sister) )"
     # the name in a look ahead, so that a title read as a name's word ("his dr is dr patel") is a cue again
     r"(?=(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?))"
 )
@@ -72,9 +75,17 @@ _KIN = re.compile(
     r"mom|mum|mother|dad|father|brother|sister|grandson|granddaughter|grandma|grandpa|grandmother|grandfather|nephew|niece|"
     r"aunt|uncle|cousin|fiancée?|boyfriend|girlfriend|stepson|stepdaughter|stepmom|stepdad|kid|baby|hijo|hija|"
     r"esposo|esposa|marido|mamá|mama|papá|papa|madre|padre|hermano|hermana|nieto|nieta|abuela|abuelo|tía|tio|"
-    r"tío|tia|sobrino|sobrina|primo|prima|novio|novia|bebé|bebe|nene|nena)|(?:mom|mum|mother|dad|father|mamá|"
-    r"mama|papá|madre|padre)s? (?:of|de))(?:[ -]in[ -]law)?(?:,| is| es| se llama| named| called)? "
-    r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)"
+    r"tío|tia|sobrino|sobrina|primo|prima|novio|novia|bebé|bebe|nene|nena|"
+    # the people a chat names beside its writer's family: "my neighbour dave", "our landlord gerry"
+    r"neighbour|neighbor|landlord|landlady|boss|coworker|co-worker|roommate|flatmate|housemate|carer|caregiver|"
+    r"vecino|vecina|jefe|jefa|compañero|compañera|cuñado|cuñada|suegro|suegra|yerno|nuera|padrino|madrina|"
+    r"compadre|comadre)|(?:mom|mum|mother|dad|father|mamá|"
+    r"mama|papá|madre|padre)s? (?:of|de)"
+    # a relation used as a title, as many families say it: "aunty pare", "uncle tevita", "el primo beto"
+    r"|aunty|auntie|uncle|nana|nanna|granny|cousin|(?:el|la) (?:tío|tía|tio|tia|primo|prima|vecino|vecina))"
+    r"(?:[ -]in[ -]law)?(?:,| is| es| se llama| named| called)? "
+    # the name in a look ahead, so that a relation read as the name ("his mum aunty pare") is a cue again
+    r"(?=(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?))"
 )
 # Whom a message or a call greets or thanks ("Hey Gail, it's Terrence", "thanks oliver", "hola fermín,"):
 # the greeting is the cue, and the name ends at the first word that is not one.
@@ -90,13 +101,18 @@ GREETED_ROLES = frozenset(
     "señor señora señores señorita sir sirs madam madame licenciado licenciada abogado abogada letrado letrada "
     "compañero compañera compañeros professor profesor profesora maestro maestra mum mom dad mama mamá papa "
     "papá sister brother hermano hermana tío tía tio tia abuela abuelo jefe jefa boss mate mates pal love hun buddy "
-    "darling".split()
+    "darling aunty auntie aunt uncle nana nanna granny cousin primo prima vecino vecina".split()
 )
 # A title after a greeting: the title's own rule takes the name after it.
 _GREETED_TITLES = frozenset("dr dra drs mr mrs ms miss mx sr sra srta srs sres don doña dña prof lic".split())
 # The labels a typed message puts after a name ("jaxon dob 5/14/21"): where the name ends.
 _FIELD_LABELS = frozenset("dob mrn ssn nhs tel ph phone cell yo dod edad fn dni rut curp".split())
-_NAME_STOPS = _FUNCTION_WORDS | _FIELD_LABELS
+# A chat's fillers after a relation or a title: "para mi jefa, porfa", "ask my mum pls".
+_CHAT_WORDS = frozenset(
+    "porfa porfis xfa xfavor pls plz please thx thanks gracias ok okay oki vale lol jaja jajaja haha hahaha xd "
+    "asap tmrw mañana hoy ayer".split()
+)
+_NAME_STOPS = _FUNCTION_WORDS | _FIELD_LABELS | _CHAT_WORDS
 _PARTICLES = frozenset("de del la van von der den da das dos do di du le y i ter ten bin al el".split())
 
 
@@ -110,6 +126,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     words = list(re.finditer(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", match.group("name")))
     # "don ramon aquino": after don or doña come a given name and the surnames, however rare the word
     spanish_honorific = re.match(r"(?i)(?:don|doña|dña)\.? ", match.group(0)) is not None
+    strong_cue = match.re is _KIN or match.re is _LOWER_TITLED
     kept = []
     for word in words:
         surface = word.group(0)
@@ -123,6 +140,8 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
             break  # "Cheers mate", "soy doctora": a role, not a name
         if lower in _SPEECH_VERBS:  # "the nurse said …": not Said
             break
+        if surface.islower() and len(surface) > 4 and re.search(r"(?:ed|ing)$", lower) and not _is_name(surface):
+            break  # "my son vomited", "my boss texting": a verb's form, not a name (Fred and Ming are names)
         if len(surface) == 1 and surface.isalpha():  # an initial ("t wisniewski"); dropped if no name follows
             kept.append(word)
             continue
@@ -131,6 +150,11 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
             or lexicon.zipf(surface) < 3.0
             or (surface[0].isupper() or kept and spanish_honorific)
             and lexicon.zipf(surface) < 4.0
+            # "don memo", "doña chela", "my landlord gerry", "la licenciada paty": after a title or a relation
+            # the first word is a given name, often a nickname that is also a rare word
+            or strong_cue
+            and not kept
+            and max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 4.0
         ):
             break
         kept.append(word)

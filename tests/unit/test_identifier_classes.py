@@ -2114,3 +2114,43 @@ def test_a_chain_insurer_bank_or_carrier_named_without_a_cue_is_found(detector, 
 def test_a_listed_firms_name_used_as_a_word_is_kept(detector, text, kept):
     found = [e.text_in(text) for e in detector.detect(text)]
     assert not any(kept in surface for surface in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("uncle tevita will drive her to the clinic", "tevita"),
+        ("his mum aunty pare is coming from town", "pare"),
+        ("el primo beto viene mañana temprano", "beto"),
+        ("my neighbour dave found him on the floor", "dave"),
+        ("our landlord gerry says the boiler is fixed", "gerry"),
+        ("buenos dias don memo si ya se lo deposite", "memo"),
+        ("la licenciada paty nos atendió muy bien", "paty"),
+        ("ask for sister mwangi on ward 3", "mwangi"),
+    ],
+)
+def test_a_name_after_a_relation_or_a_title_typed_in_lower_case_is_found(detector, text, name):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert any(name in surface for surface in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("my son vomited twice overnight", "vomited"),
+        ("my boss texting me all day about it", "texting"),
+        ("resume esto para mi jefa, porfa", "porfa"),
+        ("his mum aunty pare is coming from town", "aunty"),
+        ("my sister said she would come", "said"),
+    ],
+)
+def test_a_verb_or_a_chats_filler_after_a_relation_is_no_name(detector, text, kept):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert not any(kept in surface for surface in found), found
+
+
+def test_a_capitalised_title_still_takes_the_whole_name_after_it(detector):
+    text = "Comparece el apoderado general judicial, Licenciado Carlos Ernesto Alvarado Mena, abogado."
+    blanked = replaced(detector, text)
+    start = text.index("Carlos")
+    assert set(blanked[start : start + len("Carlos Ernesto Alvarado Mena")]) <= {"#", " "}, blanked
