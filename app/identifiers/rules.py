@@ -37,7 +37,8 @@ _STREET_SUFFIX = (
 )
 # A company's legal form, which only a firm's name ends with.
 _LEGAL_FORM = (
-    r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|PLLC|APC|Inc|Incorporated|Corp|Corporation|plc|PLC|GmbH|KG|AG|"
+    r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|PLLC|P\.L\.L\.C\.|L\.L\.P\.|P\.C\.|P\.A\.|L\.P\.|APC|Inc|Incorporated|"
+    r"Corp|Corporation|plc|PLC|GmbH|KG|AG|"
     r"S\.A\.[BP]?\.?(?:I\. )?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.T\.|"
     r"S\.R\.L\.|S\.A\.C\.|E\.I\.R\.L\.|S\. ?Coop\.|S\.A\.|S\.C\.|A\.C\.|"
     r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"

@@ -1972,6 +1972,8 @@ def test_doses_readings_temperatures_and_amounts_are_no_identifiers(detector, te
     ("text", "expected"),
     [
         ("Contrato con ALFA SAC, RUC 20123456789.", "ALFA SAC"),
+        ("VIA EMAIL\nHarlow & Pettigrew, P.C.\nAttn: Vanessa", "Harlow & Pettigrew, P.C."),
+        ("Counsel: Ruiz Bell, P.A., Miami", "Ruiz Bell, P.A."),
         ("Invoice from Harwood Consulting ltd for March.", "Harwood Consulting ltd"),
         ("works at bluefin data llc now", "bluefin data llc"),
         ("Mrs Ogden is 94 and lives alone.", "94"),
