@@ -126,6 +126,17 @@ _WRITTEN = (
     ("written-en", Role.HELD_OUT, "a second author's English clinical and legal documents"),
     ("written-es", Role.HELD_OUT, "a third author's Spanish documents from Spain and Latin America"),
     ("public-text", Role.HELD_OUT, "real public-domain text with its natural identifiers, annotated by hand"),
+    (
+        "written-5-en",
+        Role.HELD_OUT,
+        "a twelfth author's English documents (US, UK, Ireland, Canada, Australia, New Zealand), added at 7d0c4bd",
+    ),
+    (
+        "written-5-es",
+        Role.HELD_OUT,
+        "a thirteenth author's Spanish documents (Spain, Mexico, Colombia, Argentina, Chile, Peru, Venezuela, "
+        "Costa Rica), added at 7d0c4bd",
+    ),
 )
 
 
