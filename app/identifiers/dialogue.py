@@ -20,12 +20,13 @@ from app.identifiers.entities import Entity, EntityType
 _SPEAKER_LINE = re.compile(
     r"(?m)^[ \t]*(?P<speaker>[^\W\d_][^\W\d_'’\-]*(?: [^\W\d_][^\W\d_'’\-]*){0,3})(?: \([^()\n]{1,30}\))?:[ \t]+\S"
 )
-# Who speaks in a transcript or a support chat without being anyone in particular.
+# Who speaks in a transcript or a support chat without being anyone in particular (beside the roles a greeting
+# names, names.GREETED_ROLES: "Nurse:", "Mum:").
 _ROLES = frozenset(
     "q a p r me yo you tu tú caller agent operator interpreter intérprete speaker user assistant system bot client "
     "cliente customer officer witness testigo court judge juez jueza counsel attorney defendant plaintiff claimant "
-    "respondent interviewer interviewee entrevistador entrevistadora paciente patient doctor doctora nurse "
-    "enfermera enfermero mum mom dad mamá papá mama papa madre padre son daughter hijo hija wife husband esposa "
+    "respondent interviewer interviewee entrevistador entrevistadora "
+    "madre padre son daughter hijo hija wife husband esposa "
     "esposo reception recepción receptionist recepcionista admin pharmacy farmacia clinic clínica staff note nota "
     "unknown desconocido aseguradora insurer insurance seguros bank banco company empresa office oficina school "
     "escuela colegio hospital".split()
@@ -53,10 +54,7 @@ def _reads_as_a_name(speaker: str) -> bool:
         return False
     # A name on the lists that is no everyday word ("Date" and "Amparo" are both on them), or a rare word
     return all(
-        (everyday := max(lexicon.zipf(word), lexicon.zipf_in(word, "es"))) < 3.3
-        or lexicon.is_name_word(word)
-        and everyday < 4.5
-        for word in words
+        (everyday := lexicon.zipf(word)) < 3.3 or lexicon.is_name_word(word) and everyday < 4.5 for word in words
     )
 
 

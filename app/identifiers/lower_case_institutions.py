@@ -65,6 +65,8 @@ _QUALIFIERS = frozenset(
     """.split()
 )
 
+_NO_NAME = _BEFORE_A_NAME | _QUALIFIERS
+
 
 def find_lower_case_institutions(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
     """Institutions named in the stretches of ``text`` typed in lower case (``lower_spans``)."""
@@ -85,24 +87,14 @@ def _named(match: re.Match, kind_first: bool) -> Entity | None:
     start, end = match.span("name")
     words = list(re.finditer(r"[^\s&]+", match.group("name")))
     if not kind_first:
-        # "seen at the st marys": the name starts after the last word that cannot be a name's, saint aside
-        kept = []
-        for word in reversed(words):
-            if word.group(0) in _BEFORE_A_NAME:
-                break
-            kept.insert(0, word)
-        words = kept
+        # "seen at the st marys": the name starts after the last word that cannot be a name's
+        words = _until(words[::-1], _BEFORE_A_NAME)[::-1]
         if not words:
             return None
         start = match.start("name") + words[0].start()
     else:
         # "el hospital con ramon": the name ends before the first word that cannot be a name's
-        kept = []
-        for word in words:
-            if word.group(0) in _AFTER_A_NAME:
-                break
-            kept.append(word)
-        words = kept
+        words = _until(words, _AFTER_A_NAME)
     named = [w for w in words if _reads_as_a_name(w.group(0))]
     if not named:
         return None
@@ -112,9 +104,17 @@ def _named(match: re.Match, kind_first: bool) -> Entity | None:
     return Entity(*span, EntityType.ORGANIZATION)
 
 
+def _until(words: list[re.Match], stops: frozenset[str]) -> list[re.Match]:
+    """The words before the first of ``stops``."""
+    for index, word in enumerate(words):
+        if word.group(0) in stops:
+            return words[:index]
+    return words
+
+
 def _reads_as_a_name(word: str) -> bool:
     if (
-        word in _BEFORE_A_NAME | _QUALIFIERS
+        word in _NO_NAME
         or word in descriptors.DESCRIPTIVE_WORDS  # "the antenatal clinic", "la farmacia de guardia"
         or lexicon.is_kept_term(word)
         or lexicon.is_clinical_word(word)
@@ -122,5 +122,5 @@ def _reads_as_a_name(word: str) -> bool:
         return False
     if word in town_names():
         return True
-    everyday = max(lexicon.zipf(word), lexicon.zipf_in(word, "es"))
+    everyday = lexicon.zipf(word)
     return everyday < 3.5 or lexicon.is_name_word(word) and everyday < 5.0

@@ -154,7 +154,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
             # the first word is a given name, often a nickname that is also a rare word
             or strong_cue
             and not kept
-            and max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 4.0
+            and lexicon.zipf(surface) < 4.0
         ):
             break
         kept.append(word)
