@@ -209,6 +209,10 @@ class SurrogateMaker:
                     "org": fake.last_name,
                     "place": fake.city,
                 }[kind]()
+                # a name's word stands in for one word: Faker's "María Dolores" or "de la Fuente" for "Siti" would
+                # change the name's shape ("Mrs Siti Aminah binte Rahman" read as four given names)
+                if kind != "place" and " " in candidate and " " not in original:
+                    continue
                 if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
                     break
             self.words[key] = candidate
