@@ -96,7 +96,8 @@ _FORMS: tuple[tuple[str, int], ...] = (
     ),
     (rf"(?P<weekday>{_ES_WEEKDAY}),? (?:d[íi]a )?(?P<day>\d{{1,2}})(?![\d:/]|[.,]\d)", re.I),
 )
-_COMPILED = tuple(re.compile(rf"(?<![\w/]){form}(?![\w])", flags) for form, flags in _FORMS)
+# A date ends at a word's end, or at an ISO time stamp's "T" ("2025-02-11T03:15").
+_COMPILED = tuple(re.compile(rf"(?<![\w/]){form}(?:(?![\w])|(?=T\d{{2}}:?\d{{2}}))", flags) for form, flags in _FORMS)
 _WHOLE = tuple(re.compile(form, flags) for form, flags in _FORMS)
 
 

@@ -90,7 +90,28 @@ _ROLE_WORDS = frozenset(
     "paediatrics pediatrics pediatría radiology radiología nephrology nefrología pharmacy farmacia course "
     "informe motivo ingreso tratamiento diagnóstico diagnostico antecedentes exploración evolución plan "
     "juicio verbal demanda fundamentos suplico otrosí contrato arrendamiento cláusula clausula fianza "
-    "ley tribunales juzgado juzgados burofax certificación texto acuse procedimiento".split()
+    "ley tribunales juzgado juzgados burofax certificación texto acuse procedimiento "
+    # the parties, officers and professions that legal and clinical writing capitalises ("The Decedent",
+    # "Executrix:", "The Coroners (Inquests) Rules"), too rare in everyday text to be safe by frequency alone
+    "decedent decedents deceased executrix executor executors testator testatrix debtor debtors creditor "
+    "creditors coroner coroners inquest inquests conveyancer conveyancers prescriber prescribers clinician "
+    "clinicians physiotherapist physiotherapists voicemail refills refill subrogation mortgagor mortgagee "
+    "grantor grantors grantee grantees licensor licensee assignor assignee guarantor guarantors obligor "
+    "obligee payor payee indemnitor appellant appellants appellee appellees petitioner petitioners respondent "
+    "respondents intervenor garnishee probate intestacy codicil affiant deponent "
+    "paralegal bailiff magistrate magistrates arbitrator mediator adjudicator "
+    "conservator conservatee beneficiary beneficiaries settlor "
+    "administratrix caseworker sonographer radiographer phlebotomist podiatrist optometrist audiologist "
+    "dietitian dietician paramedic paramedics midwife hospitalist intensivist anaesthetist anesthetist "
+    "anesthesiologist registrar locum triage handover lessor lessee tenants landlords homeowner homeowners "
+    "mortgagors mortgagees claimants defendants plaintiffs causante albacea herederos heredero heredera "
+    "legatario legataria fideicomisario fideicomitente arrendador arrendadora arrendatario arrendataria "
+    "fiador fiadora avalista deudor deudora acreedor acreedora demandante demandado demandada procurador "
+    "procuradora letrado letrada fedatario otorgante otorgantes compareciente comparecientes mandante "
+    "mandatario mandataria poderdante apoderado apoderada cedente cesionario usufructuario arrendante "
+    "locatario locataria locador locadora comodante comodatario prestamista prestatario querellante "
+    "querellado imputado imputada denunciante perito perita fisioterapeuta matrona celador facultativo "
+    "facultativa".split()
 )
 
 
@@ -878,6 +899,9 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     return [e for e in found if not (e.type in named and inside(e))]
 
 
+_ISO_TIME = re.compile(r"T\d{2}:?\d{2}")
+
+
 def _whole_words(text: str, entity: Entity) -> Entity | None:
     """A name's finding without the piece of a word at either edge ("S. ADAEZE …" taken from "MRS. ADAEZE"),
     or None when it lies inside one ("HbA" of "HbA1c"): no one's name, and a stand-in glued to the rest of a
@@ -886,6 +910,8 @@ def _whole_words(text: str, entity: Entity) -> Entity | None:
     inside_left = start > 0 and text[start - 1].isalnum() and text[start].isalnum()
     inside_right = end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
     if entity.type is T.DATE and inside_right:
+        if _ISO_TIME.match(text, end):
+            return entity  # an ISO time stamp's date ends at its "T" ("2025-02-11T03:19")
         return None  # "5.30pm" is a time, and "30pm" no day
     if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.DATE):
         # an address or a number that stops inside a word ("bajo" of "bajos", "4417" of "x4417") takes the

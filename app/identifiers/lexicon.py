@@ -33,6 +33,12 @@ EVERYDAY_NAMES = frozenset(
     "gloria paloma nieves asuncion concepcion remedios socorro trinidad milagros modesto severo justo leal "
     "blanca clara alba aurora sol mar rocio martes bueno roca salud flor son he de la le do".split()
 )
+# Ireland's counties, which an address writes after "Co." ("Claremorris, Co. Mayo"): no company's "Co".
+IRISH_COUNTY = (
+    "(?:Antrim|Armagh|Carlow|Cavan|Clare|Cork|Derry|Donegal|Down|Dublin|Fermanagh|Galway|Kerry|Kildare|Kilkenny|"
+    "Laois|Leitrim|Limerick|Longford|Louth|Mayo|Meath|Monaghan|Offaly|Roscommon|Sligo|Tipperary|Tyrone|"
+    "Waterford|Westmeath|Wexford|Wicklow)"
+)
 # Medicine, devices, makes and models (of cars, of scanners; none that is also a name or a town), and clinical
 # words spaCy's small model takes for names.
 KEEP_TERMS = frozenset(

@@ -92,7 +92,9 @@ _KIN = re.compile(
 _GREETED = re.compile(
     r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|good morning|good evening|hola|buenas|buenos días|"
     r"buenas tardes|querido|querida|querid[oa]s|estimado|estimada|gracias),?[ \t]+"
-    r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$))"
+    r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$)"
+    # or the writer's own introduction after it, unpunctuated as a chat types it: "hi conor its agnieszka"
+    r"|[ \t]+(?i:it'?s|it’s|it is|this is|soy|aqu[íi]|te escribe|le escribe)\b)"
 )
 # Whom a greeting addresses that is nobody's name: a role or a crowd ("Dear Colleague", "Hi all").
 GREETED_ROLES = frozenset(

@@ -298,6 +298,20 @@ def _ibans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# A line that lists a family's passports, each after its holder: "Passports: Oksana — FU 482217, Dmytro —
+# FX 019336". A passport's number is letters and digits of a shape no dose or date has.
+_PASSPORTS_LINE = re.compile(r"(?i:\bpassports\b|\bpasaportes\b)[^\n]{0,160}")
+_PASSPORT_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,3} ?\d{6,8}(?![\w-])|(?<![\w-])\d{9}(?![\w-])")
+
+
+def _passports_listed(text: str) -> list[Entity]:
+    return [
+        Entity(line.start() + m.start(), line.start() + m.end(), T.NATIONAL_ID)
+        for line in _PASSPORTS_LINE.finditer(text)
+        for m in _PASSPORT_NUMBER.finditer(line.group(0))
+    ]
+
+
 def find_numbers(text: str) -> list[Entity]:
     """Every identifying number in ``text`` that a check or a cue shows to be one."""
     found = [Entity(start, end, T.ACCOUNT) for start, end in _ibans(text)]
@@ -319,6 +333,7 @@ def find_numbers(text: str) -> list[Entity]:
         Entity(*m.span(), T.NATIONAL_ID if _MASKED_SSN.fullmatch(m.group(0)) else T.ACCOUNT)
         for m in _MASKED.finditer(text)
     ]
+    found += _passports_listed(text)
     found += [Entity(*m.span("value"), T.VEHICLE) for m in _ES_PLATE_TYPED.finditer(text)]
     found += [Entity(*m.span(), T.RECORD_NUMBER) for m in _GROUPED_CODE.finditer(text) if not _date_like(m.group(0))]
     found += [
@@ -347,7 +362,8 @@ def find_numbers(text: str) -> list[Entity]:
 
 
 def _date_like(code: str) -> bool:
-    return bool(re.fullmatch(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}", code))
+    """ "12/03/2024", and an ISO time stamp's date and hour ("2025-02-11T03")."""
+    return bool(re.fullmatch(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}(?:T\d{2})?", code))
 
 
 _UNIT_AFTER = re.compile(r"\s?(?:mg|mcg|µg|g|kg|ml|mL|l|mmol|mmhg|mm|cm|%|h|hrs?|min|mg/dl|ui|iu|units?)\b", re.I)

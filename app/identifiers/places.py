@@ -40,6 +40,11 @@ _HOUSE = (
     r"(?:,?\s*(?:(?i:n\.?[º°o]\.?)\s*|(?i:núm\.?|número)\s*|#\s*)?\d{1,5}(?:[-–]?[A-Za-z](?![^\W\d_])|[-–]\d{1,4}|[-–][IVX]{1,4})?|"
     r",?\s*s/n)"
 )
+_GRID_STREET = (
+    r"(?i:Calle|C/|Carrera|Cra\.?|Cr\.|Kra\.?|Kr\.?|Cl\.?|Cll\.?|Avenida|Av\.?|Ak\.?|Ac\.?|Diagonal|Dg\.?|"
+    r"Transversal|Tv\.?|Tr\.|V[íi]a)"
+)
+_GRID_NUMBER_SIGN = r"(?:#|(?i:No\.?|N[º°]\.?|n\.[º°]|Núm\.?|Nro\.?))"
 _FLOOR = (
     r"(?:,?\s*(?:\d{1,2}\.?\s?[º°ª]\.?\s?(?i:esq(?:uerdo|uerda)?\.?|dto\.?|direito|dir\.?|frente|izq(?:uierda|da)?\.?|izda\.?|"
     r"dcha\.?|der(?:echa)?\.?|centro|ctro\.?|puerta \d+|[A-Z](?![^\W\d_])|\d{1,2}(?!\d))?"
@@ -169,23 +174,27 @@ _STREETS = (
         rf"(?<!\w)(?:{_NAME} ){{1,3}}(?i:kalea|kalia|etorbidea|hiribidea|pasealekua|bidea|errepidea|enparantza)"
         rf"(?:{_HOUSE})?(?:{_FLOOR})*"
     ),
+    # The numbered grids of Latin America: Colombia's "Cl. 26 Sur No. 43-12" and "Carrera 7 Bis # 12-34",
+    # Mexico's "Calle 5 No. 120", and Yucatán's house between its two cross streets, "Calle 47 No. 512 x 60 y
+    # 62". Panama's numbered streets take a compass point and no house number: "Calle 53 Este".
     re.compile(
-        rf"(?<!\w)(?i:Calle|C/|Avenida|Av\.|Carrera) \d{{1,3}}(?:[A-Z]|ra|da|ta|ma|va|na|\.?[ªa])?"
-        rf"(?: (?:Este|Oeste|Norte|Sur|Bis))? (?i:No\.?|n\.?º|#) ?\d{{1,5}}[A-Z]?(?:{_FLOOR})*"
+        rf"(?<!\w){_GRID_STREET} \d{{1,3}}(?:[A-Z]|ra|da|ta|ma|va|na|\.?[ªa])?(?: ?(?i:bis))?(?: [A-Z](?= ))?"
+        rf"(?: (?:Sur|Norte|Este|Oeste))?"
+        rf"(?: ?{_GRID_NUMBER_SIGN} ?\d{{1,5}}[A-Z]?(?: ?(?i:bis))?(?: (?:Sur|Este))?(?:\s?-\s?\d{{1,3}}[A-Z]?)?"
+        rf"| \d{{1,3}}[A-Z]?\s?-\s?\d{{1,3}}[A-Z]?)"
+        rf"(?: (?:x|por) \d{{1,3}}[A-Z]?(?: (?:y|e) \d{{1,3}}[A-Z]?)?)?(?:{_FLOOR})*"
     ),
-    # Panama's numbered streets take a compass point and no house number: "Calle 53 Este, Torre Médica II".
     re.compile(
         rf"(?<!\w)(?i:Calle|Avenida|Av\.) \d{{1,3}}(?:ra|da|ta|ma|va|na)? (?:Este|Oeste|Norte|Sur)\b(?:{_FLOOR})*"
     ),
+    # A numbered street at its corner with another, as Venezuela gives one: "Calle 72 con Avenida 3E".
     re.compile(
-        rf"(?<!\w)(?i:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.|Diagonal|Transversal|Kr\.?|V[íi]a) \d{{1,3}}[A-Z]?"
-        rf"(?: (?:Sur|Norte|Este|Oeste|Bis))? ?# ?\d{{1,3}}[A-Z]?(?: (?:Sur|Norte|Este|Oeste|"
-        rf"Bis))?[- ]\d{{1,3}}(?:{_FLOOR})*"
+        rf"(?<!\w){_GRID_STREET} \d{{1,3}}(?:[A-Z]|ra|da|ta|ma|va|na)?(?= (?i:con|esquina|esq\.) )(?:{_FLOOR})+"
     ),
+    # A named street with the grid's sign: "Av. Boyacá #64C-25"
     re.compile(
-        rf"(?<!\w)(?i:Calle|Carrera|Cra\.?|Cl\.?|Avenida|Av\.|Diagonal|Transversal|Kr\.?) "
-        rf"\d{{1,3}}[A-Z]? ?(?:#|No\.?|Nº)? ?"
-        rf"\d{{1,3}}[A-Z]?(?:\s?-\s?\d{{1,3}})?(?:{_FLOOR})*"
+        rf"(?<!\w){_GRID_STREET} {_NAME}(?: (?:{_LOWER_LINK} )?{_NAME}){{0,2}} ?# ?\d{{1,3}}[A-Z]?"
+        rf"(?:\s?-\s?\d{{1,3}}[A-Z]?)?(?:{_FLOOR})*"
     ),
     # The number before a street type of another language: "209 Rue Bienville", "17 rue Oberkampf".
     re.compile(
@@ -346,6 +355,9 @@ _LABELLED_PLACE = re.compile(
 _COUNTY = re.compile(
     rf"(?<!\w)(?:(?P<a>{_NAME}(?: {_NAME})?) (?i:County|Parish|Borough)|(?i:Co\.) (?P<b>{_NAME}))(?!\w)"
 )
+_TOWN_BEFORE_IRISH_COUNTY = re.compile(
+    rf"(?<![\w])(?P<town>{_NAME}(?: {_NAME}){{0,2}}),? Co\.? {lexicon.IRISH_COUNTY}\b"
+)
 _CITY_STATE = re.compile(
     rf"(?<![\w])(?P<city>{_NAME}(?: {_NAME}){{0,2}}),? (?P<state>(?:{'|'.join(_US_STATES.split())})\.?)"
     rf"(?:,? (?P<zip>\d{{5}}(?:-\d{{4}})?))?(?!\w)(?=(?(zip)|[ \t]*(?:[,.;)\n]|$)))"
@@ -388,7 +400,7 @@ _CUED_ADDRESS = re.compile(
     r"ubicad[oa] en|sit[oa] en|con estudio en|con frente a|direcci[óo]n(?: particular| postal)?|"
     r"residing at|resides at|lives at|living at|home address(?: is)?|(?<!mac )(?<!ip )(?<!e-mail )(?<!email )"
     r"(?<!web )(?<!hardware )(?<!wallet )address(?: on file)?|located at|"
-    r"mailing address|direcci[óo]n de notificaciones)[:\s]+(?:(?:la|el|en) )?"
+    r"mailing address|direcci[óo]n de notificaciones)[:\s]+(?:(?:la|el|en|de|del) )?"
     r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?!(?:número|piso|puerta|bajo|esquina|"
     r"local|apto|dpto|depto|departamento|oficina|of|barrio|sector|edificio|casa|manzana|lote|portal|escalera|"
     r"planta|interior|despacho|consultorio|bodega|km|entre|frente)\b)(?:[a-záéíóú]{2,}\b|C\.?P\.)|[;\n]|$|"
@@ -476,6 +488,8 @@ def find_places(text: str) -> list[Entity]:
     found += [Entity(*m.span("town"), T.LOCATION) for m in _LABELLED_PLACE.finditer(text)]
     for match in _COUNTY.finditer(text):
         found.append(Entity(*match.span(), T.LOCATION))
+    # An Irish town before its county, however small: "Ballindine, Co. Mayo"
+    found += [Entity(*m.span("town"), T.LOCATION) for m in _TOWN_BEFORE_IRISH_COUNTY.finditer(text)]
     for match in _ZIP_AFTER_TOWN.finditer(text):
         if match.group("town").split()[-1] in _US_STATES.split() + ["AE", "AP", "AA"]:
             continue

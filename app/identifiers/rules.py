@@ -39,14 +39,15 @@ _STREET_SUFFIX = (
 _LEGAL_FORM = (
     r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|PLLC|P\.L\.L\.C\.|L\.L\.P\.|P\.C\.|P\.A\.|L\.P\.|APC|Inc|Incorporated|"
     r"Corp|Corporation|plc|PLC|GmbH|KG|AG|"
-    r"S\.A\.[BP]?\.?(?:I\. )?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.T\.|"
+    r"S\.A\.(?:B\.|P\.I\.)? ?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.T\.|"
     r"S\.R\.L\.|S\.A\.C\.|E\.I\.R\.L\.|S\. ?Coop\.|S\.A\.|S\.C\.|A\.C\.|"
     r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"
     r"Pvt\. Ltd\.|Pty Ltd|Co Ltd)"
 )
 _COMPANY_SUFFIX = (
     rf"(?:{_LEGAL_FORM}|& Co|and Co|& Sons?|& Daughters?|& Partners|& Associates|"
-    r"Co|Company|Group|Holdings|Partners|Partnership|Associates|Trust|Foundation|Abogados|Asociados)\.?"
+    rf"Co(?!\.? {lexicon.IRISH_COUNTY}\b)|Company|Group|Holdings|Partners|Partnership|Associates|Trust|"
+    r"Foundation|Abogados|Asociados)\.?"
 )
 # A name ending in a legal form is a firm's, however its other words are written ("NUEVA EPS S.A.").
 LEGAL_FORM_ENDING = re.compile(rf"[\s,](?:{_LEGAL_FORM})\.?$")
@@ -232,6 +233,19 @@ def _said_of_someone(match: re.Match) -> bool:
     )
 
 
+def _a_signatorys_body(match: re.Match) -> bool:
+    """ "Marta Guardado – JVPE 8811": a person's name before a body's initials that are no clinical reading's
+    ("Creatine Kinase (CPK 1200)" names no one)."""
+    body = match.group("body").replace(".", "")
+    if body in lexicon.CLINICAL_ABBREVIATIONS or lexicon.is_kept_term(body):
+        return False
+    who = match.group("who")
+    return who is None or (
+        any(lexicon.is_name_word(word) for word in who.split())
+        and not any(lexicon.is_kept_term(word) for word in who.split())
+    )
+
+
 def _not_a_label(surface: str) -> bool:
     """A chat line's speaker, not a word the line opens with ("Note:", "Messages:", "Clinic:"): a name on the
     lists, or a word not everyday."""
@@ -375,6 +389,22 @@ RULES: tuple[Rule, ...] = (
         r"(?i:\bescritura(?: p[úu]blica)?(?: de [a-záéíóúñ]+){0,3},? (?:n[úu]mero|n\.?[º°]|núm\.?) "
         r"(?P<value>\d{1,3}(?:[.,]\d{3})?|\d{1,6}))(?![\d.,]\d)",
     ),
+    # A deed's number as its heading, alone on its line: "NÚMERO 2.317", "NÚMERO: CIENTO CUARENTA Y SIETE (147)".
+    _rule(
+        T.CASE_NUMBER,
+        r"(?m)^[ \t]*(?:(?:ESCRITURA|ACTA|INSTRUMENTO|TESTIMONIO)(?: P[ÚU]BLIC[AO])? )?(?:N[ÚU]MERO|N[ÚU]M\.|N\.?[º°])"
+        r":?[ \t]+(?:[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ ]{2,80}\()?(?P<value>\d{1,3}(?:\.\d{3})?|\d{1,6})\)?[ \t]*$",
+    ),
+    # A signatory's registration after their name, by a body's initials that no list here knows: "Marta
+    # Guardado – JVPE 8811", "Dr. Ana Uzcátegui (MPPS 67.342 / CMDC 21.870)", "Álvaro Pintos – C.J.P.P.U. 45.218".
+    # Four digits at least, so that a reading beside a name ("(BP 140/90)") is none.
+    _rule(
+        T.LICENCE,
+        r"(?:(?P<who>[A-ZÀ-Þ][^\W\d_]{1,47}(?: [A-ZÀ-Þ][^\W\d_]{1,47}){1,4}),? ?(?:[–—]|\(|,) ?|(?<=\d / ))"
+        r"(?P<body>[A-Z]{2,6}|(?:[A-Z]\.){2,8}) (?P<value>\d{1,3}\.\d{3}|\d{4,7})"
+        r"(?![\d.,]\d)(?!\s?(?i:mg|mcg|ml|u|ui|iu|mmol|kg|g|pg|ng|%|mm|cm)\b)",
+        context=_a_signatorys_body,
+    ),
     # A serial number and its year, as courts and registries number matters ("169647/2025").
     _rule(T.CASE_NUMBER, r"\b\d{4,}/(?:19|20)\d{2}\b"),
     # A shorter serial after the word naming the proceedings: "Juicio Verbal 412/2024", "Sentencia n.º 88/2025".
@@ -392,7 +422,11 @@ RULES: tuple[Rule, ...] = (
     # Any other code of capitals and digits with a run of at least four digits: a record, claim or
     # reference number whatever word introduces it.
     # (bounded: read from every digit of a long run of "1-1-1-…", unbounded look-aheads were quadratic)
-    _rule(T.RECORD_NUMBER, r"\b(?=[A-Z\d\-/]{0,40}[A-Z])(?=[A-Z\d\-/]{0,40}\d{4})[A-Z\d][A-Z\d\-/]{4,40}[A-Z\d]\b"),
+    # An ISO time stamp's date and hour ("2025-02-11T03:15") are a date and a time, not a code.
+    _rule(
+        T.RECORD_NUMBER,
+        r"\b(?!\d{4}-\d{2}-\d{2}T\d)(?=[A-Z\d\-/]{0,40}[A-Z])(?=[A-Z\d\-/]{0,40}\d{4})[A-Z\d][A-Z\d\-/]{4,40}[A-Z\d]\b",
+    ),
     # Bank accounts and sort codes.
     _rule(T.ACCOUNT, r"\baccount(?: number| no\.?)?[\s:#]*(?P<value>\d{6,12})\b", re.I),
     _rule(T.ACCOUNT, r"\bsort[ -]code[\s:#]*(?P<value>\d{2}-\d{2}-\d{2})\b", re.I),

@@ -2165,3 +2165,80 @@ def test_a_name_word_stands_in_as_one_word_whatever_the_seed(detector):
     for seed in range(40):
         out = Pseudonymiser(Pseudonyms(seed=seed), detector).pseudonymise(text).text
         assert re.search(r"Mrs \w+ \w+ binte \w+ paid", out), (seed, out)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # Mexico's legal forms after a comma, in any case
+        (
+            "Empresa: Tequilera Los Altos de Arandas, S.A. de C.V. (registro patronal R126543810)",
+            ["Tequilera Los Altos de Arandas, S.A. de C.V."],
+        ),
+        (
+            "vengo a demandar de AUTOPARTES ANGELÓPOLIS, S.A. DE C.V., con domicilio",
+            ["AUTOPARTES ANGELÓPOLIS, S.A. DE C.V."],
+        ),
+        ("La empresa Grupo Herdez, S.A.B. de C.V. firmó.", ["Grupo Herdez, S.A.B. de C.V."]),
+        # Latin America's numbered grids: a compass point, a cross street, a named avenue with the grid's sign
+        ("Otra sede: Cl. 26 Sur No. 43-12, Medellín.", ["Cl. 26 Sur No. 43-12", "Medellín"]),
+        (
+            "Oficina en Carrera 7 Bis # 12-34 y en AK 68 # 22-45 int 3.",
+            ["Carrera 7 Bis # 12-34", "AK 68 # 22-45 int 3"],
+        ),
+        ("Entregar en Av. Boyacá #64C-25, bodega 2.", ["Av. Boyacá #64C-25"]),
+        (
+            "comprobante de domicilio de Calle 47 No. 512 x 60 y 62, Col. Centro, C.P. 97000, Mérida",
+            ["Calle 47 No. 512 x 60 y 62", "97000", "Mérida"],
+        ),
+        # a deed's number as its heading
+        ("NÚMERO 2.317\nPODER GENERAL PARA PLEITOS", ["2.317"]),
+        ("NÚMERO: CIENTO CUARENTA Y SIETE (147)\nTESTAMENTO", ["147"]),
+        # a signatory's registration by a body's initials no list holds
+        ("Dra. Ana Uzcátegui (MPPS 67.342 / CMDC 21.870)", ["67.342", "21.870"]),
+        ("Enf. Jonathan Ayala – JVPE 10432", ["Jonathan Ayala", "10432"]),
+        ("Dr. Álvaro Pintos – C.J.P.P.U. 45.218", ["45.218"]),
+        # a family's passports listed after their holders
+        ("Passports: Oksana — FU 482217, Dmytro — FX 019336. Visa pending.", ["FU 482217", "FX 019336"]),
+        # an ISO time stamp's date
+        ("2025-02-11T03:17:42Z auth.warn login_failed", ["2025-02-11"]),
+        # an Irish town before its county, and the county
+        ("The accident on the N17, Ballindine, Co. Mayo was reported.", ["Ballindine", "Co. Mayo"]),
+        # whom a chat's greeting addresses, before the writer says who they are
+        ("hi conor its agnieszka from the apartment", ["conor", "agnieszka"]),
+        ("hola marta soy la vecina del tercero", ["marta"]),
+    ],
+)
+def test_firms_grids_deeds_registrations_passports_and_greetings_of_other_offices(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a reading beside a name is no registration
+        ("Creatine Kinase (CPK 1200) and John Smith (BP 140/90), Maria Lopez (LDH 1100 U/L).", ["CPK", "1200", "1100"]),
+        # the parties and officers legal writing capitalises
+        ("Decedent: Eleanor May Hostetter. The Executrix filed it.", ["Decedent", "Executrix"]),
+        ("The Coroners (Inquests) Rules 2013 apply.", ["Coroners", "Inquests"]),
+        ("hi there its me again. hey team this is the night shift.", ["there", "team"]),
+        ("Admitted 2025-02-11T03:15:00Z by the night team.", ["T03:15:00Z"]),
+    ],
+)
+def test_readings_parties_and_a_time_stamps_hour_reach_the_model_as_written(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_an_iso_time_stamps_date_comes_back_as_written(detector):
+    text = "2025-02-11T03:19:30Z auth.info reset\n2025-02-12T04:00 login by user=jdoe"
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector)
+    out = pseudonymiser.pseudonymise(text).text
+    assert "2025-02-11" not in out and "2025-02-12" not in out and "T03:19:30Z" in out, out
+    assert pseudonymiser.reidentify(out) == text
+
+
+def test_an_irish_county_after_a_town_is_a_place_and_no_firms_co(detector):
+    text = "Court at Ennis, Co. Clare, on Monday; Murphy & Co. Solicitors replied."
+    kinds = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert kinds.get("Ennis") is EntityType.LOCATION and kinds.get("Co. Clare") is EntityType.LOCATION, kinds
+    assert kinds.get("Murphy & Co. Solicitors") is EntityType.ORGANIZATION, kinds
