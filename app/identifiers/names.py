@@ -603,6 +603,12 @@ def _name_word_after(text: str, capitals: bool, end: int) -> int | None:
     return after.end()
 
 
+# The everyday names that open a sentence as words more often than a name: "Will Smith go?", "May Jones".
+_EVERYDAY_NAMES_NEVER_FIRST = frozenset("will may he son de la le do mark bill".split())
+# What may stand before a name's first initial: a line's start, a label, a bracket or another initial.
+_INITIAL_LEAD = re.compile(r"(?:^|\n|[:(]|\b[A-Z]\.)[ \t]*$")
+
+
 def _name_word_before(text: str, end: int, capitals: bool, start: int) -> int | None:
     """Where a name starts if the word before ``start`` (a given name, an initial) belongs to it."""
     particle = _CAPITAL_PARTICLE if capitals else _PARTICLE_OR_DESCENT
@@ -616,8 +622,13 @@ def _name_word_before(text: str, end: int, capitals: bool, start: int) -> int | 
     if capitals and not word.isupper():
         return None
     rare_capitals = capitals and lexicon.zipf(word) < 3.5 and word.lower() not in _FUNCTION_WORDS
-    named = _is_name(word) and word.lower() not in lexicon.EVERYDAY_NAMES
-    if not (named or rare_capitals) or lexicon.is_kept_term(word) or lexicon.is_region(word):
+    # A given name that is also a word ("Luz", "Rosa", "Amparo") is one before a name of two words or more:
+    # "Luz Marina Obando Picado", "Amparo Arango de Restrepo" ("Mark Jones" may be an instruction).
+    whole_name = len(text[start:end].split()) >= 2 and word.lower() not in _EVERYDAY_NAMES_NEVER_FIRST
+    named = _is_name(word) and (word.lower() not in lexicon.EVERYDAY_NAMES or whole_name)
+    # an initial where a signature or a label puts one: "Proc.: X. M. Fernández Llaneza", "C. R. Quispe"
+    initial = re.fullmatch(r"[A-Z]\.", word) is not None and _INITIAL_LEAD.search(text, 0, start - len(before.group(0)))
+    if not (named or rare_capitals or initial) or lexicon.is_kept_term(word) or lexicon.is_region(word):
         return None
     first = text.find(" ", start, end)
     given, rest = (text[start:end], "") if first < 0 else (text[start:first], text[first + 1 : min(end, first + 3)])

@@ -24,7 +24,8 @@ T = EntityType
 # A code after its cue: letters and digits with inner separators, at least one digit.
 _CODE = (
     r"(?=[A-Za-z0-9./\- ]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
-    r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)){2,30}"
+    # a health card's version code after its digits ("OHIP: 4826 119 374 KR")
+    r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=[A-Z]{2}(?!\w))){2,30}"
 )
 _SEP = (
     r",?\s*(?:[:#=]|number|número|n\.?[º°o]\.?(?![^\W\d_])|no\.?(?![^\W\d_])|num\.?(?![^\W\d_])|"
@@ -68,7 +69,9 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     _cued(
         T.VEHICLE,
         r"(?:licen[cs]e |registration |number |reg\.? )?plates?|reg(?:istration)?(?: no| number| mark)?|"
-        r"matr[íi]cula|placas?|vin|tag|n\.?[º°]\.? de bastidor|bastidor|chassis(?: number| no)?",
+        r"matr[íi]cula|placas?|vin|tag|n\.?[º°]\.? de bastidor|bastidor|chassis(?: number| no)?|"
+        # the plate's own word in Puerto Rico, Argentina, Chile, Paraguay and Uruguay
+        r"tablilla|patente|dominio|chapa",
     ),
     _cued(
         T.RECORD_NUMBER,
@@ -81,7 +84,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"tarjeta sanitaria(?: europea)?|n\.?[º°]\.? de cliente|cliente|contrato|invoice|factura|ticket|"
         r"policy(?: number| no)?|member(?: number| no)?|group|claim(?: number| no)?|siniestro|referencia catastral|"
         r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|"
-        r"padr[óo]n|"
+        r"padr[óo]n|chart(?: #| no\.?| number)?|visit(?: #| no\.?| number)|"
         r"fojas|hc n\.?[º°]|hoja|folio",
     ),
     _cued(
@@ -99,7 +102,9 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"cart[ãa]o de cidad[ãa]o|identity card|personalausweis|documento(?: de identidad)?|n[úu]mero de documento|"
         r"tax id|ein|itin|aadhaar|pan|a-number|alien number|henkil[öo]tunnus|bsn|nir|"
         r"c\.i\.|rnc|rif|ruc|dui|c[ée]dula de ciudadan[íi]a|c[ée]dula de extranjer[íi]a|"
-        r"identity card(?:,? number)?|id card(?:,? number)?|carta d'identit[àa]|carte d'identit[ée]",
+        r"identity card(?:,? number)?|id card(?:,? number)?|carta d'identit[àa]|carte d'identit[ée]|"
+        # Canada's provincial health cards and Australia's Centrelink reference
+        r"ohip|health card(?: number| no)?|carte soleil|ramq|msp|phn|crn|centrelink(?: crn)?",
     ),
     _cued(
         T.CASE_NUMBER,
@@ -304,6 +309,17 @@ _PASSPORTS_LINE = re.compile(r"(?i:\bpassports\b|\bpasaportes\b)[^\n]{0,160}")
 _PASSPORT_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,3} ?\d{6,8}(?![\w-])|(?<![\w-])\d{9}(?![\w-])")
 
 
+# An Argentine lawyer's registration by the volume and page of the bar's roll: "T.º 98 F.º 412"; a registry's
+# entry the same way ("Tomo 1234, Folio 56").
+_VOLUME_AND_PAGE = re.compile(
+    r"(?<!\w)(?P<value>(?:T\.?\s?[º°]|Tomo|T[º°])\.?\s?\d{1,5},?\s(?:F\.?\s?[º°]|Folio|F[º°])\.?\s?\d{1,5})(?!\d)"
+)
+# A transfer alias of words joined by dots, as Argentina's banks give one: "alias HECTOR.BIANCHI.LOCACION".
+_TRANSFER_ALIAS = re.compile(
+    r"(?i:\balias(?: cbu| cvu)?)[:\s]+(?P<value>[A-Za-z0-9]{2,20}(?:\.[A-Za-z0-9]{2,20}){1,3})(?![\w.])"
+)
+
+
 def _passports_listed(text: str) -> list[Entity]:
     return [
         Entity(line.start() + m.start(), line.start() + m.end(), T.NATIONAL_ID)
@@ -334,6 +350,8 @@ def find_numbers(text: str) -> list[Entity]:
         for m in _MASKED.finditer(text)
     ]
     found += _passports_listed(text)
+    found += [Entity(*m.span("value"), T.LICENCE) for m in _VOLUME_AND_PAGE.finditer(text)]
+    found += [Entity(*m.span("value"), T.ACCOUNT) for m in _TRANSFER_ALIAS.finditer(text)]
     found += [Entity(*m.span("value"), T.VEHICLE) for m in _ES_PLATE_TYPED.finditer(text)]
     found += [Entity(*m.span(), T.RECORD_NUMBER) for m in _GROUPED_CODE.finditer(text) if not _date_like(m.group(0))]
     found += [

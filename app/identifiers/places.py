@@ -41,7 +41,7 @@ _HOUSE = (
     r",?\s*s/n)"
 )
 _GRID_STREET = (
-    r"(?i:Calle|C/|Carrera|Cra\.?|Cr\.|Kra\.?|Kr\.?|Cl\.?|Cll\.?|Avenida|Av\.?|Ak\.?|Ac\.?|Diagonal|Dg\.?|"
+    r"(?i:Calle|C/(?!o )|Carrera|Cra\.?|Cr\.|Kra\.?|Kr\.?|Cl\.?|Cll\.?|Avenida|Av\.?|Ak\.?|Ac\.?|Diagonal|Dg\.?|"
     r"Transversal|Tv\.?|Tr\.|V[íi]a)"
 )
 _GRID_NUMBER_SIGN = r"(?:#|(?i:No\.?|N[º°]\.?|n\.[º°]|Núm\.?|Nro\.?))"
@@ -60,7 +60,9 @@ _FLOOR = (
     r" [A-ZÁÉÍÓÚ0-9][\w ]{0,30}?(?=,|"
     r"$|\n)"
     r"|(?i:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|octavo|noveno|d[ée]cimo) piso"
-    r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana|calle|cll\.|pasaje|"
+    # a house number after a comma ("Polígono Industrial Landaben, calle E, n.º 9, nave 3")
+    r"|(?i:n\.[º°]|nº|núm\.|no\.) ?\d{1,5}[A-Z]?(?![\d/.,-]\d)"
+    r"|(?i:despacho|consultorio|bodega|of\.|casa n\.?[º°]|casa|lote|lt\.|solar|mz\.|manzana|calle|cll\.|pasaje|parcela|"
     r"psje\.|etapa|vereda) ?[\w-]{1,5}"
     r"|(?i:e/|entre) [^,\n]{2,40}? y [^,\n]{1,30}|(?i:esquina|esq\.) (?:calle |avenida |av\. )?[\w]{1,20}"
     # "Calle 72 con Avenida 3E": a corner's other street, named ("con su pareja" goes on with the sentence)
@@ -69,7 +71,7 @@ _FLOOR = (
     r"|\s?\d{1,2}\.?[ªº]))"
 )
 _PREFIX_TYPES = (
-    r"(?i:Calle|P\.[º°]|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
+    r"(?i:Calle|P\.[º°]|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/(?![Oo]\s)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
     r"Camino|Cmno\.?|Carretera|Ctra\.?|Traves[íi]a|Trav\.?|Glorieta|Carrer|R[úu]a|Rue|Via|Viale|Piazza|Corso|Largo|"
     r"Travessa|Estrada|Alameda|Calzada|Calz\.?|Cerrada|Privada|Prolongaci[óo]n|Prol\.?|Carrera|Cra\.?|Kr\.?|"
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
@@ -196,6 +198,9 @@ _STREETS = (
         rf"(?<!\w){_GRID_STREET} {_NAME}(?: (?:{_LOWER_LINK} )?{_NAME}){{0,2}} ?# ?\d{{1,3}}[A-Z]?"
         rf"(?:\s?-\s?\d{{1,3}}[A-Z]?)?(?:{_FLOOR})*"
     ),
+    # A lot or a plot by its number, as subdivisions and much of Africa give an address: "Lot 118", "Plot 1120,
+    # Cadastral Zone B09", "plot No. 118"
+    re.compile(r"(?<![\w-])(?:Lot|Plot|LOT|PLOT|plot No\.?)(?: No\.?)? \d{1,5}[A-Z]?(?![\w-])"),
     # The number before a street type of another language: "209 Rue Bienville", "17 rue Oberkampf".
     re.compile(
         rf"(?<![\w,.])\d{{1,5}}(?: ?(?:bis|ter))?,? (?i:rue|avenue|av\.|boulevard|bd|place|allée|allee|chemin|impasse|"
@@ -349,8 +354,11 @@ _CITY_BEFORE_MALTESE_POSTCODE = re.compile(
 )
 _LABELLED_PLACE = re.compile(
     rf"(?<!\w)(?i:City|Town|Ciudad|Localidad|Municipio|Poblaci[óo]n|Alc\.|Alcald[íi]a|Delegaci[óo]n|Mpio\.|Deleg\.|"
-    rf"Comuna|Distrito|Barrio|County of|Condado de|Place of birth|Lugar de nacimiento|Birthplace)[:\s]+"
-    rf"(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,3}})"
+    rf"Comuna|Distrito|Barrio|County of|Condado de|Place of birth|Lugar de nacimiento|Birthplace|"
+    # where a chart or a statement says one lives, and the small places of Latin America and East Africa
+    rf"Residence|Place of residence|Lugar de residencia|Residencia|Village|Parroquia|Cant[óo]n|Corregimiento|"
+    rf"Vereda|Aldea|Caser[íi]o|Ciudadela|Cdla\.)[:\s]+"
+    rf"(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,3}}(?: \d{{1,3}}(?!\d|[.,:/]\d))?)"
 )
 _COUNTY = re.compile(
     rf"(?<!\w)(?:(?P<a>{_NAME}(?: {_NAME})?) (?i:County|Parish|Borough)|(?i:Co\.) (?P<b>{_NAME}))(?!\w)"

@@ -59,6 +59,8 @@ _SPANISH_INSTITUTION = (
     r"Centro de Diagn[óo]stico|"
     r"Polic[íi]a (?:Municipal|Local)|Registro de la Propiedad|Registro Civil|Ayuntamiento|Funeraria|Isapre|CESFAM|"
     r"Comisar[íi]a|Fiscal[íi]a|Centro|Red Asistencial|Mutualista|Cooperativa|Transportes|Consultorio|Policl[íi]nico|"
+    # Costa Rica's basic care teams and a health centre written short: "EBAIS Tacares", "C. S. Arucas"
+    r"EBAIS|C\. ?S\.|"
     r"Unidad Judicial|Juez|Notario|Colegio de Abogados|Colegio Oficial|Ilustre Colegio|CAP|EBAP|ABS|Hospital de Día|"
     r"Mutua(?: Laboral)?|Banco|Caja|Seguros|Abarrotes|Tienda|Taller|Ferreter[íi]a|Panader[íi]a|Restaurante|"
     r"Hotel|Centro M[ée]dico|Sanatorio|"
@@ -244,6 +246,23 @@ def _a_signatorys_body(match: re.Match) -> bool:
         any(lexicon.is_name_word(word) for word in who.split())
         and not any(lexicon.is_kept_term(word) for word in who.split())
     )
+
+
+def _named_around_a_nickname(surface: str) -> bool:
+    """ "Robert (Bob) Hale": a name word before or after the brackets, and no kept term ("Troponin (I) Assay")."""
+    words = re.findall(r"[^\W\d_]+", surface)
+    return any(lexicon.is_name_word(w) for w in (words[0], words[-1])) and not any(
+        lexicon.is_kept_term(w) for w in words
+    )
+
+
+def _written_as_a_firm(surface: str) -> bool:
+    """ "TEXTILES PAUTE, con RUC": a name in capitals, or one whose words are not all everyday ("La Empresa,
+    con CIF" names no one), that does not open with a given name."""
+    words = re.findall(r"[^\W\d_]+", surface)
+    if len(words) < 2 or lexicon.is_name_word(words[0]):  # "Juan Pérez, con RUC …" is a person's
+        return False
+    return surface.isupper() or not all(lexicon.zipf(w) >= 4.0 for w in words)
 
 
 def _not_a_label(surface: str) -> bool:
@@ -632,6 +651,44 @@ RULES: tuple[Rule, ...] = (
     # A name followed by its own e-mail address, and a letter's or e-mail's bare salutation line.
     _rule(T.PERSON, rf"(?P<value>{_PERSON_NAME}) (?:at |<|\()[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+"),
     _rule(T.PERSON, rf"(?:^|\n\n)(?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?),[ \t]*\n"),
+    # A name with its nickname between its given name and its surname: "Konstantinos (Con) Papadimitriou",
+    # "Robert (Bob) Hale", "María José (Pepa) García López".
+    _rule(
+        T.PERSON,
+        rf"(?<![\w-])(?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})? \({_CAPITAL_NAME}\) {_CAPITAL_NAME}"
+        rf"(?: (?:{_PARTICLE} ){{0,3}}{_CAPITAL_NAME})?)",
+        accept=_named_around_a_nickname,
+    ),
+    # A merchant named in quotes on a statement or in a complaint: 'el comercio "ELECTRO SUR ONLINE"',
+    # 'a merchant called "ML*TIENDAONLINE"'.
+    _rule(
+        T.ORGANIZATION,
+        r"(?i:\b(?:comercio|establecimiento|merchant|vendor|retailer|comerciante|tienda|store)"
+        r"(?: (?:llamado|denominado|called|named))?) [\"“](?P<value>[^\"”\n]{2,40}?)[\"”]",
+        cued=True,
+    ),
+    # A firm or a person before its tax number in a contract: "por una parte, TEXTILES PAUTE, con RUC …".
+    _rule(
+        T.ORGANIZATION,
+        rf"(?<![\w-])(?!(?:Y|E|O|And|Or) )"
+        rf"(?P<value>(?:{_CAPITAL_NAME} (?:(?:{_PARTICLE}|y|&) )?){{0,5}}{_CAPITAL_NAME}),? "
+        r"(?i:con|with|titular del?|provist[oa] de(?: la)?) (?:(?i:el|la) )?"
+        r"(?:RUC|NIT|CIF|RFC|RIF|CUIT|EIN|RUT|R\.U\.C\.|N\.I\.T\.)\b",
+        accept=_written_as_a_firm,
+    ),
+    # Whom a letter is sent in care of: "c/o Cardinal Community Management", "c/o Marta Ruiz".
+    _rule(
+        T.PERSON,
+        rf"(?<![\w/])(?i:c/o) (?P<value>{_PERSON_NAME})",
+        accept=lambda surface: lexicon.is_name_word(surface.split()[0]) and " " in surface,
+        cued=True,
+    ),
+    _rule(
+        T.ORGANIZATION,
+        rf"(?<![\w/])(?i:c/o) (?P<value>{_CAPITAL_NAME}(?: (?:(?:&|and|of|de|del|y) )?{_CAPITAL_NAME}){{0,5}})",
+        accept=lambda surface: not lexicon.is_name_word(surface.split()[0]) and not lexicon.is_region(surface),
+        cued=True,
+    ),
     # Organisations by their suffixes.
     _rule(
         T.ORGANIZATION,
@@ -649,7 +706,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.ORGANIZATION,
         rf"(?<!\w)(?:(?:{_PARTICLE}|'t) ){{0,3}}(?:St\.? )?"
-        rf"(?:(?:{_CAPITAL_NAME}|[a-z][A-Z][a-z]+)(?:'s|(?<=s)['’](?= [A-Z]))? (?:(?:{_PARTICLE}|'t|and|\d{{1,2}}) )*)"
+        rf"(?:(?:{_CAPITAL_NAME}|[a-z][A-Z][a-z]+)(?:'s|(?<=s)['’](?= [A-Z]))? "
+        rf"(?:(?:{_PARTICLE}|'t|and|&|\d{{1,2}}) )*)"
         rf"{{1,4}}"
         rf"(?i:{_INSTITUTION_SUFFIX})\b(?: (?:of|for|at|de|del) (?:the )?{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{0,3}})?",
         accept=_not_a_heading,
@@ -661,7 +719,7 @@ RULES: tuple[Rule, ...] = (
         T.ORGANIZATION,
         r"(?<!\w)(?i:Unidad|Hospital|Cl[íi]nica|Centro|Consultorio|Policl[íi]nic[oa]|Sanatorio|Escuela|"
         r"Liceo|Instituto|Juzgado|Notar[íi]a|Oficial[íi]a|Agencia|Fiscal[íi]a|Parroquia|Estaci[óo]n|"
-        r"Jurisdicci[óo]n|School|Station|Precinct|District|Local)"
+        r"Jurisdicci[óo]n|School|Station|Precinct|District|Local|UMF|HGZ|HGR|HGZMF|UMAA)"
         r"(?: (?:de|del|de la|de los|y|e|of|the|for|No|[A-ZÁÉÍÓÚÑ][\wáéíóúñ]+)){0,6}?"
         r"(?:,? (?i:No\.|N[º°]\.?|Núm\.|Num\.|Nro\.|n\.[º°]|#) ?\d{1,4}\b|(?<=\b[Ll]ocal|LOCAL) \d{1,4}\b)"
         r"(?![-/.]\d)",
@@ -785,7 +843,13 @@ NAME_LABELS = re.compile(
     rf"Paciente|Nombre(?: y apellidos| completo)?|Apellidos?|Titular|Enfermer[oa]|M[ée]dic[oa](?: de guardia)?|"
     rf"Doctor[a]?|Facultativ[oa]|Cuidador[a]?(?: principal)?|Acompañante(?: responsable)?|Contacto|Familiar|"
     rf"Madre|Padre|Tutor[a]?|Responsable|Arrendador[a]?|Arrendatari[oa]|Demandante|Demandad[oa]|Fdo\.?|Firmado|"
-    rf"Atendid[oa] por|Remitente|Destinatari[oa]|De|Para):[ \t]*)"
+    rf"Atendid[oa] por|Remitente|Destinatari[oa]|De|Para|Firma|Firmado por|"
+    # the parties and their lawyers as a filing or a chart labels them ("Attorney for Debtors:", "PARTE
+    # SOLICITADA:", "Acudiente:", "Familiar responsable:")
+    rf"(?:Attorney|Counsel|Solicitor)s? for (?:the )?[A-Za-z]+(?: [A-Za-z]+)?|"
+    rf"Parte (?:actora|demandada|demandante|solicitante|solicitada|requerida|requirente|denunciante)|"
+    rf"Abogad[oa](?: de la parte \w+)?|Letrad[oa]|Procurador[a]?|Acudiente|Familiar responsable|"
+    rf"Persona de contacto|Contacto de emergencia|Representante legal):[ \t]*)"
     rf"(?:{_TITLE} )?(?P<value>(?:[A-Z]\. ){{0,3}}{_PERSON_NAME}(?: [A-Z]\.?)?(?: {_CAPITAL_NAME}){{0,2}})"
 )
 # In a line that holds a street address, a city before a postcode and a five-digit ZIP are address parts.

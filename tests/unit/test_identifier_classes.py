@@ -2242,3 +2242,58 @@ def test_an_irish_county_after_a_town_is_a_place_and_no_firms_co(detector):
     kinds = {e.text_in(text): e.type for e in detector.detect(text)}
     assert kinds.get("Ennis") is EntityType.LOCATION and kinds.get("Co. Clare") is EntityType.LOCATION, kinds
     assert kinds.get("Murphy & Co. Solicitors") is EntityType.ORGANIZATION, kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a given name that is also a word, before a name of two words; initials where a signature puts them
+        ("PARTE SOLICITADA: Luz Marina Obando Picado, mayor, soltera.", ["Luz Marina Obando"]),
+        ("Acudiente: Amparo Arango de Restrepo (madre)", ["Amparo Arango de Restrepo"]),
+        ("Familiar responsable: Rosa Elvira Condori Quispe (nieta)", ["Rosa Elvira Condori Quispe"]),
+        ("Proc.: X. M. Fernández Llaneza\nFirma: C. R. Quispe", ["X. M. Fernández Llaneza", "C. R. Quispe"]),
+        ("Attorney for Debtors: Gideon Ashby-Ruiz, State Bar No. 031992", ["Gideon Ashby-Ruiz"]),
+        # a nickname between the given name and the surname
+        ("Name: Konstantinos (Con) Papadimitriou\nAddress: 2/87 Sydney Road", ["Konstantinos (Con) Papadimitriou"]),
+        ("Robert (Bob) Hale signed for the landlord.", ["Robert (Bob) Hale"]),
+        # a firm whose name holds an ampersand; a merchant in quotes; a firm before its tax number; care of
+        ("then physical therapy at Alamo Spine & Rehab for four months", ["Alamo Spine & Rehab"]),
+        ('un cargo del comercio "ELECTRO SUR ONLINE" por $ 1.240.300', ["ELECTRO SUR ONLINE"]),
+        ("por una parte, TEXTILES PAUTE, con RUC 0103789541001, representada por", ["TEXTILES PAUTE"]),
+        ("Homeowners Association\nc/o Cardinal Community Management", ["Cardinal Community Management"]),
+        # a chart's, a visit's and a health card's numbers; Centrelink's reference
+        ("Chart #: SBH 00581147    OHIP: 4826 119 374 KR", ["SBH 00581147", "4826 119 374 KR"]),
+        ("Pension: Centrelink CRN 204 118 930K", ["204 118 930K"]),
+        # lots and plots, and the small places a chart labels
+        ("Account: BCH-0461   Lot 118", ["Lot 118"]),
+        ("Residence: Githurai 45, plot No. 118, Kiambu County.", ["Githurai 45", "plot No. 118"]),
+        ("Parroquia: Kennedy      Cantón: Quito", ["Kennedy", "Quito"]),
+        # Spanish-speaking plates, an Argentine lawyer's roll and a transfer alias
+        ("Toyota Corolla 2019, tablilla JKR-482, color gris", ["JKR-482"]),
+        ("Dr. Martín Iturraspe, T.º 98 F.º 412 CPACF", ["T.º 98 F.º 412"]),
+        ("Transferir al alias HECTOR.BIANCHI.LOCACION del banco.", ["HECTOR.BIANCHI.LOCACION"]),
+        # an industrial estate's street and number; Mexico's and Costa Rica's numbered and named clinics
+        ("Polígono Industrial Landaben, calle E, n.º 9, nave 3, 31012 Pamplona", ["n.º 9, nave 3", "31012"]),
+        ("IMSS – UMF No. 48 Guadalajara. Control: EBAIS Tacares, 19 de mayo.", ["UMF No. 48", "EBAIS Tacares"]),
+    ],
+)
+def test_names_firms_numbers_and_places_as_other_offices_label_them(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Troponin (I) Assay normal; Pain (Left) Knee.", ["Troponin", "Assay", "Knee"]),
+        ("De otra parte, La Empresa, con CIF B12345678.", ["La Empresa"]),
+        ("Vive en C/ Mayor 14. Firma: Signado.", ["Signado"]),
+    ],
+)
+def test_an_instruction_a_reading_and_a_generic_party_stay_as_written(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_person_before_a_tax_number_stays_a_person(detector):
+    text = "Juan Pérez García, con RUC 1712345678001, comparece."
+    kinds = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert kinds.get("Juan Pérez García") is EntityType.PERSON, kinds
