@@ -122,6 +122,13 @@ _PARTICLES = frozenset("de del la van von der den da das dos do di du le y i ter
 _SPEECH_VERBS = frozenset("said says told asked went came saw gave took made wants wanted needs thinks knows".split())
 
 
+# A number spelled out after a relation is an age, not a name: "my grandmother is ninety-three".
+_SPELLED_NUMBER = re.compile(
+    r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|eleven|twelve)(?:-\w+)?|(?:veinti|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien)\w*"
+)
+
+
 def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     """The words after a title or an introduction that can be a name: not function words, not everyday words
     (unless on the name lists), the longest such start."""
@@ -135,6 +142,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
         lower = surface.lower()
         if (
             lower in _NAME_STOPS
+            or _SPELLED_NUMBER.fullmatch(lower)
             or lower in GREETED_ROLES
             or lexicon.is_kept_term(surface)
             or lexicon.is_region(surface)

@@ -353,6 +353,29 @@ RULES: tuple[Rule, ...] = (
         re.I,
     ),
     _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|a\.|añas))(?!\w)", re.I),
+    # a chart's short forms: "91 y/o", "93yo", "92 y.o."
+    _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)\s?(?:y/o|y\.o\.?|yo(?=[\s,.;)]|$)|yr old|yr-old))", re.I),
+    # an age and a sex opening a case: "91F with sepsis", "92 M, DNR" (a temperature in Fahrenheit, "98F, HR
+    # 80", is followed by other readings, not by the case)
+    _rule(
+        T.AGE,
+        r"(?:^|(?<=\n)|(?<=[.:] )|(?<=\b[Aa] )|(?<=\b[Pp]t ))(?P<value>(?:9\d|1[01]\d) ?(?:[MF]|yo [MF]))"
+        r"(?=,? (?i:with|w/|presenting|presents|who|admitted|brought|BIBA|from|c/o|complaining|DNR|lives|widow|"
+        r"widower|retired|nursing|resident|known|pmh|hx|s/p)\b)",
+        re.M,
+    ),
+    # an age in brackets after the person it is said of: "Mrs Kaur (96)", "Doris Pell (93) lives alone"
+    _rule(
+        T.AGE,
+        r"(?<!\w)(?P<who>[A-Z][a-zà-ÿ'’-]+) \((?P<value>(?:9\d|1[01]\d))\)(?! ?(?:%|mg|kg|mmhg|/))",
+        context=_said_of_someone,
+    ),
+    # "At 93 she still drives", "a los 92 vive sola"
+    _rule(
+        T.AGE,
+        r"\b(?i:at|a los|con) (?P<value>(?:9\d|1[01]\d)),? "
+        r"(?i:she|he|they|my|his|her|mum|mom|dad|vive|sigue|todav[íi]a)\b",
+    ),
     _rule(T.AGE, r"\b(?:edad:?|de edad)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)(?:st|nd|rd|th)) (?:birthday|bday)\b", re.I),
     _rule(T.AGE, r"\b(?:cumple|cumplir[áa]?|cumpli[óo]) (?P<value>(?:9\d|1[01]\d)(?: años)?)\b", re.I),
@@ -481,7 +504,7 @@ RULES: tuple[Rule, ...] = (
         r"(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns) )"
         r"(?P<value>(?i:noventa(?: y (?:un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?|cien|"
         r"ciento (?:un[oa]?|dos|tres|cuatro|cinco)|ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
-        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?))(?= (?i:años|years?))",
+        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?))(?= (?i:años|years?)|[.,;!]|$)",
     ),
     # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
     _rule(

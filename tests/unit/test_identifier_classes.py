@@ -2297,3 +2297,33 @@ def test_a_person_before_a_tax_number_stays_a_person(detector):
     text = "Juan Pérez García, con RUC 1712345678001, comparece."
     kinds = {e.text_in(text): e.type for e in detector.detect(text)}
     assert kinds.get("Juan Pérez García") is EntityType.PERSON, kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("Pt is 91 y/o M with CHF.", "91 y/o"),
+        ("93yo F, lives alone.", "93yo F"),
+        ("91F with sepsis, BIBA from home.", "91F"),
+        ("92 M, DNR, from a care home.", "92 M"),
+        ("Mrs Kaur (96) was reviewed on the ward.", "96"),
+        ("At 93 she still drives to the shops.", "93"),
+        ("My grandmother is ninety-three.", "ninety-three"),
+    ],
+)
+def test_ages_over_89_in_a_charts_short_forms(detector, text, age):
+    kinds = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert kinds.get(age) is EntityType.AGE, kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Temp 98F, HR 80, BP 120/80.",
+        "T 99 F overnight; 98F, HR 80.",
+        "Sats (94) on air. Pulse (96) regular.",
+        "Room 95 (A) is free. Scored 91 on the test.",
+    ],
+)
+def test_a_temperature_a_reading_and_a_score_are_no_ages(detector, text):
+    assert not [e for e in detector.detect(text) if e.type is EntityType.AGE], text
