@@ -320,6 +320,19 @@ _TRANSFER_ALIAS = re.compile(
 )
 
 
+# A wallet's address: Ethereum's 0x and forty hex digits, Bitcoin's bech32 and its older base58 forms.
+_WALLET = re.compile(
+    r"(?<![\w])(?:0x[0-9a-fA-F]{40}|bc1[ac-hj-np-z02-9]{25,87}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})(?![\w])"
+)
+# A secret given after its word: a password, a PIN, a card's security code ("password is Xy7#kLm2q", "CVV
+# 123", "PIN: 4821"). Only a value with a digit or a symbol: "la clave es la prevención" keeps its words.
+_SECRET = re.compile(
+    r"(?i:\b(?:password|passcode|passphrase|contraseña|clave(?: de acceso)?|pin(?: code| number)?|cvv2?|cvc|"
+    r"security code|c[óo]digo de seguridad))(?: is| es|:| =|)\s*"
+    r"(?P<value>(?=[^\s,;]*[\d#$%&*!@?])[^\s,;]{3,40}?)(?=[\s,;]|[.)](?:\s|$)|$)"
+)
+
+
 def _passports_listed(text: str) -> list[Entity]:
     return [
         Entity(line.start() + m.start(), line.start() + m.end(), T.NATIONAL_ID)
@@ -350,6 +363,8 @@ def find_numbers(text: str) -> list[Entity]:
         for m in _MASKED.finditer(text)
     ]
     found += _passports_listed(text)
+    found += [Entity(*m.span(), T.ACCOUNT) for m in _WALLET.finditer(text)]
+    found += [Entity(*m.span("value"), T.ACCOUNT) for m in _SECRET.finditer(text)]
     found += [Entity(*m.span("value"), T.LICENCE) for m in _VOLUME_AND_PAGE.finditer(text)]
     found += [Entity(*m.span("value"), T.ACCOUNT) for m in _TRANSFER_ALIAS.finditer(text)]
     found += [Entity(*m.span("value"), T.VEHICLE) for m in _ES_PLATE_TYPED.finditer(text)]

@@ -2327,3 +2327,32 @@ def test_ages_over_89_in_a_charts_short_forms(detector, text, age):
 )
 def test_a_temperature_a_reading_and_a_score_are_no_ages(detector, text):
     assert not [e for e in detector.detect(text) if e.type is EntityType.AGE], text
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Your temporary password is Xy7#kLm2q. Log in now.", ["Xy7#kLm2q"]),
+        ("Card 4111 1111 1111 1111, CVV 123. PIN 4821.", ["123", "4821"]),
+        ("Contraseña: Sol2024! y usuario mgarcia", ["Sol2024!"]),
+        (
+            "Refund to ETH 0x71C7656EC7ab88b098defB751B7401B5f6d8976F today.",
+            ["0x71C7656EC7ab88b098defB751B7401B5f6d8976F"],
+        ),
+        ("or to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq instead", ["bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"]),
+    ],
+)
+def test_secrets_and_wallets_are_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Pin site clean and dry; pin 2 of the frame loose.", ["Pin site", "pin 2"]),
+        ("La clave es la prevención.", ["clave es la prevención"]),
+        ("The password policy is strict.", ["policy is strict"]),
+    ],
+)
+def test_a_secrets_word_without_a_secret_stays(detector, text, kept):
+    assert_kept(detector, text, *kept)
