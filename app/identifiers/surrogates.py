@@ -370,7 +370,13 @@ class SurrogateMaker:
         """The same shape, written the same way: "jo@host.es", "jo at host.es", "jo (at) host (dot) es"; the
         mailbox's and the host's words replaced, the top-level domain and a public mail service kept."""
         user, at, domain = re.split(_AT, original, maxsplit=1) if re.search(_AT, original) else (original, "", "")
-        user = _WORD.sub(lambda m: self.words.get(m.group(0).lower(), self._letters(m.group(0))).lower(), user)
+        # the mailbox's words replaced, a spelled-out dot in it kept ("john dot smith at …")
+        user = _WORD.sub(
+            lambda m: m.group(0)
+            if m.group(0) == "dot"
+            else self.words.get(m.group(0).lower(), self._letters(m.group(0))).lower(),
+            user,
+        )
         user = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), user)
         labels = re.split(f"({HOST_DOT})", domain)  # labels and, between them, the dots as written
         plain = ".".join(labels[0::2]).lower()

@@ -2356,3 +2356,12 @@ def test_secrets_and_wallets_are_hidden(detector, text, identifiers):
 )
 def test_a_secrets_word_without_a_secret_stays(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+def test_an_address_spelled_out_with_dots_in_its_mailbox_is_hidden_and_keeps_its_form(detector):
+    text = "Email me at john dot smith at gmail dot com today."
+    assert_hidden(detector, text, "john dot smith at gmail dot com")
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=5), detector)
+    out = pseudonymiser.pseudonymise(text).text
+    assert re.search(r"at \w+ dot \w+ at gmail dot com today", out) and "john" not in out, out
+    assert pseudonymiser.reidentify(out) == text
