@@ -200,7 +200,10 @@ _STREETS = (
     ),
     # A lot or a plot by its number, as subdivisions and much of Africa give an address: "Lot 118", "Plot 1120,
     # Cadastral Zone B09", "plot No. 118"
-    re.compile(r"(?<![\w-])(?:Lot|Plot|LOT|PLOT|plot No\.?)(?: No\.?)? \d{1,5}[A-Z]?(?![\w-])"),
+    re.compile(
+        r"(?<![\w-])(?:Lot|Plot|LOT|PLOT|plot No\.?)(?: No\.?)? \d{1,5}[A-Z]?"
+        r"(?:,? (?:Block|BLOCK) \d{1,4}[A-Z]?)?(?![\w-])"
+    ),
     # The number before a street type of another language: "209 Rue Bienville", "17 rue Oberkampf".
     re.compile(
         rf"(?<![\w,.])\d{{1,5}}(?: ?(?:bis|ter))?,? (?i:rue|avenue|av\.|boulevard|bd|place|allée|allee|chemin|impasse|"

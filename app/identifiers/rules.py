@@ -447,6 +447,17 @@ RULES: tuple[Rule, ...] = (
         r"(?![\d.,]\d)(?!\s?(?i:mg|mcg|ml|u|ui|iu|mmol|kg|g|pg|ng|%|mm|cm)\b)",
         context=_a_signatorys_body,
     ),
+    # Where a deed or a plat is recorded: "Deed Book 1234, Page 567", "Plat Book 12, Pages 45-46".
+    _rule(
+        T.RECORD_NUMBER,
+        r"(?<!\w)(?:(?:Deed|Plat|Map|Official Records|O\.R\.|Will|Mortgage) )?Book (?P<value>\d{1,5}),? (?:at )?Pages? "
+        r"\d{1,5}(?!\d)",
+    ),
+    _rule(
+        T.RECORD_NUMBER,
+        r"(?<!\w)(?:(?:Deed|Plat|Map|Official Records|O\.R\.|Will|Mortgage) )?Book \d{1,5},? (?:at )?Pages? "
+        r"(?P<value>\d{1,5}(?:\s?[-–]\s?\d{1,5})?)(?!\d)",
+    ),
     # A serial number and its year, as courts and registries number matters ("169647/2025").
     _rule(T.CASE_NUMBER, r"\b\d{4,}/(?:19|20)\d{2}\b"),
     # A shorter serial after the word naming the proceedings: "Juicio Verbal 412/2024", "Sentencia n.º 88/2025".

@@ -372,9 +372,11 @@ class SurrogateMaker:
         user, at, domain = re.split(_AT, original, maxsplit=1) if re.search(_AT, original) else (original, "", "")
         # the mailbox's words replaced, a spelled-out dot in it kept ("john dot smith at …")
         user = _WORD.sub(
-            lambda m: m.group(0)
-            if m.group(0) == "dot"
-            else self.words.get(m.group(0).lower(), self._letters(m.group(0))).lower(),
+            lambda m: (
+                m.group(0)
+                if m.group(0) == "dot"
+                else self.words.get(m.group(0).lower(), self._letters(m.group(0))).lower()
+            ),
             user,
         )
         user = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), user)

@@ -2365,3 +2365,9 @@ def test_an_address_spelled_out_with_dots_in_its_mailbox_is_hidden_and_keeps_its
     out = pseudonymiser.pseudonymise(text).text
     assert re.search(r"at \w+ dot \w+ at gmail dot com today", out) and "john" not in out, out
     assert pseudonymiser.reidentify(out) == text
+
+
+def test_a_deeds_book_and_page_and_a_lots_block_are_hidden_and_the_words_stay(detector):
+    text = "Being Lot 5, Block 3 of the subdivision, recorded in Deed Book 1234, Page 567."
+    assert_hidden(detector, text, "Lot 5, Block 3", "1234", "567")
+    assert_kept(detector, text, "Deed Book", "Page")
