@@ -360,6 +360,8 @@ def _credible(text: str, entity: Entity) -> bool:
     if text[entity.end : entity.end + 1] == ":" and len(words) == 1:
         return False  # a form's label
     opening = names.opens_sentence(text, entity.start)
+    if _a_place_one_goes_to(text, entity, words):
+        return True
     ordinary = [
         w
         for index, w in enumerate(words)
@@ -376,6 +378,33 @@ def _credible(text: str, entity: Entity) -> bool:
 # from MIT", "de la EPE". spaCy's small models call most abbreviations in capitals organisations (BID, DOB,
 # CHF), so its word alone is not enough.
 _TO_OR_FROM = re.compile(r"(?:\b(?:at|from|to|en|de|del|al|desde|at the|from the|to the|en el|en la|de la))\s$", re.I)
+
+
+_CALENDAR_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december christmas easter".split()
+)
+_PREPOSITION_BEFORE = re.compile(r"(?:\b(?:at|from|with|for|by|via|to|joined|left|called|rang|visited))\s$", re.I)
+
+
+def _a_place_one_goes_to(text: str, entity: Entity, words: list[str]) -> bool:
+    """ "a shift at Whole Foods", "a loan from Bright Harbor": capitalised everyday words inside a sentence, right
+    after the word for going to, coming from or working with, name a firm or a place — unless every word is a
+    department's, a document's or a role's ("at Emergency Department", "for Pharmacy Services")."""
+    return (
+        entity.type is T.ORGANIZATION
+        and len(words) >= 2
+        and all(w[0].isupper() and not w.isupper() for w in words)
+        and _PREPOSITION_BEFORE.search(text[max(0, entity.start - 10) : entity.start]) is not None
+        and not re.match(r" cards?\b", text[entity.end : entity.end + 6])  # "paid by American Express card"
+        and not any(
+            w.lower() in _ROLE_WORDS | _LABEL_WORDS | _NOT_NAMES | _CALENDAR_WORDS
+            or names.is_generic_word(w)
+            or lexicon.is_kept_term(w)
+            for w in words
+        )
+        and not descriptors.names_nothing(entity.text_in(text))
+    )
 
 
 def _holds_a_town(surface: str) -> bool:

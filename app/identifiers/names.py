@@ -418,7 +418,8 @@ _TITLE_CASE_RUN = re.compile(
     r"(?<![\w'’\-@./])(?P<run>[A-ZÀ-ÖØ-ÞÑ][\wÀ-ÿ'’\-]*(?:,? (?:&|and|of|the|de|del|de la|y|e|for|para) )?"
     r"(?: ?[A-ZÀ-ÖØ-ÞÑ][\wÀ-ÿ'’\-]*(?:,? (?:&|and|of|the|de|del|de la|y|e|for|para) )?){1,5})(?![\w@/])"
 )
-# Words that make a name generic, not anyone's: a department, a service, a document, a role.
+# Words that make a name generic, not anyone's: a department, a service, a document, a role, and the parties
+# and terms a contract defines in capitals ("the Owner's Notice", "the Security Deposit").
 _GENERIC_WORDS = frozenset(
     """
     department dept service services unit team office division section ward centre center program programme
@@ -436,8 +437,19 @@ _GENERIC_WORDS = frozenset(
     juzgado tribunal audiencia sala sentencia auto demanda contrato anexo cláusula ley real decreto código
     reglamento artículo informe resumen carta solicitud certificado declaración recurso seguridad social
     recursos humanos cuidados paliativos domiciliarios área sanitaria instituto mexicano seguro
+    owner owners vendor vendors purchaser purchasers seller sellers buyer buyers landlord landlords tenant
+    tenants lessor lessee borrower borrowers lender lenders guarantor premises property deposit date period term
+    rent fee fees payment deed title estate grant letters administration executor trustee beneficiary employer
+    employee claimant defendant plaintiff respondent applicant appellant debtor creditor s
+    arrendador arrendadora arrendatario arrendataria vendedor vendedora comprador compradora propietario
+    propietaria inmueble fianza renta
     """.split()
 )
+
+
+def is_generic_word(word: str) -> bool:
+    """A department's, a service's, a document's or a role's word ("Services", "Notice", "Tenant")."""
+    return word.lower() in _GENERIC_WORDS
 
 
 def find_title_case_runs(text: str) -> list[Entity]:

@@ -110,7 +110,12 @@ INSTITUTION_KINDS = (
     r"Senior Care|Foot Care|Skin Care|Care|"
     r"Physio & Rehab|Physio|Rehab|Rehabilitation|Respiratory|Medical Supplies|Medical Supply|Health Board|"
     r"Immigration|Immigration Services|Migration|Surveys|Surveyors|Tenancy Advice|Advice Centre|Law Centre|"
-    r"Auto Works|Motor Works|Engineering Works|Medical Suites|Textiles"
+    r"Auto Works|Motor Works|Engineering Works|Medical Suites|Textiles|"
+    # the agents, advisers and schools a letter or a chart names ("Harbour Estate Agents", "Riverbend
+    # Elementary", "Sunshine Coast TAFE")
+    r"Estate Agents|Estate Agency|Real Estate|Realtors|Property Management|Solicitors|Accountants|Opticians|"
+    r"Optometrists|Funeral Home|Funeral Directors|Brokers|Movers|Kindergarten|Preschool|Montessori|Elementary|"
+    r"TAFE|Polytechnic|Medical Practice"
 )
 # Longest first: the first kind that fits ends the name, and "Health" must not end "Bloor West Family Health
 # Team" before "Health Team" is tried.

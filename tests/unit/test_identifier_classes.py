@@ -2371,3 +2371,33 @@ def test_a_deeds_book_and_page_and_a_lots_block_are_hidden_and_the_words_stay(de
     text = "Being Lot 5, Block 3 of the subdivision, recorded in Deed Book 1234, Page 567."
     assert_hidden(detector, text, "Lot 5, Block 3", "1234", "567")
     assert_kept(detector, text, "Deed Book", "Page")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("She works a shift at Whole Foods and got a loan from Bright Harbor.", ["Whole Foods", "Bright Harbor"]),
+        (
+            "He rents from Harbour Estate Agents; his son is at Riverbend Elementary.",
+            ["Harbour Estate Agents", "Riverbend Elementary"],
+        ),
+        ("The funeral was arranged by Lakeview Funeral Home.", ["Lakeview Funeral Home"]),
+    ],
+)
+def test_a_firm_of_everyday_words_after_the_word_for_going_to_or_coming_from(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "Seen at Emergency Department; referred for Pharmacy Services.",
+            ["Emergency Department", "Pharmacy Services"],
+        ),
+        ("Talk to Customer Care. She was at Sunday Lunch.", ["Customer Care", "Sunday Lunch"]),
+        ("Please read the Owner's Notice and the Vendor's Statement today.", ["Owner's Notice", "Vendor's Statement"]),
+    ],
+)
+def test_departments_days_and_a_contracts_defined_terms_stay(detector, text, kept):
+    assert_kept(detector, text, *kept)
