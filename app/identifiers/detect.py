@@ -676,11 +676,28 @@ def _widened_by_the_model(text: str, model: list[Entity], found: list[Entity]) -
             and w.lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES
             and not lexicon.is_kept_term(w)
             and w.lower() not in _WIDENING_ROLES
-            and _reads_as_a_name(w, rarity=3.4)
+            and (_reads_as_a_name(w, rarity=3.4) or _surname_after_a_given_name(text, covered, named, w))
             for w in added
         ):
             widened.append(Entity(named.start, named.end, T.PERSON))
     return widened
+
+
+def _surname_after_a_given_name(text: str, covered: list[tuple[int, int]], named: Entity, word: str) -> bool:
+    """ "Janelle Fortune": an everyday word the model reads as the surname right after a given name that a rule
+    found is the surname — one word, closing the name, that is no region's."""
+    if len(covered) != 1 or covered[0][0] != named.start:
+        return False
+    given = text[covered[0][0] : covered[0][1]].split()[-1]
+    rest = text[covered[0][1] : named.end]
+    return (
+        given.lower() in lexicon.first_names()
+        and re.fullmatch(rf" {re.escape(word)}", rest) is not None
+        and not lexicon.is_region(word)
+        and not descriptors.names_nothing(word)
+        and not names.is_generic_word(word)
+        and word.lower() not in _CALENDAR_WORDS
+    )
 
 
 # What ends a finding without being part of it: a label, or a number's ("Hospital No").

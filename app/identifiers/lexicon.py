@@ -11,11 +11,13 @@ word from a rare one, which is Philter's question turned round: a rare capitalis
 from __future__ import annotations
 
 import functools
+import gzip
 import importlib
 import math
 import os
 import re
 import unicodedata
+from importlib.resources import files
 
 _NAME_LOCALES = (
     "en_US en_GB en_IE en_IN en_NG es_ES es_MX es_AR es_CO es_CL pt_PT pt_BR fr_FR de_DE it_IT nl_NL sv_SE pl_PL "
@@ -179,6 +181,30 @@ _REGION_EXTRA = (
 
 @functools.cache
 def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
+    """Given names and surnames, lower case: Faker's locales' and the rarer names of the US 2020 Census."""
+    faker_first, faker_last = _faker_name_lists()
+    census_first, census_last = _census_name_lists()
+    return faker_first | census_first, faker_last | census_last
+
+
+@functools.cache
+def _census_name_lists(lower_case: bool = False) -> tuple[frozenset[str], frozenset[str]]:
+    """The given names and surnames of the US 2020 Census that are no everyday word ("Manpreet", "Oksana",
+    "Tevita"), as scripts/build_census_names.py wrote them: names of every community, which Faker's forty
+    locales lack. With ``lower_case``, only those rare enough to be a name when a chat types them in lower
+    case ("crutch", "sender" and "amma" are census names too)."""
+    with gzip.open(files("app.resources") / "identifiers" / "census_names.txt.gz", "rt", encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    # a language or a kept term is no name even where the census counts one ("Lingala", "Akan")
+    kept = KEEP_TERMS | EPONYMS | LANGUAGES
+    given, surnames = frozenset(lines[0].split()) - kept, frozenset(lines[1].split()) - kept
+    if lower_case:
+        return given - frozenset(lines[2].split()), surnames - frozenset(lines[3].split())
+    return given, surnames
+
+
+@functools.cache
+def _faker_name_lists() -> tuple[frozenset[str], frozenset[str]]:
     """Given names and surnames, lower case. Gathered from Faker's modules once (a fifth of a second) and
     kept in the user cache beside the other word lists, keyed by Faker's release."""
     cached = _cache_folder() / f"name-words-{_release('Faker')}.txt"
@@ -228,7 +254,7 @@ def _latin(values) -> set[str]:
 def _typed_without_accents() -> tuple[frozenset[str], frozenset[str]]:
     """The names as chats and portals type them, accents dropped ("fermin", "nunez"). Only for words in lower
     case: capitalised, "Falcon" is a rocket or a firm, not Falcón."""
-    first, last = _name_lists()
+    first, last = _faker_name_lists()
     return (
         frozenset(without_accents(name) for name in first) - first,
         frozenset(without_accents(name) for name in last) - last,
@@ -239,8 +265,10 @@ def _typed_without_accents() -> tuple[frozenset[str], frozenset[str]]:
 def _lower_case_name_lists() -> tuple[frozenset[str], frozenset[str]]:
     """The name lists with the names as typed without accents added (built once: a union per word would cost a
     millisecond each)."""
-    (first, last), (unaccented_first, unaccented_last) = _name_lists(), _typed_without_accents()
-    return first | unaccented_first, last | unaccented_last
+    (first, last), (unaccented_first, unaccented_last) = _faker_name_lists(), _typed_without_accents()
+    # a census name typed in lower case only if no rarer word: "crutch", "sender" and "amma" are names too
+    census_first, census_last = _census_name_lists(lower_case=True)
+    return first | unaccented_first | census_first, last | unaccented_last | census_last
 
 
 def first_names(lower_case: bool = False) -> frozenset[str]:
@@ -256,7 +284,11 @@ def is_name_word(word: str) -> bool:
     """A given name or surname in any of the locales' lists (each part of a hyphenated one); a word typed in
     lower case may have lost its accents."""
     lower = word.lower()
-    first, last = _lower_case_name_lists() if word.islower() else _name_lists()
+    # the census's names only as a name is written: "EHR", "NHI" and "IgA" are census names, and abbreviations
+    if (word.isupper() and len(word) <= 5) or not (word.isupper() or word.islower() or word[1:].islower()):
+        first, last = _faker_name_lists()
+    else:
+        first, last = _lower_case_name_lists() if word.islower() else _name_lists()
     if lower in first or lower in last or lower in ("mª", "m.ª", "ma"):
         return True
     parts = re.split(r"[-‐]", lower)
@@ -423,7 +455,8 @@ def drug_names() -> frozenset[str]:
 
     with bz2.open(files("drug_named_entity_recognition") / "drug_ner_dictionary.pkl.bz2") as handle:
         variants = pickle.load(handle)["drug_variant_to_canonical"]
-    first, last = _name_lists()
+    # Faker's lists only: the census's rarer names hold brands too, and a medicine's name must reach the model
+    first, last = _faker_name_lists()
     names = frozenset(k for k in variants if isinstance(k, str) and k not in first and k not in last)
     _write_cache(cached, "\n".join(sorted(names)))
     return names

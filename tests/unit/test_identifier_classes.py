@@ -2401,3 +2401,27 @@ def test_a_firm_of_everyday_words_after_the_word_for_going_to_or_coming_from(det
 )
 def test_departments_days_and_a_contracts_defined_terms_stay(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Hello, it's Manpreet from the diabetes education team, calling for Oksana.", ["Manpreet", "Oksana"]),
+        ("He will share half of the balance with Tevita and Tahmid.", ["Tahmid", "Tevita"]),
+        ("Present were Nurse Okafor and Janelle Fortune, CNA, the employee.", ["Janelle Fortune"]),
+    ],
+)
+def test_names_of_every_community_the_census_counts(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Transfer by ACH; notes in the EHR; NHI on file; ORF 2 of the genome.", ["ACH", "EHR", "NHI", "ORF"]),
+        ("wean the crutch this week and tell the sender", ["crutch", "sender"]),
+        ("Ask Tom Reception is wrong; ask Sarah on Monday.", ["Monday"]),
+    ],
+)
+def test_abbreviations_and_words_that_are_also_census_names_stay(detector, text, kept):
+    assert_kept(detector, text, *kept)
