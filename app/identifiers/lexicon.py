@@ -17,6 +17,7 @@ import math
 import os
 import re
 import unicodedata
+from dataclasses import dataclass
 from importlib.resources import files
 
 _NAME_LOCALES = (
@@ -179,32 +180,43 @@ _REGION_EXTRA = (
 )
 
 
-@functools.cache
-def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
-    """Given names and surnames, lower case: Faker's locales' and the rarer names of the US 2020 Census."""
-    faker_first, faker_last = _faker_name_lists()
-    census_first, census_last = _census_name_lists()
-    return faker_first | census_first, faker_last | census_last
+@dataclass(frozen=True)
+class _CensusNames:
+    given: frozenset[str]
+    surnames: frozenset[str]
+    # the names too common a word to count when a chat types them in lower case ("crutch", "sender", "amma")
+    not_in_lower_case: frozenset[str]
 
 
 @functools.cache
-def _census_name_lists(lower_case: bool = False) -> tuple[frozenset[str], frozenset[str]]:
+def _census_names() -> _CensusNames:
     """The given names and surnames of the US 2020 Census that are no everyday word ("Manpreet", "Oksana",
     "Tevita"), as scripts/build_census_names.py wrote them: names of every community, which Faker's forty
-    locales lack. With ``lower_case``, only those rare enough to be a name when a chat types them in lower
-    case ("crutch", "sender" and "amma" are census names too)."""
+    locales lack. Each set is held once (200,000 names: a copy per use would cost tens of megabytes)."""
     with gzip.open(files("app.resources") / "identifiers" / "census_names.txt.gz", "rt", encoding="utf-8") as handle:
         lines = handle.read().split("\n")
     # a language or a kept term is no name even where the census counts one ("Lingala", "Akan")
     kept = KEEP_TERMS | EPONYMS | LANGUAGES
-    given, surnames = frozenset(lines[0].split()) - kept, frozenset(lines[1].split()) - kept
-    if lower_case:
-        return given - frozenset(lines[2].split()), surnames - frozenset(lines[3].split())
-    return given, surnames
+    return _CensusNames(
+        frozenset(lines[0].split()) - kept,
+        frozenset(lines[1].split()) - kept,
+        frozenset(lines[2].split()) | frozenset(lines[3].split()),
+    )
+
+
+def _in_census(word: str, lower: str) -> bool:
+    """Whether the census counts ``word`` as a name, written as a name is: not an abbreviation ("EHR", "NHI",
+    "IgA" are census names too), and in lower case only the rarest."""
+    if (word.isupper() and len(word) <= 5) or not (word.isupper() or word.islower() or word[1:].islower()):
+        return False
+    census = _census_names()
+    if word.islower() and lower in census.not_in_lower_case:
+        return False
+    return lower in census.given or lower in census.surnames
 
 
 @functools.cache
-def _faker_name_lists() -> tuple[frozenset[str], frozenset[str]]:
+def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
     """Given names and surnames, lower case. Gathered from Faker's modules once (a fifth of a second) and
     kept in the user cache beside the other word lists, keyed by Faker's release."""
     cached = _cache_folder() / f"name-words-{_release('Faker')}.txt"
@@ -254,7 +266,7 @@ def _latin(values) -> set[str]:
 def _typed_without_accents() -> tuple[frozenset[str], frozenset[str]]:
     """The names as chats and portals type them, accents dropped ("fermin", "nunez"). Only for words in lower
     case: capitalised, "Falcon" is a rocket or a firm, not Falcón."""
-    first, last = _faker_name_lists()
+    first, last = _name_lists()
     return (
         frozenset(without_accents(name) for name in first) - first,
         frozenset(without_accents(name) for name in last) - last,
@@ -265,34 +277,31 @@ def _typed_without_accents() -> tuple[frozenset[str], frozenset[str]]:
 def _lower_case_name_lists() -> tuple[frozenset[str], frozenset[str]]:
     """The name lists with the names as typed without accents added (built once: a union per word would cost a
     millisecond each)."""
-    (first, last), (unaccented_first, unaccented_last) = _faker_name_lists(), _typed_without_accents()
-    # a census name typed in lower case only if no rarer word: "crutch", "sender" and "amma" are names too
-    census_first, census_last = _census_name_lists(lower_case=True)
-    return first | unaccented_first | census_first, last | unaccented_last | census_last
+    (first, last), (unaccented_first, unaccented_last) = _name_lists(), _typed_without_accents()
+    return first | unaccented_first, last | unaccented_last
 
 
+@functools.cache
 def first_names(lower_case: bool = False) -> frozenset[str]:
-    """Given names in lower case; with ``lower_case``, also as typed without their accents."""
-    return _lower_case_name_lists()[0] if lower_case else _name_lists()[0]
-
-
-def last_names() -> frozenset[str]:
-    return _name_lists()[1]
+    """Given names in lower case, Faker's and the census's; with ``lower_case``, also as typed without their
+    accents, and of the census's only the rarest."""
+    census = _census_names()
+    if lower_case:
+        return _lower_case_name_lists()[0] | (census.given - census.not_in_lower_case)
+    return _name_lists()[0] | census.given
 
 
 def is_name_word(word: str) -> bool:
     """A given name or surname in any of the locales' lists (each part of a hyphenated one); a word typed in
     lower case may have lost its accents."""
     lower = word.lower()
-    # the census's names only as a name is written: "EHR", "NHI" and "IgA" are census names, and abbreviations
-    if (word.isupper() and len(word) <= 5) or not (word.isupper() or word.islower() or word[1:].islower()):
-        first, last = _faker_name_lists()
-    else:
-        first, last = _lower_case_name_lists() if word.islower() else _name_lists()
-    if lower in first or lower in last or lower in ("mª", "m.ª", "ma"):
+    first, last = _lower_case_name_lists() if word.islower() else _name_lists()
+    if lower in first or lower in last or lower in ("mª", "m.ª", "ma") or _in_census(word, lower):
         return True
-    parts = re.split(r"[-‐]", lower)
-    return len(parts) > 1 and all(part in first or part in last for part in parts if part)
+    parts = re.split(r"[-‐]", word)
+    return len(parts) > 1 and all(
+        part.lower() in first or part.lower() in last or _in_census(part, part.lower()) for part in parts if part
+    )
 
 
 # The rarest a word can be and still count as seen: every threshold in the detector is at or above it, so
@@ -456,7 +465,7 @@ def drug_names() -> frozenset[str]:
     with bz2.open(files("drug_named_entity_recognition") / "drug_ner_dictionary.pkl.bz2") as handle:
         variants = pickle.load(handle)["drug_variant_to_canonical"]
     # Faker's lists only: the census's rarer names hold brands too, and a medicine's name must reach the model
-    first, last = _faker_name_lists()
+    first, last = _name_lists()
     names = frozenset(k for k in variants if isinstance(k, str) and k not in first and k not in last)
     _write_cache(cached, "\n".join(sorted(names)))
     return names
