@@ -84,6 +84,16 @@ KEEP_TERMS = frozenset(
     topcon zeiss haag-streit nidek alcon bausch teleflex vygon abbocath venflon terumo storz pentax fujifilm
     hologic mindray nihon kohden welch allyn masimo maquet getinge hill-rom arjo invacare ottobock össur depuy
     synthes arthrex conmed intuitive gore edwards biotronik livanova cochlear oticon phonak widex signia resound
+    linux unix gnu bsd netbsd freebsd openbsd debian ubuntu fedora centos redhat red-hat android ios macos
+    windows macintosh chromebook ethernet wifi wi-fi bluetooth usenet arpanet internet intranet
+    perl python java javascript typescript php tcl lisp fortran cobol haskell golang kotlin
+    emacs vim gcc clang cmake autoconf automake git github gitlab bitbucket subversion svn
+    zlib libgcrypt openssl openssh gnupg gpg freetype harfbuzz unicode utf-8 ascii xml json html css sql
+    mysql postgresql postgres sqlite mongodb docker kubernetes aws azure gcp
+    outlook excel powerpoint onenote onedrive sharepoint skype slack zoom webex whatsapp telegram facetime
+    gmail hotmail icloud dropbox docusign acrobat pdf chrome firefox safari sectra agfa carestream pacs
+    mychart epicare
+    lexisnexis westlaw practicepro netdocuments imanage quickbooks xero
     """.split()
 )
 # Clinical abbreviations as notes write them, in capitals: "Echo EF 45%", "Plan: OT home visit", "U&Es". Kept

@@ -808,7 +808,11 @@ RULES: tuple[Rule, ...] = (
         r"adjuster from|adjuster at|filled at|refilled at|duty at|job at|shifts? at|position at|employed with|"
         r"hired by|volunteers? at|student at|enrolled at|trabaja en|trabajaba en|empleado de|empleada de|"
         r"labora en|labora como [a-záéíóúñ]+ en|trabaja como [a-záéíóúñ]+ en|estudia en)) )"
-        r"(?P<value>[A-Z0-9][\w&'’.\-]*(?:(?: (?:&|and|of|de|del|y|the|la|los))? [A-Z0-9][\w&'’.\-]*){0,5})"
+        # a full stop after a word of three letters or more ends the sentence ("by Amazon. Ruby Swift called")
+        # unless the word is a firm's abbreviation ("Transportes Costa Azul Cía. Ltda")
+        r"(?P<value>[A-Z0-9][\w&'’.\-]*(?:(?:(?<!\w\w\w\.)|(?<=Cía\.)|(?<=Inc\.)|(?<=Ltd\.)|(?<=Corp\.)"
+        r"|(?<=Bros\.)|(?<=Hnos\.)|(?<=Ltda\.))(?: (?:&|and|of|de|del|y|the|la|los))? "
+        r"[A-Z0-9][\w&'’.\-]*){0,5})"
         r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
         accept=lambda s: len(s) > 1 and bool(re.search(r"[^\W\d_]", s)) and s.lower() not in _NOT_ORGANISATIONS,
         cued=True,

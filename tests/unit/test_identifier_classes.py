@@ -2425,3 +2425,26 @@ def test_names_of_every_community_the_census_counts(detector, text, identifiers)
 )
 def test_abbreviations_and_words_that_are_also_census_names_stay(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "Install it on Debian Linux or NetBSD; the Perl and Tcl bindings use Zlib over Ethernet.",
+            ["Debian Linux", "NetBSD", "Perl", "Tcl", "Zlib", "Ethernet"],
+        ),
+        (
+            "Our PACS is Sectra; files are on SharePoint and OneDrive; calls on Zoom.",
+            ["Sectra", "SharePoint", "OneDrive"],
+        ),
+    ],
+)
+def test_software_and_systems_an_office_names_reach_the_model_as_written(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_an_employer_ends_at_its_sentence_and_the_next_sentences_name_is_a_person(detector):
+    text = "He was employed by Amazon. Ruby Swift called about the claim."
+    kinds = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert kinds.get("Amazon") is EntityType.ORGANIZATION and kinds.get("Ruby Swift") is EntityType.PERSON, kinds
