@@ -366,6 +366,11 @@ _LABELLED_PLACE = re.compile(
 _COUNTY = re.compile(
     rf"(?<!\w)(?:(?P<a>{_NAME}(?: {_NAME})?) (?i:County|Parish|Borough)|(?i:Co\.) (?P<b>{_NAME}))(?!\w)"
 )
+# A district by its name and number, as Nigeria's, Ghana's and India's towns number theirs: "Garki Area 11",
+# "Tema Community 18", "Lekki Phase 1", "Wuse Zone 2", "Cadastral Zone B09".
+_NUMBERED_DISTRICT = re.compile(
+    rf"(?<!\w)(?:{_NAME} ){{1,2}}(?:Area|Zone|Community|Phase|Sector|Extension|Layout) [A-Z]?\d{{1,3}}[A-Z]?(?!\w)"
+)
 _TOWN_BEFORE_IRISH_COUNTY = re.compile(
     rf"(?<![\w])(?P<town>{_NAME}(?: {_NAME}){{0,2}}),? Co\.? {lexicon.IRISH_COUNTY}\b"
 )
@@ -384,6 +389,8 @@ _CUED_POSTCODE = re.compile(
     r"(?!\w)",
     re.I,
 )
+# Singapore's six digits after the city-state's name: "Singapore 528605".
+_SINGAPORE_POSTCODE = re.compile(r"(?<!\w)(?:Singapore |SINGAPORE |S\(?)(?P<zip>\d{6})\)?(?!\d)")
 _EIRCODE = re.compile(
     r"(?<!\w)[AC-FHKNPRTV-Y]\d{2}[ ]?(?=[AC-FHKNPRTV-Y0-9]*[AC-FHKNPRTV-Y])[AC-FHKNPRTV-Y0-9]{4}(?!\w)"
 )
@@ -499,6 +506,7 @@ def find_places(text: str) -> list[Entity]:
     found += [Entity(*m.span("town"), T.LOCATION) for m in _LABELLED_PLACE.finditer(text)]
     for match in _COUNTY.finditer(text):
         found.append(Entity(*match.span(), T.LOCATION))
+    found += [Entity(*m.span(), T.LOCATION) for m in _NUMBERED_DISTRICT.finditer(text) if not _generic_district(m)]
     # An Irish town before its county, however small: "Ballindine, Co. Mayo"
     found += [Entity(*m.span("town"), T.LOCATION) for m in _TOWN_BEFORE_IRISH_COUNTY.finditer(text)]
     for match in _ZIP_AFTER_TOWN.finditer(text):
@@ -508,7 +516,7 @@ def find_places(text: str) -> list[Entity]:
             found.append(Entity(*match.span("zip"), T.POSTCODE))
             continue
         found += [Entity(*match.span("town"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
-    for pattern in (_CUED_POSTCODE,):
+    for pattern in (_CUED_POSTCODE, _SINGAPORE_POSTCODE):
         found += [
             Entity(*m.span("zip"), T.POSTCODE) for m in pattern.finditer(text) if re.search(r"\d", m.group("zip"))
         ]
@@ -549,6 +557,12 @@ def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:
             if re.search(r"[^\W_]", text[a:b]):
                 out.append(Entity(a, b, T.ADDRESS))
     return out
+
+
+def _generic_district(match: re.Match) -> bool:
+    """ "Waiting Area 2", "Recovery Zone 3", "Phase 3" of a trial: a room's or a stage's number, not a place."""
+    words = match.group(0).split()[:-2]
+    return all(lexicon.zipf_in(word, "en") >= 4.0 and not lexicon.is_name_word(word) for word in words)
 
 
 def _year_before_words(match: re.Match) -> bool:

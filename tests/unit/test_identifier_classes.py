@@ -2448,3 +2448,20 @@ def test_an_employer_ends_at_its_sentence_and_the_next_sentences_name_is_a_perso
     text = "He was employed by Amazon. Ruby Swift called about the claim."
     kinds = {e.text_in(text): e.type for e in detector.detect(text)}
     assert kinds.get("Amazon") is EntityType.ORGANIZATION and kinds.get("Ruby Swift") is EntityType.PERSON, kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Suite 4B, Ahmadu Bello Way, Garki Area 11, Abuja. Lekki Phase 1, Lagos.", ["Garki Area 11", "Lekki Phase 1"]),
+        ("House No. 14, Mango Tree Avenue, Tema Community 18, Greater Accra Region.", ["Tema Community 18"]),
+        ("No. 3 Tampines Industrial Crescent, #04-11, Singapore 528605.", ["528605"]),
+    ],
+)
+def test_numbered_districts_and_singapores_postcode(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_waiting_area_a_trials_phase_and_a_recovery_zone_are_no_districts(detector):
+    text = "Wait in the Waiting Area 2. The Clinical Trial Phase 3 data. Recovery Zone 3 is full."
+    assert detector.detect(text) == [], detector.detect(text)
