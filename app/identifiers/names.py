@@ -345,6 +345,29 @@ def _and_another(joint: str, given: str, rest: str = "") -> bool:
     )
 
 
+# The children, grandchildren or siblings a note lists by name after the word for them: "his grandchildren,
+# Isla and Finlay", "children Princess (7) and Rhian (4)", "sus hijos Mateo y Lucía". The plural is the cue,
+# so each capitalised word of the list is a name.
+_KIN_LIST = re.compile(
+    r"(?<!\w)(?i:children|grandchildren|kids|sons|daughters|siblings|brothers|sisters|grandsons|granddaughters|"
+    r"twins|hijos|hijas|nietos|nietas|hermanos|hermanas|niños|niñas)(?: [a-z]+){0,2}[,:]? "
+    r"(?P<list>[A-ZÀ-Þ][^\W\d_]{1,30}(?: \(\d{1,2}\))?(?:(?:, | and | & | y | e )[A-ZÀ-Þ][^\W\d_]{1,30}"
+    r"(?: \(\d{1,2}\))?){1,5})"
+)
+
+
+def _listed_kin(text: str) -> list[Entity]:
+    found = []
+    for match in _KIN_LIST.finditer(text):
+        for word in re.finditer(r"[^\W\d_]+", match.group("list")):
+            surface = word.group(0)
+            if surface.lower() in {"and", "y", "e"} or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
+                continue
+            start = match.start("list") + word.start()
+            found.append(Entity(start, start + len(surface), T.PERSON))
+    return found
+
+
 def find_cued_names(text: str) -> list[Entity]:
     """Names after a title, an introduction or a greeting in any case ("hi dr kowalski", "soy rosa elena ruiz",
     "hey Gail,"): the cue is the evidence, so they need not be on the name lists."""
@@ -359,7 +382,7 @@ def find_cued_names(text: str) -> list[Entity]:
             continue
         if (entity := _name_after_cue(text, m)) is not None:
             found.append(entity)
-    return found
+    return found + _listed_kin(text)
 
 
 _RARE_RUN = re.compile(

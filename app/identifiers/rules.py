@@ -728,6 +728,14 @@ RULES: tuple[Rule, ...] = (
         accept=lambda surface: not lexicon.is_name_word(surface.split()[0]) and not lexicon.is_region(surface),
         cued=True,
     ),
+    # A health board or trust named after "NHS": "NHS Greater Glasgow and Clyde", "NHS Lothian", "NHS Highland"
+    # (the service's own national bodies, "NHS England", "NHS Digital", name no place of a patient's).
+    _rule(
+        T.ORGANIZATION,
+        rf"(?<!\w)NHS (?!England\b|Digital\b|Scotland\b|Wales\b|Direct\b|Choices\b|Number\b|No\b|number\b|"
+        rf"[A-Z]{{2,}}\b)(?:Greater )?{_CAPITAL_NAME}(?: (?:and|&) {_CAPITAL_NAME})?",
+        accept=lambda surface: not any(lexicon.is_kept_term(w) for w in surface.split()[1:]),
+    ),
     # Organisations by their suffixes.
     _rule(
         T.ORGANIZATION,

@@ -2465,3 +2465,29 @@ def test_numbered_districts_and_singapores_postcode(detector, text, identifiers)
 def test_a_waiting_area_a_trials_phase_and_a_recovery_zone_are_no_districts(detector):
     text = "Wait in the Waiting Area 2. The Clinical Trial Phase 3 data. Recovery Zone 3 is full."
     assert detector.detect(text) == [], detector.detect(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("He lives with his wife and his grandchildren, Isla and Finlay, whom he sees weekly.", ["Isla", "Finlay"]),
+        ("Screen household members incl. children Princess (7) and Rhian (4) for TST.", ["Princess", "Rhian"]),
+        (
+            "Referred by NHS Greater Glasgow and Clyde; reviewed at NHS Lothian.",
+            ["Greater Glasgow and Clyde", "Lothian"],
+        ),
+    ],
+)
+def test_a_familys_children_listed_by_name_and_a_health_board(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Her children are grown. The children and staff left.", ["children are grown", "children and staff"]),
+        ("NHS England guidance; an NHS Trust; NHS Digital.", ["NHS England", "NHS Trust", "NHS Digital"]),
+    ],
+)
+def test_the_word_for_children_or_the_nhs_alone_names_no_one(detector, text, kept):
+    assert_kept(detector, text, *kept)
