@@ -84,7 +84,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"tarjeta sanitaria(?: europea)?|n\.?[º°]\.? de cliente|cliente|contrato|invoice|factura|ticket|"
         r"policy(?: number| no)?|member(?: number| no)?|group|claim(?: number| no)?|siniestro|referencia catastral|"
         r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|"
-        r"padr[óo]n|chart(?: #| no\.?| number)?|visit(?: #| no\.?| number)|"
+        r"padr[óo]n|chart(?: #| no\.?| number)?|visit(?: #| no\.?| number)|episodio|n\.?[º°]\.? de episodio|"
         r"fojas|hc n\.?[º°]|hoja|folio",
     ),
     _cued(
@@ -112,7 +112,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"atestado|denuncia|diligencias(?: previas)?|ejecutoria|ejecuci[óo]n|nig|docket(?: no| number)?|"
         r"index(?: no| number)?|case(?: no| number)?|charge(?: no| number)?|"
         r"incident(?: no| number)?|report(?: no| number)?|"
-        r"crime reference|police reference|urn|citation|con el n[úu]mero",
+        r"crime reference|police reference|urn|citation|con el n[úu]mero|cuij|iue|nurej|rit|rol",
     ),
 )
 # A code of letters and digits in groups ("6HJ2-QM8-WT41", "AIC/PROP/25/017"): a record, claim or member

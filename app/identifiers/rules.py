@@ -471,6 +471,14 @@ RULES: tuple[Rule, ...] = (
         r"(?i:\b(?:procedimiento|juicio|autos|recurso|sentencia|auto|expediente|exp\.|rollo|diligencias|"
         r"ejecuci[óo]n|causa|radicado|proceso|case|docket)\b[^\n\d]{0,30}?)(?P<value>\d{1,6}/(?:19|20)\d{2})\b",
     ),
+    # The same with the year in two digits after a file's short word: "Exp. 456/23", "Autos 78/24".
+    _rule(
+        T.CASE_NUMBER,
+        r"(?i:\b(?:expediente|expte|exp|autos|rollo|causa|juicio|procedimiento|diligencias|denuncia|"
+        r"atestado|recurso)\.?(?!\w)[^\n\d]{0,30}?)(?P<value>\d{1,6}/\d{2})(?![\d/])",
+    ),
+    # A year and a serial, as hospitals and registries number episodes and entries: "Episodio 2024/123456".
+    _rule(T.RECORD_NUMBER, r"(?<![\w/.-])(?:19|20)\d{2}/\d{4,9}(?![\w/])"),
     # Courts' long references of hyphenated digit groups: "05001-40-03-018-2025-00231-00", "09209-2025-01873".
     _rule(
         T.CASE_NUMBER,

@@ -2491,3 +2491,20 @@ def test_a_familys_children_listed_by_name_and_a_health_board(detector, text, id
 )
 def test_the_word_for_children_or_the_nhs_alone_names_no_one(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Exp. 456/23 y Autos 78/24, acumulados.", ["456/23", "78/24"]),
+        ("Episodio 2024/123456, alta el viernes.", ["2024/123456"]),
+        ("CUIJ 21-12345678-9 en trámite.", ["21-12345678-9"]),
+    ],
+)
+def test_a_files_number_with_a_two_digit_year_an_episode_and_a_cuij(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_fractions_readings_and_scores_beside_a_files_word_stay(detector):
+    text = "La exposición fue de 10/12 días. Exploración 5/5. Presión 120/80. Tomar 1/2 comprimido."
+    assert_kept(detector, text, "10/12", "5/5", "120/80", "1/2")
