@@ -85,6 +85,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"policy(?: number| no)?|member(?: number| no)?|group|claim(?: number| no)?|siniestro|referencia catastral|"
         r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|"
         r"padr[óo]n|chart(?: #| no\.?| number)?|visit(?: #| no\.?| number)|episodio|n\.?[º°]\.? de episodio|"
+        r"hospital (?:number|no\.?|id)|unit number|patient (?:number|no\.?|id)|case ?note number|"
         r"fojas|hc n\.?[º°]|hoja|folio",
     ),
     _cued(

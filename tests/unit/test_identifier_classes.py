@@ -2508,3 +2508,8 @@ def test_a_files_number_with_a_two_digit_year_an_episode_and_a_cuij(detector, te
 def test_fractions_readings_and_scores_beside_a_files_word_stay(detector):
     text = "La exposición fue de 10/12 días. Exploración 5/5. Presión 120/80. Tomar 1/2 comprimido."
     assert_kept(detector, text, "10/12", "5/5", "120/80", "1/2")
+
+
+def test_a_hospital_or_unit_number_after_its_words(detector):
+    text = "Hospital number: RX1 234567. Unit number 00456123."
+    assert_hidden(detector, text, "RX1 234567", "00456123")
