@@ -20,7 +20,8 @@ from app.identifiers.towns import town_names
 _ENGLISH_KINDS = (
     r"hospital|clinic|surgery|medical cent(?:re|er)|health cent(?:re|er)|pharmacy|chemist|nursery|primary|"
     r"primary school|high school|school|academy|college|university|solicitors|law firm|hospice|care home|"
-    r"nursing home|infirmary|building society|credit union|dental practice|practice"
+    r"nursing home|infirmary|building society|credit union|dental practice|practice|elementary|middle school|"
+    r"estate agents|funeral home|daycare|preschool|kindergarten"
 )
 _SPANISH_KINDS = (
     r"hospital|cl[íi]nica|farmacias?|centro de salud|centro m[ée]dico|consultorio|sanatorio|colegio|escuela|"
@@ -66,6 +67,8 @@ _QUALIFIERS = frozenset(
 )
 
 _NO_NAME = _BEFORE_A_NAME | _QUALIFIERS
+# The words that open an institution's name without naming it alone: a saint, a mount, a size, a crown.
+_KEPT_AT_THE_START = _QUALIFIERS | frozenset("st saint san santa mount mt our lady holy sacred".split())
 
 
 def find_lower_case_institutions(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
@@ -89,6 +92,9 @@ def _named(match: re.Match, kind_first: bool) -> Entity | None:
     if not kind_first:
         # "seen at the st marys": the name starts after the last word that cannot be a name's
         words = _until(words[::-1], _BEFORE_A_NAME)[::-1]
+        # and after the clause's other words: "we used oakwood funeral home" (a qualifier or a saint stays)
+        while words and not _reads_as_a_name(words[0].group(0)) and words[0].group(0) not in _KEPT_AT_THE_START:
+            words = words[1:]
         if not words:
             return None
         start = match.start("name") + words[0].start()
@@ -120,7 +126,9 @@ def _reads_as_a_name(word: str) -> bool:
         or lexicon.is_clinical_word(word)
     ):
         return False
+    everyday = lexicon.zipf(word)
+    if len(word) <= 2 or everyday >= 5.5:  # "we", "it": a gazetteer holds towns so named, a sentence holds words
+        return False
     if word in town_names():
         return True
-    everyday = lexicon.zipf(word)
     return everyday < 3.5 or lexicon.is_name_word(word) and everyday < 5.0

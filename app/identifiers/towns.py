@@ -32,6 +32,8 @@ _RUN = re.compile(rf"(?<![\w@./\-]){_CAPITALISED}(?: (?:{_LINK} )?{_CAPITALISED}
 _LOWER_CUED = re.compile(
     r"(?<!\w)(?i:from|in|to|near|at|de|d|desde|en|hasta|hacia|para|a)\s+(?P<town>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]{3,})(?!\w)"
 )
+# The words after a town's first in lower case that may be its name's: "alcala de henares", "san juan del rio".
+_NEXT_LOWER_WORD = re.compile(r" [a-zà-öø-ÿ'\-]{2,}")
 # "enfermedad de parkinson", "tiroiditis de hashimoto": a disease's or a test's eponym in lower case.
 _EPONYM_BEFORE = re.compile(
     r"(?i:enfermedad|s[íi]ndrome|tiroiditis|escala|signo|maniobra|criterios|test|prueba|[íi]ndice|disease|"
@@ -102,9 +104,15 @@ def find_towns(text: str) -> list[Entity]:
         if _a_place_heading(surface, towns):
             found.append(Entity(*match.span("town"), T.LOCATION))
     for match in _LOWER_CUED.finditer(text):
-        surface = match.group("town")
-        if surface in towns and _the_town(text, *match.span("town"), surface):
-            found.append(Entity(*match.span("town"), T.LOCATION))
+        start, end = match.span("town")
+        # the longest town of several words from here: "en alcala de henares", "in new york"
+        ends, position = [], end
+        while len(ends) < 3 and (following := _NEXT_LOWER_WORD.match(text, position)) is not None:
+            ends.append(position := following.end())
+        end = next((e for e in reversed(ends) if text[start:e] in towns), end)
+        surface = text[start:end]
+        if surface in towns and _the_town(text, start, end, surface):
+            found.append(Entity(start, end, T.LOCATION))
     return found
 
 

@@ -2513,3 +2513,20 @@ def test_fractions_readings_and_scores_beside_a_files_word_stay(detector):
 def test_a_hospital_or_unit_number_after_its_words(detector):
     text = "Hospital number: RX1 234567. Unit number 00456123."
     assert_hidden(detector, text, "RX1 234567", "00456123")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("pick him up at hillcrest elementary at 3 pls", ["hillcrest elementary"]),
+        ("we used oakwood funeral home for dad", ["oakwood funeral home"]),
+        ("vivimos en alcala de henares desde enero", ["alcala de henares"]),
+    ],
+)
+def test_a_school_a_funeral_home_and_a_town_of_several_words_typed_in_lower_case(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_lower_case_institutions_name_starts_after_the_clauses_own_words(detector):
+    text = "we used oakwood funeral home for dad"
+    assert_kept(detector, text, "we used")
