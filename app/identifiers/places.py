@@ -264,6 +264,8 @@ _STREETS = (
         r"(?<![\w,.])\d{1,5} (?:[nsew] )?(?:[a-z]+ ){1,3}"
         r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|"
         r"way|ct|court|pl|place|hwy|pkwy)\b\.?"
+        # and its flat or unit: "44 oak st apt 2", "1207 w maple ave unit 3b"
+        r"(?:,? (?:apt|apartment|unit|suite|ste|flat|#) ?#?\d{1,5}[a-z]?\b)?"
     ),
     re.compile(r"(?<!\w)(?i:Ruta|Route|Carretera|Ctra\.?|Km\.?) \d{1,4},? (?i:km|kil[óo]metro) \d{1,4}(?:[.,]\d)?"),
     re.compile(
@@ -371,6 +373,13 @@ _COUNTY = re.compile(
 _NUMBERED_DISTRICT = re.compile(
     rf"(?<!\w)(?:{_NAME} ){{1,2}}(?:Area|Zone|Community|Phase|Sector|Extension|Layout) [A-Z]?\d{{1,3}}[A-Z]?(?!\w)"
 )
+# A town, its state and its ZIP typed in lower case, as a portal message gives them: "akron oh 44303". The ZIP
+# is the evidence ("oh", "in" and "me" are words too).
+_LOWER_CITY_STATE_ZIP = re.compile(
+    rf"(?<![\w-])(?!(?:in|at|to|from|near|of|the|and|live|lives|moved|now)\b)"
+    rf"(?P<city>[a-z][a-z'\-]{{2,}}(?: [a-z][a-z'\-]{{2,}})?),? (?:{'|'.join(_US_STATES.lower().split())})\.?,? "
+    r"(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])"
+)
 _TOWN_BEFORE_IRISH_COUNTY = re.compile(
     rf"(?<![\w])(?P<town>{_NAME}(?: {_NAME}){{0,2}}),? Co\.? {lexicon.IRISH_COUNTY}\b"
 )
@@ -418,7 +427,7 @@ _CUED_ADDRESS = re.compile(
     r"ubicad[oa] en|sit[oa] en|con estudio en|con frente a|direcci[óo]n(?: particular| postal)?|"
     r"residing at|resides at|lives at|living at|home address(?: is)?|(?<!mac )(?<!ip )(?<!e-mail )(?<!email )"
     r"(?<!web )(?<!hardware )(?<!wallet )address(?: on file)?|located at|"
-    r"mailing address|direcci[óo]n de notificaciones)[:\s]+(?:(?:la|el|en|de|del) )?"
+    r"mailing address|direcci[óo]n de notificaciones)[:\s]+(?:(?:la|el|en|de|del|is|es) )?"
     r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?!(?:número|piso|puerta|bajo|esquina|"
     r"local|apto|dpto|depto|departamento|oficina|of|barrio|sector|edificio|casa|manzana|lote|portal|escalera|"
     r"planta|interior|despacho|consultorio|bodega|km|entre|frente)\b)(?:[a-záéíóú]{2,}\b|C\.?P\.)|[;\n]|$|"
@@ -498,6 +507,8 @@ def find_places(text: str) -> list[Entity]:
         found.append(Entity(*match.span("city"), T.LOCATION))
         if match.group("zip"):
             found.append(Entity(*match.span("zip"), T.POSTCODE))
+    for match in _LOWER_CITY_STATE_ZIP.finditer(text):
+        found += [Entity(*match.span("city"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
     for pattern in (_CITY_REGION_CODE, _CITY_BEFORE_UK_POSTCODE, _CITY_BEFORE_MALTESE_POSTCODE):
         for match in pattern.finditer(text):
             found.append(Entity(*match.span("city"), T.LOCATION))
@@ -650,9 +661,12 @@ def _address_lines(text: str, found: list[Entity]) -> list[Entity]:
 # so: in a note with capitals "22 units lane" is nothing. Types that end everyday phrases ("a 10 minute
 # walk", "45 minute drive", "3 square meals") are left out.
 _LOWER_STREET_TYPE = r"(?:street|road|lane|avenue|grove|close|crescent|terrace|gardens|mews|boulevard|blvd)"
-_LOWER_UNIT = r"(?:,? (?:int|interior|apto|apt|depto|dpto|piso|puerta|pta|local|of|casa|bloque|torre)\.? ?\w{1,4}\b)"
+_LOWER_UNIT = (
+    r"(?:,? (?:int|interior|apto|apt|depto|dpto|piso|puerta|pta|local|of|casa|bloque|torre|unit|suite|flat)\.? ?"
+    r"\w{1,4}\b)"
+)
 _LOWER_ADDRESSES = (
-    re.compile(rf"(?<![\w.,/])\d{{1,5}}[a-z]? (?:[a-z][a-z'\-]+ ){{1,3}}{_LOWER_STREET_TYPE}(?![\w'])"),
+    re.compile(rf"(?<![\w.,/])\d{{1,5}}[a-z]? (?:[a-z][a-z'\-]+ ){{1,3}}{_LOWER_STREET_TYPE}(?![\w']){_LOWER_UNIT}*"),
     re.compile(rf"\b(?:on|in|at|off) (?P<street>(?:[a-z][a-z'\-]+ ){{1,2}}{_LOWER_STREET_TYPE})(?![\w'])"),
     # a numbered avenue or street typed in lower case ("on 88 avenue", "at 5th street"), not "5 avenues of"
     re.compile(r"(?<![\w.,/])\d{1,3}(?:st|nd|rd|th)? (?:avenue|ave|street)\b(?! of\b)"),

@@ -2530,3 +2530,19 @@ def test_a_school_a_funeral_home_and_a_town_of_several_words_typed_in_lower_case
 def test_a_lower_case_institutions_name_starts_after_the_clauses_own_words(detector):
     text = "we used oakwood funeral home for dad"
     assert_kept(detector, text, "we used")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("im at 44 oak st apt 2 in dayton, ohio", ["44 oak st apt 2", "dayton"]),
+        ("my address is 1207 w maple ave unit 3b, akron oh 44303", ["1207 w maple ave unit 3b", "akron", "44303"]),
+        ("we moved to canton, oh 44720 last year", ["canton", "44720"]),
+    ],
+)
+def test_a_street_with_its_unit_and_a_town_state_and_zip_typed_in_lower_case(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_lower_case_town_before_its_zip_starts_after_the_sentences_words(detector):
+    assert_kept(detector, "we moved to canton, oh 44720 last year", "we moved to")
