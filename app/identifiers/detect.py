@@ -125,7 +125,7 @@ _LABEL_WORDS = frozenset(
     "letter summary note report agreement between and tenant landlord lessee lessor pharmacist carer daughter son "
     "wife husband partner mother father sister brother taking known seen with for id dob mrn nhs ssn iban "
     "plaintiff defendant claimant respondent counsel director sincerely thanks thank regards "
-    "hi hiya hey hello kind best firma firmado signado "
+    "hi hiya hey hello kind best firma firmado signado atte att atentamente cordialmente saludos "
     "member premises referring chief alhaji alhaja cel tel tlf tfno fax ext móvil movil celular whatsapp "
     "located officer nurse agent master sister father reverend rev hon cllr pc dc ds di clabe swift bic cuenta "
     "sgt spc ssg maj cpt capt lt col cdr lcpl pvt cpl staff attending resident registrar fellow "

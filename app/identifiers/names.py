@@ -21,6 +21,7 @@ T = EntityType
 _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
 _FUNCTION_WORDS = frozenset(
     """
+    atte att atentamente cordialmente xoxo
     a an the and or but if of to in on at by for with from as is are was were be been am i you he she it we they
     me him her us them my your his its our their this that these those who what which when where why how not no
     yes do does did have has had will would can could shall should may might must so then than there here also
@@ -91,7 +92,9 @@ _KIN = re.compile(
 # the greeting is the cue, and the name ends at the first word that is not one.
 _GREETED = re.compile(
     r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|good morning|good evening|hola|buenas|buenos días|"
-    r"buenas tardes|querido|querida|querid[oa]s|estimado|estimada|gracias),?[ \t]+"
+    r"buenas tardes|querido|querida|querid[oa]s|estimado|estimada|gracias|"
+    # and the sign-offs before the writer's name: "atte. carolina", "besos, ana", "regards, tom"
+    r"atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|best|love|xoxo)\.?,?[ \t]+"
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$)"
     # or the writer's own introduction after it, unpunctuated as a chat types it: "hi conor its agnieszka"
     r"|[ \t]+(?i:it'?s|it’s|it is|this is|soy|aqu[íi]|te escribe|le escribe)\b)"

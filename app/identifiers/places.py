@@ -472,10 +472,30 @@ def _everyday_without_number(street: str) -> bool:
 _CITY_ZONE = re.compile(r"(?<=, )(?i:zona) \d{1,2}(?!\d)(?=[ \t]*(?:,|·|\n|$))", re.M)
 
 
+# The same typed in lower case, as a chat gives one: "vive por la col. moderna cerca del oxxo", "en el barrio
+# de jalatlaco frente a". The name runs to the first word that places something beside it.
+_LOWER_COLONIA = re.compile(
+    r"(?<!\w)(?:col\.|colonia|fracc\.?|fraccionamiento|barrio|urb\.|urbanizaci[óo]n) "
+    r"(?:de |del |de la |el |la |los |las )?"
+    r"(?P<name>(?!(?:cerca|frente|junto|detrás|detras|enfrente|donde|que|por|para|en|de|del|y)\b)[a-zà-ÿñ]{3,}"
+    r"(?: (?!(?:cerca|frente|junto|detrás|detras|enfrente|donde|que|por|para|en|de|del|y|a|al|con|se|es|está|esta|"
+    r"son|fue|era|tiene|hay|me|te|le|lo|la|los|las|el|un|una|ya|no|muy)\b)[a-zà-ÿñ]{2,}){0,2})"
+)
+
+
 def find_neighbourhoods(text: str) -> list[Entity]:
-    """Neighbourhoods after their label ("Col. Centro", "barrio Laureles"): the label vouches for the name,
-    however everyday its words."""
-    return [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)]
+    """Neighbourhoods after their label ("Col. Centro", "barrio Laureles", "col. moderna"): the label vouches
+    for the name, however everyday its words."""
+    return [Entity(*m.span("name"), T.LOCATION) for m in _COLONIA.finditer(text)] + [
+        Entity(*m.span("name"), T.LOCATION)
+        for m in _LOWER_COLONIA.finditer(text)
+        if m.group("name").split()[0] not in _NOT_A_NEIGHBOURHOOD
+    ]
+
+
+# What follows the word for a neighbourhood in a sentence without naming one: "el barrio entero", "la colonia
+# donde vivo".
+_NOT_A_NEIGHBOURHOOD = frozenset("entero entera todo toda nuevo nueva viejo vieja mismo misma".split())
 
 
 def find_places(text: str) -> list[Entity]:

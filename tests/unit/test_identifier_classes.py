@@ -2546,3 +2546,20 @@ def test_a_street_with_its_unit_and_a_town_state_and_zip_typed_in_lower_case(det
 
 def test_a_lower_case_town_before_its_zip_starts_after_the_sentences_words(detector):
     assert_kept(detector, "we moved to canton, oh 44720 last year", "we moved to")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("vive por la col. moderna cerca del oxxo", ["moderna"]),
+        ("en el barrio de jalatlaco frente a la farmacia", ["jalatlaco"]),
+        ("tiene fiebre. atte. carolina", ["carolina"]),
+    ],
+)
+def test_a_neighbourhood_after_its_label_and_a_name_after_a_sign_off_typed_in_lower_case(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_the_word_for_a_neighbourhood_in_a_sentence_and_a_sign_off_stay(detector):
+    text = "el barrio entero se inundó; la colonia donde vivo. tiene fiebre. atte. carolina"
+    assert_kept(detector, text, "barrio entero se inundó", "colonia donde vivo", "atte.")
