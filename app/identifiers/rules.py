@@ -931,8 +931,11 @@ EPONYM = re.compile(
     r"position|reflex|phenomenon|tumou?r|ulcer|pouch|operation|incision|approach|line|device|bundle|cyst|"
     r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)\b"
     r"|\b(?i:enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|índice|test|prueba|"
-    r"fractura|sonda|técnica|cuestionario|score|puntuación|regla|triángulo|pinza|aguja|posición) de "
-    r"[A-Z][a-zá-ú]+(?:[-–][A-Z][a-zá-ú]+)?\b"
+    r"fractura|sonda|técnica|cuestionario|score|puntuación|regla|triángulo|pinza|aguja|posición|monofilamento) de "
+    # "Índice de O'Leary", "escala de Hunt y Hess", "Monofilamento de Semmes-Weinstein"
+    r"(?:[A-Z]['’])?[A-Z][a-zá-ú]+(?:(?:[-–]| y | e )(?:[A-Z]['’])?[A-Z][a-zá-ú]+)?\b"
+    # a triage or a scale named after it in Spanish's order: "Triaje Manchester", "escala Glasgow"
+    r"|\b(?i:triaje|triage|escala|índice|clasificación) [A-Z][a-zá-ú]+\b"
 )
 STATUTE = re.compile(
     # "the Sale of Goods Act 1979", "Landlord and Tenant Act": the small words of a title belong to it.

@@ -2563,3 +2563,8 @@ def test_a_neighbourhood_after_its_label_and_a_name_after_a_sign_off_typed_in_lo
 def test_the_word_for_a_neighbourhood_in_a_sentence_and_a_sign_off_stay(detector):
     text = "el barrio entero se inundó; la colonia donde vivo. tiene fiebre. atte. carolina"
     assert_kept(detector, text, "barrio entero se inundó", "colonia donde vivo", "atte.")
+
+
+def test_spanish_eponymous_scales_indices_and_triage_reach_the_model_as_written(detector):
+    text = "Índice de O'Leary 3. Escala de Hunt y Hess II. Monofilamento de Semmes-Weinstein normal. Triaje Manchester."
+    assert_kept(detector, text, "O'Leary", "Hunt y Hess", "Semmes-Weinstein", "Triaje Manchester")
