@@ -94,6 +94,7 @@ KEEP_TERMS = frozenset(
     gmail hotmail icloud dropbox docusign acrobat pdf chrome firefox safari sectra agfa carestream pacs
     mychart epicare
     lexisnexis westlaw practicepro netdocuments imanage quickbooks xero
+    isuzu omron withings fitbit garmin mastercard amex bitlocker gurmukhi devanagari ferrous galfer
     """.split()
 )
 # Clinical abbreviations as notes write them, in capitals: "Echo EF 45%", "Plan: OT home visit", "U&Es". Kept
@@ -148,6 +149,7 @@ EVERYDAY_ABBREVIATIONS = frozenset(
 # is kept by the eponym pattern of the rules instead.
 EPONYMS = frozenset(
     """
+    neer hawkins-kennedy speed's yergason jobe phalen tinel finkelstein thessaly apley
     romberg babinski trendelenburg valsalva heimlich mallampati cormack-lehane cormack lehane killip karnofsky
     gleason breslow hunt-hess glasgow-blatchford rockall child-pugh ranson apache sofa
     kussmaul korotkoff kerley cheyne-stokes cheyne biot kernig brudzinski lasègue lasegue rovsing mcburney

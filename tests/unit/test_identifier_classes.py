@@ -2568,3 +2568,10 @@ def test_the_word_for_a_neighbourhood_in_a_sentence_and_a_sign_off_stay(detector
 def test_spanish_eponymous_scales_indices_and_triage_reach_the_model_as_written(detector):
     text = "Índice de O'Leary 3. Escala de Hunt y Hess II. Monofilamento de Semmes-Weinstein normal. Triaje Manchester."
     assert_kept(detector, text, "O'Leary", "Hunt y Hess", "Semmes-Weinstein", "Triaje Manchester")
+
+
+def test_shoulder_tests_devices_cards_and_scripts_reach_the_model_as_written(detector):
+    text = "Neer and Hawkins-Kennedy positive; Omron BP monitor; Isuzu truck; paid by Mastercard; Gurmukhi script."
+    assert_kept(detector, text, "Neer", "Hawkins-Kennedy", "Omron", "Isuzu", "Mastercard", "Gurmukhi")
+    titled = "Dr Jobe reviewed. Mr Finkelstein called."
+    assert_hidden(detector, titled, "Jobe", "Finkelstein")
