@@ -384,7 +384,8 @@ _CALENDAR_WORDS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december christmas easter".split()
 )
-_PREPOSITION_BEFORE = re.compile(r"(?:\b(?:at|from|with|for|by|via|to|joined|left|called|rang|visited))\s$", re.I)
+# (not "with" nor "for": "admitted with Community Acquired Pneumonia", "seen for Annual Review")
+_PREPOSITION_BEFORE = re.compile(r"(?:\b(?:at|from|by|via|to|joined|left|called|rang|visited))\s$", re.I)
 
 
 def _a_place_one_goes_to(text: str, entity: Entity, words: list[str]) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import partial
 
 from app.identifiers import lexicon
+from app.identifiers.dates import CALENDAR_WORDS
 from app.identifiers.entities import Entity, EntityType
 
 T = EntityType
@@ -94,7 +95,7 @@ _GREETED = re.compile(
     r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|good morning|good evening|hola|buenas|buenos días|"
     r"buenas tardes|querido|querida|querid[oa]s|estimado|estimada|gracias|"
     # and the sign-offs before the writer's name: "atte. carolina", "besos, ana", "regards, tom"
-    r"atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|best|love|xoxo)\.?,?[ \t]+"
+    r"atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|xoxo)\.?,?[ \t]+"
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$)"
     # or the writer's own introduction after it, unpunctuated as a chat types it: "hi conor its agnieszka"
     r"|[ \t]+(?i:it'?s|it’s|it is|this is|soy|aqu[íi]|te escribe|le escribe)\b)"
@@ -128,7 +129,9 @@ _SPEECH_VERBS = frozenset("said says told asked went came saw gave took made wan
 # A number spelled out after a relation is an age, not a name: "my grandmother is ninety-three".
 _SPELLED_NUMBER = re.compile(
     r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|one|two|three|four|five|six|seven|eight|nine|"
-    r"ten|eleven|twelve)(?:-\w+)?|(?:veinti|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien)\w*"
+    r"ten|eleven|twelve)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|"
+    r"veinti(?:uno|una|dós|dos|trés|tres|cuatro|cinco|séis|seis|siete|ocho|nueve)|"
+    r"treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien|ciento"
 )
 
 
@@ -365,6 +368,9 @@ def _listed_kin(text: str) -> list[Entity]:
         for word in re.finditer(r"[^\W\d_]+", match.group("list")):
             surface = word.group(0)
             if surface.lower() in {"and", "y", "e"} or lexicon.is_kept_term(surface) or lexicon.is_region(surface):
+                continue
+            # "Siblings: Alive and Well", "visit Monday and Friday": a name on the lists or a rare word only
+            if surface.lower() in CALENDAR_WORDS or not (lexicon.is_name_word(surface) or lexicon.zipf(surface) < 3.0):
                 continue
             start = match.start("list") + word.start()
             found.append(Entity(start, start + len(surface), T.PERSON))
@@ -673,7 +679,8 @@ def _name_word_before(text: str, end: int, capitals: bool, start: int) -> int | 
     whole_name = len(text[start:end].split()) >= 2 and word.lower() not in _EVERYDAY_NAMES_NEVER_FIRST
     named = _is_name(word) and (word.lower() not in lexicon.EVERYDAY_NAMES or whole_name)
     # an initial where a signature or a label puts one: "Proc.: X. M. Fernández Llaneza", "C. R. Quispe"
-    initial = re.fullmatch(r"[A-Z]\.", word) is not None and _INITIAL_LEAD.search(text, 0, start - len(before.group(0)))
+    lead_end = start - len(before.group(0))
+    initial = re.fullmatch(r"[A-Z]\.", word) is not None and _INITIAL_LEAD.search(text, max(0, lead_end - 12), lead_end)
     if not (named or rare_capitals or initial) or lexicon.is_kept_term(word) or lexicon.is_region(word):
         return None
     first = text.find(" ", start, end)

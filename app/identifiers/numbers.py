@@ -25,7 +25,7 @@ T = EntityType
 _CODE = (
     r"(?=[A-Za-z0-9./\- ]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
     # a health card's version code after its digits ("OHIP: 4826 119 374 KR")
-    r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=[A-Z]{2}(?!\w))){2,30}"
+    r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=(?-i:[A-Z]{2})(?!\w))){2,30}"
 )
 _SEP = (
     r",?\s*(?:[:#=]|number|número|n\.?[º°o]\.?(?![^\W\d_])|no\.?(?![^\W\d_])|num\.?(?![^\W\d_])|"
@@ -84,7 +84,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"tarjeta sanitaria(?: europea)?|n\.?[º°]\.? de cliente|cliente|contrato|invoice|factura|ticket|"
         r"policy(?: number| no)?|member(?: number| no)?|group|claim(?: number| no)?|siniestro|referencia catastral|"
         r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|"
-        r"padr[óo]n|chart(?: #| no\.?| number)?|visit(?: #| no\.?| number)|episodio|n\.?[º°]\.? de episodio|"
+        r"padr[óo]n|chart(?: #| no\.?| number)|visit(?: #| no\.?| number)|episodio|n\.?[º°]\.? de episodio|"
         r"hospital (?:number|no\.?|id)|unit number|patient (?:number|no\.?|id)|case ?note number|"
         r"fojas|hc n\.?[º°]|hoja|folio",
     ),
@@ -105,7 +105,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"c\.i\.|rnc|rif|ruc|dui|c[ée]dula de ciudadan[íi]a|c[ée]dula de extranjer[íi]a|"
         r"identity card(?:,? number)?|id card(?:,? number)?|carta d'identit[àa]|carte d'identit[ée]|"
         # Canada's provincial health cards and Australia's Centrelink reference
-        r"ohip|health card(?: number| no)?|carte soleil|ramq|msp|phn|crn|centrelink(?: crn)?",
+        r"ohip|health card(?: number| no)?|crn|centrelink(?: crn)?",
     ),
     _cued(
         T.CASE_NUMBER,
@@ -172,7 +172,8 @@ _RFC = re.compile(r"(?<!\w)[A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3}(?!\w)", re.I)
 _IBAN = re.compile(r"(?<!\w)[A-Za-z]{2}\d{2}(?:(?:[ ]|\n)?[A-Za-z0-9]{4}){2,7}(?:(?:[ ]|\n)?[A-Za-z0-9]{1,3})?(?!\w)")
 # A number shown only by its last digits behind a mask ("xxxxxx4481", "xxxx-xxxx-7730", "****1234",
 # "xxx-xx-0368"): the digits left are the account's, and with a name beside them they single it out.
-_MASKED = re.compile(r"(?<![\w*•])(?:(?:[xX]{2,}|[*•]{3,})[ \-]?){1,5}\d{2,6}(?![\w*])")
+# (one bounded run of mask characters: nested repeats of "xx" took time in the fourth power of a long run)
+_MASKED = re.compile(r"(?<![\w*•])(?=[xX]{2}|[*•]{3})[xX*•][xX*• \-]{1,60}(?<=[xX*•][ \-]|[xX*•]{2})\d{2,6}(?![\w*])")
 # A phone shown by its last digits, as a security message gives it: "the number ending 658".
 _PHONE_ENDING = re.compile(
     r"(?i:(?:number|phone|mobile|cell|móvil|movil|teléfono|telefono|número|numero) (?:ending|ending in|ends in|"
@@ -328,9 +329,13 @@ _WALLET = re.compile(
 # A secret given after its word: a password, a PIN, a card's security code ("password is Xy7#kLm2q", "CVV
 # 123", "PIN: 4821"). Only a value with a digit or a symbol: "la clave es la prevención" keeps its words.
 _SECRET = re.compile(
-    r"(?i:\b(?:password|passcode|passphrase|contraseña|clave(?: de acceso)?|pin(?: code| number)?|cvv2?|cvc|"
-    r"security code|c[óo]digo de seguridad))(?: is| es|:| =|)\s*"
-    r"(?P<value>(?=[^\s,;]*[\d#$%&*!@?])[^\s,;]{3,40}?)(?=[\s,;]|[.)](?:\s|$)|$)"
+    r"(?i:\b(?:(?:password|passcode|passphrase|contraseña|clave(?: de acceso)?)(?: is| es|:| =|)|"
+    # a PIN's and a card code's words are also a fixation pin's and a central line's: a colon or "is" must follow
+    r"(?:pin(?: code| number)?|cvv2?|cvc|security code|c[óo]digo de seguridad)(?: is| es|:| =)))\s*"
+    r"(?P<value>(?=[^\s,;]{0,40}[\d#$%&*!@?])[^\s,;]{3,40}?)(?=[\s,;]|[.)](?:\s|$)|$)"
+    r"(?<!mm)(?<!cm)(?<!Fr)(?<!mg)"
+    # or digits alone right after the word: "CVV 123", "PIN 4821" ("pin 5mm", "CVC 7Fr" are no such)
+    r"|(?i:\b(?:cvv2?|cvc|csc)\s?(?P<code>\d{3,4})|\bpin(?: code| number)?\s?(?P<pin>\d{4,6}))(?!\w|[.,]\d)"
 )
 
 
@@ -365,7 +370,7 @@ def find_numbers(text: str) -> list[Entity]:
     ]
     found += _passports_listed(text)
     found += [Entity(*m.span(), T.ACCOUNT) for m in _WALLET.finditer(text)]
-    found += [Entity(*m.span("value"), T.ACCOUNT) for m in _SECRET.finditer(text)]
+    found += [Entity(*m.span(m.lastgroup), T.ACCOUNT) for m in _SECRET.finditer(text)]
     found += [Entity(*m.span("value"), T.LICENCE) for m in _VOLUME_AND_PAGE.finditer(text)]
     found += [Entity(*m.span("value"), T.ACCOUNT) for m in _TRANSFER_ALIAS.finditer(text)]
     found += [Entity(*m.span("value"), T.VEHICLE) for m in _ES_PLATE_TYPED.finditer(text)]
@@ -389,10 +394,14 @@ def find_numbers(text: str) -> list[Entity]:
                 continue  # the cue's look ahead saw a digit further on, not in this word
             if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
                 continue  # "plate 3" is a count
-            if _is_law_or_quantity(text, start, end):
-                continue
+            if _is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value):
+                continue  # "patente 3mm", "chart: 75th centile": a size or a rank, not a code
             found.append(Entity(start, end, kind))
     return found
+
+
+# A value that is a size, a rank or a rate, whatever word was before it: "3mm", "7Fr", "75th", "3x/week".
+_A_MEASURE = re.compile(r"(?i)\d+(?:[.,]\d+)?\s?(?:mm|cm|m|fr|g|mg|ml|kg|st|nd|rd|th|x(?:/\w+)?|%)")
 
 
 def _date_like(code: str) -> bool:

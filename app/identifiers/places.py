@@ -201,7 +201,9 @@ _STREETS = (
     # A lot or a plot by its number, as subdivisions and much of Africa give an address: "Lot 118", "Plot 1120,
     # Cadastral Zone B09", "plot No. 118"
     re.compile(
-        r"(?<![\w-])(?:Lot|Plot|LOT|PLOT|plot No\.?)(?: No\.?)? \d{1,5}[A-Z]?"
+        # (a vaccine's or a batch's lot is a product's, not a plot of land)
+        r"(?<![\w-])(?<!accine )(?<!atch )(?<!roduct )(?<!Vial )(?<!vial )(?:Lot|Plot|LOT|PLOT|plot No\.?)(?: No\.?)? "
+        r"\d{1,5}[A-Z]?"
         r"(?:,? (?:Block|BLOCK) \d{1,4}[A-Z]?)?(?![\w-])"
     ),
     # The number before a street type of another language: "209 Rue Bienville", "17 rue Oberkampf".
@@ -376,10 +378,21 @@ _NUMBERED_DISTRICT = re.compile(
 # A town, its state and its ZIP typed in lower case, as a portal message gives them: "akron oh 44303". The ZIP
 # is the evidence ("oh", "in" and "me" are words too).
 _LOWER_CITY_STATE_ZIP = re.compile(
-    rf"(?<![\w-])(?!(?:in|at|to|from|near|of|the|and|live|lives|moved|now)\b)"
-    rf"(?P<city>[a-z][a-z'\-]{{2,}}(?: [a-z][a-z'\-]{{2,}})?),? (?:{'|'.join(_US_STATES.lower().split())})\.?,? "
+    rf"(?<![\w'\-])(?!(?:in|at|to|from|near|of|the|and|live|lives|moved|now)\b)"
+    rf"(?P<city>[a-z][a-z'\-]{{2,30}}(?: [a-z][a-z'\-]{{2,30}})?),? "
+    rf"(?P<state>{'|'.join(_US_STATES.lower().split())})\.?,? "
     r"(?P<zip>\d{5}(?:-\d{4})?)(?![\w-])"
 )
+# The states whose codes are also everyday words: after one, the town must be on the gazetteer.
+_STATES_THAT_ARE_WORDS = frozenset("al co de hi id in la ma me mi mo ne oh ok or pa wa".split())
+
+
+def _a_town(name: str) -> bool:
+    from app.identifiers.towns import town_names  # towns reads this module's patterns
+
+    return name in town_names()
+
+
 _TOWN_BEFORE_IRISH_COUNTY = re.compile(
     rf"(?<![\w])(?P<town>{_NAME}(?: {_NAME}){{0,2}}),? Co\.? {lexicon.IRISH_COUNTY}\b"
 )
@@ -475,9 +488,13 @@ _CITY_ZONE = re.compile(r"(?<=, )(?i:zona) \d{1,2}(?!\d)(?=[ \t]*(?:,|·|\n|$))"
 # The same typed in lower case, as a chat gives one: "vive por la col. moderna cerca del oxxo", "en el barrio
 # de jalatlaco frente a". The name runs to the first word that places something beside it.
 _LOWER_COLONIA = re.compile(
-    r"(?<!\w)(?:col\.|colonia|fracc\.?|fraccionamiento|barrio|urb\.|urbanizaci[óo]n) "
-    r"(?:de |del |de la |el |la |los |las )?"
-    r"(?P<name>(?!(?:cerca|frente|junto|detrás|detras|enfrente|donde|que|por|para|en|de|del|y)\b)[a-zà-ÿñ]{3,}"
+    # after the words that place someone there ("vive en la col.", "en el barrio"): "una colonia mucoide" is a
+    # culture's
+    r"(?:(?<=\bla )|(?<=\bel )|(?<=\ben )|(?<=\bpor )|(?<=\bal )|(?<=\bdel )|(?<=\bmi )|(?<=\bsu )|(?<=\btu ))"
+    r"(?:col\.|colonia|fracc\.?|fraccionamiento|barrio|urb\.|"
+    r"urbanizaci[óo]n) (?:de |del |de la |el |la |los |las )?"
+    r"(?P<name>(?!(?:cerca|frente|junto|detrás|detras|enfrente|donde|que|por|para|en|de|del|y|hay|es|está|esta|"
+    r"son|fue|era|tiene|tenía|mucha|mucho|muy|todo|toda|se|no|ya)\b)[a-zà-ÿñ]{3,}"
     r"(?: (?!(?:cerca|frente|junto|detrás|detras|enfrente|donde|que|por|para|en|de|del|y|a|al|con|se|es|está|esta|"
     r"son|fue|era|tiene|hay|me|te|le|lo|la|los|las|el|un|una|ya|no|muy)\b)[a-zà-ÿñ]{2,}){0,2})"
 )
@@ -528,6 +545,8 @@ def find_places(text: str) -> list[Entity]:
         if match.group("zip"):
             found.append(Entity(*match.span("zip"), T.POSTCODE))
     for match in _LOWER_CITY_STATE_ZIP.finditer(text):
+        if match.group("state") in _STATES_THAT_ARE_WORDS and not _a_town(match.group("city")):
+            continue  # "leucocitos de 12000", "they charged me 15000": a word, not Delaware or Maine
         found += [Entity(*match.span("city"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
     for pattern in (_CITY_REGION_CODE, _CITY_BEFORE_UK_POSTCODE, _CITY_BEFORE_MALTESE_POSTCODE):
         for match in pattern.finditer(text):
@@ -593,7 +612,8 @@ def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:
 def _generic_district(match: re.Match) -> bool:
     """ "Waiting Area 2", "Recovery Zone 3", "Phase 3" of a trial: a room's or a stage's number, not a place."""
     words = match.group(0).split()[:-2]
-    return all(lexicon.zipf_in(word, "en") >= 4.0 and not lexicon.is_name_word(word) for word in words)
+    # "Flexor Zone 2" of a hand: a word of anatomy is a word, however rare
+    return all(lexicon.zipf_in(word, "en") >= 2.5 and not lexicon.is_name_word(word) for word in words)
 
 
 def _year_before_words(match: re.Match) -> bool:

@@ -270,6 +270,21 @@ def _written_as_a_firm(surface: str) -> bool:
     return surface.isupper() or not all(lexicon.zipf(w) >= 4.0 for w in words)
 
 
+_TEMPERATURE_BEFORE = re.compile(r"(?i:\b(?:temp|temperature|t|tmax|fever|febrile|pyrexi\w*|°))[^\n]{0,12}$")
+
+
+def _no_temperature_before(match: re.Match) -> bool:
+    """ "91F with sepsis" opens a case; "Temp: 99F with rigors" is a temperature in Fahrenheit."""
+    return _TEMPERATURE_BEFORE.search(match.string, max(0, match.start() - 20), match.start()) is None
+
+
+# What a patient "c/o" (complains of) at a line's start: no firm in care of whom a letter goes.
+_COMPLAINTS = frozenset(
+    "pain pains ache aches headache headaches fever cough sob nausea vomiting dizziness swelling bleeding rash "
+    "fatigue weakness numbness palpitations discomfort tightness injury fall falls breathlessness".split()
+)
+
+
 def _not_a_label(surface: str) -> bool:
     """A chat line's speaker, not a word the line opens with ("Note:", "Messages:", "Clinic:"): a name on the
     lists, or a word not everyday."""
@@ -368,6 +383,7 @@ RULES: tuple[Rule, ...] = (
         r"(?=,? (?i:with|w/|presenting|presents|who|admitted|brought|BIBA|from|c/o|complaining|DNR|lives|widow|"
         r"widower|retired|nursing|resident|known|pmh|hx|s/p)\b)",
         re.M,
+        context=_no_temperature_before,
     ),
     # an age in brackets after the person it is said of: "Mrs Kaur (96)", "Doris Pell (93) lives alone"
     _rule(
@@ -378,8 +394,10 @@ RULES: tuple[Rule, ...] = (
     # "At 93 she still drives", "a los 92 vive sola"
     _rule(
         T.AGE,
-        r"\b(?i:at|a los|con) (?P<value>(?:9\d|1[01]\d)),? "
+        # a sentence that opens with it ("Sats at 92, she was started on oxygen" is a reading)
+        r"(?:(?:^|(?<=[.!?] )|(?<=\n))At|\b(?i:a los)) (?P<value>(?:9\d|1[01]\d)),? "
         r"(?i:she|he|they|my|his|her|mum|mom|dad|vive|sigue|todav[íi]a)\b",
+        re.M,
     ),
     _rule(T.AGE, r"\b(?:edad:?|de edad)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)(?:st|nd|rd|th)) (?:birthday|bday)\b", re.I),
@@ -474,8 +492,9 @@ RULES: tuple[Rule, ...] = (
     # The same with the year in two digits after a file's short word: "Exp. 456/23", "Autos 78/24".
     _rule(
         T.CASE_NUMBER,
-        r"(?i:\b(?:expediente|expte|exp|autos|rollo|causa|juicio|procedimiento|diligencias|denuncia|"
-        r"atestado|recurso)\.?(?!\w)[^\n\d]{0,30}?)(?P<value>\d{1,6}/\d{2})(?![\d/])",
+        # right after the word and its sign only: "a causa de hipotensión, TA 85/50" is a reading
+        r"(?i:\b(?:expediente|expte|exp|autos|rollo|juicio|procedimiento|diligencias|denuncia|atestado|recurso)"
+        r"\.?(?!\w)\s?(?:n\.?\s?[º°]\.?|nº|no\.|núm\.?|número)?\s?:?\s?)(?P<value>\d{1,6}/\d{2})(?![\d/])",
     ),
     # A year and a serial, as hospitals and registries number episodes and entries: "Episodio 2024/123456".
     _rule(T.RECORD_NUMBER, r"(?<![\w/.-])(?:19|20)\d{2}/\d{4,9}(?![\w/])"),
@@ -528,7 +547,7 @@ RULES: tuple[Rule, ...] = (
         r"(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns) )"
         r"(?P<value>(?i:noventa(?: y (?:un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?|cien|"
         r"ciento (?:un[oa]?|dos|tres|cuatro|cinco)|ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
-        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?))(?= (?i:años|years?)|[.,;!]|$)",
+        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?))(?= (?i:años|years?))",
     ),
     # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
     _rule(
@@ -723,24 +742,33 @@ RULES: tuple[Rule, ...] = (
         r"(?:RUC|NIT|CIF|RFC|RIF|CUIT|EIN|RUT|R\.U\.C\.|N\.I\.T\.)\b",
         accept=_written_as_a_firm,
     ),
-    # Whom a letter is sent in care of: "c/o Cardinal Community Management", "c/o Marta Ruiz".
+    # Whom a letter is sent in care of, on an address's line: "c/o Cardinal Community Management", "c/o Marta
+    # Ruiz". In a note's sentence "c/o" is "complains of" ("Pt c/o Chest Pain").
     _rule(
         T.PERSON,
-        rf"(?<![\w/])(?i:c/o) (?P<value>{_PERSON_NAME})",
+        rf"(?:^|(?<=\n)|(?<=, ))[ \t]*(?i:c/o) (?P<value>{_PERSON_NAME})",
+        re.M,
         accept=lambda surface: lexicon.is_name_word(surface.split()[0]) and " " in surface,
         cued=True,
     ),
     _rule(
         T.ORGANIZATION,
-        rf"(?<![\w/])(?i:c/o) (?P<value>{_CAPITAL_NAME}(?: (?:(?:&|and|of|de|del|y) )?{_CAPITAL_NAME}){{0,5}})",
-        accept=lambda surface: not lexicon.is_name_word(surface.split()[0]) and not lexicon.is_region(surface),
+        rf"(?:^|(?<=\n)|(?<=, ))[ \t]*(?i:c/o) (?P<value>{_CAPITAL_NAME}(?: (?:(?:&|and|of|de|del|y) )?"
+        rf"{_CAPITAL_NAME}){{0,5}})",
+        re.M,
+        accept=lambda surface: (
+            not lexicon.is_name_word(surface.split()[0])
+            and not lexicon.is_region(surface)
+            and not any(lexicon.is_clinical_word(w) or w.lower() in _COMPLAINTS for w in surface.split())
+        ),
         cued=True,
     ),
     # A health board or trust named after "NHS": "NHS Greater Glasgow and Clyde", "NHS Lothian", "NHS Highland"
     # (the service's own national bodies, "NHS England", "NHS Digital", name no place of a patient's).
     _rule(
         T.ORGANIZATION,
-        rf"(?<!\w)NHS (?!England\b|Digital\b|Scotland\b|Wales\b|Direct\b|Choices\b|Number\b|No\b|number\b|"
+        rf"(?<!\w)NHS (?!England\b|Digital\b|Scotland\b|Wales\b|Direct\b|Choices\b|Number\b|No\b|number\b|App\b|"
+        rf"Login\b|Account\b|Website\b|Trust\b|Foundation\b|Pension\b|Jobs\b|Pay\b|"
         rf"[A-Z]{{2,}}\b)(?:Greater )?{_CAPITAL_NAME}(?: (?:and|&) {_CAPITAL_NAME})?",
         accept=lambda surface: not any(lexicon.is_kept_term(w) for w in surface.split()[1:]),
     ),
