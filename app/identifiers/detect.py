@@ -17,7 +17,7 @@ import threading
 from collections.abc import Iterable
 
 from app.identifiers import descriptors, lexicon, names, organisations, places, rules
-from app.identifiers.dates import find_dates
+from app.identifiers.dates import CALENDAR_WORDS, find_dates
 from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.known_organisations import find_known_organisations
@@ -380,10 +380,8 @@ def _credible(text: str, entity: Entity) -> bool:
 _TO_OR_FROM = re.compile(r"(?:\b(?:at|from|to|en|de|del|al|desde|at the|from the|to the|en el|en la|de la))\s$", re.I)
 
 
-_CALENDAR_WORDS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
-    "september october november december christmas easter".split()
-)
+# the calendar's words and its holidays: "She was at Sunday Lunch", "at Christmas"
+_CALENDAR_WORDS = CALENDAR_WORDS | {"christmas", "easter"}
 # (not "with" nor "for": "admitted with Community Acquired Pneumonia", "seen for Annual Review")
 _PREPOSITION_BEFORE = re.compile(r"(?:\b(?:at|from|by|via|to|joined|left|called|rang|visited))\s$", re.I)
 
