@@ -20,7 +20,7 @@ from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
 from app.identifiers.office_terms import any_term
-from app.identifiers.surrogates import REALISTIC, TAGS, SurrogateMaker
+from app.identifiers.surrogates import REALISTIC, TAGS, SurrogateMaker, name_key
 
 T = EntityType
 # Unicode's private-use area, where re-identification holds the originals it has put back.
@@ -114,7 +114,7 @@ class Pseudonyms:
             date_offset_days=data["date_offset_days"],
             style=data.get("style", REALISTIC),
             replacements=[Replacement(EntityType(t), o, s) for t, o, s in data["replacements"]],
-            words=dict(data["words"]),
+            words={name_key(word): stand_in for word, stand_in in data["words"].items()},
             written=dict(data.get("written", {})),
             hidden=list(data.get("hidden", [])),
             kept=list(data.get("kept", [])),
@@ -335,7 +335,7 @@ class Pseudonymiser:
         for r in self.pseudonyms.replacements:
             if r.type in _WORD_KINDS:
                 for word in re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", r.original):
-                    stand_in = self._maker.words.get(word.lower())
+                    stand_in = self._maker.words.get(name_key(word))
                     if stand_in and len(stand_in) > 1 and not (word.isupper() and stand_in.lower() in reverse):
                         reverse[stand_in.lower()] = word
         for r in self.pseudonyms.replacements:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections.abc import Callable
 
 from app.identifiers import lexicon
@@ -135,7 +136,7 @@ class SurrogateMaker:
         self._fakes = self._english
         self._taken = taken
         self.date_offset_days = date_offset_days or self._rng.choice([-1, 1]) * self._rng.randrange(30, 400)
-        self.words: dict[str, str] = {}  # an original name word (lower case) -> its stand-in (as written)
+        self.words: dict[str, str] = {}  # an original name word (its name_key) -> its stand-in (as written)
         self._used: set[str] = set()
 
     # -- the public entry point ----------------------------------------------------------------------
@@ -191,7 +192,7 @@ class SurrogateMaker:
     # -- names ---------------------------------------------------------------------------------------
     def word(self, original: str, kind: str) -> str:
         """The stand-in of one name word, the same every time it is asked for (in ``original``'s case)."""
-        key = original.lower()
+        key = name_key(original)
         if key not in self.words:
             in_use = {v.lower() for v in self.words.values()}
             for _ in range(50):
@@ -241,7 +242,7 @@ class SurrogateMaker:
 
     def _initial(self, letter: str) -> str:
         for original, stand_in in self.words.items():
-            if original[:1] == letter.lower():
+            if original[:1] == name_key(letter):
                 return stand_in[:1].upper()
         return self.word(f"{letter}.", "first")[:1].upper()
 
@@ -375,7 +376,7 @@ class SurrogateMaker:
             lambda m: (
                 m.group(0)
                 if m.group(0) == "dot"
-                else self.words.get(m.group(0).lower(), self._letters(m.group(0))).lower()
+                else self.words.get(name_key(m.group(0)), self._letters(m.group(0))).lower()
             ),
             user,
         )
@@ -442,6 +443,13 @@ _AT = f"(@|{MAILBOX_AT})"  # how an address joins its mailbox to its host, writt
 
 
 _HEXADECIMAL = re.compile(r"(?=(?:[\s:]*[0-9A-Fa-f]){16})[0-9A-Fa-f\s:]+")
+
+
+def name_key(word: str) -> str:
+    """A name word's key for its stand-in: "Pérez", "PEREZ" and "perez" are one person's, because text typed
+    without accents names the same people, and the model should read one stand-in for them."""
+    folded = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in folded if not unicodedata.combining(c))
 
 
 def _random_letter(rng: random.Random) -> str:

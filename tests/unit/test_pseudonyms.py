@@ -206,3 +206,24 @@ def test_without_the_spacy_model_detection_refuses_with_how_to_install_it(monkey
         assert "pip install --no-deps --require-hashes -r requirements-nlp.txt" in capsys.readouterr().err
     finally:
         detect._entity_recogniser.cache_clear()  # a later test loads the real model again
+
+
+def test_a_name_typed_with_and_without_its_accents_reads_as_one_person_and_comes_back_as_written():
+    """Spanish typed on a phone drops accents: "Pérez García" and "perez garcia" are one person, and the
+    model must read one stand-in for them, not two people."""
+    p = pseudonymiser()
+    text = "DEMANDADO: Juan Pérez García, DNI 12345678Z. Luego escribe juan perez garcia en el chat."
+    read = p.pseudonymise(text).text
+    accented, plain = p.pseudonyms.words["perez"], p.pseudonyms.words["garcia"]
+    assert "pérez" not in p.pseudonyms.words and read.count(accented) == 1
+    assert f"{accented} {plain}".lower() in read.lower().replace(f"{accented} {plain}", "", 1).lower()
+    assert p.reidentify(read) == text
+
+
+def test_a_saved_mapping_with_accented_name_keys_still_gives_the_same_stand_in():
+    saved = pseudonymiser()
+    saved.pseudonymise("La Sra. Begoña Ibáñez llamó.")
+    data = saved.pseudonyms.to_json().replace('"ibanez"', '"ibáñez"').replace('"begona"', '"begoña"')
+    reopened = Pseudonymiser(Pseudonyms.from_json(data), detector=RULES)
+    stand_in = saved.pseudonyms.words["ibanez"]
+    assert stand_in in reopened.pseudonymise("Begoña Ibáñez volvió a llamar; ibanez dice que sí.").text
