@@ -76,12 +76,24 @@ def find_lower_case_institutions(text: str, lower_spans: list[tuple[int, int]]) 
     found = []
     for pattern, kind_first in ((_ENGLISH, False), (_SPANISH, True)):
         for match in pattern.finditer(text):
-            if not any(a <= match.start() and match.end() <= b for a, b in lower_spans):
-                continue
             entity = _named(match, kind_first)
-            if entity is not None:
+            if entity is None:
+                continue
+            if any(a <= match.start() and match.end() <= b for a, b in lower_spans) or _plainly_named(
+                text[entity.start : entity.end]
+            ):
                 found.append(entity)
     return found
+
+
+def _plainly_named(name: str) -> bool:
+    """An institution typed in lower case inside capitalised text ("She was seen at st marys hospital"):
+    there lower case is the writer's slip, not the text's habit, so only a saint's or a town's name counts
+    — "the fracture clinic" and "the pain clinic" stay what they are."""
+    words = re.findall(r"[^\s&]+", name)
+    if words[0] in ("st", "st.", "saint", "san", "santa") and len(words) > 2 and _reads_as_a_name(words[1]):
+        return True
+    return any(word in town_names() and lexicon.zipf(word) < 4.2 for word in words)
 
 
 def _named(match: re.Match, kind_first: bool) -> Entity | None:

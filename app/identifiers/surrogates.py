@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from collections.abc import Callable
 
 from app.identifiers import lexicon
@@ -448,8 +447,7 @@ _HEXADECIMAL = re.compile(r"(?=(?:[\s:]*[0-9A-Fa-f]){16})[0-9A-Fa-f\s:]+")
 def name_key(word: str) -> str:
     """A name word's key for its stand-in: "Pérez", "PEREZ" and "perez" are one person's, because text typed
     without accents names the same people, and the model should read one stand-in for them."""
-    folded = unicodedata.normalize("NFKD", word.lower())
-    return "".join(c for c in folded if not unicodedata.combining(c))
+    return lexicon.without_accents(word.lower())
 
 
 def _random_letter(rng: random.Random) -> str:

@@ -2074,6 +2074,31 @@ def test_a_kind_of_institution_in_lower_case_names_no_one(detector, text, kept):
     assert not any(kept in surface for surface in found), found
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Dear Ms Hale, your mother was seen at st marys hospital on Monday.", "st marys hospital"),
+        ("He was transferred to the leeds general infirmary overnight.", "leeds general infirmary"),
+        ("La paciente acudió a la clinica san rafael el martes.", "clinica san rafael"),
+    ],
+)
+def test_an_institution_typed_in_lower_case_inside_capitalised_text_is_found(detector, text, expected):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert any(expected in surface for surface in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "He was referred to the fracture clinic and then the pain clinic.",
+        "She attends the memory clinic and the children's hospital in town.",
+        "Acudió al centro de salud de guardia y a la farmacia de turno.",
+    ],
+)
+def test_a_service_named_in_lower_case_inside_capitalised_text_is_kept(detector, text):
+    assert not [e for e in detector.detect(text) if e.type is T.ORGANIZATION], text
+
+
 def test_an_institution_in_lower_case_comes_back_exactly():
     pseudonymiser = Pseudonymiser()
     text = "hi, my mum was seen at st marys hospital and then at oakwood surgery. fui a la clinica san rafael."
