@@ -240,6 +240,7 @@ class IdentifierDetector:
         found += _further_mentions(text, found, known)
         found += _first_names_before(text, found)
         found += names.extend_names(text, found)
+        found += names.coordinated_names(text, found)
         found += _names_across_a_line_break(text, found)
         found = _outside_kept(text, found, kept_terms)
         found += self.office_terms.find_hidden(text, hidden)

@@ -280,6 +280,8 @@ def find_names(text: str, lower_spans: list[tuple[int, int]] | None = None) -> l
             run += 1
         reach = run
         names = words[index : run + 1]
+        while len(names) > 1 and len(names[-1][2]) == 1 and names[-1][2].islower():
+            names = names[:-1]  # "maria jose a verla": a lower-case initial closing a name is the next word
         lower_here = lower_text or any(a <= start < b for a, b in quoted_lower)
         if _is_name(word) and _a_person(text, names, lower_here):
             found.append(Entity(names[0][0], names[-1][1], T.PERSON))
@@ -612,6 +614,49 @@ def extend_names(text: str, found: list[Entity]) -> list[Entity]:
         if (start, end) != (entity.start, entity.end):
             out.append(Entity(start, end, T.PERSON))
     return out
+
+
+# The joints of a list of people: "kwame, adaeze and tunde", "Lupita y Marisol", "Ama & Kofi".
+_LISTED_BEFORE = re.compile(r"(?<![\w'’\-])([^\W\d_]{2,})(?:,? and |,? & |,? y |,? e |, )$")
+_LISTED_AFTER = re.compile(r"(?:,? and |,? & |,? y |,? e |, )([^\W\d_]{2,})(?![\w'’\-])")
+
+
+def coordinated_names(text: str, found: list[Entity]) -> list[Entity]:
+    """A given name listed beside a person found ("we saw kwame, adaeze and tunde", "Kwame and Adaeze are
+    here"): the list is the cue, so a name too common a word to count alone in lower case counts there. Only a
+    given name of the lists, written in the same case as its neighbour, and no everyday word."""
+    out: list[Entity] = []
+    people = [e for e in found if e.type is T.PERSON]
+    taken = {(e.start, e.end) for e in people}
+    queue = list(people)
+    while queue:
+        entity = queue.pop()
+        surface = text[entity.start : entity.end]
+        lower = surface.islower()
+        before = _LISTED_BEFORE.search(text, max(0, entity.start - 40), entity.start)
+        after = _LISTED_AFTER.match(text, entity.end)
+        for match in (before, after):
+            if match is None:
+                continue
+            span = match.span(1)
+            if span in taken or not _listed_given_name(text, match.group(1), lower, span[0]):
+                continue
+            taken.add(span)
+            listed = Entity(*span, T.PERSON)
+            out.append(listed)
+            queue.append(listed)
+    return out
+
+
+def _listed_given_name(text: str, word: str, lower: bool, start: int) -> bool:
+    if word.islower() != lower or not (lower or word[0].isupper() and word[1:].islower()):
+        return False
+    key = word.lower()
+    if key in _FUNCTION_WORDS or key in _PARTICLES or lexicon.is_kept_term(word) or lexicon.is_region(word):
+        return False
+    if lexicon.is_clinical_word(word) or lexicon.zipf(key) >= 4.6 or key in lexicon.EVERYDAY_NAMES:
+        return False
+    return key in lexicon.first_names() or key in lexicon.first_names(lower_case=True)
 
 
 def _walk(reached: dict[tuple[str, int], int], way: str, edge: int, step: Callable[[int], int | None]) -> int:

@@ -2643,3 +2643,32 @@ def test_readings_doses_and_clinical_phrases_that_look_like_the_new_classes_stay
 )
 def test_surnames_that_are_also_numbers_or_software_stay_hidden(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("we saw kwame, adaeze and tunde yesterday", ("kwame", "adaeze", "tunde")),
+        ("mum said that tyrone and dev called again", ("tyrone", "dev")),
+        ("hola, vinieron lupita y marisol a verla", ("lupita", "marisol")),
+    ],
+)
+def test_a_given_name_listed_beside_a_person_is_a_person_too(detector, text, names):
+    assert_hidden(detector, text, *names)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("tyrone and mum came by, and the dog", "mum"),
+        ("Dr Patel, Cardiology and Renal, reviewed.", "Cardiology"),
+        ("paciente maria a lopez viene hoy", "viene"),
+    ],
+)
+def test_a_word_listed_beside_a_person_that_is_no_given_name_is_kept(detector, text, kept):
+    assert kept in replaced(detector, text)
+
+
+def test_a_lower_case_name_ends_before_a_lone_preposition(detector):
+    text = "hola, vinieron lupita y maria jose a verla"
+    assert not [e for e in detector.detect(text) if e.text_in(text).endswith(" a")]
