@@ -122,6 +122,16 @@ _WRITTEN = (
         Role.DEVELOPMENT,
         "a tenth author's Spanish documents and short records, Spain and Mexico first",
     ),
+    (
+        "written-dev-5-en",
+        Role.DEVELOPMENT,
+        "a fourteenth author's English short records and documents, sixteen countries' formats",
+    ),
+    (
+        "written-dev-5-es",
+        Role.DEVELOPMENT,
+        "a fifteenth author's Spanish short records and documents, Spain and ten countries of the Americas",
+    ),
     ("public-text-dev", Role.DEVELOPMENT, "credits, man pages and changelogs shipped in Debian, annotated by hand"),
     ("written-en", Role.HELD_OUT, "a second author's English clinical and legal documents"),
     ("written-es", Role.HELD_OUT, "a third author's Spanish documents from Spain and Latin America"),
@@ -136,6 +146,16 @@ _WRITTEN = (
         Role.HELD_OUT,
         "a thirteenth author's Spanish documents (Spain, Mexico, Colombia, Argentina, Chile, Peru, Venezuela, "
         "Costa Rica), added at 7d0c4bd",
+    ),
+    (
+        "written-6-en",
+        Role.HELD_OUT,
+        "a sixteenth author's English short records and documents, twelve countries and expatriates, added at 19a128b",
+    ),
+    (
+        "written-6-es",
+        Role.HELD_OUT,
+        "a seventeenth author's Spanish short records and documents, sixteen countries, added at 19a128b",
     ),
 )
 
