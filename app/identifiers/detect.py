@@ -16,7 +16,7 @@ import re
 import threading
 from collections.abc import Iterable
 
-from app.identifiers import descriptors, lexicon, names, organisations, places, rules
+from app.identifiers import address_tails, descriptors, lexicon, names, organisations, places, rules
 from app.identifiers.dates import CALENDAR_WORDS, find_dates
 from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
@@ -914,8 +914,14 @@ def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
     """The city after a street address, and ZIP codes on an address's line."""
     parts = []
     for street in (e for e in found if e.type is T.ADDRESS):
+        end = address_tails.unit_after(text, street.end)  # "Berger Straße 212, 2. OG rechts"
+        if end > street.end:
+            parts.append(Entity(street.start, end, T.ADDRESS))
+        if not any(c.isupper() for c in text[street.start : end]):
+            parts += address_tails.lower_case_places_after(text, end)
+            continue
         # The suburb, then the town: "… Horsham Downs Road, Rototuna, Hamilton 3210".
-        end, zip_code = street.end, None
+        zip_code = None
         for index in range(_TOWN_PARTS):
             after = rules.CITY_AFTER_STREET.match(text, end)
             if not (after and after.group("value").strip()) or after.group("value").strip().lower() in _AREA_LABELS:

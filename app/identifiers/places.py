@@ -140,6 +140,11 @@ _STREETS = (
         rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat|(?i:apt|unit|suite|flat)) ?#?\d{{1,5}}[A-Z]?"
         rf"|,? (?:Room|Rm\.?) [A-Z]?-?\d{{1,5}}[A-Z]?)?"
     ),
+    # A German or Austrian street whose type is a word of its own, with its number: "Berger Straße 212".
+    re.compile(
+        rf"(?<!\w)(?:{_NAME}[ \-]){{1,3}}(?:Straße|Strasse|Str\.|Weg|Allee|Gasse|Platz|Ring|Damm|Ufer|Chaussee|"
+        rf"Steig|Pfad|Markt|Landstraße|Gürtel|Kai) \d{{1,4}}[a-z]?(?:[-–/]\d{{1,4}}[a-z]?)?(?!\w)"
+    ),
     # A house's name before its street: "Rose Cottage, 4 Church Lane", "Ty Gwyn Farm, Heol …"
     re.compile(
         rf"(?<![\w,] )(?<!\w)(?:{_NAME} ){{1,2}}(?:Cottage|House|Farm|Lodge|Barn|Villa|Mill|Farmhouse|Bungalow)"
@@ -588,6 +593,8 @@ def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:
     own kind, and so their own stand-ins)."""
     out = []
     for match in _CUED_ADDRESS.finditer(text):
+        if not re.search(r"\d|[A-ZÀ-Þ]", match.group("address")):
+            continue  # "Address for the paperwork: …": the label's sentence, not yet its address
         start, end = _trim(text, *match.span("address"))
         pieces = [(start, end)]
         for other in (e for e in found if e.type in (T.LOCATION, T.POSTCODE) and e.start < end and start < e.end):

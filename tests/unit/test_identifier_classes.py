@@ -2672,3 +2672,46 @@ def test_a_word_listed_beside_a_person_that_is_no_given_name_is_kept(detector, t
 def test_a_lower_case_name_ends_before_a_lone_preposition(detector):
     text = "hola, vinieron lupita y maria jose a verla"
     assert not [e for e in detector.detect(text) if e.text_in(text).endswith(" a")]
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("New address Schönhauser Allee 142, 3. OG links, 10437 Berlin.", ("Schönhauser Allee 142, 3. OG links",)),
+        ("Berger Straße 212, 2. OG rechts, 60385 Frankfurt am Main.", ("Berger Straße 212, 2. OG rechts",)),
+        ("PNR 550830-9282, Vasagatan 18, lgh 1102, 411 24 Göteborg.", ("Vasagatan 18, lgh 1102",)),
+        ("the deposit for 12 rue Paul Bert, bât. B, 3e étage, 69003 Lyon.", ("12 rue Paul Bert, bât. B, 3e étage",)),
+        ("address Corso Regina Margherita 118, scala B, 10152 Torino.", ("Corso Regina Margherita 118, scala B",)),
+        ("We're at 9021 Bolsa Ave, Space 44, Westminster, 92683.", ("9021 Bolsa Ave, Space 44",)),
+        ("Address for the paperwork: ul. Długa 47/12, 31-147 Kraków.", ("ul. Długa 47/12", "31-147", "Kraków")),
+    ],
+)
+def test_a_flat_floor_or_door_after_a_street_is_part_of_its_address(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_cued_address_is_not_the_label_sentence_before_it(detector):
+    text = "Address for the paperwork: ul. Długa 47/12, 31-147 Kraków."
+    assert "for the paperwork" in replaced(detector, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        (
+            "i rent flat 3, 41 mackintosh place, roath, cardiff cf24 4rq and the landlord wont fix it",
+            ("roath", "cardiff", "cf24 4rq"),
+        ),
+        ("shes at 12/5 beach st, coogee nsw 2034. ring me", ("coogee", "2034")),
+        ("my address is 70 spring garden rd, apt 807, halifax ns b3j 1h6. thanks", ("apt 807", "halifax", "b3j 1h6")),
+        ("lives at 44 problem mkhize rd, berea, durban 4001. cell 073 418 2290", ("berea", "durban", "4001")),
+        ("the new one is rua de cedofeita 412, 2.º dto, 4050-174 porto. mobile", ("2.º dto", "4050-174", "porto")),
+    ],
+)
+def test_the_town_and_postcode_after_a_lower_case_street_are_found(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_words_after_a_lower_case_street_that_name_no_place_are_kept(detector):
+    text = "i live at 22 oak st near the shops, and it is fine"
+    assert "near the shops, and it is fine" in replaced(detector, text)
