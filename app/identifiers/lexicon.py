@@ -303,6 +303,19 @@ def first_names(lower_case: bool = False) -> frozenset[str]:
     return _name_lists()[0] | census.given
 
 
+@functools.cache
+def every_given_name() -> frozenset[str]:
+    """Every given name of the lists in lower case, the census's common ones too ("kofi", "rowena"): for a name
+    whose surname beside it vouches for it."""
+    return first_names(lower_case=True) | _census_names().given
+
+
+@functools.cache
+def every_surname() -> frozenset[str]:
+    """Every surname of the lists in lower case, as typed with and without accents, the census's too."""
+    return _lower_case_name_lists()[1] | _census_names().surnames
+
+
 def is_name_word(word: str) -> bool:
     """A given name or surname in any of the locales' lists (each part of a hyphenated one); a word typed in
     lower case may have lost its accents."""

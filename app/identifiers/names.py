@@ -20,7 +20,7 @@ from app.identifiers.entities import Entity, EntityType
 
 T = EntityType
 _WORD = re.compile(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*")
-_FUNCTION_WORDS = frozenset(
+FUNCTION_WORDS = frozenset(
     """
     atte att atentamente cordialmente xoxo
     a an the and or but if of to in on at by for with from as is are was were be been am i you he she it we they
@@ -118,7 +118,7 @@ _CHAT_WORDS = frozenset(
     "porfa porfis xfa xfavor pls plz please thx thanks gracias ok okay oki vale lol jaja jajaja haha hahaha xd "
     "asap tmrw mañana hoy ayer".split()
 )
-_NAME_STOPS = _FUNCTION_WORDS | _FIELD_LABELS | _CHAT_WORDS
+_NAME_STOPS = FUNCTION_WORDS | _FIELD_LABELS | _CHAT_WORDS
 _PARTICLES = frozenset("de del la van von der den da das dos do di du le y i ter ten bin al el".split())
 
 
@@ -183,7 +183,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
 
 
 def _is_name(word: str) -> bool:
-    return lexicon.is_name_word(word) and word.lower() not in _FUNCTION_WORDS
+    return lexicon.is_name_word(word) and word.lower() not in FUNCTION_WORDS
 
 
 def _rare_name(word: str) -> bool:
@@ -304,7 +304,7 @@ def _titled_name(match: re.Match) -> Entity | None:
         surface = word.group(0).rstrip(".")
         if surface.lower() in _PARTICLES:
             continue
-        if surface.lower() in _FUNCTION_WORDS or not _is_name(surface) and lexicon.zipf(surface) >= 3.0:
+        if surface.lower() in FUNCTION_WORDS or not _is_name(surface) and lexicon.zipf(surface) >= 3.0:
             break
         end = match.start("name") + word.end()
     return Entity(match.start(), end, T.PERSON) if end > match.start("name") else None
@@ -435,7 +435,7 @@ def find_listed_names(text: str) -> list[Entity]:
     found = []
     for match in _LISTED_NAME.finditer(text):
         words = [w for w in re.findall(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*", match.group("name")) if w not in _PARTICLES]
-        if len(words) < 2 or any(w.lower() in _FUNCTION_WORDS or lexicon.is_kept_term(w) for w in words):
+        if len(words) < 2 or any(w.lower() in FUNCTION_WORDS or lexicon.is_kept_term(w) for w in words):
             continue
         if any(w.lower() in _GENERIC_WORDS for w in words) or match.group("name").isupper():
             continue  # "Smith Clinic", "Records Office"; a heading in capitals ("FOLLOW-UP APPOINTMENTS")
@@ -497,7 +497,7 @@ def find_title_case_runs(text: str) -> list[Entity]:
         capitals = [w for w in words if w[0].isupper()]
         if len(capitals) < 2 or opens_sentence(text, match.start()) or run.isupper():
             continue
-        if "\n" in run or all(w.lower() in _GENERIC_WORDS or w.lower() in _FUNCTION_WORDS for w in words):
+        if "\n" in run or all(w.lower() in _GENERIC_WORDS or w.lower() in FUNCTION_WORDS for w in words):
             continue
         if any(lexicon.is_kept_term(w) for w in capitals[:1]) or lexicon.is_region(run):
             continue
@@ -652,7 +652,7 @@ def _listed_given_name(text: str, word: str, lower: bool, start: int) -> bool:
     if word.islower() != lower or not (lower or word[0].isupper() and word[1:].islower()):
         return False
     key = word.lower()
-    if key in _FUNCTION_WORDS or key in _PARTICLES or lexicon.is_kept_term(word) or lexicon.is_region(word):
+    if key in FUNCTION_WORDS or key in _PARTICLES or lexicon.is_kept_term(word) or lexicon.is_region(word):
         return False
     if lexicon.is_clinical_word(word) or lexicon.zipf(key) >= 4.6 or key in lexicon.EVERYDAY_NAMES:
         return False
@@ -677,7 +677,7 @@ def _lower_name_word_after(text: str, end: int) -> int | None:
     if after is None:
         return None
     word = after.group(1).rstrip(".")
-    if not (len(word) == 1 or lexicon.is_name_word(word)) or word in _FUNCTION_WORDS:
+    if not (len(word) == 1 or lexicon.is_name_word(word)) or word in FUNCTION_WORDS:
         return None
     return after.end()
 
@@ -718,7 +718,7 @@ def _name_word_before(text: str, end: int, capitals: bool, start: int) -> int | 
     word = before.group(1)
     if capitals and not word.isupper():
         return None
-    rare_capitals = capitals and lexicon.zipf(word) < 3.5 and word.lower() not in _FUNCTION_WORDS
+    rare_capitals = capitals and lexicon.zipf(word) < 3.5 and word.lower() not in FUNCTION_WORDS
     # A given name that is also a word ("Luz", "Rosa", "Amparo") is one before a name of two words or more:
     # "Luz Marina Obando Picado", "Amparo Arango de Restrepo" ("Mark Jones" may be an instruction).
     whole_name = len(text[start:end].split()) >= 2 and word.lower() not in _EVERYDAY_NAMES_NEVER_FIRST

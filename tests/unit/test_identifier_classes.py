@@ -2715,3 +2715,30 @@ def test_the_town_and_postcode_after_a_lower_case_street_are_found(detector, tex
 def test_words_after_a_lower_case_street_that_name_no_place_are_kept(detector):
     text = "i live at 22 oak st near the shops, and it is fine"
     assert "near the shops, and it is fine" in replaced(detector, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("file note: spoke to sipho ngcobo (id 6703158126089) re the claim.", "sipho ngcobo"),
+        ("te paso lo del cliente: mikel urkiola, dni 20429808n, vive en paseo de colon 22", "mikel urkiola"),
+        ("q la sra paqui de la hab 214 (francisca lorente, nhc 3381092) se ha caido", "francisca lorente"),
+        ("booking for my nan rowena bautista, shes 91 and cant do stairs", "rowena bautista"),
+        ("cita: jon ander etxebarria - lunes 9 de junio", "ander etxebarria"),
+    ],
+)
+def test_a_given_name_and_surname_typed_in_lower_case_with_no_cue_are_found(detector, text, name):
+    assert_hidden(detector, text, name)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("rx: escotadura intercondílea con pinzamiento femorotibial medial", "escotadura intercondílea"),
+        ("fistula arteriovenosa radiocefálica funcionante, sin soplo", "arteriovenosa radiocefálica"),
+        ("hola loli pasame el informe cuando puedas", "pasame el informe"),
+        ("hablo con rocio enfermeria de planta y me dice que ok", "enfermeria de planta"),
+    ],
+)
+def test_words_of_a_science_or_chat_typed_in_lower_case_are_no_name(detector, text, kept):
+    assert kept in replaced(detector, text)

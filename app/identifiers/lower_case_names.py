@@ -1,0 +1,135 @@
+"""A person's given name and surname typed in lower case with no cue ("spoke to sipho ngcobo (id …)", "mikel
+urkiola, dni …", "hey its ngozi eze again").
+
+In lower case every word looks alike, so ``names.py`` counts a lone word only where it is a rare given name on
+the lists. A pair is better evidence: a given name of any community the lists know (the census's too common
+ones included, "kofi", "mikel", "rowena") followed by a surname of the lists or a word too rare to be an
+everyday one; or two words never seen as words at all ("sipho ngcobo"), as names from outside the lists are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.identifiers import lexicon
+from app.identifiers.entities import Entity, EntityType
+from app.identifiers.names import FUNCTION_WORDS
+from app.identifiers.towns import town_names
+
+T = EntityType
+
+# the surname in a look ahead: every word is tried as a given name ("nan rowena bautista")
+_PAIR = re.compile(r"(?<![\w'’\-@./])([a-zà-ÿ]{3,})(?= ([a-zà-ÿ]{2,}(?:-[a-zà-ÿ]{2,})?)(?![\w'’@]|\.[a-z]))")
+# Rarer than this in both languages is a word never written as one: a name from outside the lists, or a typo
+# (the typos of chat are frequent enough to be counted, "tmrw" 2.3, "becuase" 2.6).
+_UNSEEN = 1.5
+# A surname the lists lack is a word rarer than this; rarer words of Spanish typed without accents are
+# common enough to pass it ("enfermeria" 2.7, "contadora" 2.9).
+_RARE = 2.5
+_ACCENTED = re.compile(r"[áéíóúàèìòùâêîôû]")
+_DERIVED_ENDINGS = (
+    "cion",
+    "sion",
+    "mente",
+    "miento",
+    "mientos",
+    "ante",
+    "ente",
+    "oso",
+    "osa",
+    "ico",
+    "ica",
+    "icos",
+    "icas",
+    "ivo",
+    "iva",
+    "al",
+    "ar",
+    "ura",
+    "ado",
+    "ada",
+    "ido",
+    "ida",
+    "ismo",
+    "itis",
+    "osis",
+    "emia",
+    "algia",
+    "tomia",
+    "ular",
+    "ea",
+    "eo",
+    "ial",
+    "ical",
+    "ous",
+    "ive",
+    "tion",
+    "ment",
+    "ness",
+    "ing",
+    "ed",
+    "ly",
+    "ology",
+    "logia",
+)
+# Words of chat, units and forms that the lists hold as names or that no list holds but are no one's.
+_NOT_NAMES = frozenset(
+    """
+    pls plz thx thanks ok okay lol yes yeah nah hey hola buenas bueno vale gracias dale sip nop porfa xfa
+    dob nhc dni nie curp rfc nif nss cuil cuit rut mrn nhs ssn dpi cedula cédula tel cel cell mob movil móvil
+    mg ml mcg kg cm mm mmhg bpm rpm rut run
+    pasame mandame dime avisame llamame escribeme mandale pasale dile avisale llamale diles mandalo pasalo
+    """.split()
+)
+
+
+def find_lower_case_pairs(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
+    """Given name and surname pairs in the stretches of ``text`` typed in lower case (``lower_spans``)."""
+    found = []
+    for start, end in lower_spans:
+        for match in _PAIR.finditer(text, start, end):
+            given, surname = match.group(1), match.group(2)
+            if _a_pair(given, surname):
+                found.append(Entity(match.start(), match.end(2), T.PERSON))
+    return found
+
+
+def _a_pair(given: str, surname: str) -> bool:
+    if not (_may_be_a_name(given) and _may_be_a_name(surname)):
+        return False
+    if given in lexicon.every_given_name() and lexicon.zipf(given) < 4.6 and given not in lexicon.EVERYDAY_NAMES:
+        return _is_surname(surname) or lexicon.zipf(surname) < _RARE or _a_town_as_surname(surname)
+    # two words no one writes as words: names the lists lack ("sipho ngcobo"; "faadumo cali", a given name the
+    # lists lack before a surname they hold). Words of a science are unseen too ("escotadura intercondílea"):
+    # their endings and accents tell them.
+    if lexicon.zipf(given) >= _UNSEEN or len(given) < 4 or _a_coined_word(given):
+        return False
+    if _is_surname(surname) and lexicon.zipf(surname) < 4.0:
+        return True
+    return lexicon.zipf(surname) < _UNSEEN and len(surname) >= 4 and not _a_coined_word(surname)
+
+
+def _a_town_as_surname(word: str) -> bool:
+    """Many surnames are towns' names ("fontana", "salvatierra"), which the name lists leave out as towns."""
+    return word in town_names() and lexicon.zipf(word) < 3.2
+
+
+def _a_coined_word(word: str) -> bool:
+    """A word of a science or a derivation ("intercondílea", "femorotibial", "pinzamiento"), not a name."""
+    return _ACCENTED.search(word) is not None or word.endswith(_DERIVED_ENDINGS)
+
+
+def _may_be_a_name(word: str) -> bool:
+    return not (
+        word in _NOT_NAMES
+        or word in FUNCTION_WORDS
+        or lexicon.zipf(word) >= 4.0
+        or lexicon.is_kept_term(word)
+        or lexicon.is_clinical_word(word)
+        or word in lexicon.drug_names()
+        or lexicon.is_region(word)
+    )
+
+
+def _is_surname(word: str) -> bool:
+    return all(part in lexicon.every_surname() for part in word.split("-"))
