@@ -104,8 +104,23 @@ _WHOLE = tuple(re.compile(form, flags) for form, flags in _FORMS)
 # "on 3/17", "el 16/01", "since 1/6": a day and a month without a year, only after a word that introduces a
 # date — alone, "2/3" is a fraction and "15/15" a score.
 _CUED_DAY_MONTH = re.compile(
-    r"(?i:\b(?:on|from|since|until|till|by|before|after|dated|dob|el|del|desde|hasta|d[íi]a|fecha|the|seen|"
-    r"visit|admitted|discharged|started|stopped|due|expires?|exp\.?|at)\b:?\s+)(?P<date>\d{1,2}[/.]\d{1,2})(?![/.]?\d)"
+    r"(?i:\b(?:on|from|since|until|till|by|before|after|dated|dob|el|del|al|desde|hasta|d[íi]a|fecha|the|seen|"
+    r"visit|admitted|discharged|started|stopped|due|expires?|exp\.?|at)\b:?\s+)"
+    # with a point, only after a word that names a date: "at 11.2" is a reading, "at 10.30" a time
+    r"(?P<date>\d{1,2}/\d{1,2}|(?<![Aa]t )(?<![Tt]he )(?<![Bb]y )(?<![Ff]rom )\d{1,2}\.\d{1,2})(?![/.]?\d)"
+    r"(?!\s*(?i:mg|mcg|ml|g|kg|%|mmol|mm|cm|units?|u|mEq|l|lb|lbs|°)\b)"  # "from 2.5 to 5 mg" is a dose
+    # words that record an event, before a day and month with a slash ("signed 11/03", "Labs (13/05)") or in
+    # German's form with its closing point ("al 7.3.", "am 28.2."): "note 1.5 mg" is a dose
+    r"|(?i:\b(?:signed|filed|attended|note|nota|labs?|seguimiento|evoluci[óo]n|anal[íi]tica)\b:?\s+\(?)"
+    r"(?P<recorded>\d{1,2}/\d{1,2})(?![/.]?\d)"
+    r"|(?i:\b(?:al|am|zum|vom|bis|on|el|del|desde|hasta|since|until)\s+)(?P<dotted>\d{1,2}\.\d{1,2})(?=\.(?!\d))"
+)
+# A log's entry opened by its day and month ("3/4 – filed the motion", "28/02: spoke to the client"), or a
+# record's words and then its day and month before a colon ("seguimiento telefonico 22/01: hablo con…").
+_ENTRY_DAY_MONTH = re.compile(
+    r"(?m)^[ \t]*(?P<date>\d{1,2}/\d{1,2})(?=[ \t]*(?:[–—-][ \t]|:[ \t]))"
+    r"|(?i:\b(?:note|nota|seguimiento|evoluci[óo]n|control|labs?|visita|consulta|llamada|call|visit|review|entry|"
+    r"update|actualizaci[óo]n)\b)[^\n\d:]{0,30}?\s(?P<titled>\d{1,2}/\d{1,2})(?=:\s)"
 )
 
 
@@ -114,6 +129,9 @@ _CUED_DAY_MONTH = re.compile(
 _TIMED_DAY_MONTH = re.compile(
     r"(?<![\w/.])(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)(?=,?\s+(?:at\s+|@\s*|a las\s+)?\d{1,2}(?::\d{2})?\s*"
     r"(?i:am|pm|a\.m\.|p\.m\.|h\b|hrs\b)|,?\s+(?:at|@|a las)\s+\d{1,2}:\d{2})"
+    # after a comma, with a 24-hour time: "informe de la Dra. Sosa, 07/08 01:15" ("the score was 3/10 10:00" is a
+    # score read at a time)
+    r"|(?<=, )(?P<clocked>\d{1,2}/\d{1,2})(?![/.]?\d)(?=,?\s+(?:[01]?\d|2[0-3]):[0-5]\d(?![\d/]|:\d))"
     r"|(?i:\b(?:scheduled|appt|appointment|f/u|follow-?up|next|session|surgery|review|drawn|collected|filled|"
     r"refilled|returned|called|orif|procedure|cita|control|revisi[óo]n|ingreso|alta|consulta|last|effective)\b"
     r"\.?:?\s+(?:on\s+|el\s+)?)(?P<cued>\d{1,2}/\d{1,2})(?![/.]?\d)"
@@ -331,10 +349,19 @@ _MONTH_ALONE = re.compile(
 
 
 def _extra_spans(text: str) -> set[tuple[int, int]]:
-    spans = {m.span("date") for m in _CUED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
+    spans = {
+        m.span(group)
+        for m in _CUED_DAY_MONTH.finditer(text)
+        if parse_date(m.group(group := next(g for g in ("date", "recorded", "dotted") if m.group(g)))) is not None
+    }
     spans |= {m.span("date") for m in _WEEKDAY_CUED.finditer(text) if parse_date(m.group("date")) is not None}
+    spans |= {
+        m.span(group)
+        for m in _ENTRY_DAY_MONTH.finditer(text)
+        if parse_date(m.group(group := "date" if m.group("date") else "titled")) is not None
+    }
     for match in _TIMED_DAY_MONTH.finditer(text):
-        group = "date" if match.group("date") else "cued"
+        group = next(name for name in ("date", "clocked", "cued") if match.group(name))
         if parse_date(match.group(group)) is not None:
             spans.add(match.span(group))
     spans |= {m.span("date") for m in _DAY_MONTH_LIST.finditer(text) if _a_list_of_dates(text, m)}

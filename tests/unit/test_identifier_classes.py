@@ -2742,3 +2742,34 @@ def test_a_given_name_and_surname_typed_in_lower_case_with_no_cue_are_found(dete
 )
 def test_words_of_a_science_or_chat_typed_in_lower_case_are_no_name(detector, text, kept):
     assert kept in replaced(detector, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Labs (13/05): Leu 8,900, Hb 12.4", "13/05"),
+        ("informe de la Dra. Sosa, 07/08 01:15: sin lesiones agudas", "07/08"),
+        ("seguimiento telefonico 22/01: hablo con la hija", "22/01"),
+        ("3/4 – filed the motion to compel", "3/4"),
+        ("PCSO attended 5/3, log ref 13250304-0871.", "5/3"),
+        ("file note 28/02: spoke to the client", "28/02"),
+        ("Authority form signed 11/03.", "11/03"),
+        ("evolucion kinesio 12/5: sesion 6/10 domicilio", "12/5"),
+        ("cambiar la fecha de entrega al 7.3.; gracias", "7.3"),
+    ],
+)
+def test_a_day_and_month_where_a_record_names_its_event_is_a_date(detector, text, day):
+    assert any(e.type is T.DATE and e.text_in(text) == day for e in detector.detect(text)), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "strength 5/5 in all limbs, GCS 15/15, took 1/2 tablet, pain 7/10, open 24/7",
+        "Her A1C came back at 11.2 and she was started on metformin",
+        "increased from 2.5 mg to 5 mg; note 1.5 mg daily",
+        "evolucion kinesio: sesion 6/10 domicilio",
+    ],
+)
+def test_scores_doses_and_readings_are_no_day_and_month(detector, text):
+    assert not [e for e in detector.detect(text) if e.type is T.DATE], text
