@@ -1080,6 +1080,12 @@ _NUMBER_LABELS = frozenset(
 )
 
 
+_VEHICLE_LABEL = re.compile(
+    r"(?i:plates?|placas?|patente|tablilla|dominio|matr[íi]cula|rego|reg|registration|vin|ppu|bastidor|chassis|"
+    r"car|vehicle|coche|carro|auto|moto|is|es|was)\.?"
+)
+
+
 def _without_number_label(text: str, entity: Entity) -> Entity:
     """A number's finding without the word that introduces it ("CURP TEVS140505…", "ext 7245", "registral
     48211"): the label is no identifier, and the model reads better with it."""
@@ -1090,7 +1096,12 @@ def _without_number_label(text: str, entity: Entity) -> Entity:
         r"\d", text[start + match.end() : entity.end]
     ):
         word = match.group(1)
-        if not (word.lower() in _NUMBER_LABELS or word.islower()):
+        # a plate typed in lower case starts with its letters ("nd 412-881", "af 892 jq"): a vehicle's label is
+        # one of the vehicle words the plate was found after, or a word longer than a plate's letters
+        label = word.islower() and (
+            entity.type is not T.VEHICLE or len(word) >= 5 or _VEHICLE_LABEL.fullmatch(word) is not None
+        )
+        if not (word.lower() in _NUMBER_LABELS or label):
             break
         start += match.end()
     return Entity(start, entity.end, entity.type)

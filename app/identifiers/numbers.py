@@ -19,6 +19,7 @@ from stdnum.gb import nhs
 from stdnum.mx import curp, rfc
 
 from app.identifiers.entities import Entity, EntityType
+from app.identifiers.plates import find_plates
 
 T = EntityType
 # A code after its cue: letters and digits with inner separators, at least one digit.
@@ -374,6 +375,7 @@ def find_numbers(text: str) -> list[Entity]:
     found += [Entity(*m.span("value"), T.LICENCE) for m in _VOLUME_AND_PAGE.finditer(text)]
     found += [Entity(*m.span("value"), T.ACCOUNT) for m in _TRANSFER_ALIAS.finditer(text)]
     found += [Entity(*m.span("value"), T.VEHICLE) for m in _ES_PLATE_TYPED.finditer(text)]
+    found += find_plates(text)
     found += [Entity(*m.span(), T.RECORD_NUMBER) for m in _GROUPED_CODE.finditer(text) if not _date_like(m.group(0))]
     found += [
         Entity(*m.span("value"), T.RECORD_NUMBER)

@@ -2773,3 +2773,35 @@ def test_a_day_and_month_where_a_record_names_its_event_is_a_date(detector, text
 )
 def test_scores_doses_and_readings_are_no_day_and_month(detector, text):
     assert not [e for e in detector.detect(text) if e.type is T.DATE], text
+
+
+@pytest.mark.parametrize(
+    ("text", "plate"),
+    [
+        ("the pcn was issued to my car rkz 4471 on royal avenue", "rkz 4471"),
+        ("bring the nct cert for 12-c-20331. any probs ring me", "12-c-20331"),
+        ("accident near umhlanga, his vehicle nd 412-881. lives at 44", "nd 412-881"),
+        ("Damage claim for hire car WX 48817 (Skoda Octavia)", "WX 48817"),
+        ("in her Toyota Corolla, rego 1XT 8KW, 22 km return", "1XT 8KW"),
+        ("parked in the courtyard, VW Golf F-AO 2291, the space is ours", "F-AO 2291"),
+        ("camioneta Mitsubishi L200, PPU JTRW-48, y es socio", "JTRW-48"),
+        ("mi auto peugeot 208 patente af 892 jq, poliza 04-118872-3", "af 892 jq"),
+    ],
+)
+def test_a_plate_named_by_its_vehicle_or_its_make_is_found(detector, text, plate):
+    assert any(e.text_in(text) == plate for e in detector.detect(text)), [
+        e.text_in(text) for e in detector.detect(text)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the car was at 3pm and the van had 2 doors; my car is a 2019 model",
+        "car seat 2 fitted; car crash 2 weeks ago; vehicle 1 of 2",
+        "he drives a Ford F-150 and a car Mazda CX-5",
+        "the vehicle 4x4 and the Toyota Hilux 2.8 diesel",
+    ],
+)
+def test_a_vehicle_word_before_a_count_time_or_model_finds_no_plate(detector, text):
+    assert not [e for e in detector.detect(text) if e.type is T.VEHICLE], text
