@@ -18,6 +18,7 @@ from stdnum.es import cif, dni, nie
 from stdnum.gb import nhs
 from stdnum.mx import curp, rfc
 
+from app.identifiers.credentials import find_credentials
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.plates import find_plates
 
@@ -114,11 +115,17 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"atestado|denuncia|diligencias(?: previas)?|ejecutoria|ejecuci[óo]n|nig|docket(?: no| number)?|"
         r"index(?: no| number)?|case(?: no| number)?|charge(?: no| number)?|"
         r"incident(?: no| number)?|report(?: no| number)?|"
-        r"crime reference|police reference|urn|citation|con el n[úu]mero|cuij|iue|nurej|rit|rol",
+        r"crime reference|police reference|urn|citation|con el n[úu]mero|cuij|iue|nurej|rit|rol|"
+        # a parking fine's notice, a referral's or a file's number, a South African police case ("CAS 412/06/2022")
+        r"pcn|penalty charge notice(?: no| number)?|referral(?: no| number)|file (?:no|number|ref)|cas|"
+        r"aktenzeichen|az\.",
     ),
 )
 # A code of letters and digits in groups ("6HJ2-QM8-WT41", "AIC/PROP/25/017"): a record, claim or member
 # number whatever introduces it — three digits and a letter at least, so "ICD-10" and "COVID-19" are not.
+# A file's own code after the word alone: letters, a dash and digits ("file sfhmca-129455"); "the file was
+# 12MB" and "file note 3" are no file's number.
+_FILE_CODE = re.compile(r"(?i:\bfile)[:\s]+(?P<value>[A-Za-z]{2,8}[-/]\d{3,8}(?:[-/]\d{1,4})?)(?![\w/-])")
 _GROUPED_CODE = re.compile(
     r"(?<![\w/-])(?=[A-Z0-9/-]*\d[A-Z0-9/-]*\d[A-Z0-9/-]*\d)(?=[A-Z0-9/-]*[A-Z])"
     r"[A-Z0-9]{1,8}(?:[/-][A-Z0-9]{1,8}){2,5}(?![\w/-])"
@@ -376,6 +383,8 @@ def find_numbers(text: str) -> list[Entity]:
     found += [Entity(*m.span("value"), T.ACCOUNT) for m in _TRANSFER_ALIAS.finditer(text)]
     found += [Entity(*m.span("value"), T.VEHICLE) for m in _ES_PLATE_TYPED.finditer(text)]
     found += find_plates(text)
+    found += find_credentials(text)
+    found += [Entity(*m.span("value"), T.CASE_NUMBER) for m in _FILE_CODE.finditer(text)]
     found += [Entity(*m.span(), T.RECORD_NUMBER) for m in _GROUPED_CODE.finditer(text) if not _date_like(m.group(0))]
     found += [
         Entity(*m.span("value"), T.RECORD_NUMBER)

@@ -269,7 +269,8 @@ _STREETS = (
     # Typed in lower case: "2210 w north ave".
     re.compile(
         # ("rkz 4471 on royal avenue" is a plate, then the street it was on)
-        r"(?<![\w,.])\d{1,5} (?!(?:on|in|at|to|of|from|and|the|down|up|along|near|by|off)\b)(?:[nsew] )?(?:[a-z]+ ){1,3}"
+        r"(?<![\w,.])\d{1,5} (?!(?:on|in|at|to|of|from|and|the|down|up|along|near|by|off)\b)"
+        r"(?:[nsew] )?(?:[a-z]+ ){1,3}"
         r"(?:st|street|ave|avenue|rd|road|blvd|boulevard|dr|drive|ln|lane|"
         r"way|ct|court|pl|place|hwy|pkwy)\b\.?"
         # and its flat or unit: "44 oak st apt 2", "1207 w maple ave unit 3b"

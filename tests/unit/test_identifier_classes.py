@@ -2805,3 +2805,34 @@ def test_a_plate_named_by_its_vehicle_or_its_make_is_found(detector, text, plate
 )
 def test_a_vehicle_word_before_a_count_time_or_model_finds_no_plate(detector, text):
     assert not [e for e in detector.detect(text) if e.type is T.VEHICLE], text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("Ticket #INC-884213 – user pmcginley at Lakeview Pediatrics locked out", "pmcginley"),
+        ("La Dra. Olmedo (usuario polmedo) no puede acceder", "polmedo"),
+        ("duplicate login attempts, account awarsame86 temporarily locked.", "awarsame86"),
+        ("Temp password issued: Spring!Walrus27. Caller callback 773-555-0119", "Spring!Walrus27"),
+        ("Her password at the time was Lowell2025!! (since reset).", "Lowell2025!!"),
+        ("se resetea contraseña a temporal Rsur*2025a y se pide cambio", "Rsur*2025a"),
+        ("appealing pcn bz40718823 issued last month", "bz40718823"),
+        ("family matter, file sfhmca-129455. employer", "sfhmca-129455"),
+        ("accident report, Bellville CAS 412/06/2022). The matter", "412/06/2022"),
+    ],
+)
+def test_a_login_a_password_or_a_case_a_few_words_after_its_word_is_found(detector, text, secret):
+    assert_hidden(detector, text, secret)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("the account holder is away; see the user manual", "account holder"),
+        ("password reset link expires in 24 hours; password must be 8 characters", "24 hours"),
+        ("the passphrase protects keys on PKCS#11 tokens", "PKCS#11"),
+        ("the file was 12MB and the file note 3 is attached", "file note 3"),
+    ],
+)
+def test_the_words_of_logins_and_files_keep_what_names_no_one(detector, text, kept):
+    assert kept in replaced(detector, text)
