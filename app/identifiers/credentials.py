@@ -28,9 +28,20 @@ _PASSWORD = re.compile(
 )
 
 
+# A door's, a gate's or a key safe's code, and a booking's confirmation: "Gate code 4471#", "staircase code
+# 1203#4471", "confirmation CA4Sm7Qk". A code of letters alone is a word ("confirmation pending").
+_ACCESS_CODE = re.compile(
+    r"(?i:\b(?:gate|door|entry|access|staircase|stair|building|key ?safe|keysafe|lockbox|alarm|portal|portero|"
+    r"puerta|acceso)\s+(?:code|c[óo]digo)|\bc[óo]digo de (?:acceso|puerta|portal)|"
+    r"\bconfirmation(?: code| number| no\.?)?)"
+    r"[:#\s]+(?P<code>(?=[\w#*]*\d)[A-Za-z0-9][\w#*]{2,15})(?![\w#*])"
+)
+
+
 def find_credentials(text: str) -> list[Entity]:
-    """Usernames and passwords a few words after the word that names them."""
+    """Usernames, passwords and access codes a few words after the word that names them."""
     found = [Entity(*m.span("secret"), EntityType.RECORD_NUMBER) for m in _PASSWORD.finditer(text)]
+    found += [Entity(*m.span("code"), EntityType.RECORD_NUMBER) for m in _ACCESS_CODE.finditer(text)]
     for match in _USERNAME.finditer(text):
         user = match.group("user")
         if _a_handle(user):

@@ -858,8 +858,10 @@ def _tidy_edges(text: str, entity: Entity) -> Entity | None:
     surfaces = [w.group(0) for w in words]
     if 1 < len(surfaces) <= 3 and all(w[0].islower() for w in surfaces[1:]) and all(map(_everyday, surfaces)):
         return None
+    legal_form = entity.type is T.ORGANIZATION and rules.LEGAL_FORM_ENDING.search(entity.text_in(text))
     while (
         naming
+        and not legal_form  # "Logistica Navigli S.r.l.": its form's letters are no words of the sentence
         and len(words) > 2
         and words[-1].group(0).islower()
         and not rules.LOWER_CASE_COMPANY.search(words[-1].group(0))

@@ -15,8 +15,12 @@ from collections.abc import Callable
 
 from stdnum import iban, luhn
 from stdnum.es import cif, dni, nie
+from stdnum.fi import hetu
+from stdnum.fr import nir
 from stdnum.gb import nhs
+from stdnum.it import codicefiscale
 from stdnum.mx import curp, rfc
+from stdnum.se import personnummer
 
 from app.identifiers.credentials import find_credentials
 from app.identifiers.entities import Entity, EntityType
@@ -209,6 +213,12 @@ def _not_a_round_quantity(surface: str) -> bool:
 _NAF = re.compile(r"(?<![\w/])\d{2}/\d{7,8}/\d{2}(?![\w/])")
 _US_SSN = re.compile(r"(?<![\w\-.])\d{3}(?P<sep>[- .])\d{2}(?P=sep)\d{4}(?![\w\-])")
 _UK_NHS = re.compile(r"(?<![\w\-.])\d{3}[- ]?\d{3}[- ]?\d{4}(?![\w\-])")
+# Europe's personal numbers whose check proves them: Italy's codice fiscale (any case), France's social
+# security number (NIR), Sweden's personnummer, Finland's henkilötunnus.
+_CODICE_FISCALE = re.compile(r"(?<!\w)[A-Za-z]{6}\d{2}[A-Za-z]\d{2}[A-Za-z]\d{3}[A-Za-z](?!\w)")
+_NIR = re.compile(r"(?<![\w-])[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[ABab]) ?\d{3} ?\d{3} ?\d{2}(?![\w-])")
+_PERSONNUMMER = re.compile(r"(?<![\w-])(?:19|20)?\d{6}[-+]\d{4}(?![\w-])")
+_HETU = re.compile(r"(?<![\w-])\d{6}[-+A]\d{3}[0-9A-Ya-y](?![\w-])")
 _UK_NI = re.compile(r"(?<!\w)(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D](?!\w)", re.I)
 
 
@@ -282,6 +292,10 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.VEHICLE, _UK_PLATE, lambda s: True),
     (T.VEHICLE, _ES_PLATE, lambda s: True),
     (T.LICENCE, _NPI, _npi),
+    (T.NATIONAL_ID, _CODICE_FISCALE, lambda s: _valid(codicefiscale.validate, s.upper())),
+    (T.NATIONAL_ID, _NIR, lambda s: _valid(nir.validate, _compact(s).upper())),
+    (T.NATIONAL_ID, _PERSONNUMMER, lambda s: _valid(personnummer.validate, s)),
+    (T.NATIONAL_ID, _HETU, lambda s: _valid(hetu.validate, s.upper())),
     (T.NATIONAL_ID, _RUT, lambda s: True),
     (T.NATIONAL_ID, _NAF, lambda s: True),
     (T.NATIONAL_ID, _BOLIVIAN_CI, _not_a_round_quantity),

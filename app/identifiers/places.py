@@ -419,6 +419,12 @@ _CUED_POSTCODE = re.compile(
     re.I,
 )
 # Singapore's six digits after the city-state's name: "Singapore 528605".
+# India's six-digit PIN after its town ("Pune 411038", "New Delhi 110024", "Chennai – 600004", "chennai 600020"):
+# the gazetteer's town vouches for the number.
+_TOWN_AND_INDIAN_PIN = re.compile(
+    rf"(?<![\w])(?P<town>(?:{_NAME}|[a-z]{{3,}})(?: (?:{_NAME}|[a-z]{{3,}}))?)(?:,? | [–-] | - )"
+    rf"(?P<zip>[1-8]\d{{5}})(?![\d\w])"
+)
 _SINGAPORE_POSTCODE = re.compile(r"(?<!\w)(?:Singapore |SINGAPORE |S\(?)(?P<zip>\d{6})\)?(?!\d)")
 _EIRCODE = re.compile(
     r"(?<!\w)[AC-FHKNPRTV-Y]\d{2}[ ]?(?=[AC-FHKNPRTV-Y0-9]*[AC-FHKNPRTV-Y])[AC-FHKNPRTV-Y0-9]{4}(?!\w)"
@@ -573,6 +579,16 @@ def find_places(text: str) -> list[Entity]:
             found.append(Entity(*match.span("zip"), T.POSTCODE))
             continue
         found += [Entity(*match.span("town"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
+    for match in _TOWN_AND_INDIAN_PIN.finditer(text):
+        town = match.group("town")
+        words = town.split()
+        if lexicon.is_region(words[-1]) or words[-1].isupper() and len(words[-1]) <= 4:
+            continue  # "Singapore 640418" is the city-state's own code; "SIS 123456" an insurer's number
+        # "New Delhi", "Pune": the town whole, or its last word ("Kothrud, Pune 411038" reads "Kothrud, Pune")
+        if _a_town(town) or _a_town(town.title()) or _a_town(words[-1]) or _a_town(words[-1].title()):
+            found.append(Entity(*match.span("zip"), T.POSTCODE))
+            named = town if (_a_town(town) or _a_town(town.title())) else words[-1]
+            found.append(Entity(match.end("town") - len(named), match.end("town"), T.LOCATION))
     for pattern in (_CUED_POSTCODE, _SINGAPORE_POSTCODE):
         found += [
             Entity(*m.span("zip"), T.POSTCODE) for m in pattern.finditer(text) if re.search(r"\d", m.group("zip"))

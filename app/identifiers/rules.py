@@ -42,7 +42,7 @@ _LEGAL_FORM = (
     r"S\.A\.(?:B\.|P\.I\.)? ?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.T\.|"
     r"S\.R\.L\.|S\.A\.C\.|E\.I\.R\.L\.|S\. ?Coop\.|S\.A\.|S\.C\.|A\.C\.|"
     r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"
-    r"Pvt\. Ltd\.|Pty Ltd|Co Ltd)"
+    r"Pvt\. Ltd\.|Pty Ltd|Co Ltd|S\.r\.l\.?|Srl|S\.a\.s\.?|S\.n\.c\.?|Oyj|A/S|ASA|Kft\.|s\.r\.o\.|d\.o\.o\.|SARL|EURL)"
 )
 _COMPANY_SUFFIX = (
     rf"(?:{_LEGAL_FORM}|& Co|and Co|& Sons?|& Daughters?|& Partners|& Associates|"
@@ -388,7 +388,16 @@ RULES: tuple[Rule, ...] = (
     # an age in brackets after the person it is said of: "Mrs Kaur (96)", "Doris Pell (93) lives alone"
     _rule(
         T.AGE,
-        r"(?<!\w)(?P<who>[A-Z][a-zà-ÿ'’-]+) \((?P<value>(?:9\d|1[01]\d))\)(?! ?(?:%|mg|kg|mmhg|/))",
+        r"(?<!\w)(?P<who>[A-Z][a-zà-ÿ'’-]*(?:[A-Z][a-zà-ÿ'’-]+)?) \((?P<value>(?:9\d|1[01]\d))\)"
+        r"(?! ?(?:%|mg|kg|mmhg|/))",
+        context=_said_of_someone,
+    ),
+    # an age between commas after the person it is said of: "Megan Lloyd-Prys, 95, lives alone"
+    _rule(
+        T.AGE,
+        r"(?<!\w)(?P<who>[A-Z][a-zà-ÿ'’-]*(?:[A-Z][a-zà-ÿ'’-]+)?), (?P<value>(?:9\d|1[01]\d)),"
+        r"(?= (?i:lives|living|widow|widowed|widower|retired|resident|who|is|was|has|had|admitted|seen|with|from|of|"
+        r"vive|viuda|viudo|jubilad[oa]|que|con|de)\b)",
         context=_said_of_someone,
     ),
     # "At 93 she still drives", "a los 92 vive sola"

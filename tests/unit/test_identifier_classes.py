@@ -2836,3 +2836,36 @@ def test_a_login_a_password_or_a_case_a_few_words_after_its_word_is_found(detect
 )
 def test_the_words_of_logins_and_files_keep_what_names_no_one(detector, text, kept):
     assert kept in replaced(detector, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Omar Haddad, codice fiscale HDDMRO85C12Z229T (copied)", ("HDDMRO85C12Z229T",)),
+        ("bring tessera sanitaria (kwlgzg71c12z127g). to cancel", ("kwlgzg71c12z127g",)),
+        ("numéro de sécu 2 79 11 69 123 045 16. Call me", ("2 79 11 69 123 045 16",)),
+        ("my hetu is 030799-4344, i need the form", ("030799-4344",)),
+        ("discharge team: Megan Lloyd-Prys, 95, lives alone at home", ("95",)),
+        ("Re: Mr Alasdair MacIlleathain (94) – our ref", ("94",)),
+        ("Employment dispute with Logistica Navigli S.r.l.; severance", ("Logistica Navigli S.r.l",)),
+        ("at Sahyadri Hospital, Kothrud, Pune 411038 on Monday", ("Pune", "411038")),
+        ("Lajpat Nagar II, New Delhi 110024. Bank HDFC", ("New Delhi", "110024")),
+        ("on March 12. Gate code 4471#. Family contact", ("4471#",)),
+        ("PostNord – staircase code 1203#4471 added to notes.", ("1203#4471",)),
+        ("booked online, confirmation CA4Sm7Qk\nClinic", ("CA4Sm7Qk",)),
+    ],
+)
+def test_european_personal_numbers_ages_firms_pins_and_codes_are_found(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Blk 418 Jurong West Street 42, Singapore 640418", "Singapore"),
+        ("Hb 12, 95, with sats stable", "95"),
+        ("confirmation pending; the door code is changed monthly", "changed monthly"),
+    ],
+)
+def test_a_city_state_a_reading_and_a_codes_words_are_kept(detector, text, kept):
+    assert kept in replaced(detector, text)
