@@ -23,7 +23,7 @@ from app.identifiers.entities import Entity, EntityType
 from app.identifiers.known_organisations import find_known_organisations
 from app.identifiers.language import Language, detect_language
 from app.identifiers.lower_case_institutions import find_lower_case_institutions
-from app.identifiers.lower_case_names import find_lower_case_pairs
+from app.identifiers.lower_case_names import find_labelled_lower_case_names, find_lower_case_pairs
 from app.identifiers.numbers import find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
@@ -196,6 +196,7 @@ class IdentifierDetector:
         ]
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += find_lower_case_pairs(text, lower_spans)  # its own test of the words: not _named's lists alone
+        found += find_labelled_lower_case_names(text)
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
         found += [entity for entity in names.find_listed_names(text) if _credible(text, entity)]
         model = self._names(text, language) if self.use_ner else []

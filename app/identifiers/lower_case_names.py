@@ -83,6 +83,71 @@ _NOT_NAMES = frozenset(
 )
 
 
+# A label before a name typed in lower case: "paciente: jesus alberto rosas tlapale", "titular maria del carmen
+# tlapale", "pac beto salvatierra (91 años)". The label vouches for the words, however common, up to the
+# first that goes on with the sentence.
+_LABELLED = re.compile(
+    r"(?<![\w])(?:paciente|pac|pte|patient|pt|titular|afiliad[oa]|asegurad[oa]|cliente|client|nombre|name|"
+    r"usuari[oa]|beneficiari[oa]|tomador[a]?|member|insured)(?:\s*[:\-–]\s*|\s+)"
+    r"(?P<name>[a-zà-ÿ]{2,}(?: (?:(?:de|del|de la|de los|de las|y|i|van|von|da|dos) )?[a-zà-ÿ]{2,}){1,4})"
+)
+_NAME_PARTICLES = frozenset("de del la los las y i van von da dos".split())
+
+
+def find_labelled_lower_case_names(text: str) -> list[Entity]:
+    """Names typed in lower case after the label of the person they name."""
+    found = []
+    for match in _LABELLED.finditer(text):
+        words = list(re.finditer(r"\S+", match.group("name")))
+        kept = []
+        for word in words:
+            surface = word.group(0)
+            if surface in _NAME_PARTICLES and kept:
+                kept.append(word)
+                continue
+            if not _may_be_a_label_name(surface):
+                break
+            kept.append(word)
+        # the label vouches for the place, the words must still read as a name's: "paciente refiere dolor" does
+        # not, and "paciente maria lopez acude" ends before "acude"
+        if not kept or not _label_given(kept[0].group(0)):
+            continue
+        for index, word in enumerate(kept[1:], start=1):
+            if word.group(0) not in _NAME_PARTICLES and not _label_surname(word.group(0)):
+                kept = kept[:index]
+                break
+        while kept and kept[-1].group(0) in _NAME_PARTICLES:
+            kept.pop()
+        if len([w for w in kept if w.group(0) not in _NAME_PARTICLES]) >= 2:
+            base = match.start("name")
+            found.append(Entity(base + kept[0].start(), base + kept[-1].end(), T.PERSON))
+    return found
+
+
+def _label_given(word: str) -> bool:
+    return word in lexicon.every_given_name() or lexicon.zipf(word) < 3.0
+
+
+def _label_surname(word: str) -> bool:
+    return (
+        word in lexicon.every_given_name()
+        or _is_surname(word)
+        or lexicon.zipf(word) < _RARE
+        or _a_town_as_surname(word)
+    )
+
+
+def _may_be_a_label_name(word: str) -> bool:
+    return not (
+        word in _NOT_NAMES
+        or word in FUNCTION_WORDS
+        or lexicon.zipf(word) >= 5.0
+        or lexicon.is_kept_term(word)
+        or lexicon.is_clinical_word(word)
+        or word in lexicon.drug_names()
+    )
+
+
 def find_lower_case_pairs(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
     """Given name and surname pairs in the stretches of ``text`` typed in lower case (``lower_spans``)."""
     found = []

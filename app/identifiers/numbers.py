@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 
 from stdnum import iban, luhn
+from stdnum.ar import cbu
 from stdnum.es import cif, dni, nie
 from stdnum.fi import hetu
 from stdnum.fr import nir
@@ -115,7 +116,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     ),
     _cued(
         T.CASE_NUMBER,
-        r"expediente|procedimiento(?: \w+){0,2}|autos|recurso(?: de \w+)?|juicio(?: \w+){0,2}|rollo|sentencia|auto|"
+        r"expediente|expte\.?|procedimiento(?: \w+){0,2}|autos|recurso(?: de \w+)?|juicio(?: \w+){0,2}|rollo|"
+        r"sentencia|auto|"
         r"atestado|denuncia|diligencias(?: previas)?|ejecutoria|ejecuci[óo]n|nig|docket(?: no| number)?|"
         r"index(?: no| number)?|case(?: no| number)?|charge(?: no| number)?|"
         r"incident(?: no| number)?|report(?: no| number)?|"
@@ -127,6 +129,14 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
 )
 # A code of letters and digits in groups ("6HJ2-QM8-WT41", "AIC/PROP/25/017"): a record, claim or member
 # number whatever introduces it — three digits and a letter at least, so "ICD-10" and "COVID-19" are not.
+# A registration in thousands, as Latin American colleges write it: "Col. 14,552", "colegiado activo número
+# 14,552", "M.P. 12.345". (A number in thousands after other words is money.)
+_THOUSANDS_LICENCE = re.compile(
+    r"(?i:\b(?:col\.|colegiad[oa](?: activo| activa)?(?: n[úu]mero| n\.?[º°])?|m\.p\.|m\.n\.|"
+    r"matr[íi]cula(?: profesional)?(?: n\.?[º°])?|cjppu))\s*(?P<value>\d{1,3}(?:[.,]\d{3})+)(?![\d.,]\d)"
+)
+# Argentina's bank key (CBU), 22 digits whose two checks prove it, wherever it stands.
+_CBU = re.compile(r"(?<![\d-])\d{22}(?![\d-])")
 # A file's own code after the word alone: letters, a dash and digits ("file sfhmca-129455"); "the file was
 # 12MB" and "file note 3" are no file's number.
 _FILE_CODE = re.compile(r"(?i:\bfile)[:\s]+(?P<value>[A-Za-z]{2,8}[-/]\d{3,8}(?:[-/]\d{1,4})?)(?![\w/-])")
@@ -399,6 +409,8 @@ def find_numbers(text: str) -> list[Entity]:
     found += find_plates(text)
     found += find_credentials(text)
     found += [Entity(*m.span("value"), T.CASE_NUMBER) for m in _FILE_CODE.finditer(text)]
+    found += [Entity(*m.span("value"), T.LICENCE) for m in _THOUSANDS_LICENCE.finditer(text)]
+    found += [Entity(*m.span(), T.ACCOUNT) for m in _CBU.finditer(text) if cbu.is_valid(m.group(0))]
     found += [Entity(*m.span(), T.RECORD_NUMBER) for m in _GROUPED_CODE.finditer(text) if not _date_like(m.group(0))]
     found += [
         Entity(*m.span("value"), T.RECORD_NUMBER)

@@ -414,7 +414,8 @@ _CITY_STATE_NAME_ZIP = re.compile(
 )
 _CUED_POSTCODE = re.compile(
     r"(?<!\w)(?:C\.P\.|CP|c[óo]digo postal|c[óo]d\. postal|zip(?: code)?|post ?code|postal code)"
-    r"[:\s]*(?P<zip>[A-Z0-9]{2,5}[ \-]?[A-Z0-9]{0,4})"
+    r"(?i: fiscal| de facturaci[óo]n| de env[íi]o| de entrega| de domicilio)?"
+    r"[:\s]*(?P<zip>[A-Z0-9]{2,5}(?:[ \-]?[A-Z0-9]{1,4})?)"
     r"(?!\w)",
     re.I,
 )

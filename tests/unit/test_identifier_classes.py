@@ -2869,3 +2869,31 @@ def test_european_personal_numbers_ages_firms_pins_and_codes_are_found(detector,
 )
 def test_a_city_state_a_reading_and_a_codes_words_are_kept(detector, text, kept):
     assert kept in replaced(detector, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("consulta en linea - paciente: jesus alberto rosas tlapale - correo", ("jesus alberto rosas tlapale",)),
+        ("tarjeta 4881 - titular maria del carmen tlapale - cp", ("maria del carmen tlapale",)),
+        ("Dra. Ana Ruiz — Col. 14,552 — Tel. 2334-1122", ("14,552",)),
+        ("C.P. fiscal: 03100 / Correo: ana@correo.mx", ("03100",)),
+        ("CBU para el reintegro: 0170321212421195195512 — Tel.", ("0170321212421195195512",)),
+        ('Asunto: RE: Expte. CNT 23456/2024 "Quiroga, Hernán c/ Logística Ribereña SA"', ("CNT 23456/2024",)),
+    ],
+)
+def test_labelled_lower_case_names_thousands_registrations_and_case_files_are_found(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("paciente refiere dolor abdominal", "refiere dolor"),
+        ("patient reports mild nausea; pt denies fever chills", "reports mild nausea"),
+        ("paciente femenina adulta mayor", "femenina adulta"),
+        ("pagó $14,552 y 1.200 pesos", "14,552"),
+    ],
+)
+def test_a_label_before_clinical_words_or_money_names_no_one(detector, text, kept):
+    assert kept in replaced(detector, text)
