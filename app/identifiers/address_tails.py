@@ -28,11 +28,22 @@ _UNIT = (
     r"|(?i:scala|piano|int\.?|interno) ?[A-Z0-9]{1,3}(?!\w)"  # Italian
     r"|\d{1,2}\.?[º°]? ?(?i:andar|dto\.?|esq\.?|dir\.?)"  # Portuguese
     r"|(?i:space|lot|suite|ste\.?|apt\.?|apartment|unit|flat|room|rm\.?|#) ?#?\d{1,5}[A-Za-z]?(?!\w)"
-    r"|(?i:bis|ter)(?!\w))"
+    r"|(?i:bis|ter)(?!\w)"
+    r"|\d{1,2}\. ?(?i:eskuina|ezkerra|erdia|esk\.|ezk\.)"  # Basque: right, left, middle
+    r"|(?i:àtic|atic|baixos|entresòl|principal|pral\.)(?: \d{1,2}[aª])?(?!\w)"  # Catalan
+    r"|\d{1,2} ?[°º] ?\"?[A-Z]\"?(?!\w)"  # Argentina: 4° "C"
+    # Mexico's and Chile's: the street's side of town, the floor, the office, the block and the flat
+    r"|(?:Ote|Pte|Nte|Sur|Oriente|Poniente|Norte)\.?(?!\w)"
+    r"|(?i:piso|planta|despacho|oficina|of\.|dpto\.?|depto\.?|departamento|apto\.?|local|torre|block|bloque|"
+    r"casa|int\.?|interior|consultorio) ?[\w-]{1,5}(?!\w)"
+    r"|(?i:edificio|edif\.|condominio|residencial|conjunto) [A-ZÁÉÍÓÚÑ][\wÀ-ÿ]*"
+    r"(?: (?:(?:del|de la|de|la|las|los) )?[A-ZÁÉÍÓÚÑ][\wÀ-ÿ]*){0,3}(?: \d{1,3}(?!\w))?)"
 )
 _TAIL = re.compile(
-    # a street's pattern may have read the floor's number as a door already ("Allee 142, 3" of "3. OG links")
-    r"(?:(?<=\d)\. ?(?:OG|Etage|Stock|og|etage|stock)(?: (?:links|rechts|Mitte|li\.|re\.|mitte))?)?"
+    # a street's pattern may have read the floor's number as a door already ("Allee 142, 3" of "3. OG links",
+    # "Kale Nagusia 12, 3" of "3. eskuina", "Rivadavia 5680, 4°" of '4° "C"')
+    r"(?:(?<=\d)\. ?(?:OG|Etage|Stock|og|etage|stock)(?: (?:links|rechts|Mitte|li\.|re\.|mitte))?"
+    r"|(?<=\d)\. ?(?i:eskuina|ezkerra|erdia)|(?<=[°º]) ?\"[A-Z]\")?"
     rf"(?:[/-]\d{{1,4}}[A-Za-z]?(?!\w))?(?:(?:,? | )(?:{_UNIT}))*"
 )
 

@@ -140,6 +140,12 @@ _STREETS = (
         rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat|(?i:apt|unit|suite|flat)) ?#?\d{{1,5}}[A-Z]?"
         rf"|,? (?:Room|Rm\.?) [A-Z]?-?\d{{1,5}}[A-Z]?)?"
     ),
+    # Quito's numbered grid: the house by its quarter's letter ("N34-120", "S3-45", "Oe7-118"), with the street
+    # named or numbered before it and the cross street after it ("Av. 6 de Diciembre N34-120 y Portugal").
+    re.compile(
+        rf"(?<!\w)(?i:calle|av\.|avenida|pasaje|psje\.) (?:{_STREET_NAME}|[A-Z]{{1,2}}\d{{1,3}}[A-Z]?) "
+        rf"(?:N|S|E|Oe|OE)\d{{1,3}}[A-Z]?-\d{{1,4}}[A-Z]?(?: y (?:{_NAME}|\d{{1,2}} de {_NAME})(?: {_NAME}){{0,2}})?"
+    ),
     # A German or Austrian street whose type is a word of its own, with its number: "Berger Straße 212".
     re.compile(
         rf"(?<!\w)(?:{_NAME}[ \-]){{1,3}}(?:Straße|Strasse|Str\.|Weg|Allee|Gasse|Platz|Ring|Damm|Ufer|Chaussee|"
@@ -450,7 +456,8 @@ _LIVES_IN = re.compile(
 # Street, Tulsa". The clause ends at a line's end, a semicolon, or a comma before a lower-case word (the
 # sentence going on: "…, con D.N.I."), and a town or a number in it is part of the address.
 _CUED_ADDRESS = re.compile(
-    r"(?i:domicilio(?: en| social en| a efectos de notificaciones en)?|domiciliad[oa] en|con domicilio en|"
+    r"(?i:domicilio(?: real| legal| fiscal| particular| procesal| constituido)?"
+    r"(?: en| social en| a efectos de notificaciones en)?|domiciliad[oa] en|con domicilio en|"
     r"ubicad[oa] en|sit[oa] en|con estudio en|con frente a|direcci[óo]n(?: particular| postal)?|"
     r"residing at|resides at|lives at|living at|home address(?: is)?|(?<!mac )(?<!ip )(?<!e-mail )(?<!email )"
     r"(?<!web )(?<!hardware )(?<!wallet )address(?: on file)?|located at|"

@@ -2897,3 +2897,30 @@ def test_labelled_lower_case_names_thousands_registrations_and_case_files_are_fo
 )
 def test_a_label_before_clinical_words_or_money_names_no_one(detector, text, kept):
     assert kept in replaced(detector, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("sita en carrer de Verdi, 112, àtic 2a, 08012 Barcelona", "carrer de Verdi, 112, àtic 2a"),
+        ("domicilio en Kale Nagusia 12, 3. eskuina, 48960 Galdakao", "Kale Nagusia 12, 3. eskuina"),
+        (
+            "con domicilio en Calzada del Valle 400 Ote., piso 9, despacho 902, Col. Del Valle",
+            "Calzada del Valle 400 Ote., piso 9, despacho 902",
+        ),
+        ('Domicilio real: Av. Rivadavia 5680, 4° "C", Caballito', 'Av. Rivadavia 5680, 4° "C"'),
+        (
+            "la señora: Av. 6 de Diciembre N34-120 y Portugal, edificio Torres del Norte, dpto 5B",
+            "Av. 6 de Diciembre N34-120 y Portugal, edificio Torres del Norte, dpto 5B",
+        ),
+        ("Vive en Chillogallo, calle S32 Oe7-118", "calle S32 Oe7-118"),
+        ("Domicilio: Av. Recoleta 2240, block B, depto. 14. Control en 48 h.", "Av. Recoleta 2240, block B, depto. 14"),
+    ],
+)
+def test_spanish_and_latin_american_floors_doors_and_grids_are_part_of_the_address(detector, text, address):
+    assert_hidden(detector, text, address)
+
+
+def test_a_cued_address_does_not_take_its_labels_qualifier(detector):
+    text = 'Domicilio real: Av. Rivadavia 5680, 4° "C", Caballito'
+    assert "Domicilio real:" in replaced(detector, text)
