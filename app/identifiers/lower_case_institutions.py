@@ -25,7 +25,10 @@ _ENGLISH_KINDS = (
 )
 _SPANISH_KINDS = (
     r"hospital|cl[íi]nica|farmacias?|centro de salud|centro m[ée]dico|consultorio|sanatorio|colegio|escuela|"
-    r"despacho|notar[íi]a|residencia|policl[íi]nic[oa]|guarder[íi]a"
+    r"despacho|notar[íi]a|residencia|policl[íi]nic[oa]|guarder[íi]a|"
+    # a bank, an insurer or a health plan, a family clinic, a school, an employer by its trade: "banco guayaquil",
+    # "seguro sancor", "eps sanitas", "cesfam la faena", "ies la florida", "maquila textiles san lucas"
+    r"banco|seguros?|aseguradora|mutua|eps|ips|isapre|cesfam|cosam|ies|ceip|instituto|maquila|f[áa]brica|taller"
 )
 _WORD = r"[a-zà-ÿñ][a-zà-ÿñ'’\-]*"
 # Up to three words before the kind; the words that cannot be a name's are dropped from their start below.
@@ -50,6 +53,7 @@ _AFTER_A_NAME = frozenset(
     """
     con sin para por a al en que x q pero porque cuando donde mañana hoy ayer luego ahora después despues antes
     es fue está esta estaba era son hay me te le se lo nos y
+    poliza póliza cuenta tarjeta numero número nro n no nº afiliado socio cliente
     """.split()
 )
 # Words that stand inside an institution's name without naming one on their own: whose it is, what sort,

@@ -2924,3 +2924,23 @@ def test_spanish_and_latin_american_floors_doors_and_grids_are_part_of_the_addre
 def test_a_cued_address_does_not_take_its_labels_qualifier(detector):
     text = 'Domicilio real: Av. Rivadavia 5680, 4° "C", Caballito'
     assert "Domicilio real:" in replaced(detector, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "firm"),
+    [
+        ("banco guayaquil: carlos, se realizo una compra", "banco guayaquil"),
+        ("vw gol patente nkt 441, seguro sancor. yo soy lorena", "seguro sancor"),
+        ("eps sanitas: sr(a) yeison andres mosquera", "eps sanitas"),
+        ("desde cesfam la faena a policlinico de diabetes", "cesfam la faena"),
+        ("paga con tarjeta, seguro sanitas dental poliza 7710448291", "seguro sanitas"),
+    ],
+)
+def test_a_bank_insurer_or_clinic_typed_in_lower_case_is_found_by_its_kind(detector, text, firm):
+    found = [e.text_in(text) for e in detector.detect(text)]
+    assert firm in found, found
+
+
+def test_a_bank_or_an_insurer_named_by_its_kind_alone_is_kept(detector):
+    text = "el seguro social no cubre, el banco de sangre llamo y el seguro medico no paga"
+    assert not [e for e in detector.detect(text) if e.type is T.ORGANIZATION]
