@@ -34,7 +34,7 @@ _ACCESS_CODE = re.compile(
     r"(?i:\b(?:gate|door|entry|access|staircase|stair|building|key ?safe|keysafe|lockbox|alarm|portal|portero|"
     r"puerta|acceso)\s+(?:code|c[óo]digo)|\bc[óo]digo de (?:acceso|puerta|portal)|"
     r"\bconfirmation(?: code| number| no\.?)?)"
-    r"[:#\s]+(?P<code>(?=[\w#*]*\d)[A-Za-z0-9][\w#*]{2,15})(?![\w#*])"
+    r"(?:[:\s]+#?|\s*#)\s*(?P<code>(?=[\w#*]{0,15}\d)[A-Za-z0-9][\w#*]{2,15})(?![\w#*])"
 )
 
 

@@ -280,8 +280,8 @@ def find_names(text: str, lower_spans: list[tuple[int, int]] | None = None) -> l
             run += 1
         reach = run
         names = words[index : run + 1]
-        while len(names) > 1 and len(names[-1][2]) == 1 and names[-1][2].islower():
-            names = names[:-1]  # "maria jose a verla": a lower-case initial closing a name is the next word
+        while 1 < len(names) <= _LONGEST_NAME_WORDS and len(names[-1][2]) == 1 and names[-1][2].islower():
+            names.pop()  # "maria jose a verla": a lower-case initial closing a name is the next word
         lower_here = lower_text or any(a <= start < b for a, b in quoted_lower)
         if _is_name(word) and _a_person(text, names, lower_here):
             found.append(Entity(names[0][0], names[-1][1], T.PERSON))

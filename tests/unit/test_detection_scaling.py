@@ -33,6 +33,13 @@ FAMILIES = [
     ("12, ", Language.SPANISH),  # a list of days with no month after it
     ("1-", Language.ENGLISH),  # a run of digits and hyphens (a code, a mailbox's name)
     ("1/", Language.ENGLISH),
+    ("a ", Language.ENGLISH),  # lower-case single letters, each an initial that may close a name
+    ("y ", Language.SPANISH),
+    ("car ab ", Language.ENGLISH),  # a vehicle's word before groups that may be a plate's
+    ("password the ", Language.ENGLISH),  # a secret's word before the words that may stand between
+    ("paciente: maria ", Language.SPANISH),  # a label before lower-case name words
+    ("12 oak st, apt 3", Language.ENGLISH),  # a street's flats, one after another
+    ("kwame, ", Language.ENGLISH),  # a list of given names beside one another
 ]
 
 
