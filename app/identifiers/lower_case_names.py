@@ -138,14 +138,7 @@ def _label_surname(word: str) -> bool:
 
 
 def _may_be_a_label_name(word: str) -> bool:
-    return not (
-        word in _NOT_NAMES
-        or word in FUNCTION_WORDS
-        or lexicon.zipf(word) >= 5.0
-        or lexicon.is_kept_term(word)
-        or lexicon.is_clinical_word(word)
-        or word in lexicon.drug_names()
-    )
+    return _may_be_a_name(word, everyday=5.0, regions=False)
 
 
 def find_lower_case_pairs(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
@@ -184,15 +177,18 @@ def _a_coined_word(word: str) -> bool:
     return _ACCENTED.search(word) is not None or word.endswith(_DERIVED_ENDINGS)
 
 
-def _may_be_a_name(word: str) -> bool:
+def _may_be_a_name(word: str, everyday: float = 4.0, regions: bool = True) -> bool:
+    """No chat's word, function word, everyday word (Zipf ``everyday`` or more), kept term, clinical word,
+    medicine or (with ``regions``) state."""
     return not (
         word in _NOT_NAMES
         or word in FUNCTION_WORDS
-        or lexicon.zipf(word) >= 4.0
+        or lexicon.zipf(word) >= everyday
         or lexicon.is_kept_term(word)
         or lexicon.is_clinical_word(word)
         or word in lexicon.drug_names()
-        or lexicon.is_region(word)
+        or regions
+        and lexicon.is_region(word)
     )
 
 

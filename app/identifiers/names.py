@@ -46,7 +46,7 @@ _TITLED = re.compile(
 
 
 _LOWER_TITLED = re.compile(
-    r"(?<![\w.])(?:(?i:dr|dra|doctor|doctora|mr|mrs|ms|miss|sr|sra|srta|don|doña|dña|nurse|enfermera|enfermero|"
+    r"(?<![\w.])(?:(?i:dr|dra|doctor|doctora|mr|mrs|ms|miss|sr|sra|srta|don|doña|dña|nurse|enfermera|enfermero|enf|"
     r"lic|licda|prof|profe|maestra|maestro|miss|ciudadano|ciudadana)\.? "
     # typed in lower case only (capitalised, the rules read the whole name after them): "la licenciada paty", and
     # a ward sister, as British and Commonwealth hospitals title their senior nurses: "ask for sister mwangi"

@@ -396,8 +396,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.AGE,
         r"(?<!\w)(?P<who>[A-Z][a-zà-ÿ'’-]*(?:[A-Z][a-zà-ÿ'’-]+)?), (?P<value>(?:9\d|1[01]\d)),"
-        r"(?= (?i:lives|living|widow|widowed|widower|retired|resident|who|is|was|has|had|admitted|seen|with|from|of|"
-        r"vive|viuda|viudo|jubilad[oa]|que|con|de)\b)",
+        # and the sentence goes on in words: "Mrs Hughes, 93, confirms the leak" ("Smith, 95, 96" is a list)
+        r"(?= [a-záéíóúñ]{2,}\b)",
         context=_said_of_someone,
     ),
     # "At 93 she still drives", "a los 92 vive sola"

@@ -2846,6 +2846,7 @@ def test_the_words_of_logins_and_files_keep_what_names_no_one(detector, text, ke
         ("numéro de sécu 2 79 11 69 123 045 16. Call me", ("2 79 11 69 123 045 16",)),
         ("my hetu is 030799-4344, i need the form", ("030799-4344",)),
         ("discharge team: Megan Lloyd-Prys, 95, lives alone at home", ("95",)),
+        ("Your neighbour Mrs Eluned Hughes, 93, confirms the leak.", ("93",)),
         ("Re: Mr Alasdair MacIlleathain (94) – our ref", ("94",)),
         ("Employment dispute with Logistica Navigli S.r.l.; severance", ("Logistica Navigli S.r.l",)),
         ("at Sahyadri Hospital, Kothrud, Pune 411038 on Monday", ("Pune", "411038")),
@@ -2864,6 +2865,7 @@ def test_european_personal_numbers_ages_firms_pins_and_codes_are_found(detector,
     [
         ("Blk 418 Jurong West Street 42, Singapore 640418", "Singapore"),
         ("Hb 12, 95, with sats stable", "95"),
+        ("Pulse, 98, regular and BP fine", "98"),
         ("confirmation pending; the door code is changed monthly", "changed monthly"),
     ],
 )
@@ -2944,3 +2946,14 @@ def test_a_bank_insurer_or_clinic_typed_in_lower_case_is_found_by_its_kind(detec
 def test_a_bank_or_an_insurer_named_by_its_kind_alone_is_kept(detector):
     text = "el seguro social no cubre, el banco de sangre llamo y el seguro medico no paga"
     assert not [e for e in detector.detect(text) if e.type is T.ORGANIZATION]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("[12/03/25 09:17] enf. lucia: ok, la veo el 14/3 a las 10:30", "lucia"),
+        ("hablé con la enf. lucia sobre la cura", "lucia"),
+    ],
+)
+def test_a_nurses_abbreviated_title_before_a_lower_case_name_is_a_cue(detector, text, name):
+    assert_hidden(detector, text, name)
