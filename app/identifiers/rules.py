@@ -325,7 +325,10 @@ _SPOKEN_DIGIT = (
 # the places splitchat's users write from and to — less those that are also files' extensions (.py, .pl, .do).
 _TOP_LEVEL_DOMAIN = (
     r"(?:com|org|net|edu|gov|mil|int|info|biz|io|ai|app|dev|co|me|tv|us|uk|ie|ca|au|nz|za|ng|in|de|fr|es|it|pt|nl|"
-    r"be|ch|at|se|no|dk|fi|cz|ru|jp|cn|kr|br|mx|ar|cl|pe|ve|ec|uy|bo|cr|pa|gt|hn|sv|ni|cu|pr|eu|cat|gal|eus)"
+    r"be|ch|at|se|no|dk|fi|cz|ru|jp|cn|kr|br|mx|ar|cl|pe|ve|ec|uy|bo|cr|pa|gt|hn|sv|ni|cu|pr|eu|cat|gal|eus|"
+    # Africa, Asia and the Caribbean, the rest of Europe and a link shortener's ("bit.ly"); not those that are
+    # also words a sentence opens with, typed after a point with no space ("the patient.my son", "si", "care")
+    r"ly|ke|sg|ph|jm|gh|ug|tz|rw|zw|pk|bd|lk|vn|hk|tw|ae|il|tr|gr|hu|ro|bg|hr|sk|lv|ee|lu|mt|cy|gy|bz|xyz)"
 )
 
 
@@ -379,11 +382,18 @@ RULES: tuple[Rule, ...] = (
     # 80", is followed by other readings, not by the case)
     _rule(
         T.AGE,
-        r"(?:^|(?<=\n)|(?<=[.:] )|(?<=\b[Aa] )|(?<=\b[Pp]t ))(?P<value>(?:9\d|1[01]\d) ?(?:[MF]|yo [MF]))"
+        r"(?:^|(?<=\n)|(?<=[.:;] )|(?<=\b[Aa] )|(?<=\b[Pp]t ))(?P<value>(?:9\d|1[01]\d) ?(?:[MF]|yo [MF]))"
         r"(?=,? (?i:with|w/|presenting|presents|who|admitted|brought|BIBA|from|c/o|complaining|DNR|lives|widow|"
         r"widower|retired|nursing|resident|known|pmh|hx|s/p)\b)",
         re.M,
         context=_no_temperature_before,
+    ),
+    # an age in brackets after the relative it is said of: "my dad (91) needs a carer", "la abuela (94)"
+    _rule(
+        T.AGE,
+        r"(?<!\w)(?i:dad|mum|mom|mother|father|gran|granny|nan|nana|grandma|grandmother|grandad|granddad|grandpa|"
+        r"grandfather|husband|wife|aunt|auntie|uncle|neighbour|neighbor|pap[áa]|mam[áa]|padre|madre|abuel[oa]|"
+        r"esposo|esposa|marido|t[íi][oa]|vecin[oa]) \((?P<value>(?:9\d|1[01]\d))\)(?! ?(?:%|mg|kg|mmhg|/))",
     ),
     # an age in brackets after the person it is said of: "Mrs Kaur (96)", "Doris Pell (93) lives alone"
     _rule(

@@ -2957,3 +2957,22 @@ def test_a_bank_or_an_insurer_named_by_its_kind_alone_is_kept(detector):
 )
 def test_a_nurses_abbreviated_title_before_a_lower_case_name_is_a_cue(detector, text, name):
     assert_hidden(detector, text, name)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifier"),
+    [
+        ("the 90-something widow; 95M, DNR", "95M"),
+        ("my dad (91) needs a carer", "91"),
+        ("la abuela (94) vive sola", "94"),
+        ("see bit.ly/3xYz9Q for the form", "bit.ly/3xYz9Q"),
+        ("kenyaclinic.co.ke and clinica.com.gt", "kenyaclinic.co.ke"),
+    ],
+)
+def test_a_relatives_age_in_brackets_and_hosts_of_more_countries_are_found(detector, text, identifier):
+    assert_hidden(detector, text, identifier)
+
+
+def test_a_word_after_a_point_with_no_space_is_no_host(detector):
+    text = "the patient.my record and data.is fine; run setup.py"
+    assert not [e for e in detector.detect(text) if e.type is T.URL]
