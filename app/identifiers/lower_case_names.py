@@ -19,7 +19,10 @@ from app.identifiers.towns import town_names
 T = EntityType
 
 # the surname in a look ahead: every word is tried as a given name ("nan rowena bautista")
-_PAIR = re.compile(r"(?<![\w'’\-@./])([a-zà-ÿ]{3,})(?= ([a-zà-ÿ]{2,}(?:-[a-zà-ÿ]{2,})?)(?![\w'’@]|\.[a-z]))")
+# (letters of any Latin alphabet: "małgorzata wiśniewska", "zofia dąbrowska"; the finder keeps lower case only)
+_PAIR = re.compile(
+    r"(?<![\w'’\-@./])([^\W\d_]{3,})(?= ([^\W\d_]{2,}(?:-[^\W\d_]{2,})?)(?:['’]s\b)?(?![\w'’@]|\.[a-z]))"
+)
 # Rarer than this in both languages is a word never written as one: a name from outside the lists, or a typo
 # (the typos of chat are frequent enough to be counted, "tmrw" 2.3, "becuase" 2.6).
 _UNSEEN = 1.5
@@ -147,7 +150,7 @@ def find_lower_case_pairs(text: str, lower_spans: list[tuple[int, int]]) -> list
     for start, end in lower_spans:
         for match in _PAIR.finditer(text, start, end):
             given, surname = match.group(1), match.group(2)
-            if _a_pair(given, surname):
+            if given.islower() and surname.islower() and _a_pair(given, surname):
                 found.append(Entity(match.start(), match.end(2), T.PERSON))
     return found
 
@@ -155,7 +158,9 @@ def find_lower_case_pairs(text: str, lower_spans: list[tuple[int, int]]) -> list
 def _a_pair(given: str, surname: str) -> bool:
     if not (_may_be_a_name(given) and _may_be_a_name(surname)):
         return False
-    if given in lexicon.every_given_name() and lexicon.zipf(given) < 4.6 and given not in lexicon.EVERYDAY_NAMES:
+    given_names = lexicon.every_given_name()
+    listed = given in given_names or lexicon.without_accents(given) in given_names
+    if listed and lexicon.zipf(given) < 4.6 and given not in lexicon.EVERYDAY_NAMES:
         return _is_surname(surname) or lexicon.zipf(surname) < _RARE or _a_town_as_surname(surname)
     # two words no one writes as words: names the lists lack ("sipho ngcobo"; "faadumo cali", a given name the
     # lists lack before a surname they hold). Words of a science are unseen too ("escotadura intercondílea"):
@@ -193,4 +198,6 @@ def _may_be_a_name(word: str, everyday: float = 4.0, regions: bool = True) -> bo
 
 
 def _is_surname(word: str) -> bool:
-    return all(part in lexicon.every_surname() for part in word.split("-"))
+    """On the lists, as written or without its accents ("dąbrowska" is the census's "dabrowska")."""
+    surnames = lexicon.every_surname()
+    return all(part in surnames or lexicon.without_accents(part) in surnames for part in word.split("-"))

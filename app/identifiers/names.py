@@ -47,6 +47,8 @@ _TITLED = re.compile(
 
 _LOWER_TITLED = re.compile(
     r"(?<![\w.])(?:(?i:dr|dra|doctor|doctora|mr|mrs|ms|miss|sr|sra|srta|don|doña|dña|nurse|enfermera|enfermero|enf|"
+    # Italian, French and German titles in a message written in English: "dott.ssa rinaldi", "mme girard"
+    r"dott\.ssa|dott|sig\.ra|avv|mme|mlle|herr|frau|"
     r"lic|licda|prof|profe|maestra|maestro|miss|ciudadano|ciudadana)\.? "
     # typed in lower case only (capitalised, the rules read the whole name after them): "la licenciada paty", and
     # a ward sister, as British and Commonwealth hospitals title their senior nurses: "ask for sister mwangi"
@@ -94,6 +96,9 @@ _KIN = re.compile(
 _GREETED = re.compile(
     r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|good morning|good evening|hola|buenas|buenos días|"
     r"buenas tardes|querido|querida|querid[oa]s|estimado|estimada|gracias|"
+    # the greetings of the other languages the users' clients write in: "Kia ora Jess,", "Ciao Marco"
+    # (not "bula", a medicine's leaflet in Spanish, nor "ola", a wave)
+    r"kia ora|talofa|salaam|salam|namaste|shalom|ciao|bonjour|hallo|"
     # and the sign-offs before the writer's name: "atte. carolina", "besos, ana", "regards, tom"
     r"atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|xoxo)\.?,?[ \t]+"
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$)"
@@ -146,6 +151,11 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     for word in words:
         surface = word.group(0)
         lower = surface.lower()
+        if strong_cue and lower in _PARTICLES and word is not words[-1]:
+            kept.append(word)  # "dr de groot"; dropped if no name follows
+            continue
+        if kept and all(k.group(0).lower() in _PARTICLES for k in kept) and lexicon.zipf(surface) >= 3.5:
+            break  # "el dr de guardia": a phrase of the language after the title, not a surname
         if (
             lower in _NAME_STOPS
             or _SPELLED_NUMBER.fullmatch(lower)
@@ -174,7 +184,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
         ):
             break
         kept.append(word)
-    while kept and len(kept[-1].group(0)) == 1:
+    while kept and (len(kept[-1].group(0)) == 1 or kept[-1].group(0).lower() in _PARTICLES):
         kept.pop()
     if not kept:
         return None

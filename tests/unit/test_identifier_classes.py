@@ -2976,3 +2976,25 @@ def test_a_relatives_age_in_brackets_and_hosts_of_more_countries_are_found(detec
 def test_a_word_after_a_point_with_no_space_is_no_host(detector):
     text = "the patient.my record and data.is fine; run setup.py"
     assert not [e for e in detector.detect(text) if e.type is T.URL]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Kia ora Jess,\n\nRangi injured his left hand", "Jess"),
+        ("your visit with dott.ssa rinaldi is confirmed for monday", "rinaldi"),
+        ("my huisarts was dr de groot at the practice", "de groot"),
+        ("hiya, jo from payroll here – małgorzata wiśniewska’s ni number is wrong", "małgorzata wiśniewska"),
+        ("sorry english only – zofia dąbrowska, utente no. 284 619 073", "zofia dąbrowska"),
+    ],
+)
+def test_greetings_titles_and_names_of_other_alphabets_in_lower_case_are_found(detector, text, name):
+    assert_hidden(detector, text, name)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["valorado por el dr de guardia y la enfermera", "la dra de familia y el dr de urgencias"],
+)
+def test_a_title_before_a_phrase_of_the_language_names_no_one(detector, text):
+    assert not [e for e in detector.detect(text) if e.type is T.PERSON], text
