@@ -750,6 +750,16 @@ _LOWER_ADDRESSES = (
         r"(?:(?:de|del|de la|de los|de las) )?[a-zà-ÿ][a-zà-ÿ'\-]+(?: [a-zà-ÿ][a-zà-ÿ'\-]+){0,2},? "
         rf"(?:n[º°o]\.? ?)?\d{{1,4}}(?:,? ?\d{{1,2}}[º°ª]? ?[a-z]{{1,4}}\b|,? ?\d{{1,2}}[a-z]\b)?{_LOWER_UNIT}*"
     ),
+    # Europe's streets typed in lower case, the type fused to the name or before it, then the number: "van
+    # ostadestraat 212-2", "biltstraat 133 bis", "via santo stefano 38", "rue paul bert 12", "ul. długa 47/12"
+    re.compile(
+        r"(?<![\w.])(?:(?:van |de |den |der |von )?[a-zà-ÿ][a-zà-ÿ\-]{2,}(?:straat|stra(?:ß|ss)e|str\.|weg|gasse|"
+        r"allee|platz|gatan|vägen|vagen|gata|laan|gracht|plein|kade|singel|vej|gade|katu|tie|kuja)"
+        r"|(?:via|viale|corso|piazza|rue|avenue de|rua|travessa|ul\.|ulica|al\.|aleja) "
+        r"(?:(?:de|del|della|dei|di|da|do|dos|das|du|des|la|le) )?[a-zà-ÿł][a-zà-ÿłśążźćńę\-]+"
+        r"(?: [a-zà-ÿł][a-zà-ÿłśążźćńę\-]+){0,2})"
+        r" \d{1,4}(?:[a-z]|[-/]\d{1,4}| bis| ter)?(?![\w/])"
+    ),
     # Colombia's numbered grid typed in lower case: "cra 43a # 18 sur 135 apto 602"
     re.compile(
         r"(?<!\w)(?:calle|cl|cll|carrera|cra|kra|kr|avenida|av|diagonal|dg|transversal|tv)\.? \d{1,3}[a-z]?(?: bis)?"
@@ -768,6 +778,15 @@ _NOT_IN_A_STREETS_NAME = frozenset(
     "down up along across from to of on in at by and or doors houses miles minutes mins blocks km yards metres "
     "meters desde hace durante con sin por para que hasta sobre tras entre años meses días semanas".split()
 )
+
+
+def _a_streets_name(word: str) -> bool:
+    """The word after Italian's "via" names a street: a saint's or a particle's, a name's or a town's."""
+    return (
+        word in ("san", "santo", "santa", "dei", "della", "del", "di", "dei")
+        or (lexicon.is_name_word(word) or _a_town(word) or _a_town(word.title()))
+        and lexicon.zipf(word) < 4.5
+    )
 
 
 def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
@@ -790,5 +809,7 @@ def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> 
                 words = words[1:]
             if len(words) < 2 or len(words) == 2 and words[0] in _EVERY_TOWNS_STREET:
                 continue  # "the same street", "the high street": no street named, or every town's
+            if words[0] == "via" and not _a_streets_name(words[1]):
+                continue  # "sent via email 24 hours ago", "via dhl 12 times": the English word
             found.append(Entity(start, match.end(group), T.ADDRESS))
     return found

@@ -2998,3 +2998,23 @@ def test_greetings_titles_and_names_of_other_alphabets_in_lower_case_are_found(d
 )
 def test_a_title_before_a_phrase_of_the_language_names_no_one(detector, text):
     assert not [e for e in detector.detect(text) if e.type is T.PERSON], text
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        (
+            "faadumo cali, bsn 270673192, van ostadestraat 212-2, 1073 tk amsterdam. my gp",
+            ("van ostadestraat 212-2", "1073 tk", "amsterdam"),
+        ),
+        ("bsn 238774508, address biltstraat 133 bis, 3572 aj utrecht. pay to", ("biltstraat 133 bis", "utrecht")),
+        ("at the clinic, via santo stefano 38, bologna. bring the card", ("via santo stefano 38", "bologna")),
+    ],
+)
+def test_a_european_street_typed_in_lower_case_is_found_with_its_town(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_the_english_via_before_a_number_is_no_street(detector):
+    text = "sent via email 24 hours ago and via dhl 12 times; via text 2 days"
+    assert not [e for e in detector.detect(text) if e.type is T.ADDRESS]
