@@ -13,6 +13,7 @@ import re
 
 from app.identifiers import lexicon
 from app.identifiers.entities import Entity, EntityType
+from app.identifiers.names import FUNCTION_WORDS
 from app.identifiers.towns import town_names
 
 T = EntityType
@@ -62,12 +63,9 @@ _LOWER_TOWN = re.compile(
     rf"(?:,? (?P<zip>{_LOWER_POSTCODE}))?(?=[,.;:)!?\n]|$| -| –| and | y )"
 )
 # Words that go on with the sentence, not the address: the place ended before them.
-_NOT_A_PLACE = frozenset(
-    """
-    and or but the a an my our his her their is was are were be to for from with at in on by of it its this that
-    then so please pls thanks ring call phone mobile cell tel email and y o pero el la los las un una mi su por para
-    con en de del que es está esta llamar llama teléfono telefono móvil movil correo gracias
-    """.split()
+_NOT_A_PLACE = FUNCTION_WORDS | frozenset(
+    "please pls thanks gracias ring call phone mobile cell tel email llamar llama teléfono telefono móvil movil "
+    "correo".split()
 )
 
 

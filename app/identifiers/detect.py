@@ -27,6 +27,7 @@ from app.identifiers.lower_case_names import find_labelled_lower_case_names, fin
 from app.identifiers.numbers import find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
+from app.identifiers.plates import VEHICLE_WORDS
 from app.identifiers.towns import find_towns, town_names
 
 T = EntityType
@@ -1083,10 +1084,7 @@ _NUMBER_LABELS = frozenset(
 )
 
 
-_VEHICLE_LABEL = re.compile(
-    r"(?i:plates?|placas?|patente|tablilla|dominio|matr[íi]cula|rego|reg|registration|vin|ppu|bastidor|chassis|"
-    r"car|vehicle|coche|carro|auto|moto|is|es|was)\.?"
-)
+_VEHICLE_LABEL = re.compile(rf"(?i:{VEHICLE_WORDS}|vin|bastidor|chassis|is|es|was)\.?")
 
 
 def _without_number_label(text: str, entity: Entity) -> Entity:

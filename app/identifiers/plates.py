@@ -15,7 +15,7 @@ from app.identifiers import lexicon
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.names import FUNCTION_WORDS
 
-_VEHICLE_WORDS = (
+VEHICLE_WORDS = (
     r"car|vehicle|van|truck|lorry|ute|motorbike|motorcycle|scooter|taxi|rego|registration|reg|plates?|nct cert for|"
     r"auto|coche|carro|camioneta|camión|camion|moto|motocicleta|veh[íi]culo|furgoneta|ppu|placa patente|placas?|"
     r"patente|tablilla|dominio|matr[íi]cula"
@@ -27,10 +27,10 @@ _MAKES = (
     r"suzuki|dacia|cupra|chrysler"
 )
 _SEP = r"(?:,?\s*(?:[:#]|no\.?|n[º°]\.?|is|was|es|era)\s*|\s+)"
-_NOT_A_VEHICLE_WORD = rf"(?!(?i:{_VEHICLE_WORDS})(?!\w))"
+_NOT_A_VEHICLE_WORD = rf"(?!(?i:{VEHICLE_WORDS})(?!\w))"
 _PLATE = rf"{_NOT_A_VEHICLE_WORD}(?P<plate>[A-Za-z0-9]{{1,5}}(?:[ \-][A-Za-z0-9]{{1,5}}){{0,3}})(?![\w\-])"
 _CUED_PLATE = re.compile(
-    rf"(?<![\w\-])(?:(?i:{_VEHICLE_WORDS})"
+    rf"(?<![\w\-])(?:(?i:{VEHICLE_WORDS})"
     # the make and a model's word or two, the fewest first: "VW Golf F-AO 2291"
     rf"|(?P<make>(?i:{_MAKES}))(?: {_NOT_A_VEHICLE_WORD}[A-Za-z0-9][\w\-]{{0,12}}){{1,2}}?,?){_SEP}{_PLATE}"
 )
@@ -47,7 +47,7 @@ def find_plates(text: str) -> list[Entity]:
         while len(groups) > 2 and _goes_on(groups[0]):  # "the car was at 3pm", "car seat 2": no plate
             start += len(groups[0]) + len(groups[1])
             groups = groups[2:]
-        if not groups or any(group.lower() in _SENTENCE_WORDS for group in groups[::2]):
+        if not groups or any(group.lower() in FUNCTION_WORDS for group in groups[::2]):
             continue  # "vehicle 1 of 2"
         if any(group.isalpha() and (len(group) >= 5 or lexicon.is_kept_term(group)) for group in groups[::2]):
             continue  # "car Mazda CX-5": a make and its model, no plate
@@ -66,11 +66,4 @@ def find_plates(text: str) -> list[Entity]:
 def _goes_on(group: str) -> bool:
     """A word of the sentence after the plate, not one of its groups."""
     lower = group.lower()
-    return group.isalpha() and (
-        lower in _SENTENCE_WORDS or lower in FUNCTION_WORDS or len(group) >= 3 and lexicon.zipf(group) >= 3.5
-    )
-
-
-_SENTENCE_WORDS = frozenset(
-    "on in at to of for by from with than and or the a an is was had has y en el la de del con por un una".split()
-)
+    return group.isalpha() and (lower in FUNCTION_WORDS or len(group) >= 3 and lexicon.zipf(group) >= 3.5)
