@@ -22,6 +22,7 @@ from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.known_organisations import find_known_organisations
 from app.identifiers.language import Language, detect_language
+from app.identifiers.learned_tagger import LearnedTagger, joined_to_neighbours, shipped_tagger
 from app.identifiers.lower_case_institutions import find_lower_case_institutions
 from app.identifiers.lower_case_names import find_labelled_lower_case_names, find_lower_case_pairs
 from app.identifiers.numbers import find_numbers
@@ -148,8 +149,18 @@ _LABEL_WORDS = frozenset(
 class IdentifierDetector:
     """Finds identifiers; built once per process (loading the NLP pipelines takes a second or two)."""
 
-    def __init__(self, use_ner: bool = True, office_terms: OfficeTerms | None = None):
+    def __init__(
+        self,
+        use_ner: bool = True,
+        office_terms: OfficeTerms | None = None,
+        use_tagger: bool = True,
+        tagger: LearnedTagger | None = None,
+    ):
+        """``use_tagger`` off leaves the learned stage out; ``tagger`` replaces the shipped model (training
+        measures a model trained without one source on that source)."""
         self.use_ner = use_ner
+        self.use_tagger = use_tagger
+        self._tagger = tagger
         self.office_terms = office_terms or OfficeTerms()
         self._lock = threading.Lock()
 
@@ -163,6 +174,8 @@ class IdentifierDetector:
         lexicon.zipf("the")
         lexicon.drug_names()
         town_names()
+        if self.use_tagger and self._tagger is None:
+            shipped_tagger()
 
     def detect(
         self,
@@ -175,6 +188,26 @@ class IdentifierDetector:
         """Non-overlapping identifiers in ``text``, in order. ``known`` are identifiers seen before (earlier
         turns of the conversation): every mention of them is found again. ``hidden`` and ``kept`` are terms
         the user marked for this conversation, beside the office's lists."""
+        language = language or detect_language(text)
+        kept = tuple(kept)
+        found = self.detect_by_rules(text, known, language, hidden, kept)
+        if not self.use_tagger:
+            return found
+        kept_terms = self.office_terms.kept | {term.lower() for term in kept}
+        tagger = self._tagger or shipped_tagger()
+        learned = _drop_medicine_and_law(text, tagger.find(text, found, language.value))
+        learned = _outside_kept(text, [e for e in learned if not _kept(text, e, kept_terms)], kept_terms)
+        return joined_to_neighbours(text, found, learned)
+
+    def detect_by_rules(
+        self,
+        text: str,
+        known: Iterable[tuple[str, EntityType]] = (),
+        language: Language | None = None,
+        hidden: Iterable[str] = (),
+        kept: Iterable[str] = (),
+    ) -> list[Entity]:
+        """``detect`` without the learned stage: what the learned tagger reads beside each word."""
         language = language or detect_language(text)
         cued = self._cued_findings(text)
         found = self._rule_findings(text) + cued

@@ -2939,8 +2939,9 @@ def test_a_cued_address_does_not_take_its_labels_qualifier(detector):
     ],
 )
 def test_a_bank_insurer_or_clinic_typed_in_lower_case_is_found_by_its_kind(detector, text, firm):
-    found = [e.text_in(text) for e in detector.detect(text)]
-    assert firm in found, found
+    found = [e.text_in(text) for e in detector.detect(text) if e.type is T.ORGANIZATION]
+    # the learned stage may take the product's name with it ("seguro sanitas dental")
+    assert any(f.startswith(firm) for f in found), found
 
 
 def test_a_bank_or_an_insurer_named_by_its_kind_alone_is_kept(detector):
