@@ -50,6 +50,9 @@ _JOINING_GAP = re.compile(r"[ \t]?(?:[-'’&/.][ \t]?)?|[ \t]")
 # L1 keeps the model small and its features few; both weights chosen once, on the leave-one-out runs.
 PARAMETERS = {"c1": 0.1, "c2": 0.05, "max_iterations": 150, "feature.possible_transitions": True}
 
+# The share of the rules' findings hidden from the features while training (scripts/train_identifier_tagger.py).
+RULE_DROPOUT = 0.0
+
 
 class TaggerUnavailable(RuntimeError):
     """The shipped model is missing or was trained on other features."""

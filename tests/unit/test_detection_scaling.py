@@ -59,7 +59,8 @@ def _seconds(detector: IdentifierDetector, unit: str, length: int, language: Lan
 
 @pytest.mark.parametrize(("unit", "language"), FAMILIES, ids=[unit for unit, _ in FAMILIES])
 def test_four_times_the_text_takes_at_most_eight_times_as_long(detector, unit, language):
+    # the quicker of two readings of each: a pause of the machine's other work is not the detector's
     short = min(_seconds(detector, unit, _SHORT, language) for _ in range(2))
-    long = _seconds(detector, unit, _LONG, language)
+    long = min(_seconds(detector, unit, _LONG, language) for _ in range(2))
     # a floor under the short time: at a few milliseconds the ratio measures the timer, not the reading
     assert long <= 8 * max(short, 0.02), f"{unit!r}: {_SHORT} chars {short:.3f} s, {_LONG} chars {long:.3f} s"
