@@ -197,6 +197,14 @@ class IdentifierDetector:
         tagger = self._tagger or shipped_tagger()
         learned = _drop_medicine_and_law(text, tagger.find(text, found, language.value))
         learned = _outside_kept(text, [e for e in learned if not _kept(text, e, kept_terms)], kept_terms)
+        # a name the model found is found again wherever the message repeats it, as a rule's name is
+        named = [e for e in learned if e.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)]
+        index = _SpanIndex(found + learned)
+        learned += _outside_kept(
+            text,
+            [e for e in _resolve(_further_mentions(text, named, ())) if not index.any_overlap(e)],
+            kept_terms,
+        )
         return joined_to_neighbours(text, found, learned)
 
     def detect_by_rules(

@@ -32,11 +32,12 @@ from app.resources import IDENTIFIER_SET
 MODEL_FILE = IDENTIFIER_SET / "tagger.crfsuite"
 MODEL_CARD = IDENTIFIER_SET / "tagger.json"
 # Changed whenever ``features`` changes: a model trained on other features must not be read with these.
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2
 OUTSIDE = "O"
-# A word the model gives at least this chance of being an identifier is one. Chosen on the development
-# sets' leave-one-source-out runs (0.3 found more and replaced more wrongly; 0.7 and 0.9 found less).
-THRESHOLD = 0.5
+# A word the model gives at least this chance of being an identifier is one. This and RULE_DROPOUT were
+# chosen together on the development sets' leave-one-source-out runs (docs/PRIVACY.md, "The learned stage"):
+# the most words found with no source's precision more than 3 points below the rules' alone.
+THRESHOLD = 0.6
 # Only words at least this common are features as themselves: context words ("employer", "at", "calle"),
 # never a person's or a firm's own name.
 CONTEXT_ZIPF = 4.0
@@ -50,8 +51,11 @@ _JOINING_GAP = re.compile(r"[ \t]?(?:[-'’&/.][ \t]?)?|[ \t]")
 # L1 keeps the model small and its features few; both weights chosen once, on the leave-one-out runs.
 PARAMETERS = {"c1": 0.1, "c2": 0.05, "max_iterations": 150, "feature.possible_transitions": True}
 
-# The share of the rules' findings hidden from the features while training (scripts/train_identifier_tagger.py).
-RULE_DROPOUT = 0.0
+# The kinds of finding whose words the rules tell by context rather than by form: training hides a share of
+# these alone.
+NAMING_TYPES = frozenset({EntityType.PERSON, EntityType.ORGANIZATION, EntityType.LOCATION, EntityType.ADDRESS})
+# The share of the rules' naming findings hidden from the features while training (scripts/train_identifier_tagger.py).
+RULE_DROPOUT = 0.3
 
 
 class TaggerUnavailable(RuntimeError):
@@ -76,7 +80,7 @@ _SPACE = re.compile(r"\s+")
 @functools.lru_cache(maxsize=65536)
 def _word_evidence(word: str, language: str) -> tuple[str, ...]:
     """What a word shows on its own, cached: a note repeats most of its words. Order: shape, Zipf, length,
-    given name, surname, the word itself if common, a digit in it."""
+    given name, surname, the word itself if common, a digit in it, a rare word's last three letters."""
     lower = word.lower()
     shape = _LETTER.sub(lambda m: "X" if m.group(0).isupper() else "x", word)
     shape = _RUN.sub(r"\1\1", _DIGIT.sub("d", shape))[:6]
@@ -90,10 +94,12 @@ def _word_evidence(word: str, language: str) -> tuple[str, ...]:
         str(lower in surnames or word in surnames),
         lower if rarity >= CONTEXT_ZIPF else "RARE",
         str(any(c.isdigit() for c in word)),
+        # a rare word's ending: a name's morphology ("-ez", "-ski", "-ova"), never the name itself
+        lower[-3:] if rarity < CONTEXT_ZIPF and len(lower) > 3 else "-",
     )
 
 
-_OWN = ("sh", "z", "ln", "g", "s", "wd", "dig")
+_OWN = ("sh", "z", "ln", "g", "s", "wd", "dig", "suf")
 _SHARED = (0, 1, 5, 3, 4)  # what a neighbour shows: shape, Zipf, word, given name, surname
 
 
@@ -161,10 +167,11 @@ def read_card(path: Path = MODEL_CARD) -> ModelCard:
 class LearnedTagger:
     """The shipped model, loaded once; ``find`` is safe to call from one thread at a time."""
 
-    def __init__(self, model: Path = MODEL_FILE, card: Path | None = MODEL_CARD):
+    def __init__(self, model: Path = MODEL_FILE, card: Path | None = MODEL_CARD, threshold: float = THRESHOLD):
         """``card`` None: a model this process has just trained, with this code's features."""
         import pycrfsuite
 
+        self.threshold = threshold
         self.card = None
         if card is not None:
             try:
@@ -195,7 +202,7 @@ class LearnedTagger:
             at = bisect.bisect_right(starts, start) - 1
             if at >= 0 and end <= found[at].end:
                 continue
-            if 1.0 - self._tagger.marginal(OUTSIDE, i) < THRESHOLD:
+            if 1.0 - self._tagger.marginal(OUTSIDE, i) < self.threshold:
                 continue
             kind = EntityType(tag) if tag != OUTSIDE else _likeliest(self._tagger, i)
             last = picked[-1] if picked else None

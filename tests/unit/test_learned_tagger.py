@@ -75,7 +75,7 @@ def small_model(tmp_path_factory):
     """A model trained here on a few sentences of one pattern: the employer's word before a firm."""
     examples = []
     firms = ["Quorvane", "Bellisto", "Tarrowdyne", "Ospreyvale", "Kilmorran", "Venturo", "Haskett", "Drumlow"]
-    for firm in firms:
+    for firm in firms + [f.lower() for f in firms]:
         for line in (f"employer {firm} confirmed the dates", f"the employer {firm} wrote again today"):
             spans, rows = features(line, [], "en")
             start = line.index(firm)
@@ -155,3 +155,12 @@ def test_the_shipped_model_leaves_clinical_text_and_instructions_alone():
         "Resuma esta carta para el cliente y revise el contrato de arrendamiento.",
     ):
         assert detector.detect(text) == detector.detect_by_rules(text)
+
+
+def test_a_name_the_model_found_is_found_again_where_the_message_repeats_it(small_model):
+    text = "employer zentholm confirmed the dates, and zentholm pays on the last day"
+    detector = IdentifierDetector(use_ner=False, tagger=small_model)
+    assert detector.detect_by_rules(text) == []
+    found = [(e.text_in(text), e.type) for e in detector.detect(text)]
+    assert found == [("zentholm", T.ORGANIZATION), ("zentholm", T.ORGANIZATION)]
+    assert small_model.find(text, [], "en") == [Entity(9, 17, T.ORGANIZATION)]  # the model saw the first alone
