@@ -192,10 +192,11 @@ class IdentifierDetector:
         kept = tuple(kept)
         found = self.detect_by_rules(text, known, language, hidden, kept)
         if not self.use_tagger:
-            return found
+            return _with_ages_after_people(text, found)
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         tagger = self._tagger or shipped_tagger()
         learned = _drop_medicine_and_law(text, tagger.find(text, found, language.value))
+        learned = [e for e in learned if _learned_credible(text, e, found, language.value)]
         learned = _outside_kept(text, [e for e in learned if not _kept(text, e, kept_terms)], kept_terms)
         # a name the model found is found again wherever the message repeats it, as a rule's name is
         named = [e for e in learned if e.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)]
@@ -205,7 +206,7 @@ class IdentifierDetector:
             [e for e in _resolve(_further_mentions(text, named, ())) if not index.any_overlap(e)],
             kept_terms,
         )
-        return joined_to_neighbours(text, found, learned)
+        return _with_ages_after_people(text, joined_to_neighbours(text, found, learned))
 
     def detect_by_rules(
         self,
@@ -1074,6 +1075,49 @@ def _without_nameless_head(text: str, entity: Entity) -> Entity:
 
 def _only_a_region(word: str) -> bool:
     return lexicon.is_region(word) and not lexicon.is_name_word(word)
+
+
+def _learned_credible(text: str, entity: Entity, found: list[Entity], language: str) -> bool:
+    """A learned finding stands on a word no everyday text uses that is no kept term ("Harbourline"), or
+    beside a finding of the rules it completes: a number beside any ("flat 7, 19 corporation road"), words
+    beside one of their own type ("2204 nw 15th ave"). Everyday words alone, away from any finding, are the
+    model's guesses ("Cheers mate", "Sunday Lunch", "I love Paris"), and so is a score after a test's name."""
+    surface = entity.text_in(text)
+    words = re.findall(r"[^\W\d_]+", surface)
+    if any(lexicon.zipf_in(w, language) < 4.0 and not lexicon.is_kept_term(w.lower()) for w in words):
+        return True
+    digits = any(c.isdigit() for c in surface)
+    return any(
+        (digits or other.type is entity.type)
+        and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
+        for other in found
+    )
+
+
+# An age over 89 right after a person, in brackets or between commas with the sentence going on in words:
+# "teodoro villaseñor (92) was seen", "mrs ogden, 94, lives alone" ("Smith, 95, 96" is a list).
+_AGE_AFTER_A_PERSON = re.compile(
+    r"(?: \(((?:9\d|1[01]\d))\)(?! ?(?:%|mg|kg|mmhg|/))|, ((?:9\d|1[01]\d)),(?= [^\W\d_]{2,}\b))"
+)
+
+
+def _with_ages_after_people(text: str, found: list[Entity]) -> list[Entity]:
+    """``found`` (in order, non-overlapping) and the age over 89 said right after any person in it, in any
+    case: the rules' own age patterns need a capitalised name, and a name typed in lower case has its age
+    typed beside it just the same."""
+    ages = []
+    for i, entity in enumerate(found):
+        if entity.type is not T.PERSON:
+            continue
+        match = _AGE_AFTER_A_PERSON.match(text, entity.end)
+        if match is None:
+            continue
+        group = 1 if match.group(1) else 2
+        start, end = match.span(group)
+        if i + 1 < len(found) and found[i + 1].start < end:
+            continue  # already found, as an age or as anything else
+        ages.append(Entity(start, end, T.AGE))
+    return sorted(found + ages) if ages else found
 
 
 def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str, EntityType]]) -> list[Entity]:

@@ -153,6 +153,31 @@ def test_ages_over_89_in_both_languages_and_younger_ages_kept(detector):
 
 
 @pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("my dad teodoro villaseñor (92) was seen at the clinic on tuesday", "92"),
+        ("hi, its about my nan, maureen o'keefe, 96, who lives alone now", "96"),
+        ("la abuela, carmen ruiz (101) vive sola", "101"),
+    ],
+)
+def test_an_age_over_89_beside_a_name_typed_in_lower_case(detector, text, age):
+    assert_hidden(detector, text, age)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "paciente: maría lópez (45) refiere dolor",  # younger ages stay
+        "ana garcia, 95, 96 and 97 were the readings",  # a list, not an age
+        "jo smith (94%) on room air",  # a saturation
+    ],
+)
+def test_a_number_beside_a_lower_case_name_that_is_no_age_over_89_stays(detector, text):
+    found = [e for e in detector.detect(text) if e.type is T.AGE]
+    assert found == [], [e.text_in(text) for e in found]
+
+
+@pytest.mark.parametrize(
     ("text", "kept"),
     [
         # The emergency note: a device at a sentence's start, its maker, the car's make, the VIN abbreviation.
