@@ -1083,6 +1083,8 @@ def _learned_credible(text: str, entity: Entity, found: list[Entity], language: 
     beside one of their own type ("2204 nw 15th ave"). Everyday words alone, away from any finding, are the
     model's guesses ("Cheers mate", "Sunday Lunch", "I love Paris"), and so is a score after a test's name."""
     surface = entity.text_in(text)
+    if sum(c.isalnum() for c in surface) < 2:
+        return False  # one letter or digit: too short to name anyone, and its stand-in would be any "2" in the text
     words = re.findall(r"[^\W\d_]+", surface)
     if any(lexicon.zipf_in(w, language) < 4.0 and not lexicon.is_kept_term(w.lower()) for w in words):
         return True
