@@ -238,6 +238,13 @@ def _bench(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--max-new-tokens", type=int, default=64, help="tokens per answer (stop tokens ignored)")
     p.add_argument("--prompts", type=int, default=0, help="use the first N prompts of each category (0 = all)")
+    p.add_argument(
+        "--prompt-set",
+        choices=("bench", "held-out", "both"),
+        default="bench",
+        help="the bench's prompts, the held-out set written apart from them and from the draft head's training "
+        "prompts, or both, each reported on its own (%(default)s)",
+    )
     p.add_argument("--budget", type=int, default=48, help="most drafted tokens per round trip")
     p.add_argument("--head-depth", type=int, default=6, help="how far ahead the learned head drafts")
     p.add_argument("--head-nodes", type=int, default=20, help="the learned head's drafted tokens per step at most")

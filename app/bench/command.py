@@ -13,7 +13,7 @@ from app.bench.document import project, run_document_bench
 from app.bench.failover import run_failover
 from app.bench.load import run_load
 from app.bench.pass_profile import profile_passes
-from app.bench.prompts import load_prompts
+from app.bench.prompts import load_prompt_sets
 from app.bench.records import BenchResult
 from app.bench.report import add_ratios, decompose, plot_bench, summarise
 from app.bench.runs import BENCH_MODES, BenchConfig, run_bench
@@ -58,7 +58,7 @@ def run_bench_command(args: argparse.Namespace) -> int:
         rtts_ms=rtts,
         modes=modes,
         max_new_tokens=args.max_new_tokens,
-        prompts=load_prompts(per_category=args.prompts),
+        prompts=load_prompt_sets(args.prompt_set, per_category=args.prompts),
         jitter_ms=args.jitter_ms,
         bandwidth_mbps=_one_bandwidth(args.bandwidth_mbps),
         device=args.device,
@@ -240,10 +240,12 @@ def failover_command(args: argparse.Namespace, counts: list[int]) -> int:
 
 
 def print_summary(result: BenchResult) -> None:
+    sets = list(dict.fromkeys(row.prompt_set for row in result.summary))
     for row in result.summary:
         if row.category != "overall":
             continue
         step = row.step_ms
+        named = f" [{row.prompt_set}]" if len(sets) > 1 else ""
         extras = ""
         if row.speedup_vs_sequential is not None:
             extras += f", {row.speedup_vs_sequential:.2f}x sequential (min {row.min_speedup_vs_sequential:.2f})"
@@ -252,7 +254,7 @@ def print_summary(result: BenchResult) -> None:
         if row.network_bound_fraction_of_local is not None:
             extras += f" (with free compute {row.network_bound_fraction_of_local:.2f})"
         print(
-            f"{row.mode:>10} rtt {row.rtt_ms:5.0f} ms: {row.tok_per_s:6.2f} tok/s, "
+            f"{row.mode:>10} rtt {row.rtt_ms:5.0f} ms{named}: {row.tok_per_s:6.2f} tok/s, "
             f"{row.tokens_per_round_trip:.2f} tok/trip{extras}; step {step['total']:.1f} ms "
             f"(net {step['network']:.1f}, local {step['local_compute']:.1f}, remote {step['remote_compute']:.1f}, "
             f"ser {step['serialization']:.2f}; ser + framing {row.wire_overhead_share:.2%})"

@@ -10,6 +10,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+BENCH_SET = "bench"  # the bench's own prompt set (``prompts.PromptSet.BENCH``)
 LOCAL = "local"  # the unsplit model in this process: not a decoding mode, the ceiling they are measured against
 
 
@@ -21,8 +22,13 @@ def _known(kind: type, data: dict) -> dict:
 
 def _without_empty(record: Any, keep: tuple[str, ...] = ()) -> dict:
     """A record as JSON, leaving out the fields it never got (absent, as in the files before them) but for
-    those in ``keep``, whose null says something (no link to bound a local run)."""
-    return {k: v for k, v in asdict(record).items() if v is not None or k in keep}
+    those in ``keep``, whose null says something (no link to bound a local run). The bench's own prompt set
+    is left unnamed too: every file before the held-out set was of it."""
+    return {
+        k: v
+        for k, v in asdict(record).items()
+        if (v is not None or k in keep) and not (k == "prompt_set" and v == BENCH_SET)
+    }
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,7 @@ class BenchRun:
     speedup_vs_sequential: float | None = None
     fraction_of_local: float | None = None
     network_bound_fraction_of_local: float | None = None
+    prompt_set: str = BENCH_SET  # which prompt set: a ``prompts.PromptSet`` value
 
     @property
     def decoded_tokens(self) -> int:
@@ -81,7 +88,7 @@ class BenchRun:
 
 @dataclass
 class SummaryRow:
-    """A mode at an RTT over one category of prompts, or over all of them (``overall``)."""
+    """A mode at an RTT over one category of one prompt set, or over all of that set (``overall``)."""
 
     mode: str
     rtt_ms: float
@@ -103,6 +110,7 @@ class SummaryRow:
     network_bound_fraction_of_local: float | None = None
     min_network_bound_fraction_of_local: float | None = None
     peer_pld_tokens_per_forward: float | None = None
+    prompt_set: str = BENCH_SET
 
     def to_json(self) -> dict:
         return _without_empty(self)

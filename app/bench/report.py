@@ -35,19 +35,21 @@ def add_ratios(runs: list[BenchRun]) -> None:
 
 
 def summarise(runs: list[BenchRun]) -> list[SummaryRow]:
-    """One row per (mode, RTT, category) and per (mode, RTT) overall."""
-    groups: dict[tuple[str, float, str], list[BenchRun]] = {}
+    """One row per (mode, RTT, prompt set, category) and per (mode, RTT, prompt set) overall: each prompt set
+    on its own, never pooled, so the held-out set's figures are not flattered by the bench's."""
+    groups: dict[tuple[str, float, str, str], list[BenchRun]] = {}
     for run in runs:
         for category in (run.category, "overall"):
-            groups.setdefault((run.mode, run.rtt_ms, category), []).append(run)
+            groups.setdefault((run.mode, run.rtt_ms, run.prompt_set, category), []).append(run)
     rows = []
-    for (mode, rtt, category), group in groups.items():
+    for (mode, rtt, prompt_set, category), group in groups.items():
         n = len(group)
         step = {k: round(sum(r.step_ms[k] for r in group) / n, 3) for k in group[0].step_ms}
         row = SummaryRow(
             mode=mode,
             rtt_ms=rtt,
             category=category,
+            prompt_set=prompt_set,
             prompts=n,
             tokens_per_round_trip=round(sum(r.new_tokens for r in group) / sum(r.round_trips for r in group), 4),
             tok_per_s=round(1000 * sum(r.new_tokens for r in group) / sum(r.total_ms for r in group), 3),
@@ -73,7 +75,7 @@ def summarise(runs: list[BenchRun]) -> list[SummaryRow]:
             tokens = sum(r.peer_pld_new_tokens for r in peers)
             row.peer_pld_tokens_per_forward = round(tokens / sum(r.peer_pld_forwards for r in peers), 4)
         rows.append(row)
-    return sorted(rows, key=lambda r: (r.mode, r.rtt_ms, r.category != "overall", r.category))
+    return sorted(rows, key=lambda r: (r.mode, r.rtt_ms, r.prompt_set, r.category != "overall", r.category))
 
 
 def decompose(runs: list[BenchRun]) -> dict[str, ModeFit]:
@@ -133,7 +135,10 @@ def plot_bench(result: BenchResult, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    overall = [r for r in result.summary if r.category == "overall"]
+    # The curves and the step breakdown are of one prompt set (the bench's when it ran); the bars show them all.
+    sets = list(dict.fromkeys(r.prompt_set for r in result.summary))
+    primary = "bench" if "bench" in sets else sets[0]
+    overall = [r for r in result.summary if r.category == "overall" and r.prompt_set == primary]
     modes = sorted({r.mode for r in overall})
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 4.6))
     colours = {}
@@ -157,18 +162,22 @@ def plot_bench(result: BenchResult, path: Path) -> None:
     left.legend(fontsize=7)
 
     top_rtt = max(r.rtt_ms for r in overall)
-    categories = sorted({r.category for r in result.summary} - {"overall"}) + ["overall"]
+    categories = [
+        (s, c) for s in sets for c in sorted({r.category for r in result.summary if r.prompt_set == s} - {"overall"})
+    ] + [(s, "overall") for s in sets]
+    labels = [c if len(sets) == 1 else f"{s}\n{c}" for s, c in categories]
     spec_modes = [m for m in modes if m != LOCAL]
     width = 0.8 / max(1, len(spec_modes))
     for index, mode in enumerate(spec_modes):
         values = []
-        for category in categories:
-            row = next((r for r in result.summary if (r.mode, r.rtt_ms, r.category) == (mode, top_rtt, category)), None)
+        for prompt_set, category in categories:
+            key = (mode, top_rtt, prompt_set, category)
+            row = next((r for r in result.summary if (r.mode, r.rtt_ms, r.prompt_set, r.category) == key), None)
             values.append(row.tokens_per_round_trip if row else 0.0)
         middle.bar(
             [c + index * width for c in range(len(categories))], values, width, label=mode, color=colours.get(mode)
         )
-    middle.set_xticks([c + width * (len(spec_modes) - 1) / 2 for c in range(len(categories))], categories, fontsize=8)
+    middle.set_xticks([c + width * (len(spec_modes) - 1) / 2 for c in range(len(categories))], labels, fontsize=7)
     middle.set_ylabel(f"tokens per round trip (RTT {top_rtt:.0f} ms)")
     middle.set_title("tokens per round trip by category")
     middle.legend(fontsize=7)

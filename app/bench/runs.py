@@ -197,6 +197,7 @@ def _run_record(
         rtt_ms=rtt,
         prompt_id=prompt.id,
         category=prompt.category,
+        prompt_set=prompt.prompt_set,
         prompt_tokens=len(ids),
         new_tokens=stats.new_tokens,
         round_trips=stats.round_trips,

@@ -22,6 +22,8 @@ def _package_folder() -> Path:
 
 RESOURCES = _package_folder()
 BENCH_PROMPTS = RESOURCES / "bench_prompts.json"
+# Written apart from the bench's prompts and the draft head's training prompts, and never trained on.
+HELD_OUT_BENCH_PROMPTS = RESOURCES / "bench_prompts_heldout.json"
 DRAFT_PROMPTS = RESOURCES / "draft_prompts.json"
 SHIPPED_DRAFT_HEADS = RESOURCES / "drafts"
 SHIPPED_PRIVACY_REPORTS = RESOURCES / "privacy"  # the bundled model's measured privacy report
