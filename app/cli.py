@@ -155,11 +155,19 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     from app.engine.speculation.training import TrainConfig, load_training_prompts, train_draft_head
 
     source = resolve_model(args.model, _progress)
+    if args.fuse_layer >= source.num_layers:
+        raise ValueError(f"--fuse-layer {args.fuse_layer}: the model has {source.num_layers} layers")
     out = args.out or cached_head_path(model_fingerprint(source))
     if out.exists() and not args.force:
         raise FileExistsError(f"{out} exists; pass --force to train again")
+    if args.fuse_layer < 0:
+        raise ValueError("--fuse-layer takes 0 (none) or a number of layers")
     config = TrainConfig(
-        epochs=args.epochs, new_tokens=args.new_tokens, sampled_answers=args.sampled_answers, seed=args.seed
+        epochs=args.epochs,
+        new_tokens=args.new_tokens,
+        sampled_answers=args.sampled_answers,
+        seed=args.seed,
+        fuse_layer=args.fuse_layer or None,
     )
     prompts = load_training_prompts(args.prompts) if args.prompts else load_training_prompts()
     tokenizer = source.tokenizer()

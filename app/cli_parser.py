@@ -176,6 +176,13 @@ def _train_draft(p: argparse.ArgumentParser) -> None:
     p.add_argument("--new-tokens", type=int, default=128, help="tokens per training answer")
     p.add_argument("--sampled-answers", type=int, default=1, help="sampled answers per prompt beside the greedy one")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled answers and the head's initial weights")
+    p.add_argument(
+        "--fuse-layer",
+        type=int,
+        default=2,
+        help="the head also reads the drafted-from token's feature after this many layers; workstations whose "
+        "split keeps at least as many layers local use it (0: not at all; %(default)s)",
+    )
     p.add_argument("--force", action="store_true", help="overwrite an existing head")
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
+from dataclasses import replace
 
 import pytest
 import torch
 
+from app.bench.prompts import load_prompt_sets
 from app.engine.decode.edge import LocalEdge
 from app.engine.decode.session import SplitSession
 from app.engine.link.middle import LocalMiddle
@@ -32,7 +35,7 @@ from app.engine.speculation.training import (
 from app.engine.speculation.tree import DraftTree, Verdict
 from app.model.choices import SplitSpec
 from app.model.layers import LayerStack
-from app.resources import BENCH_PROMPTS, DRAFT_PROMPTS
+from app.resources import DRAFT_PROMPTS
 from tests.helpers import assert_greedy_matches, build_successor_model, reference_greedy
 
 CONFIG = TrainConfig(inner_size=128, vocab_size=320, epochs=12, unroll=2, batch_size=64, learning_rate=3e-3)
@@ -46,7 +49,7 @@ def _answers(model, prompts: int, seed: int) -> list[Answer]:
     with torch.inference_mode():
         out = model.generate(batch, max_new_tokens=NEW_TOKENS, do_sample=False, pad_token_id=0)
     answers = [Answer(row.tolist(), batch.shape[1]) for row in out]
-    teacher_pass(model, answers, lambda *_: None)
+    teacher_pass(model, answers, lambda *_: None, fuse_layer=CONFIG.fuse_layer)
     return answers
 
 
@@ -125,16 +128,19 @@ def test_a_saved_head_round_trips_and_is_found_only_for_its_own_weights(trained,
     monkeypatch.setenv("SPLITCHAT_CACHE_DIR", str(tmp_path))  # not the user's cache
     _, model, head, _, held, _ = trained
     fingerprint = "sha256:" + "ab" * 32
-    info = HeadInfo(fingerprint, head.hidden_size, head.inner_size, len(head.vocab), {"answers": 48})
+    info = HeadInfo(fingerprint, head.hidden_size, head.inner_size, len(head.vocab), {"answers": 48}, 2)
+    with pytest.raises(ValueError, match="reads layer 2's feature, its description says None"):
+        save_head(head, replace(info, fuse_layer=None), tmp_path / "wrong.safetensors")
     path = cached_head_path(fingerprint)
     assert path.parent == tmp_path / "drafts" and ":" not in path.name  # a file name Windows accepts
     save_head(head, info, path)
     loaded, read = load_head(path)
-    assert read == info
+    assert read == info and loaded.fuse_layer == 2
     assert torch.equal(loaded.vocab, head.vocab)
     f, e = held[0].features[:5], model.get_input_embeddings().weight.detach()[held[0].ids[1:6]]
-    with torch.inference_mode():
-        torch.testing.assert_close(loaded(f, e), head(f, e), atol=2e-2, rtol=2e-2)  # stored as float16
+    r = held[0].early[1:6]
+    with torch.inference_mode():  # stored as float16
+        torch.testing.assert_close(loaded(loaded.start(f, r), e), head(head.start(f, r), e), atol=2e-2, rtol=2e-2)
     assert find_head(fingerprint) == path
     assert find_head("sha256:" + "cd" * 32) is None
     damaged = path.with_name("0-damaged.safetensors")  # sorts first among the folder's files
@@ -144,6 +150,22 @@ def test_a_saved_head_round_trips_and_is_found_only_for_its_own_weights(trained,
     assert find_head(fingerprint) == other  # the damaged file is passed over
 
 
+def test_the_roots_early_feature_is_the_models_own_and_leaves_the_caches_as_they_were(trained):
+    folder, model, *_ = trained
+    edge = LocalEdge(resolve_model(str(folder)), SplitSpec(3, 2))
+    prompt, root = [5, 17, 42, 9, 33], 71
+    edge.run_head(torch.tensor(prompt), torch.arange(len(prompt)))
+    with torch.inference_mode():
+        expected = model(torch.tensor([prompt + [root]]), output_hidden_states=True).hidden_states
+    for layers in (1, 2, 3):  # hidden_states[i] is the output of the first i layers
+        got = edge.early_feature(root, len(prompt), layers)
+        torch.testing.assert_close(got, expected[layers][0, -1], atol=1e-4, rtol=1e-4)
+        assert edge.head.length == len(prompt)
+    assert edge.early_feature(root, len(prompt), 4) is None  # only three layers are local
+    after = edge.run_head(torch.tensor([root]), torch.tensor([len(prompt)]))  # as if it had never run
+    torch.testing.assert_close(after[0, -1], expected[3][0, -1], atol=1e-4, rtol=1e-4)
+
+
 @pytest.mark.parametrize("mode", ["learned", "auto"])
 def test_speculation_with_the_head_is_token_identical_and_commits_several_tokens(trained, mode):
     folder, model, head, _, held, _ = trained
@@ -151,6 +173,7 @@ def test_speculation_with_the_head_is_token_identical_and_commits_several_tokens
     split = SplitSpec(2, 2)
     edge = LocalEdge(source, split)
     drafter = HeadDrafter(head, edge.embed_weight, edge.lm_head_weight)
+    assert drafter.fuse_layer == 2  # the session feeds it the root's feature after its two head layers
     middle = LocalMiddle(LayerStack.from_source(source, *split.middle(source.num_layers)))
     session = SplitSession(edge, middle, (), Speculation(mode=mode), draft_head=drafter)
     prompt = held[1].ids[: held[1].prompt_len]
@@ -198,10 +221,18 @@ def test_auto_drafts_with_the_head_while_it_saves_more_than_it_costs_and_retries
     assert Controller("learned").decide_head() and not Controller("lookahead").decide_head()
 
 
-def test_training_prompts_are_not_bench_prompts():
-    training = {p["content"] for p in json.loads(DRAFT_PROMPTS.read_text())["prompts"]}
-    bench = {m["content"] for p in json.loads(BENCH_PROMPTS.read_text())["prompts"] for m in p["messages"]}
-    assert len(training) >= 300 and not training & bench
+def test_training_prompts_share_no_passage_with_either_bench_set():
+    prompts = json.loads(DRAFT_PROMPTS.read_text())["prompts"]
+    categories = Counter(p["category"] for p in prompts)
+    assert len(prompts) >= 1300 and categories["clinical"] >= 100 and categories["legal"] >= 100
+    measured = [m["content"] for p in load_prompt_sets("both") for m in p.messages]
+
+    def shingles(text: str, n: int = 8) -> set[tuple[str, ...]]:
+        words = text.lower().split()
+        return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+    seen = set().union(*(shingles(text) for text in measured))
+    assert [p["content"][:60] for p in prompts if shingles(p["content"]) & seen] == []
 
 
 def test_a_retry_verifies_the_heads_likeliest_path_even_when_its_estimates_are_low():

@@ -140,6 +140,24 @@ class LocalEdge:
         return self.head(hidden, positions, ancestry, long_rope=long_rope)
 
     @torch.inference_mode()
+    def early_feature(self, token: int, position: int, layers: int, long_rope: bool = False) -> torch.Tensor | None:
+        """One token's hidden state [H] after the first ``layers`` layers, in the context the caches hold, or
+        None when fewer layers are local. The caches are left as they were: the block that follows runs the
+        token again with its tree, so this costs one row through the head layers and changes nothing."""
+        if layers > self.split.k_in or layers < 1:
+            return None
+        length = self.head.length
+        captured: list[torch.Tensor] = []
+        hook = self.head.layers[layers - 1].register_forward_hook(lambda _m, _i, out: captured.append(out))
+        try:
+            self.run_head(torch.tensor([token]), torch.tensor([position]), None, long_rope)
+        finally:
+            hook.remove()
+            self.head.crop(length)
+        out = captured[0]
+        return (out[0] if isinstance(out, tuple) else out)[0, -1]
+
+    @torch.inference_mode()
     def run_tail(
         self, hidden: torch.Tensor, positions: torch.Tensor, ancestry=None, rows: list[int] | None = None
     ) -> torch.Tensor:

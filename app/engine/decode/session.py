@@ -377,7 +377,11 @@ class SplitSession:
     def _draft(self, history: list[int]) -> DraftTree:
         """Every candidate continuation of the root, merged into one tree."""
         with_head = self.drafter.head is not None and self._feature is not None and self.controller.decide_head()
-        return self.drafter.draft(history, self._feature, with_head)
+
+        def root_feature(layers: int) -> torch.Tensor | None:
+            return self.edge.early_feature(history[-1], len(history) - 1, layers, self.long_rope)
+
+        return self.drafter.draft(history, self._feature, with_head, root_feature)
 
     async def _run_block(self, block: Block, rows: list[int], clock: StepClock) -> _BlockOutput:
         """Run ``block`` through the head layers, the middle and the tail; the features and logits of ``rows``."""

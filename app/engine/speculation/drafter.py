@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import torch
 
@@ -26,9 +26,16 @@ class Drafter:
         self.window = LookaheadWindow(width, speculation.window_ngram) if width and mode.runs_window else None
         self.head = head if mode.drafts_with_head else None
 
-    def draft(self, history: Sequence[int], feature: torch.Tensor | None, with_head: bool) -> DraftTree:
+    def draft(
+        self,
+        history: Sequence[int],
+        feature: torch.Tensor | None,
+        with_head: bool,
+        root_feature: Callable[[int], torch.Tensor | None] | None = None,
+    ) -> DraftTree:
         """The tree rooted at ``history[-1]``; the head drafts from ``feature`` (the one that chose the root)
-        when ``with_head``."""
+        when ``with_head``, and from the root's early feature where it reads one: ``root_feature(layers)``
+        computes it only then (None where this split keeps fewer layers local)."""
         spec = self.speculation
         tree = DraftTree.rooted_at(history[-1])
         if not spec.mode.speculates:
@@ -40,8 +47,10 @@ class Drafter:
             for continuation in self.pool.propose(history[-1]):
                 tree.add_path(continuation, POOL)
         if with_head and self.head is not None and feature is not None:
+            layers = self.head.fuse_layer
+            early = root_feature(layers) if layers is not None and root_feature is not None else None
             for path, sources in self.head.propose(
-                feature, history[-1], spec.head_depth, spec.head_nodes, spec.head_width
+                feature, history[-1], spec.head_depth, spec.head_nodes, spec.head_width, early
             ):
                 tree.add_path(path, sources)
         return tree

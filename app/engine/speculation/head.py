@@ -6,6 +6,11 @@ hidden state the LM head reads) one token at a time: f' = f + W2·silu(W1·[f, e
 the model's own LM head restricted to a frequent-token vocabulary (a full 49k-row projection per drafted
 token would cost more than the draft saves on a CPU).
 
+A head may also read the root's own feature after the workstation's first ``fuse_layer`` layers (EAGLE-3's
+fused features, as far as this split allows): the root is the token the model just chose, so the head
+otherwise knows it only by its embedding, while those layers have already read it in its context. Only the
+workstation can compute that feature before the round trip, and it costs one row through its head layers.
+
 It runs on the workstation only — it needs the embedding and the LM head, which never leave — and it is
 only a proposer: verification keeps exactly what the full model would produce, so a poor head costs
 speed, never correctness. Trained per model by ``splitchat train-draft`` (``training.py``); its file:
@@ -24,19 +29,35 @@ from app.model.kernels import linear_of, pack_linears
 
 
 class DraftHead(torch.nn.Module):
-    """f_{t+1} = f_t + out(silu(fuse([f_t, e(x_{t+1})]))): one token forward in feature space."""
+    """f_{t+1} = f_t + out(silu(fuse([f_t, e(x_{t+1})]))): one token forward in feature space.
 
-    def __init__(self, hidden_size: int, inner_size: int, vocab: torch.Tensor):
+    With ``fuse_layer``, the first step starts from f_t + root([f_t, r]) instead of f_t, where r is the
+    root's feature after the model's first ``fuse_layer`` layers (``start``); later steps feed on the head's
+    own features, as in training.
+    """
+
+    def __init__(self, hidden_size: int, inner_size: int, vocab: torch.Tensor, fuse_layer: int | None = None):
         super().__init__()
-        self.hidden_size, self.inner_size = hidden_size, inner_size
+        self.hidden_size, self.inner_size, self.fuse_layer = hidden_size, inner_size, fuse_layer
         self.fuse = torch.nn.Linear(2 * hidden_size, inner_size)
         self.out = torch.nn.Linear(inner_size, hidden_size)
         torch.nn.init.zeros_(self.out.weight)  # starts as the identity: the LM head's own next-token guess
         torch.nn.init.zeros_(self.out.bias)
+        if fuse_layer is not None:
+            self.root = torch.nn.Linear(2 * hidden_size, hidden_size)
+            torch.nn.init.zeros_(self.root.weight)  # starts as f_t alone: the head without the root's feature
+            torch.nn.init.zeros_(self.root.bias)
         self.register_buffer("vocab", vocab.long(), persistent=False)
 
     def forward(self, feature: torch.Tensor, token_embedding: torch.Tensor) -> torch.Tensor:
         return feature + self.out(torch.nn.functional.silu(self.fuse(torch.cat([feature, token_embedding], -1))))
+
+    def start(self, feature: torch.Tensor, root_feature: torch.Tensor | None) -> torch.Tensor:
+        """The feature the first step reads: f_t, with the root's early feature fused in where the head
+        reads one and it is known."""
+        if self.fuse_layer is None or root_feature is None:
+            return feature
+        return feature + self.root(torch.cat([feature, root_feature.to(feature.dtype)], -1))
 
 
 class HeadDrafter:
@@ -71,25 +92,39 @@ class HeadDrafter:
         if self.device.type != "cpu":
             return self._embed.dtype
         probe = torch.zeros(self._embed.shape[1])
+        root_probe = probe if self._head.fuse_layer is not None else None
         best: dict[torch.dtype, float] = {}
         for _ in range(4):  # interleaved, best of four: a busy machine must not decide for one dtype
             for dtype in (torch.float32, torch.bfloat16):
                 self._use(dtype)
                 start = time.perf_counter()
-                self.propose(probe, 0, depth=3, nodes=12)
+                self.propose(probe, 0, depth=3, nodes=12, root_feature=root_probe)
                 best[dtype] = min(best.get(dtype, float("inf")), time.perf_counter() - start)
         return min(best, key=best.get)
 
+    @property
+    def fuse_layer(self) -> int | None:
+        """How many of the model's first layers the root's feature must have gone through (None: not read)."""
+        return self._head.fuse_layer
+
     @torch.inference_mode()
     def propose(
-        self, feature: torch.Tensor, root: int, depth: int, nodes: int, width: int = 4
+        self,
+        feature: torch.Tensor,
+        root: int,
+        depth: int,
+        nodes: int,
+        width: int = 4,
+        root_feature: torch.Tensor | None = None,
     ) -> list[tuple[list[int], list[str]]]:
-        """Paths continuing ``root`` (given the feature of the position that chose it), each with one
-        source per token, most probable first; parents come before their children."""
+        """Paths continuing ``root`` (given the feature of the position that chose it, and the root's own
+        after ``fuse_layer`` layers where the head reads it), each with one source per token, most probable
+        first; parents come before their children."""
         if depth < 1 or nodes < 1:
             return []
         dtype = self.lm_rows.dtype
-        features = feature.view(1, -1).to(dtype)
+        start = None if root_feature is None else root_feature.view(1, -1).to(dtype)
+        features = self.head.start(feature.view(1, -1).to(dtype), start)
         tokens = torch.tensor([root], device=self.device)
         beam: list[tuple[list[int], list[float], float]] = [([], [], 1.0)]  # path, token probabilities, product
         drafted: list[tuple[list[int], list[float], float]] = []

@@ -30,9 +30,12 @@ class HeadInfo:
     inner_size: int
     vocab_size: int
     training: dict
+    fuse_layer: int | None = None  # the root's feature is read after this many layers (heads before it: None)
 
 
 def save_head(head: DraftHead, info: HeadInfo, path: Path) -> None:
+    if info.fuse_layer != head.fuse_layer:
+        raise ValueError(f"the head reads layer {head.fuse_layer}'s feature, its description says {info.fuse_layer}")
     # float16 on disk halves the file; the drafter computes in the edge's dtype.
     tensors = {k: v.detach().to(torch.float16).contiguous().cpu() for k, v in head.state_dict().items()}
     tensors["vocab"] = head.vocab.to(torch.int32).cpu()
@@ -43,6 +46,8 @@ def save_head(head: DraftHead, info: HeadInfo, path: Path) -> None:
         "inner_size": str(info.inner_size),
         "training": json.dumps(info.training),
     }
+    if info.fuse_layer is not None:
+        meta["fuse_layer"] = str(info.fuse_layer)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial")
     save_file(tensors, str(partial), metadata=meta)
@@ -63,13 +68,14 @@ def read_info(path: Path) -> HeadInfo:
         int(meta["inner_size"]),
         vocab_size,
         json.loads(meta.get("training", "{}")),
+        int(meta["fuse_layer"]) if "fuse_layer" in meta else None,
     )
 
 
 def load_head(path: Path) -> tuple[DraftHead, HeadInfo]:
     info = read_info(path)
     tensors = load_file(str(path))
-    head = DraftHead(info.hidden_size, info.inner_size, tensors.pop("vocab"))
+    head = DraftHead(info.hidden_size, info.inner_size, tensors.pop("vocab"), info.fuse_layer)
     head.load_state_dict({k: v.float() for k, v in tensors.items()})
     return head.eval(), info
 
