@@ -186,6 +186,23 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_install_draft(args: argparse.Namespace) -> int:
+    from app.engine.source.fingerprints import model_fingerprint
+    from app.engine.source.specs import resolve_model
+    from app.engine.speculation.head_file import install_head, read_info
+
+    if not args.file.is_file():
+        raise ValueError(f"{args.file} is not a file")
+    source = resolve_model(args.model, _progress)
+    target = install_head(args.file, model_fingerprint(source), args.force)
+    _progress.close()
+    print(f"installed {target} for {args.model}")
+    layers = read_info(target).fuse_layer
+    if layers:
+        print(f"it reads the drafted-from token after {layers} layers: a split keeping fewer local drafts without it")
+    return 0
+
+
 def _office_detector(args: argparse.Namespace):
     """The detector with the office's lists of terms: the policy's, and those of --hide-terms / --keep-terms
     (a term the policy hides stays hidden whatever --keep-terms says)."""
@@ -264,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
             "export-worker": cmd_export_worker,
             "worker": cmd_worker,
             "train-draft": cmd_train_draft,
+            "install-draft": cmd_install_draft,
             "pseudonymise": cmd_pseudonymise,
             "worker-token": cmd_worker_token,
             "bench": cmd_bench,

@@ -186,6 +186,12 @@ def _train_draft(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing head")
 
 
+def _install_draft(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", type=Path, help="a head written by splitchat train-draft --out")
+    p.add_argument("--model", default=BUNDLED_SPEC, help=f"{BUNDLED_SPEC} or the local model folder it is for")
+    p.add_argument("--force", action="store_true", help="replace the head installed for this model")
+
+
 def _pseudonymise(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", default="-", help="a text file, or - for standard input")
     p.add_argument(
@@ -334,6 +340,10 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
     "train-draft": (
         "train the learned draft head for a model (where the whole model is)",
         _train_draft,
+    ),
+    "install-draft": (
+        "install a draft head trained on another machine, for this model's weights only",
+        _install_draft,
     ),
     "pseudonymise": (
         "print a text as the model would read it: identifiers replaced by stand-ins",

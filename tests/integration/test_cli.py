@@ -126,6 +126,7 @@ def test_train_draft_writes_a_head_for_the_models_weights_and_refuses_to_overwri
     assert info.model_fingerprint == model_fingerprint(resolve_model())
     assert info.training["prompts"] == 2 and info.training["answers"] == 6  # greedy + two sampled each
     assert info.hidden_size == 576 and len(head.vocab) == info.vocab_size > 1
+    assert info.fuse_layer == head.fuse_layer == 2  # it reads the root after the default split's head layers
     assert "held-out chain accuracy" in result.stdout
     again = splitchat(*args)
     assert again.returncode == 1 and "pass --force" in again.stderr

@@ -251,3 +251,32 @@ def test_a_retry_verifies_the_heads_likeliest_path_even_when_its_estimates_are_l
     explored = controller.plan(tree)
     assert explored.tree.tokens == [1, 2, 3, 4]  # the retry verifies its likeliest path, so estimates can move
     assert len(controller.plan(tree).tree) == 1  # once
+
+
+def test_a_head_trained_elsewhere_installs_for_its_own_weights_only(trained, tmp_path, monkeypatch, capsys):
+    from app.cli import main
+    from app.cli_parser import EXIT_FAILED, EXIT_USAGE
+    from app.engine.source.fingerprints import model_fingerprint
+
+    monkeypatch.setenv("SPLITCHAT_CACHE_DIR", str(tmp_path / "cache"))  # not the user's cache
+    folder, _, head, *_ = trained
+    fingerprint = model_fingerprint(resolve_model(str(folder)))
+    mine, theirs, junk = tmp_path / "mine.safetensors", tmp_path / "theirs.safetensors", tmp_path / "junk.bin"
+    save_head(head, HeadInfo(fingerprint, head.hidden_size, head.inner_size, len(head.vocab), {}, 2), mine)
+    other = "sha256:" + "cd" * 32
+    save_head(head, HeadInfo(other, head.hidden_size, head.inner_size, len(head.vocab), {}, 2), theirs)
+    junk.write_bytes(b"\x00" * 64)
+
+    assert main(["install-draft", str(theirs), "--model", str(folder)]) == EXIT_USAGE
+    assert "was trained for the weights sha256:cdcdcdcd" in capsys.readouterr().err
+    assert main(["install-draft", str(junk), "--model", str(folder)]) == EXIT_USAGE
+    assert "is not a splitchat draft head" in capsys.readouterr().err
+    assert find_head(fingerprint) is None  # nothing was copied by either
+
+    assert main(["install-draft", str(mine), "--model", str(folder)]) == 0
+    assert "reads the drafted-from token after 2 layers" in capsys.readouterr().out
+    installed = find_head(fingerprint)
+    assert installed == cached_head_path(fingerprint) and installed.read_bytes() == mine.read_bytes()
+    assert main(["install-draft", str(mine), "--model", str(folder)]) == EXIT_FAILED  # not over one in place
+    assert "pass --force" in capsys.readouterr().err
+    assert main(["install-draft", str(mine), "--model", str(folder), "--force"]) == 0

@@ -85,6 +85,34 @@ def cached_head_path(fingerprint: str) -> Path:
     return cache_root() / "drafts" / f"{fingerprint.rpartition(':')[2][:32]}.safetensors"
 
 
+def install_head(path: Path, fingerprint: str, force: bool = False) -> Path:
+    """Copy a head trained elsewhere (``train-draft --out`` on the machine that holds the whole model) to
+    where this workstation looks for it; returns where it went.
+
+    A head trained for other weights is refused here rather than passed over in silence at load time: the
+    administrator who copied the wrong file learns it now.
+    """
+    try:
+        info = read_info(path)
+    except (ValueError, KeyError):
+        raise ValueError(f"{path} is not a splitchat draft head") from None
+    except Exception as exc:  # noqa: BLE001 - safetensors' own error for a file that is not one
+        raise ValueError(f"{path} is not a splitchat draft head ({exc})") from None
+    if info.model_fingerprint != fingerprint:
+        raise ValueError(
+            f"{path} was trained for the weights {info.model_fingerprint[:23]}…, not these "
+            f"({fingerprint[:23]}…): train one for this model with splitchat train-draft"
+        )
+    target = cached_head_path(fingerprint)
+    if target.exists() and not force:
+        raise FileExistsError(f"{target} exists; pass --force to replace it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    partial.write_bytes(path.read_bytes())
+    partial.replace(target)
+    return target
+
+
 def find_head(fingerprint: str) -> Path | None:
     """A trained head for exactly these weights: the user's own first, then one shipped with the app."""
     cached = cached_head_path(fingerprint)
