@@ -153,6 +153,7 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     from app.engine.source.specs import resolve_model
     from app.engine.speculation.head_file import cached_head_path, save_head
     from app.engine.speculation.training import TrainConfig, load_training_prompts, train_draft_head
+    from app.model.devices import resolve_device, resolve_dtype
 
     source = resolve_model(args.model, _progress)
     if args.fuse_layer >= source.num_layers:
@@ -172,7 +173,9 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     prompts = load_training_prompts(args.prompts) if args.prompts else load_training_prompts()
     tokenizer = source.tokenizer()
     torch.manual_seed(args.seed)
-    model = AutoModelForCausalLM.from_pretrained(source.folder, dtype=torch.float32).eval()
+    device = resolve_device(args.device)
+    dtype = resolve_dtype(args.dtype, device)
+    model = AutoModelForCausalLM.from_pretrained(source.folder, dtype=dtype).to(device).eval()
     head, info = train_draft_head(
         model, tokenizer, model_fingerprint(source), config, set(stop_token_ids(source, tokenizer)), prompts, _progress
     )

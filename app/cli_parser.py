@@ -183,6 +183,15 @@ def _train_draft(p: argparse.ArgumentParser) -> None:
         help="the head also reads the drafted-from token's feature after this many layers; workstations whose "
         "split keeps at least as many layers local use it (0: not at all; %(default)s)",
     )
+    p.add_argument(
+        "--device", default="auto", choices=DEVICE_CHOICES, help="where the model answers (auto: CUDA if any)"
+    )
+    p.add_argument(
+        "--dtype",
+        default="auto",
+        choices=DTYPE_CHOICES,
+        help="the model's dtype (auto: float32 on CPU, bfloat16 on GPU)",
+    )
     p.add_argument("--force", action="store_true", help="overwrite an existing head")
 
 

@@ -96,7 +96,7 @@ def answer_prompts(
         for start in range(0, len(texts), config.generate_batch):
             raise_if_cancelled(cancel)
             batch = by_length[start : start + config.generate_batch]
-            encoded = tokenizer([texts[i] for i in batch], return_tensors="pt", padding=True)
+            encoded = tokenizer([texts[i] for i in batch], return_tensors="pt", padding=True).to(model.device)
             options = {"do_sample": True, "temperature": 0.8, "top_p": 0.95} if sampled else {"do_sample": False}
             with torch.inference_mode():
                 out = model.generate(**encoded, max_new_tokens=config.new_tokens, pad_token_id=pad, **options)
@@ -124,11 +124,12 @@ def teacher_pass(
     forward pass of the whole model. One answer a pass: padded batches of 16 were 1.4x slower on a CPU."""
     for i, answer in enumerate(answers):
         raise_if_cancelled(cancel)
-        out = model(torch.tensor([answer.ids]), output_hidden_states=True)
-        answer.features = out.hidden_states[-1][0].float()  # transformers applies the final norm here
-        answer.argmax = out.logits[0].argmax(-1)
+        out = model(torch.tensor([answer.ids], device=model.device), output_hidden_states=True)
+        # Kept in the computer's memory, not the GPU's: all answers' features outgrow a GPU beside the model.
+        answer.features = out.hidden_states[-1][0].float().cpu()  # transformers applies the final norm here
+        answer.argmax = out.logits[0].argmax(-1).cpu()
         if fuse_layer is not None:  # hidden_states[i] is the output of the first i layers
-            answer.early = out.hidden_states[fuse_layer][0].float()
+            answer.early = out.hidden_states[fuse_layer][0].float().cpu()
         progress("reading the model's features", (i + 1) / len(answers))
 
 
@@ -141,36 +142,58 @@ def draft_vocabulary(answers: Sequence[Answer], size: int) -> torch.Tensor:
 
 @dataclass
 class Pairs:
-    """Training rows: a start feature, then ``unroll`` (input token, next feature, next argmax) steps."""
+    """Training rows: a start position, then ``unroll`` (input token, next feature, next argmax) steps.
 
-    start: torch.Tensor  # [m, H]
-    tokens: torch.Tensor  # [m, S]
-    features: torch.Tensor  # [m, S, H]
-    targets: torch.Tensor  # [m, S]
-    roots: torch.Tensor | None = None  # [m, H]: the first input token's early feature, where the head reads it
+    Every answer's positions lie end to end in flat tensors and a row is the index of its start: the steps
+    are the positions after it, read per batch, so a checkpoint's features are held once (not ``unroll``
+    times over), which is what lets a 4,096-wide model's answers fit in a machine's memory.
+    """
+
+    features: torch.Tensor  # [P, H]: every position's final feature
+    ids: torch.Tensor  # [P]
+    argmax: torch.Tensor  # [P]
+    early: torch.Tensor | None  # [P, H]: every position's early feature, where the head reads it
+    starts: torch.Tensor  # [m]: the flat index of each row's start
+    unroll: int
 
     def __len__(self) -> int:
-        return len(self.start)
+        return len(self.starts)
+
+    def batch(
+        self, rows: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]:
+        """Rows' start features [b, H], input tokens [b, S], next features [b, S, H], next argmaxes [b, S] and
+        the first input token's early feature [b, H] (None when the head reads none)."""
+        start = self.starts[rows]
+        steps = start[:, None] + 1 + torch.arange(self.unroll)  # positions t+1 .. t+S
+        roots = None if self.early is None else self.early[start + 1]
+        return self.features[start], self.ids[steps], self.features[steps], self.argmax[steps], roots
 
 
 def make_pairs(answers: Sequence[Answer], unroll: int) -> Pairs:
-    starts, tokens, features, targets, roots = [], [], [], [], []
+    features, ids, argmax, early, starts = [], [], [], [], []
+    offset = 0
     for a in answers:
         m = len(a.ids) - unroll - 1  # start t needs x_{t+1..t+S} and h, argmax at t+1..t+S
         if m <= 0:
             continue
-        ids = torch.tensor(a.ids)
-        starts.append(a.features[:m])
-        tokens.append(torch.stack([ids[1 + s : m + 1 + s] for s in range(unroll)], 1))
-        features.append(torch.stack([a.features[1 + s : m + 1 + s] for s in range(unroll)], 1))
-        targets.append(torch.stack([a.argmax[1 + s : m + 1 + s] for s in range(unroll)], 1))
-        if a.early is not None:
-            roots.append(a.early[1 : m + 1])
+        features.append(a.features)
+        ids.append(torch.tensor(a.ids))
+        argmax.append(a.argmax)
+        early.append(a.early)
+        starts.append(offset + torch.arange(m))
+        offset += len(a.ids)
     if not starts:
         raise ValueError("the answers are too short to train on")
-    pairs = Pairs(*(torch.cat(x) for x in (starts, tokens, features, targets)))
-    pairs.roots = torch.cat(roots) if roots and len(roots) == len(starts) else None
-    return pairs
+    with_early = all(e is not None for e in early)
+    return Pairs(
+        torch.cat(features),
+        torch.cat(ids),
+        torch.cat(argmax),
+        torch.cat(early) if with_early else None,
+        torch.cat(starts),
+        unroll,
+    )
 
 
 def train_head(
@@ -181,15 +204,17 @@ def train_head(
     config: TrainConfig,
     progress: Progress,
     cancel: CancelFlag | None = None,
+    device: torch.device | str = "cpu",
 ) -> tuple[DraftHead, list[float]]:
-    """Fit a head on ``pairs``; returns it and the mean loss of each epoch."""
+    """Fit a head on ``pairs`` (kept in the computer's memory; each batch goes to ``device``, where the head
+    learns); returns it on the CPU and the mean loss of each epoch."""
     torch.manual_seed(config.seed)
-    if config.fuse_layer is not None and pairs.roots is None:
+    if config.fuse_layer is not None and pairs.early is None:
         raise ValueError("the head reads the root's early feature, but the answers were read without it")
-    head = DraftHead(embed.shape[1], config.inner_size, vocab, config.fuse_layer)
+    head = DraftHead(embed.shape[1], config.inner_size, vocab, config.fuse_layer).to(device)
     index = torch.full((lm_head.shape[0],), -100, dtype=torch.long)  # model id -> draft-vocabulary row
     index[vocab] = torch.arange(len(vocab))
-    rows = lm_head[vocab]
+    index, rows, embed = index.to(device), lm_head[vocab].to(device), embed.to(device)
     optimizer = torch.optim.AdamW(head.parameters(), lr=config.learning_rate)
     batches = (len(pairs) + config.batch_size - 1) // config.batch_size
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, config.learning_rate, total_steps=config.epochs * batches)
@@ -200,16 +225,16 @@ def train_head(
         for b in range(batches):
             raise_if_cancelled(cancel)
             batch = order[b * config.batch_size : (b + 1) * config.batch_size]
-            feature = pairs.start[batch] + config.noise * torch.randn(len(batch), embed.shape[1])
-            feature = head.start(feature, None if pairs.roots is None else pairs.roots[batch])
-            loss = torch.zeros(())
+            start, tokens, next_features, targets, roots = pairs.batch(batch)
+            tokens, next_features, targets = tokens.to(device), next_features.to(device), targets.to(device)
+            noise = config.noise * torch.randn(len(batch), embed.shape[1])
+            feature = head.start((start + noise).to(device), None if roots is None else roots.to(device))
+            loss = torch.zeros((), device=device)
             for s in range(config.unroll):  # later steps feed on the head's own features, as drafting does
-                feature = head(feature, embed[pairs.tokens[batch, s]])
+                feature = head(feature, embed[tokens[:, s]])
                 logits = feature @ rows.T
-                step = torch.nn.functional.cross_entropy(logits, index[pairs.targets[batch, s]], ignore_index=-100)
-                step = step + config.feature_loss * torch.nn.functional.smooth_l1_loss(
-                    feature, pairs.features[batch, s]
-                )
+                step = torch.nn.functional.cross_entropy(logits, index[targets[:, s]], ignore_index=-100)
+                step = step + config.feature_loss * torch.nn.functional.smooth_l1_loss(feature, next_features[:, s])
                 loss = loss + step / (s + 1)
             optimizer.zero_grad()
             loss.backward()
@@ -220,7 +245,7 @@ def train_head(
                 done = (epoch * batches + b + 1) / (config.epochs * batches)
                 progress(f"training the draft head (epoch {epoch + 1}/{config.epochs})", done)
         losses.append(total / len(pairs))
-    return head.eval(), losses
+    return head.cpu().eval(), losses
 
 
 @torch.inference_mode()
@@ -273,11 +298,11 @@ def train_draft_head(
     n_held = max(1, int(len(answers) * config.held_out)) if len(answers) > 1 else 0
     held = [answers[i] for i in shuffled[:n_held]]
     train = [answers[i] for i in shuffled[n_held:]]
-    embed = model.get_input_embeddings().weight.detach().float()
-    lm_head = model.get_output_embeddings().weight.detach().float()
+    embed = model.get_input_embeddings().weight.detach().float().cpu()
+    lm_head = model.get_output_embeddings().weight.detach().float().cpu()
     vocab = draft_vocabulary(train, config.vocab_size)
     pairs = make_pairs(train, config.unroll)
-    head, losses = train_head(pairs, embed, lm_head, vocab, config, progress, cancel)
+    head, losses = train_head(pairs, embed, lm_head, vocab, config, progress, cancel, device=model.device)
     training = {
         "config": asdict(config),
         "prompts": len(prompts),
