@@ -72,6 +72,7 @@ class BenchRun:
     fraction_of_local: float | None = None
     network_bound_fraction_of_local: float | None = None
     prompt_set: str = BENCH_SET  # which prompt set: a ``prompts.PromptSet`` value
+    draft_ms: float | None = None  # drafting and planning per decode step (inside step_ms' local_compute)
 
     @property
     def decoded_tokens(self) -> int:
@@ -111,6 +112,7 @@ class SummaryRow:
     min_network_bound_fraction_of_local: float | None = None
     peer_pld_tokens_per_forward: float | None = None
     prompt_set: str = BENCH_SET
+    draft_ms: float | None = None
 
     def to_json(self) -> dict:
         return _without_empty(self)

@@ -61,6 +61,9 @@ def summarise(runs: list[BenchRun]) -> list[SummaryRow]:
             else 0.0,
             fraction_of_limit=round(sum(r.fraction_of_limit for r in group) / n, 4),
         )
+        drafted = [r.draft_ms for r in group if r.draft_ms is not None]
+        if drafted:
+            row.draft_ms = round(sum(drafted) / len(drafted), 3)
         bounded = [r for r in group if r.network_bound_tok_per_s]
         if mode != LOCAL and bounded:  # all decoded tokens over all the time spent on the link
             link_s = sum(r.decoded_tokens / r.network_bound_tok_per_s for r in bounded)

@@ -198,6 +198,7 @@ def _run_record(
         prompt_id=prompt.id,
         category=prompt.category,
         prompt_set=prompt.prompt_set,
+        draft_ms=round(sum(s.draft_ms for s in stats.decode_steps) / max(1, len(stats.decode_steps)), 3),
         prompt_tokens=len(ids),
         new_tokens=stats.new_tokens,
         round_trips=stats.round_trips,
