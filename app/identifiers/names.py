@@ -129,6 +129,12 @@ _PARTICLES = frozenset("de del la van von der den da das dos do di du le y i ter
 
 # Verbs that follow a role in a sentence and are also names somewhere ("Said"): the sentence goes on.
 _SPEECH_VERBS = frozenset("said says told asked went came saw gave took made wants wanted needs thinks knows".split())
+# Irregular past tenses that are rare enough words to pass for a nickname after a relation ("her sister rang",
+# "my son swam"), typed in lower case: the sentence goes on. Capitalised, they stay names ("my son Drew").
+_LOWER_CASE_PAST_TENSES = frozenset(
+    "rang sang rode froze drank slid swam drew tore swore bore hid bent lent dreamt fled wept knelt dove clung "
+    "flung stung strode sped spat shook woke".split()
+)
 
 
 # A number spelled out after a relation is an age, not a name: "my grandmother is ninety-three".
@@ -164,7 +170,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
             or lexicon.is_region(surface)
         ):
             break  # "Cheers mate", "soy doctora": a role, not a name
-        if lower in _SPEECH_VERBS:  # "the nurse said …": not Said
+        if lower in _SPEECH_VERBS or surface in _LOWER_CASE_PAST_TENSES:  # "the nurse said …": not Said
             break
         if surface.islower() and len(surface) > 4 and re.search(r"(?:ed|ing)$", lower) and not _is_name(surface):
             break  # "my son vomited", "my boss texting": a verb's form, not a name (Fred and Ming are names)

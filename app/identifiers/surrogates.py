@@ -9,6 +9,8 @@ conversation or already stands for another one.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import random
 import re
 from collections.abc import Callable
@@ -92,13 +94,31 @@ def _after_digit(match: re.Match) -> bool:
     return match.start() > 0 and match.string[match.start() - 1].isdigit()
 
 
-def _first_name_kind(words: set[str]) -> str:
-    """Which first names may stand in, judging by the title written with the name."""
+def _first_name_kind(words: set[str], given: str | None = None) -> str:
+    """Which first names may stand in, judging by the title written with the name, else by the given name
+    itself: "my dad teodoro" read back as "rebecca" would have the model write "she" of a father."""
     if words & _FEMALE_TITLES:
         return "first_female"
     if words & _MALE_TITLES:
         return "first_male"
-    return "first"
+    gender = _given_name_genders().get(given.lower()) if given else None
+    return {"female": "first_female", "male": "first_male"}.get(gender or "", "first")
+
+
+# The given names Faker's person providers list by gender, in the stand-ins' locales and those of the
+# offices' other languages; a name listed for both ("Andrea", "Jean") decides nothing.
+_GENDERED_NAME_LOCALES = ("en_US", "en_GB", "es_ES", "es_MX", "pt_PT", "fr_FR", "it_IT", "de_DE", "pl_PL", "sv_SE")
+
+
+@functools.cache
+def _given_name_genders() -> dict[str, str]:
+    genders: dict[str, set[str]] = {}
+    for locale in _GENDERED_NAME_LOCALES:
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        for gender, names in (("female", provider.first_names_female), ("male", provider.first_names_male)):
+            for name in names:
+                genders.setdefault(name.lower(), set()).add(gender)
+    return {name: next(iter(kinds)) for name, kinds in genders.items() if len(kinds) == 1}
 
 
 _SPANISH_UNITS = "uno dos tres cuatro cinco seis siete ocho nueve".split()
@@ -222,9 +242,26 @@ class SurrogateMaker:
         words = _WORD.findall(original)
         names = [w for w in words if w.lower() not in _TITLES | _PARTICLES]
         titles = {w.lower() for w in words}
-        first = _first_name_kind(titles)
+        whole = [w for w in names if len(w) > 1]  # initials aside
+        given = whole[1] if "," in original and len(whole) > 1 else whole[0] if whole else None
+        first = _first_name_kind(titles, given)
+        # A given name alone ("tyrone", "my dad teodoro") stands in as a given name of its gender; any other
+        # single word as a surname, as before ("Dr Okafor").
+        alone_given = len(names) == 1 and first != "first" and not titles & (_FEMALE_TITLES | _MALE_TITLES)
+        matches = list(_WORD.finditer(original))
+        surname = set()
+        named = [i for i, m in enumerate(matches) if m.group(0).lower() not in _TITLES | _PARTICLES]
+        if named and not alone_given:  # "SURNAME, First" names the surname first; otherwise it comes last
+            end = named[0] if "," in original else named[-1]
+            start = end
+            # with the words a hyphen joins to it: "Okonkwo-Hart" is one surname, not a given name and a surname
+            while start > 0 and original[matches[start - 1].end() : matches[start].start()] == "-":
+                start -= 1
+            while end + 1 < len(matches) and original[matches[end].end() : matches[end + 1].start()] == "-":
+                end += 1
+            surname = set(range(start, end + 1))
         out, cursor = [], 0
-        for match in _WORD.finditer(original):
+        for index, match in enumerate(matches):
             word = match.group(0)
             out.append(original[cursor : match.start()])
             cursor = match.end()
@@ -233,9 +270,8 @@ class SurrogateMaker:
                 out.append(word)
             elif len(word) == 1:  # an initial: the initial of the stand-in of a name starting with it
                 out.append(self._initial(word))
-            else:  # "SURNAME, First" names the surname first; otherwise it comes last
-                surname = word == (names[0] if "," in original else names[-1])
-                out.append(self.word(word, "last" if surname else first))
+            else:
+                out.append(self.word(word, "last" if index in surname else first))
         out.append(original[cursor:])
         return "".join(out)
 

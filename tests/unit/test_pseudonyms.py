@@ -227,3 +227,29 @@ def test_a_saved_mapping_with_accented_name_keys_still_gives_the_same_stand_in()
     reopened = Pseudonymiser(Pseudonyms.from_json(data), detector=RULES)
     stand_in = saved.pseudonyms.words["ibanez"]
     assert stand_in in reopened.pseudonymise("Begoña Ibáñez volvió a llamar; ibanez dice que sí.").text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_given_name_stands_in_as_a_given_name_of_its_gender_with_or_without_a_title(seed):
+    import importlib
+
+    from app.identifiers.surrogates import FAKER_LOCALES, SPANISH_LOCALES
+
+    lists = {"female": set(), "male": set()}
+    for locale in FAKER_LOCALES + SPANISH_LOCALES:  # where the stand-ins come from
+        provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
+        lists["female"] |= {n.lower() for n in provider.first_names_female}
+        lists["male"] |= {n.lower() for n in provider.first_names_male}
+    p = Pseudonymiser(Pseudonyms(seed=seed), detector=RULES)
+    text = (
+        "Seen with his father Teodoro Villaseñor. Teodoro is 92.\n"
+        "Rebecca Okonkwo-Hart, his sister, rang; Rebecca will bring the letter.\n"  # rang: a verb, not a name
+    )
+    read = p.pseudonymise(text).text
+    father = re.search(r"father (\w+) ", read).group(1)
+    sister = re.search(r"\n(\w+) [\w-]+, his sister", read).group(1)
+    assert father.lower() in lists["male"] and sister.lower() in lists["female"], read
+    assert f"{father} is " in read and f"; {sister} will bring" in read  # alone, the same stand-in
+    surname = re.search(r"\n\w+ ([\w-]+), his sister", read).group(1).split("-")
+    assert len(surname) == 2 and not {w.lower() for w in surname} & lists["female"]  # both halves surnames
+    assert p.reidentify(read) == text and " rang;" in read
