@@ -73,6 +73,8 @@ class BenchRun:
     network_bound_fraction_of_local: float | None = None
     prompt_set: str = BENCH_SET  # which prompt set: a ``prompts.PromptSet`` value
     draft_ms: float | None = None  # drafting and planning per decode step (inside step_ms' local_compute)
+    # What the controller expected each decode step to commit, beside what it did (accepted_per_step).
+    expected_tokens_per_step: float | None = None
 
     @property
     def decoded_tokens(self) -> int:
@@ -113,6 +115,8 @@ class SummaryRow:
     peer_pld_tokens_per_forward: float | None = None
     prompt_set: str = BENCH_SET
     draft_ms: float | None = None
+    expected_tokens_per_step: float | None = None
+    tokens_per_step: float | None = None  # what decode steps committed, to read beside the line above
 
     def to_json(self) -> dict:
         return _without_empty(self)

@@ -64,6 +64,12 @@ def summarise(runs: list[BenchRun]) -> list[SummaryRow]:
         drafted = [r.draft_ms for r in group if r.draft_ms is not None]
         if drafted:
             row.draft_ms = round(sum(drafted) / len(drafted), 3)
+        planned = [r for r in group if r.expected_tokens_per_step is not None and r.accepted_per_step]
+        if planned:  # over all decode steps of the group
+            steps = [sum(r.accepted_per_step.values()) for r in planned]
+            expected = sum(r.expected_tokens_per_step * n for r, n in zip(planned, steps, strict=True))
+            row.expected_tokens_per_step = round(expected / sum(steps), 4)
+            row.tokens_per_step = round(sum(r.decoded_tokens for r in planned) / sum(steps), 4)
         bounded = [r for r in group if r.network_bound_tok_per_s]
         if mode != LOCAL and bounded:  # all decoded tokens over all the time spent on the link
             link_s = sum(r.decoded_tokens / r.network_bound_tok_per_s for r in bounded)

@@ -187,6 +187,7 @@ def _run_record(
     mode: str, rtt: float, prompt: BenchPrompt, ids: list[int], generation: Generation, log: Log
 ) -> BenchRun:
     stats = generation.stats
+    plans = generation.plans[-len(stats.decode_steps) :] if stats.decode_steps else []  # the decode steps' own
     step = stats.mean_step_ms()
     limit = 1000 * stats.tokens_per_round_trip / (rtt + step.local_compute + step.remote_compute)
     accepted = Counter(s.tokens_out for s in stats.decode_steps)
@@ -199,6 +200,7 @@ def _run_record(
         category=prompt.category,
         prompt_set=prompt.prompt_set,
         draft_ms=round(sum(s.draft_ms for s in stats.decode_steps) / max(1, len(stats.decode_steps)), 3),
+        expected_tokens_per_step=round(sum(p.expected_tokens for p in plans) / len(plans), 4) if plans else None,
         prompt_tokens=len(ids),
         new_tokens=stats.new_tokens,
         round_trips=stats.round_trips,
