@@ -57,19 +57,18 @@ def model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--split", default="2", help="layers kept local on each side: K or K_IN,K_OUT")
 
 
-def compute_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--device",
-        default="auto",
-        choices=DEVICE_CHOICES,
-        help="where this side computes (auto: CUDA if any)",
-    )
+def device_options(p: argparse.ArgumentParser, where: str = "where this side computes") -> None:
+    p.add_argument("--device", default="auto", choices=DEVICE_CHOICES, help=f"{where} (auto: CUDA if any)")
     p.add_argument(
         "--dtype",
         default="auto",
         choices=DTYPE_CHOICES,
         help="compute dtype (auto: float32 on CPU, bfloat16 on CUDA)",
     )
+
+
+def compute_options(p: argparse.ArgumentParser) -> None:
+    device_options(p)
     p.add_argument(
         "--wire-dtype",
         default=None,
@@ -183,15 +182,7 @@ def _train_draft(p: argparse.ArgumentParser) -> None:
         help="the head also reads the drafted-from token's feature after this many layers; workstations whose "
         "split keeps at least as many layers local use it (0: not at all; %(default)s)",
     )
-    p.add_argument(
-        "--device", default="auto", choices=DEVICE_CHOICES, help="where the model answers (auto: CUDA if any)"
-    )
-    p.add_argument(
-        "--dtype",
-        default="auto",
-        choices=DTYPE_CHOICES,
-        help="the model's dtype (auto: float32 on CPU, bfloat16 on GPU)",
-    )
+    device_options(p, "where the model answers and the head learns")
     p.add_argument("--force", action="store_true", help="overwrite an existing head")
 
 
