@@ -155,14 +155,14 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     from app.engine.speculation.training import TrainConfig, load_training_prompts, train_draft_head
     from app.model.devices import resolve_device, resolve_dtype
 
+    if args.fuse_layer < 0:
+        raise ValueError("--fuse-layer takes 0 (none) or a number of layers")
     source = resolve_model(args.model, _progress)
     if args.fuse_layer >= source.num_layers:
         raise ValueError(f"--fuse-layer {args.fuse_layer}: the model has {source.num_layers} layers")
     out = args.out or cached_head_path(model_fingerprint(source))
     if out.exists() and not args.force:
         raise FileExistsError(f"{out} exists; pass --force to train again")
-    if args.fuse_layer < 0:
-        raise ValueError("--fuse-layer takes 0 (none) or a number of layers")
     config = TrainConfig(
         epochs=args.epochs,
         new_tokens=args.new_tokens,
@@ -192,15 +192,15 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
 def cmd_install_draft(args: argparse.Namespace) -> int:
     from app.engine.source.fingerprints import model_fingerprint
     from app.engine.source.specs import resolve_model
-    from app.engine.speculation.head_file import install_head, read_info
+    from app.engine.speculation.head_file import install_head
 
     if not args.file.is_file():
         raise ValueError(f"{args.file} is not a file")
     source = resolve_model(args.model, _progress)
-    target = install_head(args.file, model_fingerprint(source), args.force)
+    target, info = install_head(args.file, model_fingerprint(source), args.force)
     _progress.close()
     print(f"installed {target} for {args.model}")
-    layers = read_info(target).fuse_layer
+    layers = info.fuse_layer
     if layers:
         print(f"it reads the drafted-from token after {layers} layers: a split keeping fewer local drafts without it")
     return 0

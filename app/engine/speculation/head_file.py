@@ -7,6 +7,7 @@ train-draft`` writes it to the cache) wins over one shipped with the app in ``ap
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,18 +86,16 @@ def cached_head_path(fingerprint: str) -> Path:
     return cache_root() / "drafts" / f"{fingerprint.rpartition(':')[2][:32]}.safetensors"
 
 
-def install_head(path: Path, fingerprint: str, force: bool = False) -> Path:
+def install_head(path: Path, fingerprint: str, force: bool = False) -> tuple[Path, HeadInfo]:
     """Copy a head trained elsewhere (``train-draft --out`` on the machine that holds the whole model) to
-    where this workstation looks for it; returns where it went.
+    where this workstation looks for it; returns where it went and what it is.
 
     A head trained for other weights is refused here rather than passed over in silence at load time: the
     administrator who copied the wrong file learns it now.
     """
     try:
         info = read_info(path)
-    except (ValueError, KeyError):
-        raise ValueError(f"{path} is not a splitchat draft head") from None
-    except Exception as exc:  # noqa: BLE001 - safetensors' own error for a file that is not one
+    except Exception as exc:  # noqa: BLE001 - safetensors' own error, or a header that is not a head's
         raise ValueError(f"{path} is not a splitchat draft head ({exc})") from None
     if info.model_fingerprint != fingerprint:
         raise ValueError(
@@ -108,9 +107,9 @@ def install_head(path: Path, fingerprint: str, force: bool = False) -> Path:
         raise FileExistsError(f"{target} exists; pass --force to replace it")
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".partial")
-    partial.write_bytes(path.read_bytes())
+    shutil.copyfile(path, partial)
     partial.replace(target)
-    return target
+    return target, info
 
 
 def find_head(fingerprint: str) -> Path | None:
