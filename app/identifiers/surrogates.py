@@ -101,8 +101,7 @@ def _first_name_kind(words: set[str], given: str | None = None) -> str:
         return "first_female"
     if words & _MALE_TITLES:
         return "first_male"
-    gender = _given_name_genders().get(given.lower()) if given else None
-    return {"female": "first_female", "male": "first_male"}.get(gender or "", "first")
+    return _given_name_kinds().get(given.lower(), "first") if given else "first"
 
 
 # The given names Faker's person providers list by gender, in the stand-ins' locales and those of the
@@ -111,14 +110,15 @@ _GENDERED_NAME_LOCALES = ("en_US", "en_GB", "es_ES", "es_MX", "pt_PT", "fr_FR", 
 
 
 @functools.cache
-def _given_name_genders() -> dict[str, str]:
-    genders: dict[str, set[str]] = {}
+def _given_name_kinds() -> dict[str, str]:
+    """A given name (lower case) -> the kind of first name that stands in for it."""
+    kinds: dict[str, set[str]] = {}
     for locale in _GENDERED_NAME_LOCALES:
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        for gender, names in (("female", provider.first_names_female), ("male", provider.first_names_male)):
+        for kind, names in (("first_female", provider.first_names_female), ("first_male", provider.first_names_male)):
             for name in names:
-                genders.setdefault(name.lower(), set()).add(gender)
-    return {name: next(iter(kinds)) for name, kinds in genders.items() if len(kinds) == 1}
+                kinds.setdefault(name.lower(), set()).add(kind)
+    return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
 
 
 _SPANISH_UNITS = "uno dos tres cuatro cinco seis siete ocho nueve".split()
@@ -239,18 +239,16 @@ class SurrogateMaker:
         return _same_case(original, self.words[key])
 
     def _person(self, original: str) -> str:
-        words = _WORD.findall(original)
-        names = [w for w in words if w.lower() not in _TITLES | _PARTICLES]
-        titles = {w.lower() for w in words}
-        whole = [w for w in names if len(w) > 1]  # initials aside
+        matches = list(_WORD.finditer(original))
+        titles = {m.group(0).lower() for m in matches}
+        named = [i for i, m in enumerate(matches) if m.group(0).lower() not in _TITLES | _PARTICLES]
+        whole = [matches[i].group(0) for i in named if len(matches[i].group(0)) > 1]  # initials aside
         given = whole[1] if "," in original and len(whole) > 1 else whole[0] if whole else None
         first = _first_name_kind(titles, given)
         # A given name alone ("tyrone", "my dad teodoro") stands in as a given name of its gender; any other
         # single word as a surname, as before ("Dr Okafor").
-        alone_given = len(names) == 1 and first != "first" and not titles & (_FEMALE_TITLES | _MALE_TITLES)
-        matches = list(_WORD.finditer(original))
+        alone_given = len(named) == 1 and first != "first" and not titles & (_FEMALE_TITLES | _MALE_TITLES)
         surname = set()
-        named = [i for i, m in enumerate(matches) if m.group(0).lower() not in _TITLES | _PARTICLES]
         if named and not alone_given:  # "SURNAME, First" names the surname first; otherwise it comes last
             end = named[0] if "," in original else named[-1]
             start = end
