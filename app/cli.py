@@ -177,7 +177,14 @@ def cmd_train_draft(args: argparse.Namespace) -> int:
     dtype = resolve_dtype(args.dtype, device)
     model = AutoModelForCausalLM.from_pretrained(source.folder, dtype=dtype).to(device).eval()
     head, info = train_draft_head(
-        model, tokenizer, model_fingerprint(source), config, set(stop_token_ids(source, tokenizer)), prompts, _progress
+        model,
+        tokenizer,
+        model_fingerprint(source),
+        config,
+        set(stop_token_ids(source, tokenizer)),
+        prompts,
+        _progress,
+        answers_file=args.answers,
     )
     _progress.close()
     save_head(head, info, out)

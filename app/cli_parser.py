@@ -182,6 +182,12 @@ def _train_draft(p: argparse.ArgumentParser) -> None:
         help="the head also reads the drafted-from token's feature after this many layers; workstations whose "
         "split keeps at least as many layers local use it (0: not at all; %(default)s)",
     )
+    p.add_argument(
+        "--answers",
+        type=Path,
+        help="keep the model's answers (with their features) in this file, and read them from it on a later run "
+        "made the same way, so retraining the head does not answer again",
+    )
     device_options(p, "where the model answers and the head learns")
     p.add_argument("--force", action="store_true", help="overwrite an existing head")
 

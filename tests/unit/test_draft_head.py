@@ -26,10 +26,10 @@ from app.engine.speculation.sources import head_confidence, head_source
 from app.engine.speculation.training import (
     Answer,
     TrainConfig,
+    answer_batch,
     chain_accuracy,
     draft_vocabulary,
     make_pairs,
-    teacher_pass,
     train_head,
 )
 from app.engine.speculation.tree import DraftTree, Verdict
@@ -42,15 +42,37 @@ CONFIG = TrainConfig(inner_size=128, vocab_size=320, epochs=12, unroll=2, batch_
 NEW_TOKENS = 24
 
 
-def _answers(model, prompts: int, seed: int) -> list[Answer]:
-    """Greedy answers of the tiny model to random prompts, as the recipe's answering step makes them."""
+def _answers(model, prompts: int, seed: int, stop_ids: frozenset[int] = frozenset()) -> list[Answer]:
+    """Greedy answers of the tiny model to random prompts, made as the recipe's answering step makes them."""
     generator = torch.Generator().manual_seed(seed)
     batch = torch.randint(3, 300, (prompts, 6), generator=generator)
-    with torch.inference_mode():
-        out = model.generate(batch, max_new_tokens=NEW_TOKENS, do_sample=False, pad_token_id=0)
-    answers = [Answer(row.tolist(), batch.shape[1]) for row in out]
-    teacher_pass(model, answers, lambda *_: None, fuse_layer=CONFIG.fuse_layer)
-    return answers
+    config = replace(CONFIG, new_tokens=NEW_TOKENS)
+    return answer_batch(model, batch, torch.ones_like(batch), config, set(stop_ids), 0, sampled=False)
+
+
+def test_answering_keeps_the_features_a_full_pass_over_each_answer_gives(tmp_path):
+    """Features recorded while generating (the prompt in one call, then a token a call, left-padded rows)
+    must be those of one forward pass over the finished answer: they replace that second pass."""
+    model = build_successor_model(tmp_path / "m")
+    generator = torch.Generator().manual_seed(5)
+    prompts = torch.randint(3, 300, (3, 7), generator=generator)
+    mask = torch.ones_like(prompts)
+    prompts[0, :3], mask[0, :3] = 0, 0  # one row left-padded, as batches of unequal prompts are
+    greedy = answer_batch(model, prompts, mask, replace(CONFIG, new_tokens=9), set(), 0, sampled=False)
+    assert [a.prompt_len for a in greedy] == [4, 7, 7]
+    for answer in greedy:
+        assert len(answer.ids) == answer.prompt_len + 8  # the ninth token is never run, so it has no feature
+        with torch.inference_mode():
+            out = model(torch.tensor([answer.ids]), output_hidden_states=True)
+        torch.testing.assert_close(answer.features, out.hidden_states[-1][0], atol=1e-4, rtol=1e-4)
+        torch.testing.assert_close(answer.early, out.hidden_states[CONFIG.fuse_layer][0], atol=1e-4, rtol=1e-4)
+        assert answer.argmax.tolist() == out.logits[0].argmax(-1).tolist()
+        assert answer.argmax[answer.prompt_len - 1 : -1].tolist() == answer.ids[answer.prompt_len :]  # greedy
+    stop = greedy[1].ids[7 + 2]  # the third answer token of one row ends it there, and only there
+    cut = answer_batch(model, prompts, mask, replace(CONFIG, new_tokens=9), {stop}, 0, sampled=False)
+    assert cut[1].ids == greedy[1].ids[: 7 + 3] and len(cut[1].features) == 7 + 3
+    sampled = answer_batch(model, prompts, mask, replace(CONFIG, new_tokens=9, fuse_layer=None), set(), 0, True)
+    assert all(a.sampled and a.early is None and len(a.features) == len(a.ids) for a in sampled)
 
 
 @pytest.fixture(scope="module")

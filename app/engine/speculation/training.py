@@ -2,8 +2,8 @@
 
 Self-distillation, run where the whole model is (the admin's machine, where the worker's shard is cut):
 1. the model answers every training prompt greedily and once more sampled (T = 0.8, top-p 0.95);
-2. one forward pass over each answer gives the final feature h_t and the model's own argmax a_t at
-   every position — the argmax, not the text, is what greedy verification accepts;
+2. generation records the final feature h_t of every position it runs, and the model's own argmax a_t
+   follows from it — the argmax, not the text, is what greedy verification accepts;
 3. the head learns (h_t, x_{t+1}) → h_{t+1} and a_{t+1}, unrolled ``unroll`` steps on its own predicted
    features (with input noise) so a chain of drafts does not drift off the features it was trained on —
    EAGLE-3's training-time test; its first step also reads r_{t+1}, the root's feature after the first
@@ -23,6 +23,7 @@ from pathlib import Path
 
 import torch
 
+from app.engine.speculation.answers import Answer, AnswerRecipe, load_answers, prompts_digest, save_answers
 from app.engine.speculation.head import DraftHead
 from app.engine.speculation.head_file import HeadInfo
 from app.jobs import CancelFlag, Progress, raise_if_cancelled
@@ -49,18 +50,6 @@ class TrainConfig:
     fuse_layer: int | None = 2
 
 
-@dataclass
-class Answer:
-    """One prompt and the model's answer, as ids; the features come from the teacher pass."""
-
-    ids: list[int]
-    prompt_len: int
-    sampled: bool = False
-    features: torch.Tensor | None = None  # [n, H]: final normed hidden state per position
-    argmax: torch.Tensor | None = None  # [n]: the model's greedy choice after each position
-    early: torch.Tensor | None = None  # [n, H]: the hidden state after the first ``fuse_layer`` layers
-
-
 def load_training_prompts(path: Path = DRAFT_PROMPTS) -> list[list[dict]]:
     """Each prompt as a one-message conversation."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -79,7 +68,7 @@ def answer_prompts(
     progress: Progress,
     cancel: CancelFlag | None = None,
 ) -> list[Answer]:
-    """The model's answers: greedy, then ``sampled_answers`` sampled passes, in padded batches.
+    """The model's answers with their features: greedy, then ``sampled_answers`` sampled passes.
 
     Batches group prompts of similar length (less padding to compute); answers come back in prompt order.
     """
@@ -97,15 +86,85 @@ def answer_prompts(
             raise_if_cancelled(cancel)
             batch = by_length[start : start + config.generate_batch]
             encoded = tokenizer([texts[i] for i in batch], return_tensors="pt", padding=True).to(model.device)
-            options = {"do_sample": True, "temperature": 0.8, "top_p": 0.95} if sampled else {"do_sample": False}
-            with torch.inference_mode():
-                out = model.generate(**encoded, max_new_tokens=config.new_tokens, pad_token_id=pad, **options)
-            for i, row, mask in zip(batch, out.tolist(), encoded["attention_mask"].tolist(), strict=True):
-                prompt_len = sum(mask)
-                ids = row[len(mask) - prompt_len :]
-                done[i] = Answer(_cut_at_stop(ids, prompt_len, stop_ids), prompt_len, sampled)
+            rows = answer_batch(model, encoded["input_ids"], encoded["attention_mask"], config, stop_ids, pad, sampled)
+            done.update(zip(batch, rows, strict=True))
             progress("answering training prompts", (len(answers) + len(done)) / total)
         answers.extend(done[i] for i in range(len(texts)))
+    return answers
+
+
+@torch.inference_mode()
+def answer_batch(
+    model,
+    input_ids: torch.Tensor,
+    attention_mask: torch.Tensor,
+    config: TrainConfig,
+    stop_ids: set[int],
+    pad_id: int,
+    sampled: bool,
+) -> list[Answer]:
+    """Answer one left-padded batch, keeping each position's features as generation computes them.
+
+    Forward hooks on the final norm (and on layer ``fuse_layer``) record every position the model runs —
+    the prompt in the first call, then one token a call — so no second pass over the answers is needed:
+    that pass took as long as answering. The last token an answer ends on is never run, so it is dropped.
+    A hook on the LM head keeps the argmax of the logits generation computes anyway (the raw logits, before
+    any sampling setting); only the prompt's other positions need the LM head applied again.
+    """
+    decoder = model.get_decoder()
+    final: list[torch.Tensor] = []
+    early: list[torch.Tensor] = []
+
+    def keep(into: list[torch.Tensor]):
+        def hook(_module, _inputs, output):
+            state = output[0] if isinstance(output, tuple) else output
+            into.append(state.detach())
+
+        return hook
+
+    chosen: list[torch.Tensor] = []
+
+    def keep_argmax(_module, _inputs, logits):
+        chosen.append(logits[:, -1].argmax(-1, keepdim=True))
+
+    lm_head = model.get_output_embeddings()
+    handles = [decoder.norm.register_forward_hook(keep(final)), lm_head.register_forward_hook(keep_argmax)]
+    if config.fuse_layer is not None:  # hidden_states[i] in transformers' terms: the first i layers' output
+        handles.append(decoder.layers[config.fuse_layer - 1].register_forward_hook(keep(early)))
+    options = {"do_sample": True, "temperature": 0.8, "top_p": 0.95} if sampled else {"do_sample": False}
+    try:
+        out = model.generate(
+            input_ids=input_ids,
+            attention_mask=attention_mask,
+            max_new_tokens=config.new_tokens,
+            pad_token_id=pad_id,
+            **options,
+        )
+    finally:
+        for handle in handles:
+            handle.remove()
+    finals = torch.cat(final, dim=1)  # [B, padded prompt + run steps, H]
+    earlies = torch.cat(early, dim=1) if early else None
+    argmaxes = torch.cat(chosen, dim=1)  # [B, run steps]: from the prompt's last position on
+    answers = []
+    for b, (row, mask) in enumerate(zip(out.tolist(), attention_mask.tolist(), strict=True)):
+        prompt_len = sum(mask)
+        first = len(mask) - prompt_len
+        ids = _cut_at_stop(row[first:], prompt_len, stop_ids)[: finals.shape[1] - first]
+        n = len(ids)
+        features = finals[b, first : first + n]
+        in_prompt = lm_head(features[: prompt_len - 1]).argmax(-1)
+        argmax = torch.cat([in_prompt, argmaxes[b, : n - prompt_len + 1]])
+        answers.append(
+            Answer(
+                ids,
+                prompt_len,
+                sampled,
+                features.float().cpu(),
+                argmax.cpu(),
+                None if earlies is None else earlies[b, first : first + n].float().cpu(),
+            )
+        )
     return answers
 
 
@@ -114,23 +173,6 @@ def _cut_at_stop(ids: list[int], prompt_len: int, stop_ids: set[int]) -> list[in
         if ids[i] in stop_ids:
             return ids[: i + 1]
     return ids
-
-
-@torch.inference_mode()
-def teacher_pass(
-    model, answers: list[Answer], progress: Progress, cancel: CancelFlag | None = None, fuse_layer: int | None = None
-) -> None:
-    """Fill each answer's features and argmax (and its features after ``fuse_layer`` layers) from one
-    forward pass of the whole model. One answer a pass: padded batches of 16 were 1.4x slower on a CPU."""
-    for i, answer in enumerate(answers):
-        raise_if_cancelled(cancel)
-        out = model(torch.tensor([answer.ids], device=model.device), output_hidden_states=True)
-        # Kept in the computer's memory, not the GPU's: all answers' features outgrow a GPU beside the model.
-        answer.features = out.hidden_states[-1][0].float().cpu()  # transformers applies the final norm here
-        answer.argmax = out.logits[0].argmax(-1).cpu()
-        if fuse_layer is not None:  # hidden_states[i] is the output of the first i layers
-            answer.early = out.hidden_states[fuse_layer][0].float().cpu()
-        progress("reading the model's features", (i + 1) / len(answers))
 
 
 def draft_vocabulary(answers: Sequence[Answer], size: int) -> torch.Tensor:
@@ -171,17 +213,35 @@ class Pairs:
 
 
 def make_pairs(answers: Sequence[Answer], unroll: int) -> Pairs:
+    """Every start position of every answer, each distinct row once.
+
+    A row is decided by the ids up to its last step (a causal model's features are a function of them), and
+    answers share long prefixes — the chat template's system turn in every answer, the whole prompt between
+    an answer and its sampled twin — so a row already seen is skipped rather than weighted again.
+    """
     features, ids, argmax, early, starts = [], [], [], [], []
+    seen: set[int] = set()
     offset = 0
     for a in answers:
         m = len(a.ids) - unroll - 1  # start t needs x_{t+1..t+S} and h, argmax at t+1..t+S
         if m <= 0:
             continue
+        prefix = [0] * len(a.ids)  # a hash of ids[: i + 1]
+        h = 0
+        for i, token in enumerate(a.ids):
+            h = hash((h, token))
+            prefix[i] = h
+        fresh = []
+        for t in range(m):
+            key = prefix[t + unroll]  # the row reads ids up to t + unroll, no further
+            if key not in seen:
+                seen.add(key)
+                fresh.append(t)
         features.append(a.features)
         ids.append(torch.tensor(a.ids))
         argmax.append(a.argmax)
         early.append(a.early)
-        starts.append(offset + torch.arange(m))
+        starts.append(offset + torch.tensor(fresh, dtype=torch.long))
         offset += len(a.ids)
     if not starts:
         raise ValueError("the answers are too short to train on")
@@ -287,12 +347,31 @@ def train_draft_head(
     prompts: Sequence[list[dict]] | None = None,
     progress: Progress = lambda *_: None,
     cancel: CancelFlag | None = None,
+    answers_file: Path | None = None,
 ) -> tuple[DraftHead, HeadInfo]:
-    """The whole recipe on an in-memory transformers model; returns the head and what to store with it."""
+    """The whole recipe on an in-memory transformers model; returns the head and what to store with it.
+
+    With ``answers_file``, answers made the same way before are read from it, and new ones are written to it.
+    """
     started = time.perf_counter()
     prompts = list(prompts if prompts is not None else load_training_prompts())
-    answers = answer_prompts(model, tokenizer, prompts, config, stop_ids, progress, cancel)
-    teacher_pass(model, answers, progress, cancel, fuse_layer=config.fuse_layer)
+    recipe = AnswerRecipe(
+        fingerprint,
+        prompts_digest(prompts),
+        config.new_tokens,
+        config.sampled_answers,
+        config.generate_batch,
+        config.seed,
+        config.fuse_layer,
+    )
+    reused = answers_file is not None and answers_file.exists()
+    if reused:
+        progress("reading the answers kept in " + str(answers_file), 0.0)
+        answers = load_answers(answers_file, recipe)
+    else:
+        answers = answer_prompts(model, tokenizer, prompts, config, stop_ids, progress, cancel)
+        if answers_file is not None:
+            save_answers(answers_file, recipe, answers)
     shuffled = list(range(len(answers)))
     random.Random(config.seed).shuffle(shuffled)
     n_held = max(1, int(len(answers) * config.held_out)) if len(answers) > 1 else 0
@@ -312,6 +391,7 @@ def train_draft_head(
         "epoch_losses": [round(x, 4) for x in losses],
         "held_out_accuracy": chain_accuracy(head, held, embed, lm_head) if held else {},
         "seconds": round(time.perf_counter() - started, 1),
+        "answers_reused": reused,  # then ``seconds`` is the training's alone
     }
     info = HeadInfo(fingerprint, embed.shape[1], config.inner_size, len(vocab), training, config.fuse_layer)
     return head, info
