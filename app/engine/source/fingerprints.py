@@ -27,6 +27,9 @@ def remembered(source: ModelSource, what: str, compute: Callable[[], str]) -> st
     if key in known:
         return known[key]
     fingerprint = compute()
+    # Entries of folders that are gone (a deleted checkout, a test's temporary model) are dropped as a new
+    # one is written, so the store does not grow with every folder ever fingerprinted.
+    known = {k: v for k, v in known.items() if os.path.isdir(k.split("|", 1)[0])}
     known[key] = fingerprint
     store.parent.mkdir(parents=True, exist_ok=True)
     partial = store.with_suffix(f".{os.getpid()}.tmp")
