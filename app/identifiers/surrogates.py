@@ -101,24 +101,52 @@ def _first_name_kind(words: set[str], given: str | None = None) -> str:
         return "first_female"
     if words & _MALE_TITLES:
         return "first_male"
-    return _given_name_kinds().get(given.lower(), "first") if given else "first"
+    return given_name_kind(given) if given else "first"
 
 
-# The given names Faker's person providers list by gender, in the stand-ins' locales and those of the
-# offices' other languages; a name listed for both ("Andrea", "Jean") decides nothing.
-_GENDERED_NAME_LOCALES = ("en_US", "en_GB", "es_ES", "es_MX", "pt_PT", "fr_FR", "it_IT", "de_DE", "pl_PL", "sv_SE")
+# The given names Faker's person providers list by gender, in every locale written in the Latin alphabet
+# (the offices' languages and those their patients and clients come from: Irish, Indian, Nigerian, Kenyan,
+# South African, Latin American). A name goes with the gender at least three times as many locales give it
+# ("Andrea", "Emma"); one the locales split on ("Jean", "Nicola") decides nothing.
+_GENDERED_NAME_LOCALES = (
+    "cs_CZ da_DK de_AT de_CH de_DE de_LI de_LU en en_GB en_IE en_IN en_KE en_NG en_NZ en_US es_AR es_CA es_CL "
+    "es_CO es_ES es_MX et_EE fi_FI fr_BE fr_CA fr_CH fr_DZ fr_FR fr_QC ga_IE ha_NG hr_HR hu_HU id_ID ig_NG is_IS "
+    "it_IT lv_LV nl_BE nl_NL no_NO pl_PL pt_BR pt_PT ro_RO sk_SK sl_SI sv_SE sw tr_TR tw_GH uz_UZ yo_NG zu_ZA"
+).split()
+# A given name no list knows: in the Romance languages (and many others) one ending in -a is a woman's and one
+# in -o a man's; any other ending decides nothing.
+_ENDING_KINDS = {"a": "first_female", "o": "first_male"}
 
 
 @functools.cache
 def _given_name_kinds() -> dict[str, str]:
     """A given name (lower case) -> the kind of first name that stands in for it."""
-    kinds: dict[str, set[str]] = {}
+    votes: dict[str, dict[str, int]] = {}
     for locale in _GENDERED_NAME_LOCALES:
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
         for kind, names in (("first_female", provider.first_names_female), ("first_male", provider.first_names_male)):
-            for name in names:
-                kinds.setdefault(name.lower(), set()).add(kind)
-    return {name: next(iter(found)) for name, found in kinds.items() if len(found) == 1}
+            for name in {n.lower() for n in names}:
+                counts = votes.setdefault(name, {"first_female": 0, "first_male": 0})
+                counts[kind] += 1
+    kinds = {}
+    for name, counts in votes.items():
+        female, male = counts["first_female"], counts["first_male"]
+        if female >= 3 * male:
+            kinds[name] = "first_female"
+        elif male >= 3 * female:
+            kinds[name] = "first_male"
+        else:
+            kinds[name] = "first"
+    return kinds
+
+
+def given_name_kind(given: str) -> str:
+    """The kind of first name that stands in for ``given``: by the lists, else by its ending."""
+    lower = given.lower()
+    known = _given_name_kinds().get(lower)
+    if known is not None:
+        return known
+    return _ENDING_KINDS.get(lower[-1:], "first") if len(lower) > 2 and lower.isalpha() else "first"
 
 
 _SPANISH_UNITS = "uno dos tres cuatro cinco seis siete ocho nueve".split()
@@ -157,6 +185,7 @@ class SurrogateMaker:
         self.date_offset_days = date_offset_days or self._rng.choice([-1, 1]) * self._rng.randrange(30, 400)
         self.words: dict[str, str] = {}  # an original name word (its name_key) -> its stand-in (as written)
         self._used: set[str] = set()
+        self._ages: dict[int, str] = {}  # an age in years -> the age standing in for it
 
     # -- the public entry point ----------------------------------------------------------------------
     def remember(self, kind: EntityType, stand_in: str) -> None:
@@ -188,6 +217,10 @@ class SurrogateMaker:
         }.get(kind, self._same_format)
         if kind in (T.PERSON, T.ORGANIZATION, T.ADDRESS, T.LOCATION, T.OTHER):
             made = maker(original)  # built word by word: each word's stand-in is already unique and free
+            if kind in (T.PERSON, T.ORGANIZATION):
+                # a code a name or a firm was found with ("Hospital UHID KDAH-2025-0087341", "HC-558201") must
+                # not keep its digits: words are replaced word by word, so numbers are renumbered here
+                made = re.sub(r"\d+", self._other_digits, made)
             if made.lower() != original.lower():
                 return made
             # Only words kept as they are ("VAN DEN", "St"): the whole of it stands in as one name.
@@ -247,7 +280,12 @@ class SurrogateMaker:
         first = _first_name_kind(titles, given)
         # A given name alone ("tyrone", "my dad teodoro") stands in as a given name of its gender; any other
         # single word as a surname, as before ("Dr Okafor").
-        alone_given = len(named) == 1 and first != "first" and not titles & (_FEMALE_TITLES | _MALE_TITLES)
+        # (by the lists alone: by its ending "Garcia" or "Peña" would read as a woman's given name)
+        alone_given = (
+            len(named) == 1
+            and _given_name_kinds().get((given or "").lower(), "first") != "first"
+            and not titles & (_FEMALE_TITLES | _MALE_TITLES)
+        )
         surname = set()
         if named and not alone_given:  # "SURNAME, First" names the surname first; otherwise it comes last
             end = named[0] if "," in original else named[-1]
@@ -389,15 +427,19 @@ class SurrogateMaker:
 
     def _age(self, original: str) -> str:
         if re.search(r"\d", original):
-            return re.sub(
-                r"\d+", lambda m: str(90 + (int(m.group(0)) - 90 + self._rng.randrange(1, 12)) % 15), original
-            )
+            # the same age the same every time ("age 93", "a 93-year-old"), as a name is: one person, one age
+            return re.sub(r"\d+", lambda m: self._aged(int(m.group(0))), original)
         # spelled out ("noventa y cuatro", "ninety-two"): another age in the nineties, in the same words
         spanish = re.match(r"(?i)noventa|cien", original) is not None
         units = _SPANISH_UNITS if spanish else _ENGLISH_UNITS
         choices = [n for n in range(10) if _spelled_nineties(n, spanish, units).lower() != original.lower()]
         spelled = _spelled_nineties(self._rng.choice(choices), spanish, units)
         return spelled[0].upper() + spelled[1:] if original[:1].isupper() else spelled
+
+    def _aged(self, years: int) -> str:
+        if years not in self._ages:
+            self._ages[years] = str(90 + (years - 90 + self._rng.randrange(1, 12)) % 15)
+        return self._ages[years]
 
     # -- contact details and numbers -----------------------------------------------------------------
     def _email(self, original: str) -> str:
@@ -415,9 +457,12 @@ class SurrogateMaker:
         )
         user = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), user)
         labels = re.split(f"({HOST_DOT})", domain)  # labels and, between them, the dots as written
-        plain = ".".join(labels[0::2]).lower()
-        if plain not in _PUBLIC_MAIL and labels:
-            labels[0] = self._letters(labels[0]).lower()
+        names = labels[0::2]
+        plain = ".".join(names).lower()
+        if plain not in _PUBLIC_MAIL and names:
+            # every label but the suffix ("stcrispins.wokingham" of "….wokingham.sch.uk": a school and its town)
+            for index in range(0, 2 * (len(names) - _suffix_labels(names)), 2):
+                labels[index] = re.sub(r"[^\W_]+", lambda m: self._letters(m.group(0)).lower(), labels[index])
         return f"{user}{at}{''.join(labels)}"
 
     def _url(self, original: str) -> str:
@@ -427,16 +472,37 @@ class SurrogateMaker:
         # replaced, its scheme and top-level domain kept
         scheme, rest = re.match(r"(?i)((?:[a-z][a-z0-9+.\-]*://)?(?:www\.)?)(.*)", original).groups()
         host, slash, path = rest.partition("/")
-        labels = host.split(".")
-        kept = 2 if len(labels) > 2 and len(labels[-2]) <= 3 else 1  # the suffix: .com, .co.uk
-        labels = [
-            re.sub(r"[^\W\d_]+", lambda m: self._letters(m.group(0)).lower(), label) for label in labels[:-kept]
-        ] + labels[-kept:]
+        address = re.fullmatch(r"(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d+)?", host)
+        if address:  # a link to a machine by its address ("http://10.44.2.18/pacs"): another address, reaching no one
+            stand_in = self._ip(address.group(1).strip("[]"))
+            host = (f"[{stand_in}]" if ":" in stand_in else stand_in) + (address.group(2) or "")
+        else:
+            labels = host.split(".")
+            kept = _suffix_labels(labels)
+            labels = [
+                re.sub(r"[^\W_]+", lambda m: self._letters(m.group(0)).lower(), label) for label in labels[:-kept]
+            ] + labels[-kept:]
+            host = ".".join(labels)
+        # the path's own words stay ("users", "view", "id") and a person's handle or a code in it does not
+        # ("/users/rgutierrez79"); every digit is replaced
+        path = re.sub(r"[^\W\d_]+", lambda m: self._path_word(m.group(0)), path)
         path = re.sub(r"\d", lambda _: str(self._rng.randrange(10)), path)
-        return f"{scheme}{'.'.join(labels)}{slash}{path}"
+        return f"{scheme}{host}{slash}{path}"
+
+    def _path_word(self, word: str) -> str:
+        if len(word) <= 2 or lexicon.zipf(word.lower()) >= 3.0:
+            return word
+        letters = self._letters(word)
+        return letters.upper() if word.isupper() else letters.lower()
 
     def _phone(self, original: str) -> str:
         if any(c.isdigit() for c in original):
+            # the country's calling code stays ("+353 …" is still an Irish number): a country is no identifier,
+            # and a model asked to ring someone in Cork should not read a number in Kiribati
+            code = re.match(r"\s*(?:\+|00)\s?(\d+)", original)
+            if code:
+                keep = code.start(1) + _calling_code_length(code.group(1))
+                return original[:keep] + self._same_format(original[keep:])
             return self._same_format(original)
         # read out in words ("four oh four, five five five"): other digits in the same words and language
         spanish = re.search(r"(?i)\b(?:cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve)\b", original)
@@ -448,6 +514,13 @@ class SurrogateMaker:
             original,
         )
 
+    def _other_digits(self, match: re.Match) -> str:
+        """As many digits, other than these."""
+        digits = match.group(0)
+        while (drawn := "".join(str(self._rng.randrange(10)) for _ in digits)) == digits:
+            pass
+        return drawn
+
     def _same_digits(self, original: str) -> str:
         return re.sub(r"\d", lambda _: str(self._rng.randrange(10)), original)
 
@@ -455,13 +528,16 @@ class SurrogateMaker:
         """Every digit and letter replaced by a random one of its kind; punctuation, spacing and case kept.
         A key's fingerprint or a digest stays hexadecimal, so the model still reads it as one."""
         letters = "abcdef" if _HEXADECIMAL.fullmatch(original) else "abcdefghijklmnopqrstuvwxyz"
+        masked = {i for m in _MASK.finditer(original) for i in range(*m.span())}  # "xxx-xx-6621": hidden already
         return "".join(
-            str(self._rng.randrange(10))
+            c
+            if i in masked
+            else str(self._rng.randrange(10))
             if c.isdigit()
             else (self._rng.choice(letters).upper() if c.isupper() else self._rng.choice(letters))
             if c.isalpha()
             else c
-            for c in original
+            for i, c in enumerate(original)
         )
 
     def _letters(self, word: str) -> str:
@@ -473,6 +549,28 @@ _ES_DIGITS = "cero uno dos tres cuatro cinco seis siete ocho nueve".split()
 
 
 _AT = f"(@|{MAILBOX_AT})"  # how an address joins its mailbox to its host, written out or not
+
+
+# A masked part of a number: a run of x or X (or * and the like, which are kept anyway) where digits were.
+_MASK = re.compile(r"(?<![^\W\d_])(?:x{2,}|X{2,})(?![^\W\d_])|(?<=[\W\d_])[xX](?=[\W\d_])")
+
+# ITU-T E.164's country calling codes are a prefix code: 1 and 7 are whole codes, these two-digit ones are,
+# and every other code has three digits.
+_TWO_DIGIT_CALLING_CODES = frozenset(
+    "20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 "
+    "86 90 91 92 93 94 95 98".split()
+)
+
+
+def _calling_code_length(digits: str) -> int:
+    if digits[:1] in ("1", "7"):
+        return 1
+    return 2 if digits[:2] in _TWO_DIGIT_CALLING_CODES else min(3, len(digits))
+
+
+def _suffix_labels(labels: list[str]) -> int:
+    """How many of a host's last labels are its public suffix: "com", or "co.uk" and "sch.uk" style pairs."""
+    return 2 if len(labels) > 2 and len(labels[-2]) <= 3 else 1
 
 
 _HEXADECIMAL = re.compile(r"(?=(?:[\s:]*[0-9A-Fa-f]){16})[0-9A-Fa-f\s:]+")

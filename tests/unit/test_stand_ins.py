@@ -1,0 +1,96 @@
+"""Stand-ins keep nothing of the original that identifies (no digit of a code found inside a name, no label
+of a private host, no machine's address) and keep what is no identifier and carries meaning: a country's
+calling code, a mask, the same age for the same age, a given name's gender."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.identifiers.entities import EntityType as T
+from app.identifiers.surrogates import SurrogateMaker, given_name_kind
+
+SEEDS = range(8)
+
+
+def _maker(seed: int) -> SurrogateMaker:
+    return SurrogateMaker(seed, taken=lambda _: False)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_code_found_inside_a_name_or_a_firm_keeps_none_of_its_digits(seed):
+    maker = _maker(seed)
+    firm = maker.make(T.ORGANIZATION, "Ambani Hospital UHID KDAH-2025-0087341")
+    record = maker.make(T.ORGANIZATION, "HC-558201")
+    assert "0087341" not in firm and "2025" not in firm and "558201" not in record
+    assert re.fullmatch(r"[A-Z]{2}-\d{6}", record) and "Hospital" in firm  # its shape and kind kept
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_link_keeps_neither_the_machines_address_nor_a_handle_in_its_path(seed):
+    maker = _maker(seed)
+    by_address = maker.make(T.URL, "http://10.44.2.18:8042/pacs/view?id=5521")
+    assert re.fullmatch(r"http://(192\.0\.2|198\.51\.100|203\.0\.113)\.\d+:8042/\w+/view\?id=\d{4}", by_address)
+    assert "10.44" not in by_address and "5521" not in by_address
+    by_name = maker.make(T.URL, "https://portal.example.org/users/rgutierrez79")
+    assert by_name.startswith("https://") and by_name.endswith(".org" + by_name[by_name.index(".org") + 4 :])
+    assert "/users/" in by_name and "rgutierrez" not in by_name and "portal" not in by_name
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_private_mail_host_keeps_only_its_public_suffix(seed):
+    maker = _maker(seed)
+    school = maker.make(T.EMAIL, "k.obrien@stcrispins.wokingham.sch.uk")
+    assert school.endswith(".sch.uk") and "wokingham" not in school and "stcrispins" not in school
+    public = maker.make(T.EMAIL, "maria.lopez@gmail.com")
+    assert public.endswith("@gmail.com") and "lopez" not in public
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    ("phone", "code"),
+    [
+        ("+353 21 490 1234", "+353"),
+        ("+1 (312) 555-0199", "+1"),
+        ("+44 20 7946 0958", "+44"),
+        ("0034 611 222 333", "0034"),
+        ("+52 55 1234 5678", "+52"),
+        ("+46 (0)8 123 45 67", "+46"),
+    ],
+)
+def test_a_phone_keeps_its_countrys_calling_code_and_nothing_else(seed, phone, code):
+    stand_in = _maker(seed).make(T.PHONE, phone)
+    assert stand_in.startswith(code) and stand_in != phone
+    assert re.sub(r"\d", "9", stand_in) == re.sub(r"\d", "9", phone)  # the same grouping
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_same_age_stands_in_as_the_same_age_and_a_mask_stays_a_mask(seed):
+    maker = _maker(seed)
+    first, second = maker.make(T.AGE, "93"), maker.make(T.AGE, "93-year-old")
+    assert second == f"{first}-year-old" and first != "93" and int(first) >= 90
+    masked = maker.make(T.OTHER, "xxx-xx-6621")
+    assert masked.startswith("xxx-xx-") and masked[-4:].isdigit() and masked[-4:] != "6621"
+
+
+def test_a_given_name_keeps_its_gender_by_the_lists_or_its_ending():
+    assert given_name_kind("Priya") == given_name_kind("Gladys") == "first_female"  # Indian, Latin American
+    assert given_name_kind("Pieter") == "first_male"
+    assert given_name_kind("Jean") == "first"  # the locales split on it
+    assert given_name_kind("Xochiquetzala") == "first_female" and given_name_kind("Tlacaelo") == "first_male"
+    assert given_name_kind("Zanele") == "first"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_surname_alone_is_not_read_as_a_given_name_by_its_ending(seed):
+    maker = _maker(seed)
+    stand_in = maker.make(T.PERSON, "Dr Garcia")
+    assert stand_in.startswith("Dr ") and maker.words["garcia"] in stand_in
+    assert given_name_kind(stand_in[3:]) != "first_female" or stand_in[3:].lower() not in _female_lists()
+
+
+def _female_lists() -> set[str]:
+    from faker.providers.person.en_US import Provider
+
+    return {n.lower() for n in Provider.first_names_female} - {n.lower() for n in Provider.last_names}
