@@ -542,17 +542,18 @@ def shift(day: date, days: int, precision: Precision) -> date:
     return day + timedelta(days=days)
 
 
-def parse_date(text: str) -> ParsedDate | None:
-    """The date ``text`` names, or None if it names none of the forms above."""
+def parse_date(text: str, month_first: bool = False) -> ParsedDate | None:
+    """The date ``text`` names, or None if it names none of the forms above. ``month_first``: a numeric date
+    that reads either way ("02/09/2025") is read month first, as the rest of its conversation writes dates."""
     text = text.strip()
     weekday = re.match(rf"(?i:(?P<weekday>{_ANY_WEEKDAY})(?P<sep>,?\s?))(?=\d|[^\W\d_])", text)
     if weekday:
-        rest = parse_date(text[weekday.end() :])
+        rest = parse_date(text[weekday.end() :], month_first)
         if rest is not None and rest.precision is not Precision.DAY_ONLY:  # "Friday 21st": the forms below
             return _with_weekday_render(weekday.group("weekday"), weekday.group("sep"), rest)
     day_month = re.fullmatch(r"(\d{1,2})([/.])(\d{1,2})", text)
     if day_month:
-        return _day_month(*day_month.groups())
+        return _day_month(*day_month.groups(), month_first)
     month_year = re.fullmatch(r"(\d{1,2})/((?:19|20)\d{2})", text)
     if month_year and 1 <= int(month_year.group(1)) <= 12:
         width = len(month_year.group(1))
@@ -579,7 +580,7 @@ def parse_date(text: str) -> ParsedDate | None:
     for pattern in _WHOLE:
         match = pattern.fullmatch(text)
         if match:
-            parsed = _numeric(match) if match.groupdict().get("a") is not None else _named(match)
+            parsed = _numeric(match, month_first) if match.groupdict().get("a") is not None else _named(match)
             if parsed is not None:
                 return parsed
     return None
@@ -602,9 +603,27 @@ def _with_weekday_render(weekday: str, sep: str, rest: ParsedDate) -> ParsedDate
     return ParsedDate(rest.day, render, rest.precision)
 
 
-def _day_month(first: str, sep: str, second: str) -> ParsedDate | None:
-    """ "3/17" (month first: the second cannot be a month) or "16/01" (day first, as most of the world)."""
-    month_first = int(second) > 12 and int(first) <= 12
+# A numeric date that can be read one way only: "3/17/2025" month first, "17/3/2025" day first.
+_NUMERIC_DATE = re.compile(r"(?<![\d/.\-])(\d{1,2})([/.\-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d/\-]|\.\d)")
+
+
+def month_first_evidence(text: str) -> int:
+    """How many more of ``text``'s numeric dates can only be read month first than day first: above zero, the
+    writer puts the month first (the United States), and a date that reads either way is read so too."""
+    evidence = 0
+    for match in _NUMERIC_DATE.finditer(text):
+        first, second = int(match.group(1)), int(match.group(3))
+        if 1 <= first <= 12 < second <= 31:
+            evidence += 1
+        elif 1 <= second <= 12 < first <= 31:
+            evidence -= 1
+    return evidence
+
+
+def _day_month(first: str, sep: str, second: str, month_first_if_either: bool = False) -> ParsedDate | None:
+    """ "3/17" (month first: the second cannot be a month) or "16/01" (day first, as most of the world, unless
+    the conversation writes month first)."""
+    month_first = int(first) <= 12 and (int(second) > 12 or month_first_if_either and int(second) <= 12)
     day, month = (int(second), int(first)) if month_first else (int(first), int(second))
     if not 1 <= month <= 12 or not _valid(2000, month, day):
         return None
@@ -616,7 +635,7 @@ def _day_month(first: str, sep: str, second: str) -> ParsedDate | None:
     return ParsedDate(date(2000, month, day), render, Precision.DAY_NO_YEAR)
 
 
-def _numeric(match: re.Match) -> ParsedDate | None:
+def _numeric(match: re.Match, month_first_if_either: bool = False) -> ParsedDate | None:
     first, second, third = match.group("a"), match.group("b"), match.group("c")
     if len(first) == 3 or (len(first) == 4 and len(third) == 4):
         return None  # "2024-12-2024" is no date
@@ -626,8 +645,8 @@ def _numeric(match: re.Match) -> ParsedDate | None:
         order = "dmy"
     elif int(second) > 12:
         order = "mdy"
-    else:
-        order = "dmy"  # ambiguous: day first, as in the UK, Spain and most of the world
+    else:  # either way: day first, as in the UK, Spain and most of the world, unless the conversation says not
+        order = "mdy" if month_first_if_either else "dmy"
     fields = dict(zip(order, (first, second, third), strict=True))
     if len(fields["y"]) not in (2, 4):
         return None

@@ -259,6 +259,7 @@ class IdentifierDetector:
             entity
             for entity in names.find_rare_capitalised(text, language.value)
             if not _drug_like(entity.text_in(text))
+            and not _national_or_label_abbreviation(entity.text_in(text))
             and not index.any_overlap(entity)
             and entity.text_in(text).lower() not in _ROLE_WORDS | _LABEL_WORDS
         ]
@@ -268,7 +269,9 @@ class IdentifierDetector:
                 named
                 for entity in model
                 for piece in _outside(entity, index.overlapping(entity))
-                if (named := _named(text, piece)) is not None and _credible(text, named)
+                if (named := _named(text, piece)) is not None
+                and _credible(text, named)
+                and not all(_national_or_label_abbreviation(w) for w in named.text_in(text).split())
             ]
         if self.use_ner:
             found += _widened_by_the_model(text, model, found)
@@ -849,6 +852,8 @@ def _plausible_name(text: str, entity: Entity) -> bool:
         return True
     if lexicon.is_region(surface):
         return False
+    if words and all(_national_or_label_abbreviation(w) for w in words):
+        return False  # "llegó el SAMU", "Fonasa", "Medicare MBI" below: a national body or a number's label
     if all(w.isupper() and len(w) <= 5 and not lexicon.is_name_word(w) for w in words):
         return _organisation_abbreviation(text, entity)  # "To: HR", "Per TRICARE" are no one's
     if kind is T.PERSON and words and not any(w[0].isupper() for w in words):
@@ -868,6 +873,14 @@ def _plausible_name(text: str, entity: Entity) -> bool:
             return True
         return any(w.lower() not in ordinary for w in words if w[0].isupper())
     return any(w.lower() not in _NOT_NAMES | ordinary for w in words)
+
+
+def _national_or_label_abbreviation(word: str) -> bool:
+    """An abbreviation of the everyday, clinical or national lists, in capitals or (four letters and more,
+    as "Fonasa" and "Osakidetza" are written) with only its first letter capitalised."""
+    upper = word.upper()
+    listed = upper in lexicon.EVERYDAY_ABBREVIATIONS or upper in lexicon.CLINICAL_ABBREVIATIONS
+    return listed and (word.isupper() or len(word) >= 4 and word[0].isupper() and word[1:].islower())
 
 
 _CONNECTORS = frozenset("de del la las los lo el y e al a en para por of and the for at in on to".split())
@@ -989,14 +1002,25 @@ def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
 
 
 def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
-    """Names in an eponymous disease or a statute's title are not people or companies."""
+    """Names in an eponymous disease, a statute's title or a product named before its serial number are not
+    people or companies."""
     protected = [m.span() for pattern in (rules.EPONYM, rules.STATUTE) for m in pattern.finditer(text)]
+    protected += [
+        m.span()
+        for m in rules.PRODUCT_BEFORE_SERIAL.finditer(text)
+        # "Patient John Smith (serial no. …)" is a person: no maker's or model's word is a given name
+        if not any(word.lower() in lexicon.first_names() for word in m.group(0).split())
+    ]
 
     def inside(entity: Entity) -> bool:
         return any(start < entity.end and entity.start < end for start, end in protected)
 
+    def within(entity: Entity) -> bool:
+        return any(start <= entity.start and entity.end <= end for start, end in protected)
+
     named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER)  # "Real Decreto 1720/2007" is a law's number
-    return [e for e in found if not (e.type in named and inside(e))]
+    # the day a law was passed is part of its title, no one's date ("Ley 29/1994, de 24 de noviembre, …")
+    return [e for e in found if not (e.type in named and inside(e) or e.type is T.DATE and within(e))]
 
 
 _ISO_TIME = re.compile(r"T\d{2}:?\d{2}")
@@ -1086,9 +1110,12 @@ def _learned_credible(text: str, entity: Entity, found: list[Entity], language: 
     if sum(c.isalnum() for c in surface) < 2:
         return False  # one letter or digit: too short to name anyone, and its stand-in would be any "2" in the text
     words = re.findall(r"[^\W\d_]+", surface)
+    digits = any(c.isdigit() for c in surface)
+    calendar = any(w.lower().rstrip(".") in CALENDAR_WORDS for w in words)
+    if entity.type is T.DATE and not digits and not calendar and not find_dates(surface):
+        return False  # a date is written with a number, a month, a weekday or a holiday: "Revisión" is none
     if any(lexicon.zipf_in(w, language) < 4.0 and not lexicon.is_kept_term(w.lower()) for w in words):
         return True
-    digits = any(c.isdigit() for c in surface)
     return any(
         (digits or other.type is entity.type)
         and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)

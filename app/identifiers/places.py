@@ -77,7 +77,7 @@ _PREFIX_TYPES = (
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
     r"ul\.|ulica|al\.|aleja|os\.|osiedle|Avenue|Allée|Chemin|Impasse|Quai|Place|Strada|Straße|Kalea|Gran V[íi]a|"
     r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
-    r"Avinguda|Pla[çc]a|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|Travessera|Cam[íi]|Praza|Rolda|"
+    r"Avinguda|Pla[çÇ]a|(?-i:Placa)|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|Travessera|Cam[íi]|Praza|Rolda|"
     r"Cami[ñn]o|Triq|Sqaq|Vjal|Pjazza|"
     # Welsh and Irish streets: "Heol y Capel", "Ffordd y Brenin", "Bóthar na Trá", "Sráid Mhór"
     r"Heol|Ffordd|Stryd|B[óo]thar|Sr[áa]id|Ascaill|"
@@ -249,8 +249,9 @@ _STREETS = (
         r"gasolinera|bomba|estadio|cancha|puente|terminal|parada|centro comercial|tienda|panadería|panaderia|"
         r"cementerio|mall|municipalidad|alcaldía|alcaldia|abastos|bodega|liceo|templo|capilla|ermita|"
         r"estación|estacion|banco|hotel|restaurante|cine|gimnasio|mercadito|almacén|almacen)"
-        r" (?:[A-ZÀ-Þ][\wÀ-ÿ'’.\-]*|de|del|la|las|los|el|y)"
-        r"(?: (?:[A-ZÀ-Þ0-9][\wÀ-ÿ'’.\-]*|de|del|la|las|los|el|y)){0,5}"
+        # a dot inside a name ("Sta.Rosa") but not one ending a sentence: "frente al Banco Estado. El conductor…"
+        r" (?:[A-ZÀ-Þ](?:[\wÀ-ÿ'’\-]|\.(?!\s|$))*|de|del|la|las|los|el|y)"
+        r"(?: (?:[A-ZÀ-Þ0-9](?:[\wÀ-ÿ'’\-]|\.(?!\s|$))*|de|del|la|las|los|el|y)){0,5}"
         r"(?<![ ,])(?<! de)(?<! del)(?<! la)(?<! el)(?<! y)"
     ),
     # A crossing of two streets: "S 38th St and Pacific Ave", "Grand Ave & 5th St".
@@ -456,7 +457,7 @@ _LIVES_IN = re.compile(
 # Street, Tulsa". The clause ends at a line's end, a semicolon, or a comma before a lower-case word (the
 # sentence going on: "…, con D.N.I."), and a town or a number in it is part of the address.
 _CUED_ADDRESS = re.compile(
-    r"(?i:domicilio(?: real| legal| fiscal| particular| procesal| constituido)?"
+    r"(?i:domicilio(?! (?:procesal )?electr[óo]nico)(?: real| legal| fiscal| particular| procesal| constituido)?"
     r"(?: en| social en| a efectos de notificaciones en)?|domiciliad[oa] en|con domicilio en|"
     r"ubicad[oa] en|sit[oa] en|con estudio en|con frente a|direcci[óo]n(?: particular| postal)?|"
     r"residing at|resides at|lives at|living at|home address(?: is)?|(?<!mac )(?<!ip )(?<!e-mail )(?<!email )"

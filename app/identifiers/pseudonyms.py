@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from app.identifiers.dates import INSIDE_A_LIST_OF_DAYS, Precision, parse_date, sub_dates
+from app.identifiers.dates import INSIDE_A_LIST_OF_DAYS, Precision, month_first_evidence, parse_date, sub_dates
 from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
@@ -148,6 +148,9 @@ class Pseudonymiser:
     def pseudonymise(self, text: str) -> Pseudonymised:
         """``text`` with every identifier replaced by its stand-in (new identifiers get new stand-ins)."""
         self._seen_lower += "\n" + text.lower()
+        # "2/5" is the 2nd of May in Dublin and February the 5th in Dayton: the conversation's own unambiguous
+        # dates ("3/17/2025") say which, so a date is shifted as the writer meant it
+        self._maker.month_first = month_first_evidence(self._seen_lower) > 0
         kept = {term.lower() for term in self.pseudonyms.kept}
         known = [(r.original, r.type) for r in self.pseudonyms.replacements if r.original.lower() not in kept]
         language = detect_language(text)
@@ -361,18 +364,20 @@ class Pseudonymiser:
     def _reidentify_dates(self, text: str) -> str:
         """A stand-in date written in another format than it was read is still shifted back."""
         originals = [
-            parsed for r in self.pseudonyms.replacements if r.type is T.DATE and (parsed := parse_date(r.original))
+            parsed
+            for r in self.pseudonyms.replacements
+            if r.type is T.DATE and (parsed := parse_date(r.original, self._maker.month_first))
         ]
         if not originals:
             return text
         offset = self.pseudonyms.date_offset_days
 
         def back(written: str) -> str:
-            parsed = parse_date(written)
+            parsed = parse_date(written, self._maker.month_first)
             if parsed is None:
                 return written
             unshifted = parsed.shifted(-offset)
-            again = parse_date(unshifted)
+            again = parse_date(unshifted, self._maker.month_first)
             return unshifted if again is not None and any(again.same_as(o) for o in originals) else written
 
         return sub_dates(text, back)

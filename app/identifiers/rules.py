@@ -192,7 +192,9 @@ def _not_a_heading(surface: str) -> bool:
     HOSPITAL", "DECLARATION BY HOSPITAL", "HOSPITAL FOR TWO DAYS"): a clause's verbs, pronouns and joining words
     are no name's."""
     if not surface.isupper():
-        return True
+        # "llevó al SAMUR al hospital": Spanish's "to the" before an institution's kind in lower case ends a
+        # sentence's phrase, not a name ("Clínica del Sol" has its kind first)
+        return not re.search(r" (?:al|el|a la|en el|en la|del) [a-záéíóúñ]+$", surface)
     return not any(w.lower() in _CLAUSE_WORDS for w in re.findall(r"[^\W\d_]+", surface))
 
 
@@ -984,11 +986,24 @@ EPONYM = re.compile(
     # a triage or a scale named after it in Spanish's order: "Triaje Manchester", "escala Glasgow"
     r"|\b(?i:triaje|triage|escala|índice|clasificación) [A-Z][a-zá-ú]+\b"
 )
+# A product by its maker and model, named before its serial number: "Boston Scientific Accolade (n.º de serie
+# 783421)", "Worcester Bosch Greenstar 30i, serial 4740631", "Geotab GO9, serial G9A3B21C7F04". The serial
+# identifies; the maker and the model are anyone's.
+PRODUCT_BEFORE_SERIAL = re.compile(
+    r"(?<![\w.])(?:[A-Z][\w\-]*[ \-]){0,3}[A-Z][\w\-]*(?: [A-Z0-9][\w\-]{0,8})?"
+    r"(?=\s*[,(]\s*(?i:n\.?\s?[º°o]\.? de serie|n[úu]mero de serie|serial(?: no\.?| number| #)?|s/n\b|sn\b|"
+    r"serie\b))"
+)
 STATUTE = re.compile(
     # "the Sale of Goods Act 1979", "Landlord and Tenant Act": the small words of a title belong to it.
     r"\b(?:the )?[A-Z][a-z]+ (?:(?:of|and|for|on|in|the) )?(?:[A-Z][a-z]+ (?:(?:of|and|for|on|in|the) )?){0,5}"
     r"(?:Act|Rules|Regulations|Code|Directive)(?: (?:of )?\d{4})?\b|"
     r"\b(?:GDPR|HIPAA|Federal Rules of Civil Procedure)\b|"
+    # a state's law by its title ("the Motor Vehicle Financial Responsibility Law"), not a firm named so
+    # ("Hartley Law Group", "Harbour & Lowe Relocation Law"): three words or more, no "&" before
+    r"(?<!& )(?<!and )\b(?:[A-Z][a-z]+ (?:(?:of|and|for|on|in|the) )?){3,6}Law\b"
+    r"(?! (?:Group|Firm|Office|Offices|Partners|Centre|Center|Clinic|Chambers|Practice|Associates)\b)"
+    r"(?!,? (?:GmbH|Ltd|Limited|Inc|LLC|LLP|PLLC|plc|PLC|P\.?C\.?)\b)|"
     # A protocol, practice direction or convention by its title: "the Pre-Action Protocol for Possession
     # Claims", "Practice Direction 51Z", "the Hague Convention on the Civil Aspects of International Child
     # Abduction". The title names the instrument, and its capitalised words no one.
@@ -1002,6 +1017,8 @@ STATUTE = re.compile(
     r"\b(?:Ley(?: Orgánica| General| Federal)?|Real Decreto(?: Legislativo| Ley|-ley)?|Decreto(?: Legislativo| Ley|"
     r" Supremo)?|Código|Reglamento|Convenio Colectivo|Constitución|Directiva|Estatuto|Texto Refundido)"
     r"(?: (?:n\.?º |N\.?º |No\. )?\d+(?:/\d{2,4})?)?,?"
+    # the day it was passed, before its title: "Ley 29/1994, de 24 de noviembre, de Arrendamientos Urbanos"
+    r"(?: de \d{1,2} de [a-záéíóú]+(?: de \d{4})?,)?"
     r"(?: (?:de|del|de la|de los|de las|y|e|sobre|para) [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+| [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+){1,6}\b"
     r"|\b(?:Ley|Real Decreto(?: Legislativo)?|Decreto) (?:n\.?º |N\.?º )?\d+/\d{2,4}\b"
 )

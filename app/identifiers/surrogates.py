@@ -186,6 +186,7 @@ class SurrogateMaker:
         self.words: dict[str, str] = {}  # an original name word (its name_key) -> its stand-in (as written)
         self._used: set[str] = set()
         self._ages: dict[int, str] = {}  # an age in years -> the age standing in for it
+        self.month_first = False  # the conversation writes numeric dates month first (set by its pseudonymiser)
 
     # -- the public entry point ----------------------------------------------------------------------
     def remember(self, kind: EntityType, stand_in: str) -> None:
@@ -419,9 +420,9 @@ class SurrogateMaker:
     def _date(self, original: str, attempt: int = 0) -> str:
         """Shifted by the conversation's offset; a day or two more when that lands on a date already in use."""
         nudge = (attempt + 1) // 2 * (1 if attempt % 2 else -1)
-        parsed = parse_date(original)
+        parsed = parse_date(original, self.month_first)
         if parsed is None:
-            ranged = _shifted_range(original, self.date_offset_days + nudge)
+            ranged = _shifted_range(original, self.date_offset_days + nudge, self.month_first)
             return ranged or other_holiday(original, attempt) or self._same_format(original)
         return parsed.shifted(self.date_offset_days + nudge)
 
@@ -603,7 +604,7 @@ _BARE_HEAD = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|[^\W\d_]+\.?")  # a range's en
 _BARE_TAIL = re.compile(r"\d{1,2}(?:st|nd|rd|th)?$")
 
 
-def _shifted_range(original: str, days: int) -> str | None:
+def _shifted_range(original: str, days: int, month_first: bool = False) -> str | None:
     """A range of dates moved as a whole ("2 and 9 October 2023", "May–August 2023", "Jan 3–5"): the end
     written as only a day or a month is moved within the other end's month and year, so the range stays a
     range. None where ``original`` is no range of dates."""
@@ -611,18 +612,18 @@ def _shifted_range(original: str, days: int) -> str | None:
     if parts is None:
         return None
     first, sep, last = parts.group("a"), parts.group("sep"), parts.group("b")
-    opening, closing = parse_date(first), parse_date(last)
+    opening, closing = parse_date(first, month_first), parse_date(last, month_first)
     if opening is None or closing is None:
         return None
     if _BARE_HEAD.fullmatch(first) and not _BARE_HEAD.fullmatch(last):
         head = _BARE_HEAD.match(last)
-        whole = parse_date(first + last[head.end() :]) if head else None
+        whole = parse_date(first + last[head.end() :], month_first) if head else None
         moved = _BARE_HEAD.match(whole.shifted(days)) if whole else None
         if moved:
             return moved.group(0) + sep + closing.shifted(days)
     tail = _BARE_TAIL.search(first)
     if _BARE_TAIL.fullmatch(last) and tail and not _BARE_TAIL.fullmatch(first):
-        whole = parse_date(first[: tail.start()] + last)
+        whole = parse_date(first[: tail.start()] + last, month_first)
         moved = _BARE_TAIL.search(whole.shifted(days)) if whole else None
         if moved:
             return opening.shifted(days) + sep + moved.group(0)

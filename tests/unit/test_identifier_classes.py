@@ -3044,3 +3044,39 @@ def test_a_european_street_typed_in_lower_case_is_found_with_its_town(detector, 
 def test_the_english_via_before_a_number_is_no_street(detector):
     text = "sent via email 24 hours ago and via dhl 12 times; via text 2 days"
     assert not [e for e in detector.detect(text) if e.type is T.ADDRESS]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "hidden"),
+    [
+        # a law's date and title after its number, in Spanish order; a US state's law by its title
+        (
+            "Según la Ley 49/1960, de 21 de julio, de Propiedad Horizontal, el vecino Tomás Ferrán debe pagar.",
+            ["Ley 49/1960, de 21 de julio, de Propiedad Horizontal"],
+            ["Tomás Ferrán"],
+        ),
+        (
+            "Under the Unfair Insurance Claims Settlement Practices Law you owe Ms Odette Brannigan a reply.",
+            ["Unfair Insurance Claims Settlement Practices Law"],
+            ["Odette Brannigan"],
+        ),
+        # a product by its maker and model before its serial number: the serial goes, the product stays
+        (
+            "Lleva un desfibrilador Abbott Gallant (número de serie 55820193) desde marzo.",
+            ["Abbott Gallant"],
+            ["55820193"],
+        ),
+        ("The pump (Tandem Mobi 2, serial 90412237) alarmed twice.", ["Tandem Mobi 2"], ["90412237"]),
+        # national health and emergency services, and a number's label, in Latin American notes
+        ("La trasladó el SAMUR al hospital; afiliada a ISAPRE Colmena, ficha 4471902.", ["SAMUR"], ["4471902"]),
+        ("Beneficiaria de Fonasa; la derivó el CESFAM de su barrio.", ["Fonasa", "CESFAM"], []),
+        # a plate after Spanish's word for one, and a notice address that is an ID number
+        ("El camión de placa TXR 915 se dio a la fuga.", ["placa"], ["TXR 915"]),
+        ("Constituye domicilio electrónico en CUIT 27-31456789-4.", ["domicilio electrónico"], ["27-31456789-4"]),
+        # a landmark's name ends with its sentence
+        ("Nos vimos frente al Banco Nación. Luego fuimos a casa.", ["Luego fuimos"], ["Nación"]),
+    ],
+)
+def test_laws_products_national_services_and_labels_stay_and_what_identifies_goes(detector, text, kept, hidden):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *hidden)

@@ -5,10 +5,14 @@ calling code, a mask, the same age for the same age, a given name's gender."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 
+from app.identifiers.dates import parse_date
+from app.identifiers.detect import IdentifierDetector
 from app.identifiers.entities import EntityType as T
+from app.identifiers.pseudonyms import Pseudonymiser, Pseudonyms
 from app.identifiers.surrogates import SurrogateMaker, given_name_kind
 
 SEEDS = range(8)
@@ -94,3 +98,26 @@ def _female_lists() -> set[str]:
     from faker.providers.person.en_US import Provider
 
     return {n.lower() for n in Provider.first_names_female} - {n.lower() for n in Provider.last_names}
+
+
+def _dates(text: str, month_first: bool) -> list[date]:
+    return [parse_date(m.group(0), month_first).day for m in re.finditer(r"\d{1,2}/\d{1,2}/\d{4}", text)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_conversation_that_writes_the_month_first_has_its_dates_shifted_as_written(seed):
+    """ "02/09/2025" beside "3/17/2025" is February the 9th: shifted as a 2 September it would land after the
+    discharge it preceded, and the model would read another course of events."""
+    us = "Seen 02/09/2025 in clinic; admitted 3/17/2025; discharged 03/20/2025."
+    uk = "Seen 02/09/2025 in clinic; admitted 17/3/2025; discharged 20/03/2025."
+    for text, month_first in ((us, True), (uk, False)):
+        pseudonymiser = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False))
+        before, after = _dates(text, month_first), _dates(pseudonymiser.pseudonymise(text).text, month_first)
+        offset = after[0] - before[0]
+        assert offset.days != 0 and [a - b for a, b in zip(after, before, strict=True)] == [offset] * 3, text
+
+
+def test_a_learned_date_needs_a_number_a_month_a_weekday_or_a_holiday():
+    text = "Ingresó el 17/3/2025 tras una caída el 3/9. Revisión 02/09/2025 en consultas."
+    found = IdentifierDetector().detect(text)
+    assert [e.text_in(text) for e in found] == ["17/3/2025", "3/9", "02/09/2025"]
