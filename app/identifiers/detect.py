@@ -1123,10 +1123,11 @@ def _learned_credible(text: str, entity: Entity, found: list[Entity], language: 
     )
 
 
-# An age over 89 right after a person, in brackets or between commas with the sentence going on in words:
-# "teodoro villaseñor (92) was seen", "mrs ogden, 94, lives alone" ("Smith, 95, 96" is a list).
+# An age over 89 right after a person, in brackets, between commas with the sentence going on in words, or
+# closing the sentence: "teodoro villaseñor (92) was seen", "mrs ogden, 94, lives alone", "Seán Ryan, 91."
+# ("Smith, 95, 96" is a list).
 _AGE_AFTER_A_PERSON = re.compile(
-    r"(?: \(((?:9\d|1[01]\d))\)(?! ?(?:%|mg|kg|mmhg|/))|, ((?:9\d|1[01]\d)),(?= [^\W\d_]{2,}\b))"
+    r"(?: \(((?:9\d|1[01]\d))\)(?! ?(?:%|mg|kg|mmhg|/))|, ((?:9\d|1[01]\d))(?:,(?= [^\W\d_]{2,}\b)|(?=[.;](?:\s|$))))"
 )
 
 

@@ -125,7 +125,9 @@ CLINICAL_ABBREVIATIONS = frozenset(
     """.split()
 )
 # Abbreviations in capitals that name no one and nowhere in particular: the everyday, technical and legal
-# ones, and the national bodies every office writes about ("the NHS", "IMSS", "the FDA"). spaCy's small
+# ones, the national bodies and public schemes every office writes about ("the NHS", "IMSS", "the FDA",
+# "Fonasa", "el SAMU") and the labels of numbers ("MBI", "MRN", "CUIT") — a private insurer or company is
+# an organisation and stays hidden. spaCy's small
 # models call many of them organisations; any other abbreviation they call one is taken as an
 # organisation's ("records from UMC", "the SAIL computer"), since an office names its own hospital, firm or
 # school so.
@@ -143,7 +145,7 @@ EVERYDAY_ABBREVIATIONS = frozenset(
     ISO ANSI IEEE IETF W3C OSI POSIX UNIX LINUX BSD VMS BSB GPL LGPL AGPL MPL CC
     SAMU SAMUR SUMMA SEM SOAT FONASA ISAPRE PAMI ANSES AFIP ARCA EPS IPS ADRES SISBEN ESSALUD SUSALUD RENIEC
     MINSAL MINSA CESFAM SAPU CECOSAM SERMAS SESCAM SNS INSABI CONAMED PROFECO SII SUNAT DIAN SENAME SENAMA
-    SUPERSALUD PEMEX ISSFAM BPS CUIT CUIL RUT RUN CPF CNPJ NUSS HSE VHI GMS PPS PPSN MBI MRN NPI DEA UHID
+    SUPERSALUD ISSFAM BPS CUIT CUIL RUT RUN CPF CNPJ NUSS HSE GMS PPS PPSN MBI MRN NPI DEA UHID
     NHI ACC IRD EIN TIN ITIN NINO CRN UPRN ICD CPT HCPCS LCD NCD DRG
     """.split()
 )

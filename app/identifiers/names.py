@@ -100,7 +100,7 @@ _GREETED = re.compile(
     # (not "bula", a medicine's leaflet in Spanish, nor "ola", a wave)
     r"kia ora|talofa|salaam|salam|namaste|shalom|ciao|bonjour|hallo|"
     # and the sign-offs before the writer's name: "atte. carolina", "besos, ana", "regards, tom"
-    r"atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|xoxo)\.?,?[ \t]+"
+    r"atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|xoxo|thx|thnx|tks|grax)\.?,?[ \t]+"
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$)"
     # or the writer's own introduction after it, unpunctuated as a chat types it: "hi conor its agnieszka"
     r"|[ \t]+(?i:it'?s|it’s|it is|this is|soy|aqu[íi]|te escribe|le escribe)\b)"
@@ -152,7 +152,9 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     words = list(re.finditer(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", match.group("name")))
     # "don ramon aquino": after don or doña come a given name and the surnames, however rare the word
     spanish_honorific = re.match(r"(?i)(?:don|doña|dña)\.? ", match.group(0)) is not None
-    strong_cue = match.re is _KIN or match.re is _LOWER_TITLED
+    # a sign-off closing the message or its line ("thx jen", "besos, majo"): what follows is the writer's name
+    closing = match.re is _GREETED and _SIGN_OFF.match(match.group(0)) and _LINE_END.match(match.string, match.end())
+    strong_cue = match.re is _KIN or match.re is _LOWER_TITLED or bool(closing)
     kept = []
     for word in words:
         surface = word.group(0)
@@ -196,6 +198,13 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
         return None
     base = match.start("name")
     return Entity(base + kept[0].start(), base + kept[-1].end(), T.PERSON)
+
+
+_SIGN_OFF = re.compile(
+    r"(?i:thanks|thank you|cheers|atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|xoxo|"
+    r"thx|thnx|tks|grax|gracias)\b"
+)
+_LINE_END = re.compile(r"[ \t]*[.!]*[ \t]*(?:\n|$)")
 
 
 def _is_name(word: str) -> bool:

@@ -32,7 +32,9 @@ T = EntityType
 _CODE = (
     r"(?=[A-Za-z0-9./\- ]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
     # a health card's version code after its digits ("OHIP: 4826 119 374 KR")
-    r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=(?-i:[A-Z]{2})(?!\w))){2,30}"
+    r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=(?-i:[A-Z]{2})(?!\w))"
+    # a check letter after its digits ("QQ 12 34 56 C", "DNI 07234561 A")
+    r"|(?<=\d{2}) (?=(?-i:[A-Z])(?![\w.]))){2,30}"
 )
 _SEP = (
     r",?\s*(?:[:#=]|number|número|n\.?[º°o]\.?(?![^\W\d_])|no\.?(?![^\W\d_])|num\.?(?![^\W\d_])|"

@@ -463,6 +463,13 @@ RULES: tuple[Rule, ...] = (
         re.I,
     ),
     _rule(T.CASE_NUMBER, r"\b\d:\d{2}-(?:cv|cr|mc|bk)-\d{3,6}(?:-[A-Z]{2,4})?\b", re.I),
+    # a state court's number in spaced groups, the year, the division's letters, the serial: "Case No. 2024 L
+    # 008813", "Index No. 24 CV 01234"
+    _rule(
+        T.CASE_NUMBER,
+        r"(?i:\b(?:case|docket|index|cause|matter|file)(?: no\.?| number| #)[\s:#.]*)"
+        r"(?P<value>(?:19|20)?\d{2} ?(?-i:[A-Z]{1,3}) ?\d{3,7})(?![\w-])",
+    ),
     _rule(T.CASE_NUMBER, r"\bCLM-\d{6,}\b"),
     # A notary's deed by its number in the protocol: "con el n.º 87 de su protocolo", "ESCRITURA NÚMERO 2.317"
     _rule(
@@ -656,6 +663,12 @@ RULES: tuple[Rule, ...] = (
         r" (?:(?i:n\.?[º°]|núm\.?|no\.?) ?)?\d{1,6}(?:-[A-Z])?\b",
     ),
     _rule(T.POSTCODE, r"\b(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b"),
+    # Canada's postal codes, letter and digit in turn, never D, F, I, O, Q or U: "M5V 2T6", typed "m5v 2t6"
+    _rule(
+        T.POSTCODE,
+        r"(?<![\w-])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w-])",
+        re.I,
+    ),
     # People: with a title, as SURNAME, First, or as an initial and a surname.
     _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. )?(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"),
     _rule(

@@ -3080,3 +3080,24 @@ def test_the_english_via_before_a_number_is_no_street(detector):
 def test_laws_products_national_services_and_labels_stay_and_what_identifies_goes(detector, text, kept, hidden):
     assert_kept(detector, text, *kept)
     assert_hidden(detector, text, *hidden)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Filed in the Circuit Court. Case No. 2023 M 104417, set for hearing.", ["2023 M 104417"]),
+        ("Visited Mr Declan Furlong, 93. He lives alone.", ["Declan Furlong", "93"]),
+        ("Her National Insurance number is JT 40 21 88 B and her GP is in Leeds.", ["JT 40 21 88 B"]),
+        ("Con DNI 45321678 K, vecino de Ourense.", ["45321678 K"]),
+        ("send the forms to 220 yonge st, toronto m4b 1n8 pls", ["m4b 1n8"]),
+        ("the inhaler ran out again and the pharmacy is closed. thanks priyanka", ["priyanka"]),
+        ("ya me dieron la cita, muchas gracias\nbesos, lupita", ["lupita"]),
+    ],
+)
+def test_spaced_case_numbers_check_letters_ages_closing_sentences_postcodes_and_sign_offs(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize("text", ["ok thx again!", "cheers mate, see you", "Thanks everyone.", "gracias a todos"])
+def test_a_sign_off_without_a_name_leaves_the_message_as_written(detector, text):
+    assert [e for e in detector.detect(text) if e.type is T.PERSON] == []
