@@ -3101,3 +3101,17 @@ def test_spaced_case_numbers_check_letters_ages_closing_sentences_postcodes_and_
 @pytest.mark.parametrize("text", ["ok thx again!", "cheers mate, see you", "Thanks everyone.", "gracias a todos"])
 def test_a_sign_off_without_a_name_leaves_the_message_as_written(detector, text):
     assert [e for e in detector.detect(text) if e.type is T.PERSON] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "named", "kept"),
+    [
+        ("La paciente tiene una nieta, se llama Ximena, que la cuida.", ["Ximena"], []),
+        ("A neighbour called Bronagh found him on the floor.", ["Bronagh"], []),
+        ("Refiere un dolor llamado ciática desde hace meses.", [], ["ciática"]),
+        ("The attachment is called discharge.pdf.", [], ["discharge"]),
+    ],
+)
+def test_someone_the_sentence_names_is_hidden_and_a_thing_named_is_not(detector, text, named, kept):
+    assert_hidden(detector, text, *named)
+    assert_kept(detector, text, *kept)
