@@ -301,6 +301,7 @@ class IdentifierDetector:
             for entity in _resolve(found)
             if (placed := places.without_state_code(text, _as_town(entity, places_named))) is not None
             and (kept := _whole_words(text, placed)) is not None
+            and not _only_connectors(text, kept)
         ]
 
     def _cued_findings(self, text: str) -> list[Entity]:
@@ -881,6 +882,15 @@ def _national_or_label_abbreviation(word: str) -> bool:
     upper = word.upper()
     listed = upper in lexicon.EVERYDAY_ABBREVIATIONS or upper in lexicon.CLINICAL_ABBREVIATIONS
     return listed and (word.isupper() or len(word) >= 4 and word[0].isupper() and word[1:].islower())
+
+
+def _only_connectors(text: str, entity: Entity) -> bool:
+    """A name's finding left holding only the words between names ("of" of "Mel Kaye of Royal McBee" once
+    both names were found apart, "en"): nothing of anyone's."""
+    if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.ADDRESS):
+        return False
+    words = re.findall(r"[^\W\d_]+|\d+", entity.text_in(text))
+    return bool(words) and all(w.lower() in _CONNECTORS for w in words)
 
 
 _CONNECTORS = frozenset("de del la las los lo el y e al a en para por of and the for at in on to".split())

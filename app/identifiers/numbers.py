@@ -44,7 +44,10 @@ _SEP = (
 
 def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:
     return kind, re.compile(
-        rf"(?<!\w)(?:{cues})(?!\w){_SEP}(?:\([^)\n]{{1,20}}\)[:\s]*)?\(?(?P<value>{_CODE})(?![\w])", re.I
+        # "License, Version 3", "licence v2": a document's version, not a number of anyone's
+        rf"(?<!\w)(?:{cues})(?!\w){_SEP}(?:\([^)\n]{{1,20}}\)[:\s]*)?\(?(?!(?:version|versi[óo]n|rev\.?)\s|v\d)"
+        rf"(?P<value>{_CODE})(?![\w])",
+        re.I,
     )
 
 

@@ -3115,3 +3115,9 @@ def test_a_sign_off_without_a_name_leaves_the_message_as_written(detector, text)
 def test_someone_the_sentence_names_is_hidden_and_a_thing_named_is_not(detector, text, named, kept):
     assert_hidden(detector, text, *named)
     assert_kept(detector, text, *kept)
+
+
+def test_a_licences_version_is_no_licence_number_and_a_cedula_with_its_letter_still_is(detector):
+    text = "Released under the GNU General Public License, Version 3. Testigo: C.I. V-14.205.337."
+    assert_kept(detector, text, "Version 3")
+    assert_hidden(detector, text, "V-14.205.337")
