@@ -291,6 +291,7 @@ class IdentifierDetector:
         found += names.extend_names(text, found)
         found += names.coordinated_names(text, found)
         found += _names_across_a_line_break(text, found)
+        found = _firms_apart_from_titled_people(text, found)
         found = _outside_kept(text, found, kept_terms)
         found += self.office_terms.find_hidden(text, hidden)
         # A town's name of several words found whole on the gazetteer is the town, whatever name words it
@@ -882,6 +883,22 @@ def _national_or_label_abbreviation(word: str) -> bool:
     upper = word.upper()
     listed = upper in lexicon.EVERYDAY_ABBREVIATIONS or upper in lexicon.CLINICAL_ABBREVIATIONS
     return listed and (word.isupper() or len(word) >= 4 and word[0].isupper() and word[1:].islower())
+
+
+def _firms_apart_from_titled_people(text: str, found: list[Entity]) -> list[Entity]:
+    """A firm's finding that runs on from a titled person's name across a comma ("Dr. Kenji Watanabe, Valley
+    Endocrine Associates", read as one firm's list of partners) starts after the person: a titled name is a
+    person's, and the person keeps one stand-in wherever they are named."""
+    titled = [e for e in found if e.type is T.PERSON and _TITLE_OPENING.match(text, e.start)]
+    out = []
+    for entity in found:
+        if entity.type is T.ORGANIZATION:
+            for person in titled:
+                if person.start <= entity.start < person.end < entity.end and text.startswith(", ", person.end):
+                    entity = Entity(person.end + 2, entity.end, entity.type)
+                    break
+        out.append(entity)
+    return out
 
 
 def _only_connectors(text: str, entity: Entity) -> bool:

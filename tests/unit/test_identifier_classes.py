@@ -3121,3 +3121,13 @@ def test_a_licences_version_is_no_licence_number_and_a_cedula_with_its_letter_st
     text = "Released under the GNU General Public License, Version 3. Testigo: C.I. V-14.205.337."
     assert_kept(detector, text, "Version 3")
     assert_hidden(detector, text, "V-14.205.337")
+
+
+def test_a_titled_person_before_a_firm_is_a_person_and_the_firm_a_firm(detector):
+    text = "Seen by Dr. Ingrid Solberg, Fjordside Cardiology Associates, who wrote to Ms Solberg's colleague."
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found["Dr. Ingrid Solberg"] is T.PERSON and found["Fjordside Cardiology Associates"] is T.ORGANIZATION
+    pseudonymised = Pseudonymiser(Pseudonyms(seed=3), detector=detector).pseudonymise(text).text
+    assert "Solberg" not in pseudonymised
+    surname = pseudonymised.split("Dr. ")[1].split(",")[0].split()[-1]
+    assert f"Ms {surname}'s" in pseudonymised  # one stand-in for the person wherever named
