@@ -604,7 +604,8 @@ def _with_weekday_render(weekday: str, sep: str, rest: ParsedDate) -> ParsedDate
 
 
 # A numeric date that can be read one way only: "3/17/2025" month first, "17/3/2025" day first.
-_NUMERIC_DATE = re.compile(r"(?<![\d/.\-])(\d{1,2})([/.\-])(\d{1,2})(?:\2(\d{4}|\d{2}))?(?![\d/\-]|\.\d)")
+# Only dates with their year count: "10-14 days", "1.25 mg" and "10.30" are no dates.
+_NUMERIC_DATE = re.compile(r"(?<![\d/.\-])(\d{1,2})([/\-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/\-]|\.\d)")
 
 
 def month_first_evidence(text: str) -> int:

@@ -882,7 +882,12 @@ def _national_or_label_abbreviation(word: str) -> bool:
     as "Fonasa" and "Osakidetza" are written) with only its first letter capitalised."""
     upper = word.upper()
     listed = upper in lexicon.EVERYDAY_ABBREVIATIONS or upper in lexicon.CLINICAL_ABBREVIATIONS
-    return listed and (word.isupper() or len(word) >= 4 and word[0].isupper() and word[1:].islower())
+    if not listed:
+        return False
+    if word.isupper():
+        return True
+    # written as a word, it is a name as often ("Dian", "Nino", "Aine"): then it stays a candidate
+    return len(word) >= 4 and word[0].isupper() and word[1:].islower() and not lexicon.is_name_word(word)
 
 
 def _firms_apart_from_titled_people(text: str, found: list[Entity]) -> list[Entity]:
@@ -1030,24 +1035,58 @@ def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
 
 def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     """Names in an eponymous disease, a statute's title or a product named before its serial number are not
-    people or companies."""
-    protected = [m.span() for pattern in (rules.EPONYM, rules.STATUTE) for m in pattern.finditer(text)]
-    protected += [
+    people or companies; a law's date is no one's."""
+    statutes = [
         m.span()
-        for m in rules.PRODUCT_BEFORE_SERIAL.finditer(text)
-        # "Patient John Smith (serial no. …)" is a person: no maker's or model's word is a given name
-        if not any(word.lower() in lexicon.first_names() for word in m.group(0).split())
+        for m in rules.STATUTE.finditer(text)
+        # "Rebecca Stone Family Law", "Okafor Adeyemi Immigration Law": a firm named after people, no statute
+        if not (
+            m.group(0).endswith(" Law")
+            and any(lexicon.is_name_word(w) for w in re.findall(r"[A-Z]\w+", m.group(0)[: -len(" Law")]))
+        )
     ]
+    protected = [m.span() for m in rules.EPONYM.finditer(text)] + statutes
+    products = (
+        [
+            m.span()
+            for m in rules.PRODUCT_BEFORE_SERIAL.finditer(text)
+            # "Mrs Okonkwo, serial number …", "Patient John Smith (serial no. …)", "March 2024, serial …": a
+            # person or a date, not a maker and its model
+            if not _TITLE_WORD.search(m.group(0))
+            and not any(
+                w.lower() in lexicon.first_names() or w.lower().rstrip(".") in CALENDAR_WORDS
+                for w in m.group(0).split()
+            )
+        ]
+        if _SERIAL_CUE.search(text)
+        else []
+    )
 
-    def inside(entity: Entity) -> bool:
-        return any(start < entity.end and entity.start < end for start, end in protected)
+    def inside(entity: Entity, spans: list[tuple[int, int]]) -> bool:
+        return any(start < entity.end and entity.start < end for start, end in spans)
 
     def within(entity: Entity) -> bool:
-        return any(start <= entity.start and entity.end <= end for start, end in protected)
+        return any(start <= entity.start and entity.end <= end for start, end in statutes)
 
     named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER)  # "Real Decreto 1720/2007" is a law's number
-    # the day a law was passed is part of its title, no one's date ("Ley 29/1994, de 24 de noviembre, …")
-    return [e for e in found if not (e.type in named and inside(e) or e.type is T.DATE and within(e))]
+    return [
+        e
+        for e in found
+        if not (
+            e.type in named
+            and inside(e, protected)
+            or e.type in (T.PERSON, T.ORGANIZATION)
+            and inside(e, products)
+            # the day a law was passed is part of its title ("Ley 29/1994, de 24 de noviembre, …")
+            or e.type is T.DATE
+            and within(e)
+        )
+    ]
+
+
+_TITLE_WORD = re.compile(r"(?<!\w)(?:Mr|Mrs|Ms|Miss|Mx|Dr|Dra|Prof|Sr|Sra|Srta|Dña|Don|Doña|Sir|Dame|Lady|Lord)\b")
+# The product rule is only read where a serial is named: it is the slowest of the rules on long hyphenated runs.
+_SERIAL_CUE = re.compile(r"(?i)serial|serie|s/n|\bsn\b")
 
 
 _ISO_TIME = re.compile(r"T\d{2}:?\d{2}")
@@ -1136,6 +1175,8 @@ def _learned_credible(text: str, entity: Entity, found: list[Entity], language: 
     surface = entity.text_in(text)
     if sum(c.isalnum() for c in surface) < 2:
         return False  # one letter or digit: too short to name anyone, and its stand-in would be any "2" in the text
+    if all(_national_or_label_abbreviation(w) for w in surface.split()):
+        return False  # "llegó el SAMU": a national service, as the rules read it
     words = re.findall(r"[^\W\d_]+", surface)
     digits = any(c.isdigit() for c in surface)
     calendar = any(w.lower().rstrip(".") in CALENDAR_WORDS for w in words)

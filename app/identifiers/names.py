@@ -57,11 +57,13 @@ _LOWER_TITLED = re.compile(
     r"(?=(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?))"
 )
 # Someone named by the sentence: "el niño se llama Mateo", "her son, named Kai", "una vecina de nombre Rosa".
-# Things are named so too ("un dolor llamado ciática"), so the name is capitalised or on the name lists.
+# Things are named so too ("un dolor llamado ciática", "a condition called Lupus"), and "called" is a call
+# after a pronoun ("I called Medicare", "he called back"), so the name is a given name of the lists.
 _NAMED = re.compile(
     r"(?<![\w])(?i:se llama|se llamaba|de nombre|llamad[oa]|named|called|goes by) "
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?){0,2})"
 )
+_A_CALLER = re.compile(r"(?i)(?<![\w])(?:I|he|she|we|they|you|who|it)\s+$")
 _INTRODUCED = re.compile(
     r"(?<!\w)(?:(?i:this is|i'm|i am|im|my name is|my name's|it's|soy|me llamo|mi nombre es|habla|le saluda|"
     r"le escribe|te escribe|firma|atentamente,?\n?|regards,?\n?|thanks,?\n?|gracias,?\n?|saludos,?\n?|cheers,?\n?|"
@@ -421,7 +423,9 @@ def find_cued_names(text: str) -> list[Entity]:
     ]
     for m in _NAMED.finditer(text):
         first = m.group("name").split()[0]
-        if (first[0].isupper() or lexicon.is_name_word(first)) and (entity := _name_after_cue(text, m)) is not None:
+        if _A_CALLER.search(text, max(0, m.start() - 8), m.start()):
+            continue
+        if first.lower() in lexicon.first_names(lower_case=True) and (entity := _name_after_cue(text, m)) is not None:
             found.append(entity)
     for m in _GREETED.finditer(text):
         if m.group("name").split()[0].lower().rstrip(".") in GREETED_ROLES | _GREETED_TITLES:

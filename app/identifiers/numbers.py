@@ -42,11 +42,13 @@ _SEP = (
 )
 
 
+_NOT_A_VERSION = r"(?!(?:version|versi[óo]n|rev\.?)\s|v\d+(?:\.\d+)*(?![\w\-]| \d))"
+
+
 def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:
     return kind, re.compile(
         # "License, Version 3", "licence v2": a document's version, not a number of anyone's
-        rf"(?<!\w)(?:{cues})(?!\w){_SEP}(?:\([^)\n]{{1,20}}\)[:\s]*)?\(?(?!(?:version|versi[óo]n|rev\.?)\s|v\d)"
-        rf"(?P<value>{_CODE})(?![\w])",
+        rf"(?<!\w)(?:{cues})(?!\w){_SEP}(?:\([^)\n]{{1,20}}\)[:\s]*)?\(?{_NOT_A_VERSION}(?P<value>{_CODE})(?![\w])",
         re.I,
     )
 

@@ -84,6 +84,9 @@ class Pseudonyms:
     # Terms the user marked in review: hidden from the model in every turn, or kept as written.
     hidden: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    # Whether the conversation writes numeric dates month first, decided by its first date that reads only one
+    # way and kept: a reading that changed later would put the model's dates back wrongly.
+    month_first: bool | None = None
 
     def __repr__(self) -> str:  # never an identifier in a log line or a traceback
         return f"Pseudonyms({len(self.replacements)} identifiers)"
@@ -100,6 +103,7 @@ class Pseudonyms:
                 "written": self.written,
                 "hidden": self.hidden,
                 "kept": self.kept,
+                "month_first": self.month_first,
             },
             ensure_ascii=False,
         )
@@ -118,6 +122,7 @@ class Pseudonyms:
             written=dict(data.get("written", {})),
             hidden=list(data.get("hidden", [])),
             kept=list(data.get("kept", [])),
+            month_first=data.get("month_first"),
         )
 
 
@@ -138,6 +143,7 @@ class Pseudonymiser:
         for replacement in self.pseudonyms.replacements:  # a conversation reopened: its stand-ins stay taken
             self._maker.remember(replacement.type, replacement.surrogate)
         self.pseudonyms.date_offset_days = self._maker.date_offset_days
+        self._maker.month_first = bool(self.pseudonyms.month_first)
         self._maker.words.update(self.pseudonyms.words)
         # By text alone: the same identifier keeps its stand-in even when a later turn's context types it
         # differently ("MRN 84729163", then "record 84729163").
@@ -149,8 +155,10 @@ class Pseudonymiser:
         """``text`` with every identifier replaced by its stand-in (new identifiers get new stand-ins)."""
         self._seen_lower += "\n" + text.lower()
         # "2/5" is the 2nd of May in Dublin and February the 5th in Dayton: the conversation's own unambiguous
-        # dates ("3/17/2025") say which, so a date is shifted as the writer meant it
-        self._maker.month_first = month_first_evidence(self._seen_lower) > 0
+        # dates ("3/17/2025") say which, so a date is shifted as the writer meant it; decided once
+        if self.pseudonyms.month_first is None and (evidence := month_first_evidence(text)) != 0:
+            self.pseudonyms.month_first = evidence > 0
+        self._maker.month_first = bool(self.pseudonyms.month_first)
         kept = {term.lower() for term in self.pseudonyms.kept}
         known = [(r.original, r.type) for r in self.pseudonyms.replacements if r.original.lower() not in kept]
         language = detect_language(text)

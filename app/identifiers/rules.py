@@ -1003,7 +1003,7 @@ EPONYM = re.compile(
 # 783421)", "Worcester Bosch Greenstar 30i, serial 4740631", "Geotab GO9, serial G9A3B21C7F04". The serial
 # identifies; the maker and the model are anyone's.
 PRODUCT_BEFORE_SERIAL = re.compile(
-    r"(?<![\w.])(?:[A-Z][\w\-]*[ \-]){0,3}[A-Z][\w\-]*(?: [A-Z0-9][\w\-]{0,8})?"
+    r"(?<![\w.])(?:[A-Z][\w\-]* ){0,3}[A-Z][\w\-]*(?: [A-Z0-9][\w\-]{0,8})?"
     r"(?=\s*[,(]\s*(?i:n\.?\s?[º°o]\.? de serie|n[úu]mero de serie|serial(?: no\.?| number| #)?|s/n\b|sn\b|"
     r"serie\b))"
 )

@@ -228,7 +228,12 @@ class SurrogateMaker:
             return self.word(original, "place" if kind in (T.ADDRESS, T.LOCATION) else "last")
         attempts = 400 if kind is T.DATE else 50
         for attempt in range(attempts):
-            candidate = self._date(original, attempt) if kind is T.DATE else maker(original)
+            if kind is T.DATE:
+                candidate = self._date(original, attempt)
+            elif kind is T.AGE:
+                candidate = self._age(original, redraw=attempt > 0)  # a remembered age that is taken: another
+            else:
+                candidate = maker(original)
             if candidate != original and not self._taken(candidate) and candidate.lower() not in self._used:
                 self._used.add(candidate.lower())
                 return candidate
@@ -285,6 +290,7 @@ class SurrogateMaker:
         alone_given = (
             len(named) == 1
             and _given_name_kinds().get((given or "").lower(), "first") != "first"
+            and (given or "").lower() not in lexicon.every_surname()  # "Dr Silva", "Mr Grant": surnames
             and not titles & (_FEMALE_TITLES | _MALE_TITLES)
         )
         surname = set()
@@ -426,10 +432,10 @@ class SurrogateMaker:
             return ranged or other_holiday(original, attempt) or self._same_format(original)
         return parsed.shifted(self.date_offset_days + nudge)
 
-    def _age(self, original: str) -> str:
+    def _age(self, original: str, redraw: bool = False) -> str:
         if re.search(r"\d", original):
             # the same age the same every time ("age 93", "a 93-year-old"), as a name is: one person, one age
-            return re.sub(r"\d+", lambda m: self._aged(int(m.group(0))), original)
+            return re.sub(r"\d+", lambda m: self._aged(int(m.group(0)), redraw), original)
         # spelled out ("noventa y cuatro", "ninety-two"): another age in the nineties, in the same words
         spanish = re.match(r"(?i)noventa|cien", original) is not None
         units = _SPANISH_UNITS if spanish else _ENGLISH_UNITS
@@ -437,9 +443,13 @@ class SurrogateMaker:
         spelled = _spelled_nineties(self._rng.choice(choices), spanish, units)
         return spelled[0].upper() + spelled[1:] if original[:1].isupper() else spelled
 
-    def _aged(self, years: int) -> str:
-        if years not in self._ages:
-            self._ages[years] = str(90 + (years - 90 + self._rng.randrange(1, 12)) % 15)
+    def _aged(self, years: int, redraw: bool = False) -> str:
+        """The age standing in for ``years``: an age over 89, another than the original and, while there are
+        any left, than the ages standing in for other ages (two people of 93 and 95 stay two ages)."""
+        if redraw or years not in self._ages:
+            others = {v for k, v in self._ages.items() if k != years}
+            choices = [str(n) for n in range(90, 105) if n != years and str(n) not in others]
+            self._ages[years] = self._rng.choice(choices or [str(n) for n in range(90, 105) if n != years])
         return self._ages[years]
 
     # -- contact details and numbers -----------------------------------------------------------------
@@ -462,28 +472,35 @@ class SurrogateMaker:
         plain = ".".join(names).lower()
         if plain not in _PUBLIC_MAIL and names:
             # every label but the suffix ("stcrispins.wokingham" of "….wokingham.sch.uk": a school and its town)
-            for index in range(0, 2 * (len(names) - _suffix_labels(names)), 2):
+            kept = _suffix_labels(names) if len(names) > 1 else 0  # "jo@clinicasanjose": a host of one label
+            for index in range(0, 2 * (len(names) - kept), 2):
                 labels[index] = re.sub(r"[^\W_]+", lambda m: self._letters(m.group(0)).lower(), labels[index])
         return f"{user}{at}{''.join(labels)}"
 
     def _url(self, original: str) -> str:
-        if original.startswith("@") or "." not in original:  # a handle ("@travis_k_joliet"): one of its shape
+        if original.startswith("@") or ("." not in original and "://" not in original):
+            # a handle ("@travis_k_joliet"): one of its shape
             return re.sub(r"[^\W\d_]+", lambda m: self._letters(m.group(0)).lower(), self._same_digits(original))
         # a link of any scheme ("git://", "ldap://") or a host named alone ("ftp.uu.net"): its host's labels
         # replaced, its scheme and top-level domain kept
         scheme, rest = re.match(r"(?i)((?:[a-z][a-z0-9+.\-]*://)?(?:www\.)?)(.*)", original).groups()
         host, slash, path = rest.partition("/")
-        address = re.fullmatch(r"(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d+)?", host)
+        login, at, host = host.rpartition("@")  # "user:pw@host": the login is someone's too
+        login = self._same_format(login)
+        host, colon, port = host.rpartition(":") if re.search(r":\d+$", host) else (host, "", "")
+        address = re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]", host)
         if address:  # a link to a machine by its address ("http://10.44.2.18/pacs"): another address, reaching no one
-            stand_in = self._ip(address.group(1).strip("[]"))
-            host = (f"[{stand_in}]" if ":" in stand_in else stand_in) + (address.group(2) or "")
+            stand_in = self._ip(host.strip("[]"))
+            host = f"[{stand_in}]" if ":" in stand_in else stand_in
         else:
             labels = host.split(".")
-            kept = _suffix_labels(labels)
+            kept = _suffix_labels(labels) if len(labels) > 1 else 0  # "http://myhospital:8080": one label, all its own
             labels = [
-                re.sub(r"[^\W_]+", lambda m: self._letters(m.group(0)).lower(), label) for label in labels[:-kept]
-            ] + labels[-kept:]
+                re.sub(r"[^\W_]+", lambda m: self._letters(m.group(0)).lower(), label)
+                for label in labels[: len(labels) - kept]
+            ] + labels[len(labels) - kept :]
             host = ".".join(labels)
+        host = f"{login}{at}{host}{colon}{port}"
         # the path's own words stay ("users", "view", "id") and a person's handle or a code in it does not
         # ("/users/rgutierrez79"); every digit is replaced
         path = re.sub(r"[^\W\d_]+", lambda m: self._path_word(m.group(0)), path)
@@ -491,7 +508,10 @@ class SurrogateMaker:
         return f"{scheme}{host}{slash}{path}"
 
     def _path_word(self, word: str) -> str:
-        if len(word) <= 2 or lexicon.zipf(word.lower()) >= 3.0:
+        lower = word.lower()
+        # a path's everyday words stay; a name in it ("/in/john-smith", "maria.garcia") does not
+        named = lexicon.is_name_word(word) or name_key(word) in self.words
+        if len(word) <= 2 or lexicon.zipf(lower) >= 3.0 and not named:
             return word
         letters = self._letters(word)
         return letters.upper() if word.isupper() else letters.lower()
@@ -500,10 +520,11 @@ class SurrogateMaker:
         if any(c.isdigit() for c in original):
             # the country's calling code stays ("+353 …" is still an Irish number): a country is no identifier,
             # and a model asked to ring someone in Cork should not read a number in Kiribati
-            code = re.match(r"\s*(?:\+|00)\s?(\d+)", original)
+            code = re.match(r"\s*\(?\s*(?:\+|00)\s?(\d+)", original)
             if code:
                 keep = code.start(1) + _calling_code_length(code.group(1))
-                return original[:keep] + self._same_format(original[keep:])
+                if any(c.isdigit() for c in original[keep:]):  # "+44" alone is only a country
+                    return original[:keep] + self._same_format(original[keep:])
             return self._same_format(original)
         # read out in words ("four oh four, five five five"): other digits in the same words and language
         spanish = re.search(r"(?i)\b(?:cero|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve)\b", original)
@@ -570,8 +591,16 @@ def _calling_code_length(digits: str) -> int:
 
 
 def _suffix_labels(labels: list[str]) -> int:
-    """How many of a host's last labels are its public suffix: "com", or "co.uk" and "sch.uk" style pairs."""
-    return 2 if len(labels) > 2 and len(labels[-2]) <= 3 else 1
+    """How many of a host's last labels are its public suffix: "com", or a country's second level before its
+    code ("co.uk", "sch.uk", "gob.mx", "com.ar"); "kcl.com" and "mit.edu" are an institution's own."""
+    if len(labels) > 2 and len(labels[-1]) == 2 and labels[-2].lower() in _SECOND_LEVELS:
+        return 2
+    return 1
+
+
+_SECOND_LEVELS = frozenset(
+    "co ac gov gob gv org or net ne com edu sch nhs mil nom ltd plc police mod nic med res int tm".split()
+)
 
 
 _HEXADECIMAL = re.compile(r"(?=(?:[\s:]*[0-9A-Fa-f]){16})[0-9A-Fa-f\s:]+")

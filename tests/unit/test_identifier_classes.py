@@ -3131,3 +3131,33 @@ def test_a_titled_person_before_a_firm_is_a_person_and_the_firm_a_firm(detector)
     assert "Solberg" not in pseudonymised
     surname = pseudonymised.split("Dr. ")[1].split(",")[0].split()[-1]
     assert f"Ms {surname}'s" in pseudonymised  # one stand-in for the person wherever named
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a product's maker before a serial protects no person and no date
+        ("The pump issued to Mrs Adaeze Okonkwo, serial number 4471-A, failed.", ["Adaeze Okonkwo", "4471-A"]),
+        ("Implanted 14 March 2024, serial no. 88412, checked since.", ["14 March 2024", "88412"]),
+        # a firm named after people is a firm, not a statute
+        ("We retained Rebecca Stone Family Law for the divorce.", ["Rebecca Stone"]),
+        # a given name that is also an abbreviation on the lists
+        ("Signed, Dian Arca, practice manager.", ["Dian Arca"]),
+    ],
+)
+def test_what_the_law_product_and_abbreviation_rules_keep_hides_no_one(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize("text", ["He called back later.", "I called Medicare yesterday.", "she called in sick"])
+def test_a_call_is_no_naming(detector, text):
+    assert [e for e in detector.detect(text) if e.type is T.PERSON] == []
+
+
+def test_the_product_rule_reads_a_long_hyphenated_run_quickly(detector):
+    """Its pieces were once separable two ways; 100 hyphenated capitals took 12 s."""
+    import time
+
+    started = time.perf_counter()
+    detector.detect("Aa-" * 100 + " serial 5521")
+    assert time.perf_counter() - started < 3.0

@@ -121,3 +121,52 @@ def test_a_learned_date_needs_a_number_a_month_a_weekday_or_a_holiday():
     text = "Ingresó el 17/3/2025 tras una caída el 3/9. Revisión 02/09/2025 en consultas."
     found = IdentifierDetector().detect(text)
     assert [e.text_in(text) for e in found] == ["17/3/2025", "3/9", "02/09/2025"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_three_people_of_three_ages_get_three_ages_and_no_seed_runs_out_of_them(seed):
+    text = "Mr Okafor, aged 93, lives with his sister Mrs Okafor, aged 95, and their cousin, aged 97."
+    out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
+    ages = re.findall(r"aged (\d+)", out)
+    assert len(set(ages)) == 3 and not set(ages) & {"93", "95", "97"} and all(int(a) >= 90 for a in ages)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    ("kind", "original", "gone"),
+    [
+        (T.URL, "https://portal.kcl.com/x", ["portal", "kcl"]),
+        (T.EMAIL, "maria.garcia@mail.kcl.com", ["maria", "garcia", "kcl"]),
+        (T.URL, "https://linkedin.com/in/john-smith", ["john", "smith"]),
+        (T.EMAIL, "jo@clinicasanjose", ["clinicasanjose"]),
+        (T.URL, "http://[2001:db8:aa::1]:8080/x", ["2001:db8:aa::1"]),
+        (T.URL, "http://jsmith:pw4471@10.0.0.1/x", ["jsmith", "4471", "10.0.0.1"]),
+        (T.URL, "http://myhospital:8080/a.pdf", ["myhospital"]),
+    ],
+)
+def test_links_and_mail_hosts_keep_no_name_login_or_address(seed, kind, original, gone):
+    stand_in = _maker(seed).make(kind, original)
+    assert all(part not in stand_in for part in gone), stand_in
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_phone_that_is_only_a_calling_code_or_bracketed_still_gets_a_stand_in(seed):
+    maker = _maker(seed)
+    assert maker.make(T.PHONE, "+44") != "+44"
+    bracketed = maker.make(T.PHONE, "(+34) 600 111 222")
+    assert bracketed.startswith("(+34) ") and bracketed != "(+34) 600 111 222"
+
+
+def test_the_conversations_date_order_is_decided_once_by_a_dated_year_and_kept():
+    """ "10-14 days" and "1.25 mg" are no dates; the first date that reads one way only decides, and a
+    reopened conversation keeps the decision, so the model's dates are put back as they were shifted."""
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=4), detector=IdentifierDetector(use_tagger=False))
+    pseudonymiser.pseudonymise("Antibiotics for 10-14 days, 1.25 mg at 10.30.")
+    assert pseudonymiser.pseudonyms.month_first is None
+    shifted = pseudonymiser.pseudonymise("Seen 02/09/2025, admitted 3/17/2025.").text
+    assert pseudonymiser.pseudonyms.month_first is True
+    pseudonymiser.pseudonymise("Came back 14/4 for review.")  # a later day-first date changes nothing
+    reopened = Pseudonymiser(Pseudonyms.from_json(pseudonymiser.pseudonyms.to_json()), detector=IdentifierDetector())
+    assert reopened.pseudonyms.month_first is True
+    first_stand_in = re.search(r"Seen (\S+),", shifted).group(1)
+    assert reopened.reidentify(f"The visit on {first_stand_in} came first.") == "The visit on 02/09/2025 came first."

@@ -41,6 +41,7 @@ class AnswerRecipe:
     generate_batch: int  # the sampled answers' random draws follow the batches
     seed: int
     fuse_layer: int | None
+    dtype: str  # the model's: bfloat16 answers on a GPU are not a float32 run's
 
 
 def prompts_digest(prompts: Sequence[list[dict]]) -> str:

@@ -160,9 +160,10 @@ def answer_batch(
                 ids,
                 prompt_len,
                 sampled,
-                features.float().cpu(),
-                argmax.cpu(),
-                None if earlies is None else earlies[b, first : first + n].float().cpu(),
+                # copies: a view would keep the whole padded batch in memory for as long as the answer lives
+                features.float().cpu().clone(),
+                argmax.cpu().clone(),
+                None if earlies is None else earlies[b, first : first + n].float().cpu().clone(),
             )
         )
     return answers
@@ -243,7 +244,7 @@ def make_pairs(answers: Sequence[Answer], unroll: int) -> Pairs:
         early.append(a.early)
         starts.append(offset + torch.tensor(fresh, dtype=torch.long))
         offset += len(a.ids)
-    if not starts:
+    if not starts or sum(len(s) for s in starts) == 0:
         raise ValueError("the answers are too short to train on")
     with_early = all(e is not None for e in early)
     return Pairs(
@@ -363,6 +364,7 @@ def train_draft_head(
         config.generate_batch,
         config.seed,
         config.fuse_layer,
+        str(model.dtype).removeprefix("torch."),
     )
     reused = answers_file is not None and answers_file.exists()
     if reused:
