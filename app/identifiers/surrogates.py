@@ -217,12 +217,19 @@ class SurrogateMaker:
             T.OTHER: self._other,
         }.get(kind, self._same_format)
         if kind in (T.PERSON, T.ORGANIZATION, T.ADDRESS, T.LOCATION, T.OTHER):
-            made = maker(original)  # built word by word: each word's stand-in is already unique and free
-            if kind in (T.PERSON, T.ORGANIZATION):
-                # a code a name or a firm was found with ("Hospital UHID KDAH-2025-0087341", "HC-558201") must
-                # not keep its digits: words are replaced word by word, so numbers are renumbered here
-                made = re.sub(r"\d+", self._other_digits, made)
+            for _ in range(20):
+                made = maker(original)  # built word by word: each word's stand-in is already unique and free
+                if kind in (T.PERSON, T.ORGANIZATION):
+                    # a code a name or a firm was found with ("Hospital UHID KDAH-2025-0087341", "HC-558201")
+                    # must not keep its digits: words are replaced word by word, so numbers are renumbered here
+                    made = re.sub(r"\d+", self._other_digits, made)
+                # its numbers are drawn afresh each time: "Unit 2" must not become "Unit 1" where the text has
+                # a "Unit 1" of its own, which the answer's "Unit 1" would then be put back as
+                if not re.search(r"\d", made) or not self._taken(made) and made.lower() not in self._used:
+                    break
             if made.lower() != original.lower():
+                if re.search(r"\d", made):
+                    self._used.add(made.lower())
                 return made
             # Only words kept as they are ("VAN DEN", "St"): the whole of it stands in as one name.
             return self.word(original, "place" if kind in (T.ADDRESS, T.LOCATION) else "last")

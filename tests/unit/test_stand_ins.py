@@ -170,3 +170,10 @@ def test_the_conversations_date_order_is_decided_once_by_a_dated_year_and_kept()
     assert reopened.pseudonyms.month_first is True
     first_stand_in = re.search(r"Seen (\S+),", shifted).group(1)
     assert reopened.reidentify(f"The visit on {first_stand_in} came first.") == "The visit on 02/09/2025 came first."
+
+
+def test_an_address_number_never_stands_in_as_a_number_the_text_already_has():
+    """ "Unit 2" read as "Unit 1" in a text with a "UNIT 1" heading of its own: the answer's "Unit 1" would be
+    put back as "Unit 2", and the heading with it."""
+    made = {SurrogateMaker(seed, taken=lambda c: c.lower() == "unit 1").make(T.ADDRESS, "Unit 2") for seed in range(60)}
+    assert "Unit 1" not in made and all(re.fullmatch(r"Unit [13-9]", m) for m in made)
