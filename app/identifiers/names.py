@@ -99,6 +99,8 @@ _KIN = re.compile(
     # the name in a look ahead, so that a relation read as the name ("his mum aunty pare") is a cue again
     r"(?=(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?))"
 )
+# The sign-offs before the writer's name ("atte. carolina", "besos, ana", "regards, tom", "thx jen").
+_CLOSINGS = "atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|xoxo|thx|thnx|tks|grax"
 # Whom a message or a call greets or thanks ("Hey Gail, it's Terrence", "thanks oliver", "hola fermín,"):
 # the greeting is the cue, and the name ends at the first word that is not one.
 _GREETED = re.compile(
@@ -107,8 +109,8 @@ _GREETED = re.compile(
     # the greetings of the other languages the users' clients write in: "Kia ora Jess,", "Ciao Marco"
     # (not "bula", a medicine's leaflet in Spanish, nor "ola", a wave)
     r"kia ora|talofa|salaam|salam|namaste|shalom|ciao|bonjour|hallo|"
-    # and the sign-offs before the writer's name: "atte. carolina", "besos, ana", "regards, tom"
-    r"atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|xoxo|thx|thnx|tks|grax)\.?,?[ \t]+"
+    # and the sign-offs before the writer's name
+    rf"{_CLOSINGS})\.?,?[ \t]+"
     r"(?P<name>[^\W\d_]{2,}(?:[-'][^\W\d_]+)?(?: [^\W\d_]{2,}(?:[-'][^\W\d_]+)?)?)(?=[ \t]*(?:[,.!?:;\n—–-]|$)"
     # or the writer's own introduction after it, unpunctuated as a chat types it: "hi conor its agnieszka"
     r"|[ \t]+(?i:it'?s|it’s|it is|this is|soy|aqu[íi]|te escribe|le escribe)\b)"
@@ -208,10 +210,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     return Entity(base + kept[0].start(), base + kept[-1].end(), T.PERSON)
 
 
-_SIGN_OFF = re.compile(
-    r"(?i:thanks|thank you|cheers|atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos|regards|xoxo|"
-    r"thx|thnx|tks|grax|gracias)\b"
-)
+_SIGN_OFF = re.compile(rf"(?i:thanks|thank you|cheers|gracias|{_CLOSINGS})\b")
 _LINE_END = re.compile(r"[ \t]*[.!]*[ \t]*(?:\n|$)")
 
 

@@ -546,7 +546,7 @@ class SurrogateMaker:
     def _other_digits(self, match: re.Match) -> str:
         """As many digits, other than these."""
         digits = match.group(0)
-        while (drawn := "".join(str(self._rng.randrange(10)) for _ in digits)) == digits:
+        while (drawn := self._same_digits(digits)) == digits:
             pass
         return drawn
 
