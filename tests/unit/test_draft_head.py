@@ -19,7 +19,7 @@ from app.engine.source.specs import resolve_model
 from app.engine.speculation.acceptance import AcceptanceModel
 from app.engine.speculation.controller import Controller
 from app.engine.speculation.gates import HeadGate
-from app.engine.speculation.head import DraftHead, HeadDrafter
+from app.engine.speculation.head import DTYPE_ENV, DraftHead, HeadDrafter
 from app.engine.speculation.head_file import HeadInfo, cached_head_path, find_head, load_head, save_head
 from app.engine.speculation.modes import Speculation
 from app.engine.speculation.sources import head_confidence, head_source
@@ -34,6 +34,7 @@ from app.engine.speculation.training import (
 )
 from app.engine.speculation.tree import DraftTree, Verdict
 from app.model.choices import SplitSpec
+from app.model.kernels import int8_available
 from app.model.layers import LayerStack
 from app.resources import DRAFT_PROMPTS
 from tests.helpers import assert_greedy_matches, build_successor_model, reference_greedy
@@ -130,7 +131,27 @@ def test_the_drafter_grows_a_tree_of_its_likeliest_paths_from_its_vocabulary(tra
         probs = torch.softmax(feature @ lm_head[head.vocab].T, -1)[0]
     assert proposals[0] == ([int(head.vocab[probs.argmax()])], [head_source(float(probs.max()))])
     assert all(len(sources) == len(path) for path, sources in proposals)
-    assert HeadDrafter(head, embed, lm_head).dtype in (torch.float32, torch.bfloat16)  # calibrated
+    assert HeadDrafter(head, embed, lm_head).dtype in (torch.float32, torch.bfloat16, torch.qint8)  # calibrated
+
+
+@pytest.mark.skipif(not int8_available(), reason="this torch build has no fbgemm int8 linear")
+def test_the_int8_drafter_proposes_what_the_float32_one_does(trained, monkeypatch):
+    _, model, head, _, held, _ = trained
+    embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
+    exact, rounded = HeadDrafter(head, embed, lm_head, dtype=torch.float32), HeadDrafter(head, embed, lm_head, dtype=torch.qint8)
+    same = total = 0
+    for answer in held[:8]:
+        for t in range(answer.prompt_len - 1, len(answer.ids) - 1):
+            a = exact.propose(answer.features[t], answer.ids[t + 1], depth=3, nodes=6)
+            b = rounded.propose(answer.features[t], answer.ids[t + 1], depth=3, nodes=6)
+            same += a[0][0] == b[0][0]
+            total += 1
+    assert total > 50 and same >= 0.95 * total, (same, total)
+    monkeypatch.setenv(DTYPE_ENV, "int8")
+    assert HeadDrafter(head, embed, lm_head).dtype == torch.qint8  # the bench's A/B forces it
+    monkeypatch.setenv(DTYPE_ENV, "fp8")
+    with pytest.raises(ValueError, match="SPLITCHAT_DRAFT_DTYPE='fp8': expected one of float32, bfloat16, int8"):
+        HeadDrafter(head, embed, lm_head)
 
 
 def test_head_tokens_are_rated_by_their_confidence_bin():
