@@ -43,6 +43,8 @@ _EN_WEEKDAY = r"(?:Mon|Tues|Tue|Wednes|Wed|Thurs|Thu|Fri|Satur|Sat|Sun)(?:day)?\
 _ES_WEEKDAY = r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo)"
 _ORDINAL = r"(?:st|nd|rd|th|(?<=[23])d)"  # "the 3d day of June", "the 22d of December": older letters write "d"
 _YEAR4 = r"(?:1[89]|20)\d{2}"
+_ROMAN_MONTHS = "I II III IV V VI VII VIII IX X XI XII".split()
+_ROMAN_MONTH = "(?:" + "|".join(sorted(_ROMAN_MONTHS, key=len, reverse=True)) + ")"
 
 
 class Precision(StrEnum):
@@ -70,7 +72,7 @@ _FORMS: tuple[tuple[str, int], ...] = (
         rf"(?:,? (?P<year>{_YEAR4}))?(?![\d:.,]\d)",
         re.I,
     ),
-    (rf"(?P<month>{_EN_MONTH}),? (?:of )?(?P<year>{_YEAR4})", re.I),
+    (rf"(?P<month>{_EN_MONTH}),? (?:of )?(?P<year>{_YEAR4}|'\d{{2}}(?![\d:]))", re.I),
     (
         rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro\.?|er\.?|o\.?)? de "
         rf"(?P<month>{_ES_MONTH})"
@@ -87,6 +89,11 @@ _FORMS: tuple[tuple[str, int], ...] = (
         re.I,
     ),
     (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ES_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", re.I),
+    # The month in Roman numerals, as Latin American and Spanish deeds and records write it: "18-VI-2019",
+    # "3.XII.1998"; capitals only, and with its year ("VI" alone is a grade, a cranial nerve, a class).
+    (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ROMAN_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", 0),
+    # A form's fields for day, month and year, with spaces around each slash: "19 / 11 / 1986".
+    (rf"(?P<a>\d{{1,2}})(?P<sep> / )(?P<b>\d{{1,2}})(?P=sep)(?P<c>{_YEAR4})", 0),
     (rf"(?P<month>{_ES_MONTH}) (?P<of>del?) (?P<year>{_YEAR4})", re.I),
     (rf"(?P<month>{_ES_MONTH}),? (?P<year>{_YEAR4})", re.I),
     (rf"(?P<weekday>{_EN_WEEKDAY}),? (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})", re.I),
@@ -670,7 +677,10 @@ def _named(match: re.Match) -> ParsedDate | None:
     month_text = groups.get("month")
     if month_text is None and groups.get("weekday"):
         return _weekday_and_day(match)
-    month = _month_number(month_text) if month_text else None
+    if month_text in _ROMAN_MONTHS:
+        month = _ROMAN_MONTHS.index(month_text) + 1
+    else:
+        month = _month_number(month_text) if month_text else None
     if month is None:
         return None
     year_text = groups.get("year")
@@ -772,6 +782,8 @@ _ES_WEEKDAYS_PLAIN = frozenset("lunes martes miércoles miercoles jueves viernes
 
 
 def _month_like(original: str, month: int, spanish: bool) -> str:
+    if original in _ROMAN_MONTHS:
+        return _ROMAN_MONTHS[month - 1]
     stem = original.rstrip(".")
     dot = "." if original.endswith(".") else ""
     names = _ES_MONTHS if spanish else _EN_MONTHS

@@ -61,11 +61,33 @@ supervisor jefe jefa jefatura sección seccion gerencia dirección direccion adm
 protección proteccion datos delegado delegada trabajo social registro propiedad certificado vehículo
 vehiculo telecomunicaciones control calidad seguridad prevención prevencion riesgos laborales
 """
-# Nationality words: "Agencia Española de Protección de Datos", "Canadian C-spine".
+# The state's offices and the documents it issues, named by what they do: "Ministerio de Trabajo", "Caja
+# Nacional de Salud", "Citizenship and Immigration Services", "Número de Identificación Tributaria",
+# "Documento Único de Identidad". One per country: the name says where a person deals with the state, not
+# which person, and as a stand-in ("Schmidt and Edwards Andrews") it changes what the letter is about.
+_PUBLIC = """
+ministry government public citizenship immigration naturalization naturalisation asylum customs border
+revenue tax taxes taxation insurance identity identification document documents number licensing
+registrar notarial prosecution prosecutor prosecutors attorney attorneys justice police policing
+victim victims crime crimes witness witnesses labor labour employment pensions disability housing
+transport transportation traffic road roads veterans affairs division bureau agency authority commission
+policy manual
+ministerio gobierno público pública públicos públicas fiscalía fiscal procuraduría defensoría defensa
+contraloría tesorería superintendencia secretaría policía ciudadanía inmigración migración migraciones
+extranjería asilo aduana aduanas tributaria tributario tributos impuestos hacienda renta rentas seguro
+seguros sociales identidad identificación documento documentos único única cédula civil civiles matrícula
+comercio mercantil gestora pensiones previsión caja tránsito transito vial víctima víctimas delito delitos
+audiencia preliminar juicio sello asistencia notarial notariado abogados abogacía registros catastro
+catastral empleo penal penales familia menores violencia género
+"""
+# Nationality words: "Agencia Española de Protección de Datos", "Canadian C-spine", "Instituto Salvadoreño
+# del Seguro Social".
 _NATIONALITIES = """
 american canadian british english scottish welsh irish australian mexican spanish
 mexicano mexicana español española argentino argentina colombiano colombiana chileno chilena peruano peruana
-venezolano venezolana ecuatoriano ecuatoriana cubano cubana
+venezolano venezolana ecuatoriano ecuatoriana cubano cubana salvadoreño salvadoreña guatemalteco guatemalteca
+hondureño hondureña nicaragüense costarricense panameño panameña dominicano dominicana puertorriqueño
+puertorriqueña boliviano boliviana paraguayo paraguaya uruguayo uruguaya
 """
 # The words that, beside an institution's kind, make one place's name: "City Hospital", "University
 # Hospital", "County Court", "Royal Infirmary", "Hospital General", "Hospital Universitario".
@@ -94,7 +116,12 @@ def _kind_words() -> frozenset[str]:
 
 
 _KINDS = _kind_words()
-DESCRIPTIVE_WORDS = frozenset((_SPECIALTIES + _FUNCTIONS + _NATIONALITIES).split()) | _LEVELS | _POPULATIONS | _KINDS
+_PUBLIC_WORDS = frozenset(_PUBLIC.split())  # "National Insurance" is the state's, not one office's
+DESCRIPTIVE_WORDS = (
+    frozenset((_SPECIALTIES + _FUNCTIONS + _PUBLIC + _NATIONALITIES).split()) | _LEVELS | _POPULATIONS | _KINDS
+)
+# The state written before its office's name: "U.S. Citizenship and Immigration Services", "EE. UU.".
+_STATE_BEFORE = re.compile(r"^(?:the |The |THE )?(?:U\.\s?S\.(?:\s?A\.)?|US|USA|U\.\s?K\.|UK|EE\.\s?UU\.)\s+")
 
 
 def names_nothing(surface: str, as_person: bool = False) -> bool:
@@ -102,9 +129,10 @@ def names_nothing(surface: str, as_person: bool = False) -> bool:
     ("Internal Medicine", "Claims Adjuster", "Servicio de Digestivo"); any word of its own makes it a name,
     and so does a level beside an institution's kind ("City Hospital", "County Court").
     Read ``as_person``, a word on the lists of people's names is one too ("Paz", "Ward", "Case")."""
-    words = [w for w in _WORD.findall(surface) if w.lower() not in _CONNECTORS]
+    words = [w for w in _WORD.findall(_STATE_BEFORE.sub("", surface)) if w.lower() not in _CONNECTORS]
     lower = {w.lower() for w in words}
-    if lower & (_LEVELS | _POPULATIONS) and lower & (_KINDS - _LEVELS - _POPULATIONS):
+    public = bool(words) and words[0].lower() in _PUBLIC_WORDS  # "Caja Nacional de Salud" is a fund, no clinic
+    if not public and lower & (_LEVELS | _POPULATIONS) and lower & (_KINDS - _LEVELS - _POPULATIONS - _PUBLIC_WORDS):
         return False  # "University Hospital", "Children's Hospital": one hospital, named by its kind
     return bool(words) and all(
         len(w) > 1

@@ -14,7 +14,7 @@ import functools
 import importlib.util
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from app.identifiers import address_tails, descriptors, lexicon, names, organisations, places, rules
 from app.identifiers.dates import CALENDAR_WORDS, find_dates
@@ -196,7 +196,11 @@ class IdentifierDetector:
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         tagger = self._tagger or shipped_tagger()
         learned = _drop_medicine_and_law(text, tagger.find(text, found, language.value))
-        learned = [e for e in learned if _learned_credible(text, e, found, language.value)]
+        learned = [
+            e
+            for e in learned
+            if _learned_credible(text, e, found, language.value, learned) and not _names_no_one(text, e)
+        ]
         learned = _outside_kept(text, [e for e in learned if not _kept(text, e, kept_terms)], kept_terms)
         # a name the model found is found again wherever the message repeats it, as a rule's name is
         named = [e for e in learned if e.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)]
@@ -303,6 +307,7 @@ class IdentifierDetector:
             if (placed := places.without_state_code(text, _as_town(entity, places_named))) is not None
             and (kept := _whole_words(text, placed)) is not None
             and not _only_connectors(text, kept)
+            and not _names_no_one(text, kept)
         ]
 
     def _cued_findings(self, text: str) -> list[Entity]:
@@ -383,6 +388,12 @@ def _credible(text: str, entity: Entity) -> bool:
         return False
     if re.fullmatch(r"[\w\-]+\.[a-z0-9]{1,4}", surface):
         return False  # a file's name: "ja.po", "w32main.c"
+    if (
+        " " not in surface
+        and (names.a_table_item(text, entity.start, entity.end) or names.a_field_label(text, entity.start, entity.end))
+        and not lexicon.is_name_word(surface)
+    ):
+        return False  # "| Exodoncia |", "Aseguradora: …": a table's item or heading, a form's label
     if re.fullmatch(r"[A-Z]{1,5}s?", surface) and not lexicon.is_name_word(surface):
         return _organisation_abbreviation(text, entity)  # MD, LOC, NCCT, PACU are no one's
     if lexicon.is_kept_term(surface.split()[0]) and entity.type is not T.LOCATION:
@@ -906,6 +917,21 @@ def _firms_apart_from_titled_people(text: str, found: list[Entity]) -> list[Enti
     return out
 
 
+# A ratio: a blood pressure ("ta 132/74"), a duration in days of a week ("pain 3/7"), a score ("4/5").
+_RATIO = re.compile(r"\d{1,3}/\d{1,3}")
+# A National Drug Code, in its three shapes of ten digits (4-4-2, 5-3-2, 5-4-1) or as billed with eleven.
+_DRUG_CODE = re.compile(r"\d{4}-\d{4}-\d{2}|\d{5}-\d{3}-\d{2}|\d{5}-\d{4}-\d{1,2}")
+
+
+def _names_no_one(text: str, entity: Entity) -> bool:
+    """A finding of a form that is no identifier here: a ratio typed as a number, or a drug's code in a text
+    that says it lists drug codes ("NDC"), which reads as a phone number."""
+    surface = entity.text_in(text)
+    if entity.type in (T.PHONE, T.NATIONAL_ID, T.ACCOUNT, T.CARD, T.POSTCODE) and _RATIO.fullmatch(surface):
+        return True
+    return entity.type is T.PHONE and _DRUG_CODE.fullmatch(surface) is not None and "NDC" in text
+
+
 def _only_connectors(text: str, entity: Entity) -> bool:
     """A name's finding left holding only the words between names ("of" of "Mel Kaye of Royal McBee" once
     both names were found apart, "en"): nothing of anyone's."""
@@ -1167,7 +1193,9 @@ def _only_a_region(word: str) -> bool:
     return lexicon.is_region(word) and not lexicon.is_name_word(word)
 
 
-def _learned_credible(text: str, entity: Entity, found: list[Entity], language: str) -> bool:
+def _learned_credible(
+    text: str, entity: Entity, found: list[Entity], language: str, learned: Sequence[Entity] = ()
+) -> bool:
     """A learned finding stands on a word no everyday text uses that is no kept term ("Harbourline"), or
     beside a finding of the rules it completes: a number beside any ("flat 7, 19 corporation road"), words
     beside one of their own type ("2204 nw 15th ave"). Everyday words alone, away from any finding, are the
@@ -1177,11 +1205,23 @@ def _learned_credible(text: str, entity: Entity, found: list[Entity], language: 
         return False  # one letter or digit: too short to name anyone, and its stand-in would be any "2" in the text
     if all(_national_or_label_abbreviation(w) for w in surface.split()):
         return False  # "llegó el SAMU": a national service, as the rules read it
+    beside_its_kind = any(
+        other.type is entity.type and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
+        for other in [*found, *learned]
+    )
+    if (
+        entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)
+        and not beside_its_kind  # "Rivers Vale⏎Cooperative": the end of a name the rules found
+        and descriptors.names_nothing(surface, as_person=entity.type is T.PERSON)
+    ):
+        return False  # "remitida al Ministerio Público", "Family Physician": what an office does, as for the rules
     words = re.findall(r"[^\W\d_]+", surface)
     digits = any(c.isdigit() for c in surface)
     calendar = any(w.lower().rstrip(".") in CALENDAR_WORDS for w in words)
     if entity.type is T.DATE and not digits and not calendar and not find_dates(surface):
         return False  # a date is written with a number, a month, a weekday or a holiday: "Revisión" is none
+    if len(words) == 1 and names.a_table_item(text, entity.start, entity.end) and not lexicon.is_name_word(words[0]) and not digits:
+        return False  # "| Exodoncia |", "| Copay |": a table's item or heading, which the model reads as rare
     if any(lexicon.zipf_in(w, language) < 4.0 and not lexicon.is_kept_term(w.lower()) for w in words):
         return True
     return any(

@@ -559,6 +559,10 @@ def find_rare_capitalised(text: str, language: str) -> list[Entity]:
         word = match.group(0)
         if opens_sentence(text, match.start()) or lexicon.is_kept_term(word) or lexicon.is_region(word):
             continue
+        if a_table_item(text, match.start(), match.end()) and not lexicon.is_name_word(word):
+            continue  # a table's item or heading ("| Profilaxis |"), capitalised as a first word is
+        if a_field_label(text, match.start(), match.end()) and not lexicon.is_name_word(word):
+            continue  # a form's label ("Aseguradora: …")
         if lexicon.is_clinical_word(word) or lexicon.zipf_in(word, language) >= 3.0 or lexicon.zipf(word) >= 3.4:
             continue
         before = text[max(0, match.start() - 4) : match.start()].lower()
@@ -608,6 +612,76 @@ def opens_sentence(text: str, start: int) -> bool:
     """At a sentence's or a line's start, or after a time opening a line ("0815 Pt ambulating")."""
     before = text[:start].rstrip(" \t\"'(“")
     return not before or before[-1] in ".!?:\n•-*" or _LINE_TIME.search(text, max(0, start - 16), start) is not None
+
+
+def a_field_label(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a form's label: before a colon, at the start of its line or of a field
+    set apart by a tab or spaces ("Teléfono: …    Aseguradora: …"); "Kaixo Ainhoa:" greets someone."""
+    if text[end : end + 1] != ":":
+        return False
+    before = text[text.rfind("\n", 0, start) + 1 : start]
+    return not before.strip() or before.endswith(("\t", "  "))
+
+
+def a_table_item(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is all a table cell holds and the table says it names no one: a heading
+    of the table's first row ("| Qty |"), or an item in a column whose heading is no kind of identifier
+    ("| Procedimiento |" over "| Exodoncia |"). A table's items are capitalised as a sentence's first word
+    is; in a column headed "Municipio" or "Patient" the same rare word is a town or a name."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    line = text[line_start:line_end]
+    sep = "|" if "|" in line else "\t" if "\t" in line else None
+    if sep is None:
+        return False
+    before = text[line_start:start].rstrip(" ")
+    after = text[end:line_end].lstrip(" ")
+    if not (before.endswith(sep) or not before) or not (after.startswith(sep) or not after):
+        return False
+    header = _table_header(text, line_start, sep)
+    if header is None:
+        return False
+    header_start, header_line = header
+    if header_start == line_start:
+        return True  # a heading
+    cells = header_line.strip().strip(sep).split(sep) if sep == "|" else header_line.split(sep)
+    column = before.lstrip().lstrip(sep).count(sep) if sep == "|" else before.count(sep)
+    if column >= len(cells):
+        return False
+    return not (set(re.findall(r"[^\W\d_]+", cells[column].lower())) & _IDENTIFIER_COLUMNS)
+
+
+# The headings of a table's columns that hold identifiers: a rare word under one is the row's town or name.
+_IDENTIFIER_COLUMNS = frozenset(
+    """
+    name names nombre nombres apellido apellidos paciente pacientes patient patients client cliente surname
+    town city ciudad localidad municipio barrio colonia comuna distrito district place lugar address dirección
+    direccion domicilio residence residencia provider doctor dr médico medico prescriber prescriptor
+    profesional professional nurse enfermero enfermera responsable contact contacto employer empleador empresa
+    company firm hospital clinic clínica clinica centro center centre facility pharmacy farmacia school escuela
+    colegio parish county condado location ubicación ubicacion origin origen destination destino referrer
+    remitente beneficiary beneficiario owner titular propietario tenant inquilino landlord arrendador witness
+    testigo attorney abogado lawyer staff personal physician specialist especialista vendor proveedor payee
+    bank banco insurer aseguradora who quién quien resident residente member miembro
+    """.split()
+)
+
+
+def _table_header(text: str, line_start: int, sep: str) -> tuple[int, str] | None:
+    """The first line of the table the line at ``line_start`` is in (its run of lines holding ``sep``), as its
+    start and text, or None when the run has a single line."""
+    start = line_start
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if sep not in text[previous : start - 1]:
+            break
+        start = previous
+    end = text.find("\n", start)
+    first = text[start : len(text) if end < 0 else end]
+    following = text.find("\n", line_start)
+    single = start == line_start and (following < 0 or sep not in text[following + 1 : text.find("\n", following + 1)])
+    return None if single else (start, first)
 
 
 def _sentence_start_pair(text: str, names: list[tuple[int, int, str]], everyday: int) -> bool:

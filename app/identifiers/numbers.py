@@ -34,7 +34,9 @@ _CODE = (
     # a health card's version code after its digits ("OHIP: 4826 119 374 KR")
     r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=(?-i:[A-Z]{2})(?!\w))"
     # a check letter after its digits ("QQ 12 34 56 C", "DNI 07234561 A")
-    r"|(?<=\d{2}) (?=(?-i:[A-Z])(?![\w.]))){2,30}"
+    r"|(?<=\d{2}) (?=(?-i:[A-Z])(?![\w.]))"
+    # thousands written with a comma, as a registry in Puerto Rico or the US numbers ("finca número 18,472")
+    r"|(?<=\d),(?=\d{3}(?!\d|\.\d))){2,30}"
 )
 _SEP = (
     r",?\s*(?:[:#=]|number|número|n\.?[º°o]\.?(?![^\W\d_])|no\.?(?![^\W\d_])|num\.?(?![^\W\d_])|"
@@ -100,7 +102,13 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|"
         r"padr[óo]n|chart(?: #| no\.?| number)|visit(?: #| no\.?| number)|episodio|n\.?[º°]\.? de episodio|"
         r"hospital (?:number|no\.?|id)|unit number|patient (?:number|no\.?|id)|case ?note number|"
-        r"fojas|hc n\.?[º°]|hoja|folio",
+        r"fojas|hc n\.?[º°]|hoja|folio|"
+        # a deed's and a land registry's volume, book, plot and the notary's own registration ("Tomo 908",
+        # "LIBRO CUARENTA", "Volume 1187", "Solar número 14", "Registro Notarial N° 412", "RUA número 14,882");
+        # capitalised, and before three digits, where the word is also a verb or a measure ("Tomo 20 gotas",
+        # "volume 500 ml")
+        r"(?-i:Tomo|TOMO|Libro|LIBRO|Volume|VOLUME|Vol\.|Solar|SOLAR)(?=\D{0,12}\d{3})|registro notarial|rua|escritura(?: p[úu]blica)?|"
+        r"inscripci[óo]n|asiento|partida(?: registral)?|matr[íi]cula de comercio",
     ),
     _cued(
         T.ACCOUNT,
@@ -284,6 +292,7 @@ def _ip(text: str) -> bool:
 
 # One ten-digit number in eleven passes the NHS number's check, "415 555 0199" among them: after a word that
 # says a phone follows, it is the phone, and its stand-in must be one.
+_CALLING_CODE_BEFORE = re.compile(r"(?<![\w+])\(?\+\d{1,3}\)?[ .\-]?(?:\(0\) ?)?$")
 _PHONE_CUE = re.compile(
     r"(?i)(?<!\w)(?:call|ring|phone|tel|telephone|mobile|mob|cell|fax|text|whatsapp|contact|llame|llamar|"
     r"tel[ée]fono|tfno|tlf|m[óo]vil|celular)(?!\w)[^\d\n]{0,20}$"
@@ -395,6 +404,8 @@ def find_numbers(text: str) -> list[Entity]:
             for m in pattern.finditer(text)
             if check(m.group(0))
             and not (pattern is _UK_NHS and _PHONE_CUE.search(text[max(0, m.start() - 30) : m.start()]))
+            # after a country's calling code the digits are a phone's, whatever check they pass by chance
+            and not _CALLING_CODE_BEFORE.search(text, max(0, m.start() - 10), m.start())
         ]
     for match in _CARD.finditer(text):
         before = text[max(0, match.start() - 40) : match.start()]
@@ -436,6 +447,12 @@ def find_numbers(text: str) -> list[Entity]:
                 start, value = start + said.end(), value[said.end() :]
             if not any(c.isdigit() for c in value):
                 continue  # the cue's look ahead saw a digit further on, not in this word
+            if word := _A_WORD_FIRST.match(value):
+                # a word between the cue and its number qualifies the cue ("finca registral 34.871"), or the
+                # sentence went on: "REPORT printed 01/31/2025 4:07", "RIF pain 3/7", "cc: ta 132/74"
+                start, value = start + word.end(), value[word.end() :]
+                if _A_DATE_OR_RATIO.match(value):
+                    continue
             if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
                 continue  # "plate 3" is a count
             if _is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value):
@@ -444,6 +461,9 @@ def find_numbers(text: str) -> list[Entity]:
     return found
 
 
+# A word in lower case and a space opening what follows a cue: the sentence goes on, no code starts so.
+_A_WORD_FIRST = re.compile(r"[a-záéíóúñü]{2,} ")
+_A_DATE_OR_RATIO = re.compile(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{2,4}(?!\d)|\d{1,3}/\d{1,3}(?![\d/])")
 # A value that is a size, a rank or a rate, whatever word was before it: "3mm", "7Fr", "75th", "3x/week".
 _A_MEASURE = re.compile(r"(?i)\d+(?:[.,]\d+)?\s?(?:mm|cm|m|fr|g|mg|ml|kg|st|nd|rd|th|x(?:/\w+)?|%)")
 

@@ -217,10 +217,20 @@ _FORMS_IN_ANY_CASE = frozenset(
 
 def _a_legal_form_as_written(surface: str) -> bool:
     """A firm's name closing in its form: an abbreviation also used as a word counts in capitals or title case
-    only. A kind spelled out ("Scottish Widows group scheme") is read in any case, as before."""
+    only. A kind spelled out ("Scottish Widows group scheme") is read in any case, as before. A person's
+    degree before it makes the "form" a state's code: "Teresa Marsh, PharmD, NV" is a pharmacist in Nevada."""
     last = surface.rsplit(None, 1)[-1]
     bare = last.lower().rstrip(".")
+    if any(part.strip().rstrip(".").lower() in _DEGREES for part in surface.split(",")[1:]):
+        return False
     return not last.islower() or len(bare) > 4 or last.lower() in _FORMS_IN_ANY_CASE or bare in _FORMS_IN_ANY_CASE
+
+
+# The degrees and credentials written after a person's name, between commas.
+_DEGREES = frozenset(
+    "md do phd pharmd dds dmd dnp np rn bsn msn lpn cna pa pa-c lcsw lmft lpc psyd mph mba jd esq esquire cpa "
+    "emt emt-p paramedic od dpm dc facs facp mbbs mrcp frcp frcs mrcgp frcr franzcr fracp mcnz".split()
+)
 
 
 # What a chart reports as "X is 94": readings, not someone's age.
@@ -366,6 +376,16 @@ def _a_phone(surface: str) -> bool:
     return 7 <= sum(c.isdigit() for c in surface) <= 15 and _YEARS.fullmatch(surface) is None
 
 
+# The parts a person plays in a record or a case, as the label before their initials.
+_INITIALS_LABELS = (
+    r"Ofendid[oa]|Agraviad[oa]|V[íi]ctima|Menor|Imputad[oa]|Acusad[oa]|Denunciante|Testigo|Paciente|Usuari[oa]|"
+    r"Niñ[oa]|Iniciales|Patient|Pt|Victim|Minor|Child|Defendant|Plaintiff|Claimant|Respondent|Witness|Initials|"
+    r"Subject|Client"
+)
+_INITIALS_PEOPLE = (
+    r"menor|niñ[oa]|adolescente|joven|paciente|v[íi]ctima|ofendid[oa]|agraviad[oa]|imputad[oa]|testigo|"
+    r"minor|child|patient|victim|defendant|witness"
+)
 RULES: tuple[Rule, ...] = (
     # Ages over 89 are identifying (HIPAA); younger ones are not.
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)[- ](?:years?|yrs?)(?:[- ]old)?)\b", re.I),
@@ -666,8 +686,19 @@ RULES: tuple[Rule, ...] = (
     # Canada's postal codes, letter and digit in turn, never D, F, I, O, Q or U: "M5V 2T6", typed "m5v 2t6"
     _rule(
         T.POSTCODE,
-        r"(?<![\w-])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w-])",
+        # not a coma score's parts, "GCS 15 (E4V5M6)"
+        r"(?<![\w-])(?!E\dV\dM\d)[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w-])",
         re.I,
+    ),
+    # A person the writer names by initials alone to protect them, a minor or a victim above all: after the
+    # label of their part ("Ofendida: K.M.R.S.", "Patient: J.D.") or the word for who they are ("el menor
+    # J.A.P., de 9 años"). Their letters still narrow who it is.
+    _rule(
+        T.PERSON,
+        rf"(?:(?:^|\n|\t| {{2,}}|[,;(]\s?)(?i:{_INITIALS_LABELS}):[ \t]*"
+        rf"|(?i:\b(?:el|la|los|las|the|a|al|del|our|my|su|mi)\s+(?:{_INITIALS_PEOPLE})\s+))"
+        r"(?P<value>[A-ZÁÉÍÓÚÑ]\.(?: ?[A-ZÁÉÍÓÚÑ]\.){1,4})(?![\w.])",
+        cued=True,
     ),
     # People: with a title, as SURNAME, First, or as an initial and a surname.
     _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. )?(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"),

@@ -32,6 +32,12 @@ _RUN = re.compile(rf"(?<![\w@./\-]){_CAPITALISED}(?: (?:{_LINK} )?{_CAPITALISED}
 _LOWER_CUED = re.compile(
     r"(?<!\w)(?i:from|in|to|near|at|de|d|desde|en|hasta|hacia|para|a)\s+(?P<town>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]{3,})(?!\w)"
 )
+# A town in lower case before its state or country, as a chat or a portal message types one: "outside
+# bangor, maine", "vive en ciudad de la costa, canelones". The region vouches for the town before it.
+_LOWER_BEFORE_REGION = re.compile(
+    r"(?<![\w@./\-])(?P<words>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]+(?: [a-zà-öø-ÿ'\-]+){0,3}),[ \t]*"
+    r"(?P<region>[a-zà-öø-ÿ][a-zà-öø-ÿ]+(?: [a-zà-öø-ÿ]+){0,2}?)(?=[ \t]*(?:[.,;:)!?\n]|$))"
+)
 # The words after a town's first in lower case that may be its name's: "alcala de henares", "san juan del rio".
 _NEXT_LOWER_WORD = re.compile(r" [a-zà-öø-ÿ'\-]{2,}")
 # "enfermedad de parkinson", "tiroiditis de hashimoto": a disease's or a test's eponym in lower case.
@@ -103,6 +109,16 @@ def find_towns(text: str) -> list[Entity]:
         surface = match.group("town")
         if _a_place_heading(surface, towns):
             found.append(Entity(*match.span("town"), T.LOCATION))
+    for match in _LOWER_BEFORE_REGION.finditer(text):
+        if not lexicon.is_region(match.group("region")):
+            continue
+        words = list(re.finditer(r"\S+", match.group("words")))
+        for first in words[-3:] if len(words) > 3 else words:  # the longest run of its last words that is a town
+            start = match.start("words") + first.start()
+            surface = text[start : match.end("words")]
+            if surface in towns and not lexicon.is_region(surface) and _a_lower_town(surface):
+                found.append(Entity(start, match.end("words"), T.LOCATION))
+                break
     for match in _LOWER_CUED.finditer(text):
         start, end = match.span("town")
         # the longest town of several words from here: "en alcala de henares", "in new york"
@@ -114,6 +130,15 @@ def find_towns(text: str) -> list[Entity]:
         if surface in towns and _the_town(text, start, end, surface):
             found.append(Entity(start, end, T.LOCATION))
     return found
+
+
+def _a_lower_town(surface: str) -> bool:
+    """A town's name typed in lower case before its region: not a word that everyday text uses more than
+    rarely ("home, texas"), nor a month or a clinical word."""
+    lower = surface.lower()
+    if lower in _CALENDAR or lower in _STRUCTURAL or lexicon.is_clinical_word(surface):
+        return False
+    return " " in surface or max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < _INSIDE_SENTENCE_ZIPF
 
 
 # A postal district after its town at an address line's end: "Ringsend, Dublin 4, D04 K7W2", "Dublin 2".

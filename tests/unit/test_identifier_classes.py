@@ -3161,3 +3161,78 @@ def test_the_product_rule_reads_a_long_hyphenated_run_quickly(detector):
     started = time.perf_counter()
     detector.detect("Aa-" * 100 + " serial 5521")
     assert time.perf_counter() - started < 3.0
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # dates as deeds, forms and clinical shorthand write them
+        ("Falleció el 18-VI-2019 en su domicilio.", ["18-VI-2019"]),
+        ("Acta levantada el 3.XII.1998 ante notario.", ["3.XII.1998"]),
+        ("1.4 Date of birth: 19 / 11 / 1986", ["19 / 11 / 1986"]),
+        ("Hx of ground level fall Dec '24, no LOC.", ["Dec '24"]),
+        # a person named by initials alone, a minor above all
+        ("Ofendida: K.M.R.S. (persona menor de edad, identidad protegida).", ["K.M.R.S."]),
+        ("El menor J.A.P., de 9 años, declaró en cámara.", ["J.A.P."]),
+        ("Patient: J. D. was seen in clinic.", ["J. D."]),
+        # a land registry's and a notary's numbers, thousands written with a comma
+        ("con RUA número 14,882 y finca número 18,472, inscrita al folio 112.", ["14,882", "18,472", "112"]),
+        ("Registered at Volume 1187 Folio 442 of the Register Book of Titles.", ["1187", "442"]),
+        ("Registro Notarial N° 412 de Asunción.", ["412"]),
+        # a town in lower case before its state
+        ("lives alone in a trailer outside bangor, maine. no car.", ["bangor"]),
+        # in a column headed by a kind of identifier, a rare word is the row's town
+        (
+            "| Hora | Paciente | Municipio |\n|---|---|---|\n| 08:30 | Santana Déniz, Candelaria | Tamaraceite |",
+            ["Tamaraceite", "Santana Déniz, Candelaria"],
+        ),
+    ],
+)
+def test_dates_initials_registry_numbers_and_towns_of_deeds_forms_and_chats(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the state's offices and the documents it issues, named by what they do
+        ("U.S. Citizenship and Immigration Services issued the receipt notice.", ["Citizenship and Immigration Services"]),
+        ("National Insurance number: QQ 12 34 56 C", ["National Insurance"]),
+        ("La denuncia será remitida al Ministerio Público y a la Fiscalía.", ["Ministerio Público", "Fiscalía"]),
+        ("Afiliado a la Caja Nacional de Salud desde 2019.", ["Caja Nacional de Salud"]),
+        ("con Número de Identificación Tributaria 0614-150385-102-3", ["Número de Identificación Tributaria"]),
+        # a table's items and headings; its ratios, a coma score's parts and drug codes
+        ("| Fecha | Procedimiento | Diente |\n|---|---|---|\n| 03/03 | Exodoncia | 38 |", ["Exodoncia", "38", "Procedimiento"]),
+        ("| NDC | Qty |\n|---|---|\n| 0003-0893-21 | 60 |", ["0003-0893-21", "Qty"]),
+        ("PE: GCS 15 (E4V5M6). RIF pain 3/7. cc: ta 132/74, fc 88.", ["E4V5M6", "3/7", "132/74"]),
+        # a form's label, and a verb or a measure that is also a registry's word
+        ("Teléfono: (04) 238-4417    Aseguradora: Seguros Equinoccial del Pacífico", ["Aseguradora"]),
+        ("Tomo 20 gotas al día. The bag's volume 500 ml.", ["20", "500"]),
+    ],
+)
+def test_offices_labels_tables_and_readings_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "kind"),
+    [
+        # a pharmacist in Nevada, not a Dutch company ("NV")
+        ("Pharmacist: Teresa Marsh, PharmD, NV Lic PH18823", "Teresa Marsh", T.PERSON),
+        # the digits after a calling code are a phone's, though they pass an NHS number's check
+        ("SMS export — nurse station phone +63 917 845 2031", "+63 917 845 2031", T.PHONE),
+        ("Cita hecha por WhatsApp al +58 414 6289130.", "+58 414 6289130", T.PHONE),
+        # a report's word and a date after it are no report number
+        ("DISPENSING HISTORY REPORT  printed 01/31/2025 4:07 PM by the pharmacist", "01/31/2025", T.DATE),
+    ],
+)
+def test_a_finding_is_read_as_what_it_is(detector, text, surface, kind):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(surface) is kind, found
+
+
+def test_a_roman_month_stands_in_as_a_roman_month_and_a_spaced_form_date_keeps_its_spaces():
+    assert parse_date("18-VI-2019").shifted(40) == "28-VII-2019"
+    assert parse_date("19 / 11 / 1986").shifted(40) == "29 / 12 / 1986"
+    assert parse_date("Dec '24").shifted(40) == "Jan '25"
+    assert find_dates("cranial nerve VI palsy, grade II-2019 trial") == []  # a Roman numeral alone is no month
