@@ -29,6 +29,7 @@ from app.identifiers.numbers import find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
 from app.identifiers.plates import VEHICLE_WORDS
+from app.identifiers.spelled_numbers import find_spelled_numbers
 from app.identifiers.towns import find_towns, town_names
 
 T = EntityType
@@ -229,6 +230,15 @@ class IdentifierDetector:
         found = [f for f in found if not (f.type is T.PHONE and any(d.start <= f.start < d.end for d in dates))]
         found += dates
         found += find_numbers(text)
+        found += find_spelled_numbers(text)
+        # "18-VI-2019" reads as a code of letters and digits too; a date it is, and its stand-in a date
+        found = [
+            f
+            for f in found
+            if f in cued
+            or f.type not in (T.RECORD_NUMBER, T.CASE_NUMBER)
+            or not any(d.start <= f.start and f.end <= d.end for d in dates)
+        ]
         found += find_places(text)
         lower_spans = names.lower_case_spans(text)  # one reading of where the text is typed in lower case
         found += places.find_lower_case_addresses(text, lower_spans)
@@ -394,6 +404,8 @@ def _credible(text: str, entity: Entity) -> bool:
         and not lexicon.is_name_word(surface)
     ):
         return False  # "| Exodoncia |", "Aseguradora: …": a table's item or heading, a form's label
+    if " " not in surface and _NUMBER_WORD_AFTER.match(text, entity.end):
+        return False  # "Solar número 14", "Finca N° 15.482": the label of the number after it
     if re.fullmatch(r"[A-Z]{1,5}s?", surface) and not lexicon.is_name_word(surface):
         return _organisation_abbreviation(text, entity)  # MD, LOC, NCCT, PACU are no one's
     if lexicon.is_kept_term(surface.split()[0]) and entity.type is not T.LOCATION:
@@ -917,6 +929,12 @@ def _firms_apart_from_titled_people(text: str, found: list[Entity]) -> list[Enti
     return out
 
 
+# The word that introduces a number, after its label: "Solar número", "Finca N°", "Lote No."
+_NUMBER_WORD_AFTER = re.compile(
+    r"\s+(?i:n[úu]mero|n\.?\s?[º°]|no\.|núm\.)\s*(?=\d|(?i:uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|"
+    r"doce|trece|catorce|quince|dieci|veint|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien|"
+    r"doscient|trescient|cuatrocient|quinient|seiscient|setecient|ochocient|novecient|mil))"
+)
 # A ratio: a blood pressure ("ta 132/74"), a duration in days of a week ("pain 3/7"), a score ("4/5").
 _RATIO = re.compile(r"\d{1,3}/\d{1,3}")
 # A National Drug Code, in its three shapes of ten digits (4-4-2, 5-3-2, 5-4-1) or as billed with eleven.
@@ -1094,7 +1112,8 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     def within(entity: Entity) -> bool:
         return any(start <= entity.start and entity.end <= end for start, end in statutes)
 
-    named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER)  # "Real Decreto 1720/2007" is a law's number
+    # "Real Decreto 1720/2007", "Decreto Supremo N° 28699": a law's number
+    named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER, T.RECORD_NUMBER, T.PHONE)
     return [
         e
         for e in found

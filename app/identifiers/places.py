@@ -176,6 +176,12 @@ _STREETS = (
         rf"(?<![\w.])\d{{1,2}}(?:\.?[ªa]\.?)? (?i:calle|avenida|av\.)(?: (?:NO|NE|SO|SE|Bis|[AB]))?"
         rf"(?: \d{{1,3}}-\d{{1,3}}| (?i:n\.?º|no\.?|#) ?\d{{1,5}})?(?=[,\n]|$)(?:{_FLOOR})*"
     ),
+    # A corner of two of those numbered streets, as a report gives one in a sentence: "sobre la 18 calle y 4a.
+    # avenida de la zona 10".
+    re.compile(
+        r"(?<![\w.])\d{1,2}(?:\.?[ªa]\.?)? (?i:calle|avenida|av\.) (?:y|e) \d{1,2}(?:\.?[ªa]\.?)? (?i:calle|avenida|av\.)"
+        r"(?: de la (?i:zona) \d{1,2}(?!\d))?"
+    ),
     # A kilometre of a road to somewhere: "Km 7 vía a la Costa", "km 4 vía a Gualaceo".
     re.compile(
         rf"(?<!\w)(?i:km\.?|kil[óo]metro) \d{{1,3}}(?:[.,]\d{{1,3}})? (?i:de la |del )?"

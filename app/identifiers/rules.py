@@ -1056,6 +1056,12 @@ STATUTE = re.compile(
     r"Directive|Act|Code)(?: \d{1,4}[A-Z]?\b)?(?: (?:for|of|on|relating to) (?:the )?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
     r"(?: (?:of |and |the |for |in ){0,2}(?!(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\b)[A-Z][a-z]+(?:-[A-Z][a-z]+)?){0,6})?"
     r"(?!,? (?:GmbH|Ltd|Limited|Inc|LLC|LLP|plc|PLC|AG|BV|Corp|S\.?[AL]\.?)\b)|"
+    # a law by its number as Latin America writes it, with the day it was passed: "Ley Núm. 75 de 2 de julio de
+    # 1987", "Ley N.º 8590", "Decreto Supremo N° 28699", "Ley 210-2015"
+    r"\b(?:Ley|Decreto(?: Supremo| Legislativo| Ley| Ejecutivo)?|Acuerdo Gubernativo)(?: Orgánica| General| Federal)? "
+    r"(?:(?i:n\.?\s?[º°]|núm\.?|no\.?|número)\s?)?(?>\d+(?:[/-]\d{2,4})?)\b"
+    r"(?>(?:,? de \d{1,2} de (?i:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|"
+    r"noviembre|diciembre)(?: de \d{4})?)?)(?![ ,]+(?:de|del|de la|de los|de las|sobre|para|por) [A-ZÁÉÍÓÚÑ])|"
     # Spanish and Latin American laws, codes and collective agreements: "Ley de Arrendamientos Urbanos", "Real
     # Decreto Legislativo 1/2013", "Código General del Proceso", "Convenio Colectivo de Hostelería".
     r"\b(?:Ley(?: Orgánica| General| Federal)?|Real Decreto(?: Legislativo| Ley|-ley)?|Decreto(?: Legislativo| Ley|"
@@ -1063,6 +1069,7 @@ STATUTE = re.compile(
     r"(?: (?:n\.?º |N\.?º |No\. )?\d+(?:/\d{2,4})?)?,?"
     # the day it was passed, before its title: "Ley 29/1994, de 24 de noviembre, de Arrendamientos Urbanos"
     r"(?: de \d{1,2} de [a-záéíóú]+(?: de \d{4})?,)?"
-    r"(?: (?:de|del|de la|de los|de las|y|e|sobre|para) [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+| [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+){1,6}\b"
+    r"(?: (?:de|del|de la|de los|de las|y|e|sobre|para) [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+| (?!(?:Núm|No|N)\b)[A-ZÁÉÍÓÚÑ][\wáéíóúñ]+)"
+    r"{1,6}\b"
     r"|\b(?:Ley|Real Decreto(?: Legislativo)?|Decreto) (?:n\.?º |N\.?º )?\d+/\d{2,4}\b"
 )

@@ -15,7 +15,7 @@ import random
 import re
 from collections.abc import Callable
 
-from app.identifiers import lexicon
+from app.identifiers import lexicon, spelled_numbers, towns
 from app.identifiers.dates import RANGE_SEPARATOR, other_holiday, parse_date
 from app.identifiers.entities import EntityType
 from app.identifiers.rules import GENERIC_INSTITUTION_WORDS, HOST_DOT, LEGAL_FORM_ENDING, MAILBOX_AT
@@ -160,6 +160,11 @@ def _spelled_nineties(unit: int, spanish: bool, units: list[str]) -> str:
     return f"noventa y {units[unit - 1]}" if spanish else f"ninety-{units[unit - 1]}"
 
 
+# The kinds of number a deed may write in words ("ESCRITURA NÚMERO CIENTO OCHENTA Y SIETE"); an age in words
+# has its own stand-in.
+_SPELLABLE = frozenset({T.RECORD_NUMBER, T.CASE_NUMBER, T.LICENCE, T.NATIONAL_ID, T.ACCOUNT, T.OTHER})
+
+
 class SurrogateMaker:
     """Stand-ins for one conversation's identifiers; ``taken`` holds every original it must never produce."""
 
@@ -202,6 +207,8 @@ class SurrogateMaker:
         if self.style == TAGS:
             self._tags[kind] = self._tags.get(kind, 0) + 1
             return f"[{kind.value.upper()}_{self._tags[kind]}]"
+        if kind in _SPELLABLE and (spelled := self._spelled_number(original)) is not None:
+            return spelled
         maker = {
             T.PERSON: self._person,
             T.ORGANIZATION: self._organization,
@@ -266,6 +273,11 @@ class SurrogateMaker:
                     if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
                         break
                     continue
+                if kind == "place" and (town := self._town_like(original)) is not None:
+                    candidate = town
+                    if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
+                        break
+                    continue
                 fake = self._rng.choice(self._fakes)
                 candidate = {
                     "first": fake.first_name,
@@ -283,6 +295,31 @@ class SurrogateMaker:
                     break
             self.words[key] = candidate
         return _same_case(original, self.words[key])
+
+    def _spelled_number(self, original: str) -> str | None:
+        """A number written in Spanish words (with its digits in brackets, where given) stands in as another
+        number of as many digits, in words and digits alike; None for anything else."""
+        words = re.sub(r"\s?\(\s?\d[\d.,]*\s?\)$", "", original)
+        if not re.search(r"[^\W\d_]", words) or re.search(r"\d", words):
+            return None
+        number = spelled_numbers.parse(words)
+        if number is None:
+            return None
+        width = len(str(number))
+        low, high = (0, 9) if width == 1 else (10 ** (width - 1), 10**width - 1)
+        candidates = [n for n in (self._rng.randint(low, high) for _ in range(20)) if n != number]
+        return spelled_numbers.restated(original, candidates[0]) if candidates else None
+
+    def _town_like(self, original: str) -> str | None:
+        """Another town of the country the original is a town of ("Lima" by another of Peru's), or of the
+        conversation's language where the original is no town on the list (Spain's and Mexico's for Spanish,
+        Britain's and the United States' for English); None where the list holds none. Faker's own towns would
+        be "Vieja Hungría" in Spanish, and a Bolivian town read as Spain's moves the letter's country."""
+        countries = towns.town_country(original)
+        if countries is None:
+            countries = ("ES", "MX") if self._fakes is self._spanish else ("GB", "US")
+        pool = [name for country in countries for name in towns.stand_in_towns(country)]
+        return self._rng.choice(pool) if pool else None
 
     def _person(self, original: str) -> str:
         matches = list(_WORD.finditer(original))

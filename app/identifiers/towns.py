@@ -92,6 +92,32 @@ def town_names() -> frozenset[str]:
     return frozenset(written) | frozenset(name.lower() for name in written)
 
 
+@functools.cache
+def _countries() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Each town name's country (of its most populous place) by its name in lower case, and each country's
+    towns of 15,000 people or more that may stand in for another (scripts/build_towns.py)."""
+    country: dict[str, str] = {}
+    pools: dict[str, list[str]] = {}
+    with gzip.open(files("app.resources") / "identifiers" / "town_countries.tsv.gz", "rt", encoding="utf-8") as rows:
+        for row in rows:
+            name, code, stand_in = row.rstrip("\n").split("\t")
+            country.setdefault(name.lower(), code)
+            if stand_in == "1":
+                pools.setdefault(code, []).append(name)
+    return country, {code: tuple(names) for code, names in pools.items()}
+
+
+def town_country(name: str) -> tuple[str] | None:
+    """The country whose town ``name`` is, as a one-item tuple, or None for a name no town on the list has."""
+    code = _countries()[0].get(name.strip().lower())
+    return None if code is None else (code,)
+
+
+def stand_in_towns(country: str) -> tuple[str, ...]:
+    """The towns of ``country`` (ISO 3166 alpha-2) a stand-in is drawn from."""
+    return _countries()[1].get(country, ())
+
+
 def find_towns(text: str) -> list[Entity]:
     """The towns in ``text`` that no cue marks: capitalised runs that are a town's whole name, and lower-case
     ones after "de", "en", "from"…"""

@@ -3181,6 +3181,8 @@ def test_the_product_rule_reads_a_long_hyphenated_run_quickly(detector):
         ("Registro Notarial N° 412 de Asunción.", ["412"]),
         # a town in lower case before its state
         ("lives alone in a trailer outside bangor, maine. no car.", ["bangor"]),
+        # a corner of Guatemala City's numbered grid, in a sentence
+        ("Fue asaltada sobre la 18 calle y 4a. avenida de la zona 10 a las 21:40.", ["18 calle y 4a. avenida", "zona 10"]),
         # in a column headed by a kind of identifier, a rare word is the row's town
         (
             "| Hora | Paciente | Municipio |\n|---|---|---|\n| 08:30 | Santana Déniz, Candelaria | Tamaraceite |",

@@ -13,6 +13,7 @@ from app.identifiers.dates import parse_date
 from app.identifiers.detect import IdentifierDetector
 from app.identifiers.entities import EntityType as T
 from app.identifiers.pseudonyms import Pseudonymiser, Pseudonyms
+from app.identifiers import lexicon, towns
 from app.identifiers.surrogates import SurrogateMaker, given_name_kind
 
 SEEDS = range(8)
@@ -177,3 +178,33 @@ def test_an_address_number_never_stands_in_as_a_number_the_text_already_has():
     put back as "Unit 2", and the heading with it."""
     made = {SurrogateMaker(seed, taken=lambda c: c.lower() == "unit 1").make(T.ADDRESS, "Unit 2") for seed in range(60)}
     assert "Unit 1" not in made and all(re.fullmatch(r"Unit [13-9]", m) for m in made)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    ("town", "spanish", "country"),
+    [("Lima", True, "PE"), ("La Paz", True, "BO"), ("Montevideo", True, "UY"), ("Quito", True, "EC"), ("Leeds", False, "GB")],
+)
+def test_a_town_stands_in_as_another_town_of_its_country(seed, town, spanish, country):
+    made = _maker(seed).make(T.LOCATION, town, spanish=spanish)
+    assert made != town and towns.town_country(made) == (country,), made
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_place_no_list_holds_stands_in_as_a_town_of_the_conversations_language_never_a_country(seed):
+    # Faker's Spanish towns were "Vieja Hungría", "Nueva Croacia": a country's name the letter never meant
+    spanish = _maker(seed).make(T.LOCATION, "Tamaraceite Alto", spanish=True)
+    english = _maker(seed).make(T.LOCATION, "Kettlewick Green")
+    assert towns.town_country(spanish) in (("ES",), ("MX",)), spanish
+    assert towns.town_country(english) in (("GB",), ("US",)), english
+    assert not any(lexicon.is_region(w) for w in spanish.split() + english.split())
+
+
+def test_a_roman_month_date_is_a_date_and_a_laws_number_and_day_are_kept():
+    detector = IdentifierDetector()
+    text = "Falleció el 18-VI-2019. Conforme a la Ley Núm. 75 de 2 de julio de 1987 y el Decreto Supremo N° 28699."
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found == {"18-VI-2019": T.DATE}, found
+    shifted = Pseudonymiser(Pseudonyms(seed=1), detector=detector).pseudonymise(text).text
+    assert re.search(r"Falleció el \d{1,2}-(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII)-\d{4}\.", shifted), shifted
+    assert "Ley Núm. 75 de 2 de julio de 1987" in shifted and "N° 28699" in shifted
