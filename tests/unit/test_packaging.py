@@ -27,6 +27,8 @@ RESOURCE_FILES = (
     "drafts/smollm2-135m-instruct.safetensors",
     "identifiers/evaluation.json",
     "identifiers/templates/nda.txt",
+    "identifiers/towns.txt.gz",
+    "identifiers/town_countries.tsv.gz",  # a town's stand-in is drawn from its country's
     "privacy/smollm2-135m-instruct.json",  # the bundled model's measured privacy report
     "splitchat.png",  # the window icon
 )
