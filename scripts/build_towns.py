@@ -65,7 +65,10 @@ def main() -> None:
     OUT.write_bytes(gzip.compress("\n".join(sorted(names)).encode("utf-8"), compresslevel=9, mtime=0))
     print(f"{len(names)} names from {len(places)} places, {OUT.stat().st_size / 1e6:.2f} MB: {OUT}")
     # name, its country, and 1 where the name may stand in for another of its country's towns
-    rows = [f"{name}\t{code}\t{int(name in stand_ins and country[name][1] == code)}" for name, (_, code) in sorted(country.items())]
+    rows = [
+        f"{name}\t{code}\t{int(name in stand_ins and country[name][1] == code)}"
+        for name, (_, code) in sorted(country.items())
+    ]
     COUNTRIES_OUT.write_bytes(gzip.compress("\n".join(rows).encode("utf-8"), compresslevel=9, mtime=0))
     print(f"{len(rows)} names with their country, {COUNTRIES_OUT.stat().st_size / 1e6:.2f} MB: {COUNTRIES_OUT}")
 

@@ -1239,7 +1239,12 @@ def _learned_credible(
     calendar = any(w.lower().rstrip(".") in CALENDAR_WORDS for w in words)
     if entity.type is T.DATE and not digits and not calendar and not find_dates(surface):
         return False  # a date is written with a number, a month, a weekday or a holiday: "Revisión" is none
-    if len(words) == 1 and names.a_table_item(text, entity.start, entity.end) and not lexicon.is_name_word(words[0]) and not digits:
+    if (
+        len(words) == 1
+        and names.a_table_item(text, entity.start, entity.end)
+        and not lexicon.is_name_word(words[0])
+        and not digits
+    ):
         return False  # "| Exodoncia |", "| Copay |": a table's item or heading, which the model reads as rare
     if any(lexicon.zipf_in(w, language) < 4.0 and not lexicon.is_kept_term(w.lower()) for w in words):
         return True

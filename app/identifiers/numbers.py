@@ -107,7 +107,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         # "LIBRO CUARENTA", "Volume 1187", "Solar número 14", "Registro Notarial N° 412", "RUA número 14,882");
         # capitalised, and before three digits, where the word is also a verb or a measure ("Tomo 20 gotas",
         # "volume 500 ml")
-        r"(?-i:Tomo|TOMO|Libro|LIBRO|Volume|VOLUME|Vol\.|Solar|SOLAR)(?=\D{0,12}\d{3})|registro notarial|rua|escritura(?: p[úu]blica)?|"
+        r"(?-i:Tomo|TOMO|Libro|LIBRO|Volume|VOLUME|Vol\.|Solar|SOLAR)(?=\D{0,12}\d{3})|registro notarial|rua|"
+        r"escritura(?: p[úu]blica)?|"
         r"inscripci[óo]n|asiento|partida(?: registral)?|matr[íi]cula de comercio",
     ),
     _cued(

@@ -179,7 +179,8 @@ _STREETS = (
     # A corner of two of those numbered streets, as a report gives one in a sentence: "sobre la 18 calle y 4a.
     # avenida de la zona 10".
     re.compile(
-        r"(?<![\w.])\d{1,2}(?:\.?[ªa]\.?)? (?i:calle|avenida|av\.) (?:y|e) \d{1,2}(?:\.?[ªa]\.?)? (?i:calle|avenida|av\.)"
+        r"(?<![\w.])\d{1,2}(?:\.?[ªa]\.?)? (?i:calle|avenida|av\.) (?:y|e) "
+        r"\d{1,2}(?:\.?[ªa]\.?)? (?i:calle|avenida|av\.)"
         r"(?: de la (?i:zona) \d{1,2}(?!\d))?"
     ),
     # A kilometre of a road to somewhere: "Km 7 vía a la Costa", "km 4 vía a Gualaceo".

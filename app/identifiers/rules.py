@@ -1069,7 +1069,8 @@ STATUTE = re.compile(
     r"(?: (?:n\.?º |N\.?º |No\. )?\d+(?:/\d{2,4})?)?,?"
     # the day it was passed, before its title: "Ley 29/1994, de 24 de noviembre, de Arrendamientos Urbanos"
     r"(?: de \d{1,2} de [a-záéíóú]+(?: de \d{4})?,)?"
-    r"(?: (?:de|del|de la|de los|de las|y|e|sobre|para) [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+| (?!(?:Núm|No|N)\b)[A-ZÁÉÍÓÚÑ][\wáéíóúñ]+)"
+    r"(?: (?:de|del|de la|de los|de las|y|e|sobre|para) [A-ZÁÉÍÓÚÑ][\wáéíóúñ]+"
+    r"| (?!(?:Núm|No|N)\b)[A-ZÁÉÍÓÚÑ][\wáéíóúñ]+)"
     r"{1,6}\b"
     r"|\b(?:Ley|Real Decreto(?: Legislativo)?|Decreto) (?:n\.?º |N\.?º )?\d+/\d{2,4}\b"
 )

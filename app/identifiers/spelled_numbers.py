@@ -42,7 +42,11 @@ _VALUES |= {"un": 1, "una": 1, "veintiun": 21, "veintiuna": 21, "cien": 100}
 _VALUES |= {_plain(w): v for v, w in _TENS.items()} | {_plain(w): v for v, w in _HUNDREDS.items()}
 _VALUES |= {"quinientas": 500, "doscientas": 200, "trescientas": 300, "cuatrocientas": 400, "seiscientas": 600}
 _VALUES |= {"setecientas": 700, "ochocientas": 800, "novecientas": 900}
-_WORD = r"(?:" + "|".join(sorted({*_VALUES, *(w for w in _UNITS), *_TENS.values(), *_HUNDREDS.values()}, key=len, reverse=True)) + ")"
+_WORD = (
+    r"(?:"
+    + "|".join(sorted({*_VALUES, *(w for w in _UNITS), *_TENS.values(), *_HUNDREDS.values()}, key=len, reverse=True))
+    + ")"
+)
 # A run of number words joined by "y" and "mil", and the digits a deed writes after them: "(42)", "(14,882)".
 _NUMBER_WORDS = rf"{_WORD}(?:\s+(?:y\s+)?(?:{_WORD}|mil)(?![\w]))*(?:\s+mil)?"
 _CUE = (

@@ -138,7 +138,10 @@ def test_the_drafter_grows_a_tree_of_its_likeliest_paths_from_its_vocabulary(tra
 def test_the_int8_drafter_proposes_what_the_float32_one_does(trained, monkeypatch):
     _, model, head, _, held, _ = trained
     embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
-    exact, rounded = HeadDrafter(head, embed, lm_head, dtype=torch.float32), HeadDrafter(head, embed, lm_head, dtype=torch.qint8)
+    exact, rounded = (
+        HeadDrafter(head, embed, lm_head, dtype=torch.float32),
+        HeadDrafter(head, embed, lm_head, dtype=torch.qint8),
+    )
     same = total = 0
     for answer in held[:8]:
         for t in range(answer.prompt_len - 1, len(answer.ids) - 1):

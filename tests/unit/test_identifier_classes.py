@@ -3182,7 +3182,10 @@ def test_the_product_rule_reads_a_long_hyphenated_run_quickly(detector):
         # a town in lower case before its state
         ("lives alone in a trailer outside bangor, maine. no car.", ["bangor"]),
         # a corner of Guatemala City's numbered grid, in a sentence
-        ("Fue asaltada sobre la 18 calle y 4a. avenida de la zona 10 a las 21:40.", ["18 calle y 4a. avenida", "zona 10"]),
+        (
+            "Fue asaltada sobre la 18 calle y 4a. avenida de la zona 10 a las 21:40.",
+            ["18 calle y 4a. avenida", "zona 10"],
+        ),
         # in a column headed by a kind of identifier, a rare word is the row's town
         (
             "| Hora | Paciente | Municipio |\n|---|---|---|\n| 08:30 | Santana Déniz, Candelaria | Tamaraceite |",
@@ -3198,13 +3201,19 @@ def test_dates_initials_registry_numbers_and_towns_of_deeds_forms_and_chats(dete
     ("text", "kept"),
     [
         # the state's offices and the documents it issues, named by what they do
-        ("U.S. Citizenship and Immigration Services issued the receipt notice.", ["Citizenship and Immigration Services"]),
+        (
+            "U.S. Citizenship and Immigration Services issued the receipt notice.",
+            ["Citizenship and Immigration Services"],
+        ),
         ("National Insurance number: QQ 12 34 56 C", ["National Insurance"]),
         ("La denuncia será remitida al Ministerio Público y a la Fiscalía.", ["Ministerio Público", "Fiscalía"]),
         ("Afiliado a la Caja Nacional de Salud desde 2019.", ["Caja Nacional de Salud"]),
         ("con Número de Identificación Tributaria 0614-150385-102-3", ["Número de Identificación Tributaria"]),
         # a table's items and headings; its ratios, a coma score's parts and drug codes
-        ("| Fecha | Procedimiento | Diente |\n|---|---|---|\n| 03/03 | Exodoncia | 38 |", ["Exodoncia", "38", "Procedimiento"]),
+        (
+            "| Fecha | Procedimiento | Diente |\n|---|---|---|\n| 03/03 | Exodoncia | 38 |",
+            ["Exodoncia", "38", "Procedimiento"],
+        ),
         ("| NDC | Qty |\n|---|---|\n| 0003-0893-21 | 60 |", ["0003-0893-21", "Qty"]),
         ("PE: GCS 15 (E4V5M6). RIF pain 3/7. cc: ta 132/74, fc 88.", ["E4V5M6", "3/7", "132/74"]),
         # a form's label, and a verb or a measure that is also a registry's word

@@ -52,7 +52,10 @@ def detector() -> IdentifierDetector:
     ("text", "number"),
     [
         ("ESCRITURA PÚBLICA NÚMERO CIENTO OCHENTA Y SIETE. En la ciudad de Asunción", "CIENTO OCHENTA Y SIETE"),
-        ("el Licenciado, carné de abogado número doce mil ochocientos cuarenta y siete, declara", "doce mil ochocientos cuarenta y siete"),
+        (
+            "el Licenciado, carné de abogado número doce mil ochocientos cuarenta y siete, declara",
+            "doce mil ochocientos cuarenta y siete",
+        ),
         ("Solar número CUARENTA Y DOS (42) del bloque", "CUARENTA Y DOS (42)"),
         ("inscrita al LIBRO CUARENTA Y TRES, folio doscientos doce", "CUARENTA Y TRES"),
     ],
@@ -63,7 +66,9 @@ def test_a_deeds_number_in_words_is_found_whole(detector, text, number):
     assert any(e.start <= start and start + len(number) <= e.end for e in detector.detect(text))
 
 
-@pytest.mark.parametrize("text", ["Es el número uno de su promoción.", "Tomo dos pastillas al día.", "el número de hijos"])
+@pytest.mark.parametrize(
+    "text", ["Es el número uno de su promoción.", "Tomo dos pastillas al día.", "el número de hijos"]
+)
 def test_a_rank_or_a_verb_is_no_number(text):
     assert find_spelled_numbers(text) == []
 
@@ -80,4 +85,7 @@ def test_words_and_digits_stand_in_as_one_other_number(seed):
 
 
 def test_digits_keep_their_grouping():
-    assert restated("catorce mil ochocientos ochenta y dos (14,882)", 23456) == "veintitrés mil cuatrocientos cincuenta y seis (23,456)"
+    assert (
+        restated("catorce mil ochocientos ochenta y dos (14,882)", 23456)
+        == "veintitrés mil cuatrocientos cincuenta y seis (23,456)"
+    )

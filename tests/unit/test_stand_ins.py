@@ -9,11 +9,11 @@ from datetime import date
 
 import pytest
 
+from app.identifiers import lexicon, towns
 from app.identifiers.dates import parse_date
 from app.identifiers.detect import IdentifierDetector
 from app.identifiers.entities import EntityType as T
 from app.identifiers.pseudonyms import Pseudonymiser, Pseudonyms
-from app.identifiers import lexicon, towns
 from app.identifiers.surrogates import SurrogateMaker, given_name_kind
 
 SEEDS = range(8)
@@ -183,7 +183,13 @@ def test_an_address_number_never_stands_in_as_a_number_the_text_already_has():
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(
     ("town", "spanish", "country"),
-    [("Lima", True, "PE"), ("La Paz", True, "BO"), ("Montevideo", True, "UY"), ("Quito", True, "EC"), ("Leeds", False, "GB")],
+    [
+        ("Lima", True, "PE"),
+        ("La Paz", True, "BO"),
+        ("Montevideo", True, "UY"),
+        ("Quito", True, "EC"),
+        ("Leeds", False, "GB"),
+    ],
 )
 def test_a_town_stands_in_as_another_town_of_its_country(seed, town, spanish, country):
     made = _maker(seed).make(T.LOCATION, town, spanish=spanish)
