@@ -10,34 +10,14 @@ import re
 from collections.abc import Callable
 from datetime import date
 
-_UNITS = (
-    "cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
-    "diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis "
-    "veintisiete veintiocho veintinueve"
-).split()
-_TENS = {30: "treinta", 40: "cuarenta", 50: "cincuenta", 60: "sesenta", 70: "setenta", 80: "ochenta", 90: "noventa"}
-_HUNDREDS = {9: "novecientos", 8: "ochocientos"}
+from app.identifiers.spelled_numbers import spell
+
 _MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
 _PLAIN = str.maketrans("áéíóú", "aeiou")
 
 
-def words_below_100(number: int) -> str:
-    if number < 30:
-        return _UNITS[number]
-    tens, units = divmod(number, 10)
-    return _TENS[tens * 10] + (f" y {_UNITS[units]}" if units else "")
-
-
-def year_words(year: int) -> str:
-    if year >= 2000:
-        rest = year - 2000
-        return "dos mil" + (f" {words_below_100(rest)}" if rest else "")
-    century, rest = divmod(year - 1000, 100)
-    return f"mil {_HUNDREDS.get(century, 'novecientos')}" + (f" {words_below_100(rest)}" if rest else "")
-
-
-_WORD_VALUES = {words_below_100(n).translate(_PLAIN): n for n in range(1, 32)} | {"primero": 1, "un": 1}
-_YEAR_VALUES = {year_words(y).translate(_PLAIN): y for y in range(1900, 2100)}
+_WORD_VALUES = {spell(n).translate(_PLAIN): n for n in range(1, 32)} | {"primero": 1, "un": 1}
+_YEAR_VALUES = {spell(y).translate(_PLAIN): y for y in range(1900, 2100)}
 
 
 def _alternatives(words: set[str]) -> str:
@@ -46,8 +26,8 @@ def _alternatives(words: set[str]) -> str:
     return "|".join(sorted(spellings, key=len, reverse=True))
 
 
-_DAY_WORDS = _alternatives({words_below_100(n) for n in range(1, 32)} | {"primero"})
-_YEAR_WORDS = _alternatives({year_words(y) for y in range(1900, 2100)})
+_DAY_WORDS = _alternatives({spell(n) for n in range(1, 32)} | {"primero"})
+_YEAR_WORDS = _alternatives({spell(y) for y in range(1900, 2100)})
 _MONTH = "|".join(_MONTHS) + "|setiembre"
 SPELLED = re.compile(
     rf"(?<![\w])(?P<day>{_DAY_WORDS})(?: \((?P<daynum>\d{{1,2}})\))?(?P<days> d[íi]as? del mes)? de (?P<month>{_MONTH})"
@@ -161,13 +141,11 @@ def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
         pieces = {
             "day": _case_like(
                 match.group("day"),
-                "primero" if d.day == 1 and match.group("day") == "primero" else words_below_100(d.day),
+                "primero" if d.day == 1 and match.group("day") == "primero" else spell(d.day),
             ),
             "daynum": str(d.day),
             "month": _case_like(match.group("month"), _MONTHS[d.month - 1]),
-            "year": (
-                str(d.year) if year_text and year_text.isdigit() else _case_like(year_text or "", year_words(d.year))
-            ),
+            "year": (str(d.year) if year_text and year_text.isdigit() else _case_like(year_text or "", spell(d.year))),
             "yearnum": str(d.year),
         }
         return _written_into(match, pieces)
