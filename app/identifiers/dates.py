@@ -90,8 +90,9 @@ _FORMS: tuple[tuple[str, int], ...] = (
     ),
     (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ES_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", re.I),
     # The month in Roman numerals, as Latin American and Spanish deeds and records write it: "18-VI-2019",
-    # "3.XII.1998"; capitals only, and with its year ("VI" alone is a grade, a cranial nerve, a class).
-    (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ROMAN_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", 0),
+    # "3.XII.1998"; capitals only, joined by a hyphen, a slash or a point, with its four-digit year ("VI" alone
+    # is a grade or a cranial nerve, "3 X 10" a set of exercises).
+    (rf"(?P<day>\d{{1,2}})(?P<sep2>[/\-.])(?P<month>{_ROMAN_MONTH})(?P=sep2)(?P<year>{_YEAR4})", 0),
     # A form's fields for day, month and year, with spaces around each slash: "19 / 11 / 1986".
     (rf"(?P<a>\d{{1,2}})(?P<sep> / )(?P<b>\d{{1,2}})(?P=sep)(?P<c>{_YEAR4})", 0),
     (rf"(?P<month>{_ES_MONTH}) (?P<of>del?) (?P<year>{_YEAR4})", re.I),

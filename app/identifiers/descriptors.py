@@ -66,19 +66,17 @@ vehiculo telecomunicaciones control calidad seguridad prevención prevencion rie
 # "Documento Único de Identidad". One per country: the name says where a person deals with the state, not
 # which person, and as a stand-in ("Schmidt and Edwards Andrews") it changes what the letter is about.
 _PUBLIC = """
-ministry government public citizenship immigration naturalization naturalisation asylum customs border
-revenue tax taxes taxation insurance identity identification document documents number licensing
-registrar notarial prosecution prosecutor prosecutors attorney attorneys justice police policing
-victim victims crime crimes witness witnesses labor labour employment pensions disability housing
-transport transportation traffic road roads veterans affairs division bureau agency authority commission
-policy manual
+ministry government public citizenship immigration naturalization naturalisation asylum customs revenue tax
+taxes taxation insurance identity identification number licensing registrar notarial prosecution prosecutor
+prosecutors police policing victim victims crime crimes witness witnesses pensions disability affairs division
+bureau policy manual
 ministerio gobierno público pública públicos públicas fiscalía fiscal procuraduría defensoría defensa
 contraloría tesorería superintendencia secretaría policía ciudadanía inmigración migración migraciones
 extranjería asilo aduana aduanas tributaria tributario tributos impuestos hacienda renta rentas seguro
 seguros sociales identidad identificación documento documentos único única cédula civil civiles matrícula
 comercio mercantil gestora pensiones previsión caja tránsito transito vial víctima víctimas delito delitos
 audiencia preliminar juicio sello asistencia notarial notariado abogados abogacía registros catastro
-catastral empleo penal penales familia menores violencia género
+catastral empleo penal penales familia menores violencia género número
 """
 # Nationality words: "Agencia Española de Protección de Datos", "Canadian C-spine", "Instituto Salvadoreño
 # del Seguro Social".
@@ -116,10 +114,9 @@ def _kind_words() -> frozenset[str]:
 
 
 _KINDS = _kind_words()
-_PUBLIC_WORDS = frozenset(_PUBLIC.split())  # "National Insurance" is the state's, not one office's
-DESCRIPTIVE_WORDS = (
-    frozenset((_SPECIALTIES + _FUNCTIONS + _PUBLIC + _NATIONALITIES).split()) | _LEVELS | _POPULATIONS | _KINDS
-)
+_PUBLIC_WORDS = frozenset(_PUBLIC.split())
+_NATIONAL_LEVELS = frozenset("national nacional federal".split())
+DESCRIPTIVE_WORDS = frozenset((_SPECIALTIES + _FUNCTIONS + _NATIONALITIES).split()) | _LEVELS | _POPULATIONS | _KINDS
 # The state written before its office's name: "U.S. Citizenship and Immigration Services", "EE. UU.".
 _STATE_BEFORE = re.compile(r"^(?:the |The |THE )?(?:U\.\s?S\.(?:\s?A\.)?|US|USA|U\.\s?K\.|UK|EE\.\s?UU\.)\s+")
 
@@ -129,14 +126,24 @@ def names_nothing(surface: str, as_person: bool = False) -> bool:
     ("Internal Medicine", "Claims Adjuster", "Servicio de Digestivo"); any word of its own makes it a name,
     and so does a level beside an institution's kind ("City Hospital", "County Court").
     Read ``as_person``, a word on the lists of people's names is one too ("Paz", "Ward", "Case")."""
-    words = [w for w in _WORD.findall(_STATE_BEFORE.sub("", surface)) if w.lower() not in _CONNECTORS]
+    state = _STATE_BEFORE.match(surface)
+    words = [w for w in _WORD.findall(surface[state.end() if state else 0 :]) if w.lower() not in _CONNECTORS]
     lower = {w.lower() for w in words}
-    public = bool(words) and words[0].lower() in _PUBLIC_WORDS  # "Caja Nacional de Salud" is a fund, no clinic
-    if not public and lower & (_LEVELS | _POPULATIONS) and lower & (_KINDS - _LEVELS - _POPULATIONS - _PUBLIC_WORDS):
+    # The state's office is one by its head: "Caja Nacional de Salud", "National Insurance", "U.S. Citizenship
+    # and Immigration Services". Its words count as descriptive only there: "Clínica del Seguro", "US Bank" and
+    # "Border Insurance Agency" are one clinic, one bank, one agency.
+    heads = [w.lower() for w in words[:2]]
+    public = bool(heads) and (
+        heads[0] in _PUBLIC_WORDS or heads[0] in _NATIONAL_LEVELS and len(heads) > 1 and heads[1] in _PUBLIC_WORDS
+    )
+    if state and not public:
+        return False  # "US Bank": the country's name is part of the firm's
+    if not public and lower & (_LEVELS | _POPULATIONS) and lower & (_KINDS - _LEVELS - _POPULATIONS):
         return False  # "University Hospital", "Children's Hospital": one hospital, named by its kind
+    descriptive = DESCRIPTIVE_WORDS | _PUBLIC_WORDS if public else DESCRIPTIVE_WORDS
     return bool(words) and all(
         len(w) > 1
-        and (w.lower() in DESCRIPTIVE_WORDS or lexicon.is_clinical_word(w))
+        and (w.lower() in descriptive or lexicon.is_clinical_word(w))
         and not (as_person and lexicon.is_name_word(w))
         for w in words
     )

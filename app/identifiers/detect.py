@@ -16,7 +16,7 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 
-from app.identifiers import address_tails, descriptors, lexicon, names, organisations, places, rules
+from app.identifiers import address_tails, descriptors, lexicon, names, organisations, places, rules, spelled_numbers
 from app.identifiers.dates import CALENDAR_WORDS, find_dates
 from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
@@ -942,12 +942,16 @@ _DRUG_CODE = re.compile(r"\d{4}-\d{4}-\d{2}|\d{5}-\d{3}-\d{2}|\d{5}-\d{4}-\d{1,2
 
 
 def _names_no_one(text: str, entity: Entity) -> bool:
-    """A finding of a form that is no identifier here: a ratio typed as a number, or a drug's code in a text
-    that says it lists drug codes ("NDC"), which reads as a phone number."""
+    """A finding of a form that is no identifier here: a ratio typed as a number, or a drug's code after its
+    "NDC" (in its sentence or its table's heading), which reads as a phone number."""
     surface = entity.text_in(text)
     if entity.type in (T.PHONE, T.NATIONAL_ID, T.ACCOUNT, T.CARD, T.POSTCODE) and _RATIO.fullmatch(surface):
         return True
-    return entity.type is T.PHONE and _DRUG_CODE.fullmatch(surface) is not None and "NDC" in text
+    return (
+        entity.type is T.PHONE
+        and _DRUG_CODE.fullmatch(surface) is not None
+        and "NDC" in text[max(0, entity.start - 400) : entity.start]  # its cue, or its table's column
+    )
 
 
 def _only_connectors(text: str, entity: Entity) -> bool:
@@ -1090,6 +1094,9 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
         )
     ]
     protected = [m.span() for m in rules.EPONYM.finditer(text)] + statutes
+    # a number inside a law's own reference ("Ley Núm. 210-2015", "Decreto Supremo N° 28699") is the law's; inside
+    # an English title's match ("Employee Code 4821") it may be anyone's
+    laws = [span for span in statutes if re.match(r"(?:Ley|Decreto|Acuerdo|Real Decreto)\b", text[span[0] : span[1]])]
     products = (
         [
             m.span()
@@ -1112,14 +1119,15 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     def within(entity: Entity) -> bool:
         return any(start <= entity.start and entity.end <= end for start, end in statutes)
 
-    # "Real Decreto 1720/2007", "Decreto Supremo N° 28699": a law's number
-    named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER, T.RECORD_NUMBER, T.PHONE)
+    named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER)  # "Real Decreto 1720/2007" is a law's number
     return [
         e
         for e in found
         if not (
             e.type in named
             and inside(e, protected)
+            or e.type in (T.RECORD_NUMBER, T.PHONE)
+            and any(start <= e.start and e.end <= end for start, end in laws)
             or e.type in (T.PERSON, T.ORGANIZATION)
             and inside(e, products)
             # the day a law was passed is part of its title ("Ley 29/1994, de 24 de noviembre, …")
@@ -1339,6 +1347,8 @@ def _without_number_label(text: str, entity: Entity) -> Entity:
     48211"): the label is no identifier, and the model reads better with it."""
     if entity.type not in _NUMBER_KINDS:
         return entity
+    if spelled_numbers.parse(re.sub(r"\s?\(.*\)$", "", entity.text_in(text))) is not None:
+        return entity  # "ciento ochenta y siete (187)": the words are the number, no label
     start = entity.start
     while (match := re.match(r"([^\W\d_]+\.?)[:\s]+(?=\S)", text[start : entity.end])) and re.search(
         r"\d", text[start + match.end() : entity.end]

@@ -625,63 +625,67 @@ def a_field_label(text: str, start: int, end: int) -> bool:
 
 def a_table_item(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is all a table cell holds and the table says it names no one: a heading
-    of the table's first row ("| Qty |"), or an item in a column whose heading is no kind of identifier
-    ("| Procedimiento |" over "| Exodoncia |"). A table's items are capitalised as a sentence's first word
-    is; in a column headed "Municipio" or "Patient" the same rare word is a town or a name."""
+    in the first row of a table drawn with "|" and a "|---|" rule under it ("| Qty |"), or an item in a
+    column headed by a kind of thing, not of person or place ("| Procedimiento |" over "| Exodoncia |"). A
+    table's items are capitalised as a sentence's first word is; under "Municipio", "Seen by" or a heading
+    this does not know, the same rare word may be a town or a name, and stays a candidate."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    line = text[line_start:line_end]
-    sep = "|" if "|" in line else "\t" if "\t" in line else None
-    if sep is None:
+    if "|" not in text[line_start:line_end]:
         return False
     before = text[line_start:start].rstrip(" ")
     after = text[end:line_end].lstrip(" ")
-    if not (before.endswith(sep) or not before) or not (after.startswith(sep) or not after):
+    if not before.endswith("|") or not after.startswith("|"):
         return False
-    header = _table_header(text, line_start, sep)
+    header = _table_header(text, line_start)
     if header is None:
         return False
     header_start, header_line = header
     if header_start == line_start:
         return True  # a heading
-    cells = header_line.strip().strip(sep).split(sep) if sep == "|" else header_line.split(sep)
-    column = before.lstrip().lstrip(sep).count(sep) if sep == "|" else before.count(sep)
+    cells = header_line.strip().strip("|").split("|")
+    column = before.lstrip().lstrip("|").count("|")
     if column >= len(cells):
         return False
-    return not (set(re.findall(r"[^\W\d_]+", cells[column].lower())) & _IDENTIFIER_COLUMNS)
+    words = set(re.findall(r"[^\W\d_]+", cells[column].lower()))
+    return bool(words) and words <= _ITEM_COLUMNS | {"de", "of", "the", "del", "la", "el", "y", "and"}
 
 
-# The headings of a table's columns that hold identifiers: a rare word under one is the row's town or name.
-_IDENTIFIER_COLUMNS = frozenset(
+# The headings of a table's columns that hold things, not people or places: an item under one is a
+# procedure, a drug, a test, a quantity.
+_ITEM_COLUMNS = frozenset(
     """
-    name names nombre nombres apellido apellidos paciente pacientes patient patients client cliente surname
-    town city ciudad localidad municipio barrio colonia comuna distrito district place lugar address dirección
-    direccion domicilio residence residencia provider doctor dr médico medico prescriber prescriptor
-    profesional professional nurse enfermero enfermera responsable contact contacto employer empleador empresa
-    company firm hospital clinic clínica clinica centro center centre facility pharmacy farmacia school escuela
-    colegio parish county condado location ubicación ubicacion origin origen destination destino referrer
-    remitente beneficiary beneficiario owner titular propietario tenant inquilino landlord arrendador witness
-    testigo attorney abogado lawyer staff personal physician specialist especialista vendor proveedor payee
-    bank banco insurer aseguradora who quién quien resident residente member miembro
+    procedure procedures procedimiento procedimientos treatment treatments tratamiento tratamientos drug drugs
+    medication medications medicine medicines medicamento medicamentos fármaco fármacos farmaco farmacos test
+    tests prueba pruebas examen exámenes examenes result results resultado resultados diagnosis diagnóstico
+    diagnostico diagnósticos item items description descripción descripcion qty quantity cantidad dose dosis
+    unit units unidad unidades tooth diente dientes pieza piezas status estado type tipo category categoría
+    categoria service servicio concept concepto amount importe monto price precio cost coste costo frequency
+    frecuencia route vía via allergy allergies alergia alergias finding findings hallazgo hallazgos material
+    materiales product producto productos brand marca model modelo indication indicación indicacion action
+    acción accion bien bienes scale escala score puntuación puntuacion value valor reading lectura copay
     """.split()
 )
 
 
-def _table_header(text: str, line_start: int, sep: str) -> tuple[int, str] | None:
-    """The first line of the table the line at ``line_start`` is in (its run of lines holding ``sep``), as its
-    start and text, or None when the run has a single line."""
+def _table_header(text: str, line_start: int) -> tuple[int, str] | None:
+    """The first line of the "|" table the line at ``line_start`` is in, as its start and text, when a
+    "|---|" rule follows it; None otherwise (a run of "|" lines with no rule is no table to trust)."""
     start = line_start
     while start > 0:
         previous = text.rfind("\n", 0, start - 1) + 1
-        if sep not in text[previous : start - 1]:
+        if "|" not in text[previous : start - 1]:
             break
         start = previous
     end = text.find("\n", start)
-    first = text[start : len(text) if end < 0 else end]
-    following = text.find("\n", line_start)
-    single = start == line_start and (following < 0 or sep not in text[following + 1 : text.find("\n", following + 1)])
-    return None if single else (start, first)
+    if end < 0:
+        return None
+    rule_end = text.find("\n", end + 1)
+    rule = text[end + 1 : len(text) if rule_end < 0 else rule_end].strip()
+    if not re.fullmatch(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?", rule):
+        return None
+    return start, text[start:end]
 
 
 def _sentence_start_pair(text: str, names: list[tuple[int, int, str]], everyday: int) -> bool:

@@ -452,8 +452,8 @@ def find_numbers(text: str) -> list[Entity]:
                 # a word between the cue and its number qualifies the cue ("finca registral 34.871"), or the
                 # sentence went on: "REPORT printed 01/31/2025 4:07", "RIF pain 3/7", "cc: ta 132/74"
                 start, value = start + word.end(), value[word.end() :]
-                if _A_DATE_OR_RATIO.match(value):
-                    continue
+                if _A_DATE.match(value) or kind not in (T.CASE_NUMBER, T.RECORD_NUMBER) and _A_RATIO.match(value):
+                    continue  # "Expediente judicial 123/21" is a case's number, "RIF pain 3/7" no one's
             if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
                 continue  # "plate 3" is a count
             if _is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value):
@@ -464,7 +464,8 @@ def find_numbers(text: str) -> list[Entity]:
 
 # A word in lower case and a space opening what follows a cue: the sentence goes on, no code starts so.
 _A_WORD_FIRST = re.compile(r"[a-záéíóúñü]{2,} ")
-_A_DATE_OR_RATIO = re.compile(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{2,4}(?!\d)|\d{1,3}/\d{1,3}(?![\d/])")
+_A_DATE = re.compile(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{2,4}(?!\d)")
+_A_RATIO = re.compile(r"\d{1,3}/\d{1,3}(?![\d/])")
 # A value that is a size, a rank or a rate, whatever word was before it: "3mm", "7Fr", "75th", "3x/week".
 _A_MEASURE = re.compile(r"(?i)\d+(?:[.,]\d+)?\s?(?:mm|cm|m|fr|g|mg|ml|kg|st|nd|rd|th|x(?:/\w+)?|%)")
 

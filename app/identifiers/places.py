@@ -444,8 +444,11 @@ _SINGAPORE_POSTCODE = re.compile(r"(?<!\w)(?:Singapore |SINGAPORE |S\(?)(?P<zip>
 _EIRCODE = re.compile(
     r"(?<!\w)[AC-FHKNPRTV-Y]\d{2}[ ]?(?=[AC-FHKNPRTV-Y0-9]*[AC-FHKNPRTV-Y])[AC-FHKNPRTV-Y0-9]{4}(?!\w)"
 )
-# not a coma score's parts, "GCS 15 (E4V5M6)"
-_CANADA = re.compile(r"(?<!\w)(?!E\dV\dM\d)[A-CEGHJ-NPR-TVXY]\d[A-CEGHJ-NPR-TV-Z] ?\d[A-CEGHJ-NPR-TV-Z]\d(?!\w)")
+# not a coma score's parts in their bracket or after "GCS": "GCS 15 (E4V5M6)"
+_CANADA = re.compile(
+    r"(?<!\w)(?!(?<=\()E\dV\dM\d|(?<=GCS )E\dV\dM\d)"
+    r"[A-CEGHJ-NPR-TVXY]\d[A-CEGHJ-NPR-TV-Z] ?\d[A-CEGHJ-NPR-TV-Z]\d(?!\w)"
+)
 _UK_POSTCODE = re.compile(r"(?<!\w)(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})(?!\w)")
 _ZIP_AFTER_TOWN = re.compile(rf"(?<=, )(?P<town>{_NAME}(?: {_NAME}){{0,2}}),? (?P<zip>\d{{5}}(?:-\d{{4}})?)(?!\d)")
 # Someone lives, was born or is from a place: the capitalised words after the cue are that place.

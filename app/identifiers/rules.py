@@ -376,6 +376,11 @@ def _a_phone(surface: str) -> bool:
     return 7 <= sum(c.isdigit() for c in surface) <= 15 and _YEARS.fullmatch(surface) is None
 
 
+# Abbreviations written with points that follow the same words ("Patient: N.P.O.", "Paciente: D.N.I. …").
+_DOTTED_ABBREVIATIONS = frozenset(
+    "NPO PO IV IM SC SL PRN BID TID QID QD HS AC PC DOB AKA NKA NKDA DNR DNI NIE NIF CIF RUT RUC CI CC SS NSS "
+    "USA UK EEUU SA SRL CV MD RN DO PA NP".split()
+)
 # The parts a person plays in a record or a case, as the label before their initials.
 _INITIALS_LABELS = (
     r"Ofendid[oa]|Agraviad[oa]|V[íi]ctima|Menor|Imputad[oa]|Acusad[oa]|Denunciante|Testigo|Paciente|Usuari[oa]|"
@@ -686,8 +691,9 @@ RULES: tuple[Rule, ...] = (
     # Canada's postal codes, letter and digit in turn, never D, F, I, O, Q or U: "M5V 2T6", typed "m5v 2t6"
     _rule(
         T.POSTCODE,
-        # not a coma score's parts, "GCS 15 (E4V5M6)"
-        r"(?<![\w-])(?!E\dV\dM\d)[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w-])",
+        # not a coma score's parts in their bracket or after "GCS", "GCS 15 (E4V5M6)"; "E1V2M3" alone is Moncton's
+        r"(?<![\w-])(?!(?<=\()E\dV\dM\d|(?<=GCS )E\dV\dM\d)"
+        r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d(?![\w-])",
         re.I,
     ),
     # A person the writer names by initials alone to protect them, a minor or a victim above all: after the
@@ -698,6 +704,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?:(?:^|\n|\t| {{2,}}|[,;(]\s?)(?i:{_INITIALS_LABELS}):[ \t]*"
         rf"|(?i:\b(?:el|la|los|las|the|a|al|del|our|my|su|mi)\s+(?:{_INITIALS_PEOPLE})\s+))"
         r"(?P<value>[A-ZÁÉÍÓÚÑ]\.(?: ?[A-ZÁÉÍÓÚÑ]\.){1,4})(?![\w.])",
+        accept=lambda surface: re.sub(r"[.\s]", "", surface) not in _DOTTED_ABBREVIATIONS,
         cued=True,
     ),
     # People: with a title, as SURNAME, First, or as an initial and a surname.

@@ -49,8 +49,10 @@ _WORD = (
 )
 # A run of number words joined by "y" and "mil", and the digits a deed writes after them: "(42)", "(14,882)".
 _NUMBER_WORDS = rf"{_WORD}(?:\s+(?:y\s+)?(?:{_WORD}|mil)(?![\w]))*(?:\s+mil)?"
+# "Tomo" and "Libro" capitalised only: "me tomo treinta gotas" is a dose; "no" with its point only.
 _CUE = (
-    r"(?:n[úu]mero|n\.?\s?[º°o]\.?|no\.|libro|tomo|folio|fojas|partida|asiento|inscripci[óo]n|matr[íi]cula|"
+    r"(?:n[úu]mero|n\.?\s?[º°]\.?|no\.|(?-i:Libro|LIBRO|Tomo|TOMO)|folio|fojas|partida|asiento|inscripci[óo]n|"
+    r"matr[íi]cula|"
     r"escritura(?: p[úu]blica)?(?: n[úu]mero)?|registro(?: notarial)?(?: n[úu]mero)?)"
 )
 _SPELLED = re.compile(
@@ -74,6 +76,14 @@ def find_spelled_numbers(text: str) -> list[Entity]:
     return found
 
 
+def _canonical(words: str) -> str:
+    """Words as ``spell`` writes them, whatever form of "uno" and accents they were typed with."""
+    out = []
+    for word in _plain(" ".join(words.split())).split():
+        out.append({"un": "uno", "una": "uno", "veintiun": "veintiuno", "veintiuna": "veintiuno"}.get(word, word))
+    return " ".join(out)
+
+
 def parse(words: str) -> int | None:
     """The number ``words`` spell ("ciento ochenta y siete" → 187), or None if they spell none."""
     total, current = 0, 0
@@ -88,7 +98,11 @@ def parse(words: str) -> int | None:
             current += _VALUES[token]
         else:
             return None
-    return total + current
+    number = total + current
+    # only a number written as a number is written ("dos tres", "mil mil" are none): its own spelling back
+    if number >= 1_000_000 or _canonical(spell(number)) != _canonical(words):
+        return None
+    return number
 
 
 def spell(number: int) -> str:

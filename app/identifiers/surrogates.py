@@ -275,7 +275,8 @@ class SurrogateMaker:
                     continue
                 if kind == "place" and (town := self._town_like(original)) is not None:
                     candidate = town
-                    if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
+                    # by its key: "Bogota" must not come back as "Bogotá"
+                    if name_key(candidate) != key and not self._taken(candidate) and candidate.lower() not in in_use:
                         break
                     continue
                 fake = self._rng.choice(self._fakes)
@@ -318,8 +319,9 @@ class SurrogateMaker:
         countries = towns.town_country(original)
         if countries is None:
             countries = ("ES", "MX") if self._fakes is self._spanish else ("GB", "US")
-        pool = [name for country in countries for name in towns.stand_in_towns(country)]
-        return self._rng.choice(pool) if pool else None
+        key = name_key(original)
+        pool = [name for country in countries for name in towns.stand_in_towns(country) if name_key(name) != key]
+        return self._rng.choice(pool) if pool else None  # a country of one town ("Gibraltar"): Faker's
 
     def _person(self, original: str) -> str:
         matches = list(_WORD.finditer(original))

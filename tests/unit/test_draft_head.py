@@ -152,6 +152,12 @@ def test_the_int8_drafter_proposes_what_the_float32_one_does(trained, monkeypatc
     assert total > 50 and same >= 0.95 * total, (same, total)
     monkeypatch.setenv(DTYPE_ENV, "int8")
     assert HeadDrafter(head, embed, lm_head).dtype == torch.qint8  # the bench's A/B forces it
+    monkeypatch.setenv("SPLITCHAT_KERNELS", "plain")  # no int8 here: forcing it says so, not a torch error
+    int8_available.cache_clear()
+    with pytest.raises(ValueError, match="needs fbgemm's int8 linear on the CPU"):
+        HeadDrafter(head, embed, lm_head)
+    monkeypatch.delenv("SPLITCHAT_KERNELS")
+    int8_available.cache_clear()
     monkeypatch.setenv(DTYPE_ENV, "fp8")
     with pytest.raises(ValueError, match="SPLITCHAT_DRAFT_DTYPE='fp8': expected one of float32, bfloat16, int8"):
         HeadDrafter(head, embed, lm_head)

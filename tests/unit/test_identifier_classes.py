@@ -3247,3 +3247,58 @@ def test_a_roman_month_stands_in_as_a_roman_month_and_a_spaced_form_date_keeps_i
     assert parse_date("19 / 11 / 1986").shifted(40) == "29 / 12 / 1986"
     assert parse_date("Dec '24").shifted(40) == "Jan '25"
     assert find_dates("cranial nerve VI palsy, grade II-2019 trial") == []  # a Roman numeral alone is no month
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a table's column is trusted to hold things only under a heading of things, with its rule drawn
+        ("| Wojtaszczyk | 45 |\n| Kowalczykowa | 50 |", ["Wojtaszczyk", "Kowalczykowa"]),
+        ("Referring GP\tWojtaszczyk\nDate\t12/03/2024", ["Wojtaszczyk"]),
+        ("| Hora | Seen by |\n|---|---|\n| 08:30 | Wojtaszczyk |", ["Wojtaszczyk"]),
+        # a number in words typed in lower case keeps no word of it
+        ("Escritura número ciento ochenta y siete (187), otorgada en Asunción.", ["ciento ochenta y siete (187)"]),
+        # a qualifier between a case's cue and its number, and an English title's "Code" before anyone's number
+        ("Expediente judicial 123/21 del juzgado.", ["123/21"]),
+        ("Employee Code 4821 on file.", ["4821"]),
+        # Moncton's postcode written without its space is no coma score
+        ("Mailing address: 77 Main St, Moncton NB E1V2M3", ["E1V2M3"]),
+    ],
+)
+def test_what_the_new_rules_must_not_stop_hiding(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Me tomo treinta y dos gotas al día.", ["treinta y dos"]),
+        ("Camina no cuarenta y cinco minutos.", ["cuarenta y cinco"]),
+        ("Keep the patient N.P.O. after midnight.", ["N.P.O."]),
+    ],
+)
+def test_doses_exercises_and_abbreviations_are_no_numbers_dates_or_initials(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_set_of_exercises_is_no_roman_month_date(detector):
+    text = "Ejercicios: sentadillas 3 X 10, plancha 5 V 12."
+    assert find_dates(text) == [] and all(e.type is not T.DATE for e in detector.detect(text))
+
+
+@pytest.mark.parametrize(
+    ("surface", "nothing"),
+    [
+        ("Caja Nacional de Salud", True),
+        ("National Insurance", True),
+        ("U.S. Citizenship and Immigration Services", True),
+        ("US Bank", False),
+        ("Border Insurance Agency", False),
+        ("Clínica del Seguro", False),
+        ("Veterans Hospital", False),
+    ],
+)
+def test_the_states_offices_name_no_one_but_a_firm_with_their_words_does(surface, nothing):
+    from app.identifiers.descriptors import names_nothing
+
+    assert names_nothing(surface) is nothing

@@ -214,3 +214,16 @@ def test_a_roman_month_date_is_a_date_and_a_laws_number_and_day_are_kept():
     shifted = Pseudonymiser(Pseudonyms(seed=1), detector=detector).pseudonymise(text).text
     assert re.search(r"Falleció el \d{1,2}-(?:I|II|III|IV|V|VI|VII|VIII|IX|X|XI|XII)-\d{4}\.", shifted), shifted
     assert "Ley Núm. 75 de 2 de julio de 1987" in shifted and "N° 28699" in shifted
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("town", ["Gibraltar", "Bogota", "Asuncion", "Colon"])
+def test_a_town_never_stands_in_as_itself_with_or_without_its_accents(seed, town):
+    made = _maker(seed).make(T.LOCATION, town, spanish=town != "Gibraltar")
+    assert lexicon.without_accents(made.lower()) != lexicon.without_accents(town.lower()), made
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_number_too_long_for_words_is_no_spelled_number(seed):
+    made = _maker(seed).make(T.RECORD_NUMBER, "novecientos mil novecientos mil")
+    assert made != "novecientos mil novecientos mil"

@@ -88,8 +88,9 @@ class HeadDrafter:
         forced = os.environ.get(DTYPE_ENV, "").strip().lower()
         if forced and forced not in _DTYPES:
             raise ValueError(f"{DTYPE_ENV}={forced!r}: expected one of {', '.join(_DTYPES)}")
-        if forced == "int8" and self.device.type != "cpu":
-            raise ValueError(f"{DTYPE_ENV}=int8 drafts on the CPU only, and this model is on {self.device.type}")
+        if forced == "int8" and (self.device.type != "cpu" or not int8_available()):
+            where = "torch build lacks" if self.device.type == "cpu" else f"model on {self.device.type} cannot use"
+            raise ValueError(f"{DTYPE_ENV}=int8 needs fbgemm's int8 linear on the CPU, which this {where}")
         self.dtype = dtype or _DTYPES.get(forced) or self._fastest_dtype()
         self._use(self.dtype)
 
@@ -101,13 +102,13 @@ class HeadDrafter:
             # answers); the head's own layers in int8 lost 5 %.
             self.head = copy.deepcopy(self._head).to(device=self.device, dtype=torch.float32)
             pack_linears(self.head)
-            self.lm_rows = self._lm_rows.float().contiguous()
-            self._lm_project = Int8Linear(self.lm_rows)
+            self.features_dtype = torch.float32
+            self._lm_project = Int8Linear(self._lm_rows)  # packs its own int8 copy; no float one is kept
             return
         self.head = copy.deepcopy(self._head).to(device=self.device, dtype=dtype)
         pack_linears(self.head)
-        self.lm_rows = self._lm_rows.to(dtype).contiguous()
-        self._lm_project = linear_of(self.lm_rows)
+        self.features_dtype = dtype
+        self._lm_project = linear_of(self._lm_rows.to(dtype).contiguous())
 
     def _fastest_dtype(self):
         if self.device.type != "cpu":
@@ -146,7 +147,7 @@ class HeadDrafter:
         first; parents come before their children."""
         if depth < 1 or nodes < 1:
             return []
-        dtype = self.lm_rows.dtype
+        dtype = self.features_dtype
         start = None if root_feature is None else root_feature.view(1, -1).to(dtype)
         features = self.head.start(feature.view(1, -1).to(dtype), start)
         tokens = torch.tensor([root], device=self.device)
