@@ -398,11 +398,7 @@ def _credible(text: str, entity: Entity) -> bool:
         return False
     if re.fullmatch(r"[\w\-]+\.[a-z0-9]{1,4}", surface):
         return False  # a file's name: "ja.po", "w32main.c"
-    if (
-        " " not in surface
-        and (names.a_table_item(text, entity.start, entity.end) or names.a_field_label(text, entity.start, entity.end))
-        and not lexicon.is_name_word(surface)
-    ):
+    if " " not in surface and names.a_cell_or_label(text, entity.start, entity.end):
         return False  # "| Exodoncia |", "Aseguradora: …": a table's item or heading, a form's label
     if " " not in surface and _NUMBER_WORD_AFTER.match(text, entity.end):
         return False  # "Solar número 14", "Finca N° 15.482": the label of the number after it
@@ -931,9 +927,7 @@ def _firms_apart_from_titled_people(text: str, found: list[Entity]) -> list[Enti
 
 # The word that introduces a number, after its label: "Solar número", "Finca N°", "Lote No."
 _NUMBER_WORD_AFTER = re.compile(
-    r"\s+(?i:n[úu]mero|n\.?\s?[º°]|no\.|núm\.)\s*(?=\d|(?i:uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|"
-    r"doce|trece|catorce|quince|dieci|veint|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa|cien|"
-    r"doscient|trescient|cuatrocient|quinient|seiscient|setecient|ochocient|novecient|mil))"
+    rf"\s+(?i:n[úu]mero|n\.?\s?[º°]|no\.|núm\.)\s*(?=\d|(?i:{spelled_numbers.NUMBER_WORD}))"
 )
 # A ratio: a blood pressure ("ta 132/74"), a duration in days of a week ("pain 3/7"), a score ("4/5").
 _RATIO = re.compile(r"\d{1,3}/\d{1,3}")
@@ -1347,7 +1341,7 @@ def _without_number_label(text: str, entity: Entity) -> Entity:
     48211"): the label is no identifier, and the model reads better with it."""
     if entity.type not in _NUMBER_KINDS:
         return entity
-    if spelled_numbers.parse(re.sub(r"\s?\(.*\)$", "", entity.text_in(text))) is not None:
+    if spelled_numbers.value_of(entity.text_in(text)) is not None:
         return entity  # "ciento ochenta y siete (187)": the words are the number, no label
     start = entity.start
     while (match := re.match(r"([^\W\d_]+\.?)[:\s]+(?=\S)", text[start : entity.end])) and re.search(

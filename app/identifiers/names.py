@@ -559,10 +559,8 @@ def find_rare_capitalised(text: str, language: str) -> list[Entity]:
         word = match.group(0)
         if opens_sentence(text, match.start()) or lexicon.is_kept_term(word) or lexicon.is_region(word):
             continue
-        if a_table_item(text, match.start(), match.end()) and not lexicon.is_name_word(word):
-            continue  # a table's item or heading ("| Profilaxis |"), capitalised as a first word is
-        if a_field_label(text, match.start(), match.end()) and not lexicon.is_name_word(word):
-            continue  # a form's label ("Aseguradora: …")
+        if a_cell_or_label(text, match.start(), match.end()):
+            continue  # "| Profilaxis |", "Aseguradora: …": capitalised as a first word is
         if lexicon.is_clinical_word(word) or lexicon.zipf_in(word, language) >= 3.0 or lexicon.zipf(word) >= 3.4:
             continue
         before = text[max(0, match.start() - 4) : match.start()].lower()
@@ -612,6 +610,13 @@ def opens_sentence(text: str, start: int) -> bool:
     """At a sentence's or a line's start, or after a time opening a line ("0815 Pt ambulating")."""
     before = text[:start].rstrip(" \t\"'(“")
     return not before or before[-1] in ".!?:\n•-*" or _LINE_TIME.search(text, max(0, start - 16), start) is not None
+
+
+def a_cell_or_label(text: str, start: int, end: int) -> bool:
+    """A word that is a table's item or heading or a form's label, and on no list of names."""
+    return (a_table_item(text, start, end) or a_field_label(text, start, end)) and not lexicon.is_name_word(
+        text[start:end]
+    )
 
 
 def a_field_label(text: str, start: int, end: int) -> bool:

@@ -48,6 +48,8 @@ _WORD = (
     + ")"
 )
 # A run of number words joined by "y" and "mil", and the digits a deed writes after them: "(42)", "(14,882)".
+# A number word or "mil" at a word's start: what follows a number's label when it is written in words.
+NUMBER_WORD = rf"(?:{_WORD}|mil)\b"
 _NUMBER_WORDS = rf"{_WORD}(?:\s+(?:y\s+)?(?:{_WORD}|mil)(?![\w]))*(?:\s+mil)?"
 # "Tomo" and "Libro" capitalised only: "me tomo treinta gotas" is a dose; "no" with its point only.
 _CUE = (
@@ -82,6 +84,15 @@ def _canonical(words: str) -> str:
     for word in _plain(" ".join(words.split())).split():
         out.append({"un": "uno", "una": "uno", "veintiun": "veintiuno", "veintiuna": "veintiuno"}.get(word, word))
     return " ".join(out)
+
+
+def value_of(written: str) -> int | None:
+    """The number a finding spells, its digits in brackets aside ("CUARENTA Y DOS (42)" → 42); None when its
+    words spell none or it has digits outside the brackets."""
+    words = _DIGITS_AFTER.sub("", written)
+    if re.search(r"\d", words) or not re.search(r"[^\W\d_]", words):
+        return None
+    return parse(words)
 
 
 def parse(words: str) -> int | None:

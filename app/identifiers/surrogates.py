@@ -267,14 +267,15 @@ class SurrogateMaker:
         key = name_key(original)
         if key not in self.words:
             in_use = {v.lower() for v in self.words.values()}
+            town_pool = self._town_pool(original) if kind == "place" else []
             for _ in range(50):
                 if kind == "acronym":  # capitals of the same length: a surname would read as no abbreviation
                     candidate = "".join(_random_letter(self._rng) for _ in original).upper()
                     if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
                         break
                     continue
-                if kind == "place" and (town := self._town_like(original)) is not None:
-                    candidate = town
+                if kind == "place" and town_pool:
+                    candidate = self._rng.choice(town_pool)
                     # by its key: "Bogota" must not come back as "Bogotá"
                     if name_key(candidate) != key and not self._taken(candidate) and candidate.lower() not in in_use:
                         break
@@ -300,10 +301,7 @@ class SurrogateMaker:
     def _spelled_number(self, original: str) -> str | None:
         """A number written in Spanish words (with its digits in brackets, where given) stands in as another
         number of as many digits, in words and digits alike; None for anything else."""
-        words = re.sub(r"\s?\(\s?\d[\d.,]*\s?\)$", "", original)
-        if not re.search(r"[^\W\d_]", words) or re.search(r"\d", words):
-            return None
-        number = spelled_numbers.parse(words)
+        number = spelled_numbers.value_of(original)
         if number is None:
             return None
         width = len(str(number))
@@ -311,17 +309,17 @@ class SurrogateMaker:
         candidates = [n for n in (self._rng.randint(low, high) for _ in range(20)) if n != number]
         return spelled_numbers.restated(original, candidates[0]) if candidates else None
 
-    def _town_like(self, original: str) -> str | None:
-        """Another town of the country the original is a town of ("Lima" by another of Peru's), or of the
-        conversation's language where the original is no town on the list (Spain's and Mexico's for Spanish,
-        Britain's and the United States' for English); None where the list holds none. Faker's own towns would
-        be "Vieja Hungría" in Spanish, and a Bolivian town read as Spain's moves the letter's country."""
+    def _town_pool(self, original: str) -> list[str]:
+        """The other towns of the country the original is a town of ("Lima": Peru's), or of the conversation's
+        language where the original is no town on the list (Spain's and Mexico's for Spanish, Britain's and the
+        United States' for English); empty where the list holds none. Faker's own towns would be "Vieja
+        Hungría" in Spanish, and a Bolivian town read as Spain's moves the letter's country."""
         countries = towns.town_country(original)
         if countries is None:
             countries = ("ES", "MX") if self._fakes is self._spanish else ("GB", "US")
         key = name_key(original)
-        pool = [name for country in countries for name in towns.stand_in_towns(country) if name_key(name) != key]
-        return self._rng.choice(pool) if pool else None  # a country of one town ("Gibraltar"): Faker's
+        # a country of one town ("Gibraltar") leaves none: Faker's then
+        return [name for country in countries for name in towns.stand_in_towns(country) if name_key(name) != key]
 
     def _person(self, original: str) -> str:
         matches = list(_WORD.finditer(original))
