@@ -163,6 +163,8 @@ def _spelled_nineties(unit: int, spanish: bool, units: list[str]) -> str:
 # The kinds of number a deed may write in words ("ESCRITURA NÚMERO CIENTO OCHENTA Y SIETE"); an age in words
 # has its own stand-in.
 _SPELLABLE = frozenset({T.RECORD_NUMBER, T.CASE_NUMBER, T.LICENCE, T.NATIONAL_ID, T.ACCOUNT, T.OTHER})
+# A name word's stand-in is drawn at most this many times before the last draw is kept
+_DRAWS_FROM_A_POOL = 50
 
 
 class SurrogateMaker:
@@ -268,7 +270,7 @@ class SurrogateMaker:
         if key not in self.words:
             in_use = {v.lower() for v in self.words.values()}
             town_pool = self._town_pool(original) if kind == "place" else []
-            for _ in range(50):
+            for _ in range(_DRAWS_FROM_A_POOL):
                 if kind == "acronym":  # capitals of the same length: a surname would read as no abbreviation
                     candidate = "".join(_random_letter(self._rng) for _ in original).upper()
                     if candidate.lower() != key and not self._taken(candidate) and candidate.lower() not in in_use:
@@ -309,7 +311,7 @@ class SurrogateMaker:
         candidates = [n for n in (self._rng.randint(low, high) for _ in range(20)) if n != number]
         return spelled_numbers.restated(original, candidates[0]) if candidates else None
 
-    def _town_pool(self, original: str) -> list[str]:
+    def _town_pool(self, original: str) -> tuple[str, ...]:
         """The other towns of the country the original is a town of ("Lima": Peru's), or of the conversation's
         language where the original is no town on the list (Spain's and Mexico's for Spanish, Britain's and the
         United States' for English); empty where the list holds none. Faker's own towns would be "Vieja
@@ -317,9 +319,12 @@ class SurrogateMaker:
         countries = towns.town_country(original)
         if countries is None:
             countries = ("ES", "MX") if self._fakes is self._spanish else ("GB", "US")
+        pool = towns.stand_in_pool(countries)
+        if len(pool) >= _DRAWS_FROM_A_POOL:
+            return pool  # the draw itself skips the original; filtering 50,000 names took 70 ms a note
+        # a country of a few towns may hold only the original ("Gibraltar"), which leaves none: Faker's then
         key = name_key(original)
-        # a country of one town ("Gibraltar") leaves none: Faker's then
-        return [name for country in countries for name in towns.stand_in_towns(country) if name_key(name) != key]
+        return tuple(name for name in pool if name_key(name) != key)
 
     def _person(self, original: str) -> str:
         matches = list(_WORD.finditer(original))

@@ -118,6 +118,12 @@ def stand_in_towns(country: str) -> tuple[str, ...]:
     return _countries()[1].get(country, ())
 
 
+@functools.cache
+def stand_in_pool(countries: tuple[str, ...]) -> tuple[str, ...]:
+    """The towns of all of ``countries``, in their order: built once, as every stand-in of a town draws from it."""
+    return tuple(name for country in countries for name in stand_in_towns(country))
+
+
 def find_towns(text: str) -> list[Entity]:
     """The towns in ``text`` that no cue marks: capitalised runs that are a town's whole name, and lower-case
     ones after "de", "en", "from"…"""
