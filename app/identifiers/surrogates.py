@@ -334,13 +334,14 @@ class SurrogateMaker:
         given = whole[1] if "," in original and len(whole) > 1 else whole[0] if whole else None
         first = _first_name_kind(titles, given)
         # A given name alone ("tyrone", "my dad teodoro") stands in as a given name of its gender; any other
-        # single word as a surname, as before ("Dr Okafor").
+        # single word as a surname ("Dr Okafor").
         # (by the lists alone: by its ending "Garcia" or "Peña" would read as a woman's given name)
         alone_given = (
             len(named) == 1
             and _given_name_kinds().get((given or "").lower(), "first") != "first"
             and (given or "").lower() not in lexicon.every_surname()  # "Dr Silva", "Mr Grant": surnames
-            and not titles & (_FEMALE_TITLES | _MALE_TITLES)
+            # after any title one word is the surname: "Dr Tan", "Prof. Kim", "Lic. Paz" (and "Mrs Rose")
+            and not titles & _TITLES
         )
         surname = set()
         if named and not alone_given:  # "SURNAME, First" names the surname first; otherwise it comes last

@@ -95,6 +95,19 @@ def test_a_surname_alone_is_not_read_as_a_given_name_by_its_ending(seed):
     assert given_name_kind(stand_in[3:]) != "first_female" or stand_in[3:].lower() not in _female_lists()
 
 
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", ["Dr Tan", "Prof. Kim", "Lic. Paz", "Judge Rose"])
+def test_one_word_after_any_title_stands_in_as_a_surname(seed, name):
+    """ "Tan", "Kim", "Paz" and "Rose" are given names in some locale; after a title they are surnames, and
+    "Dr Dorothy" would tell the model the doctor is someone else."""
+    maker = _maker(seed)
+    title, word = name.rsplit(" ", 1)
+    stand_in = maker.make(T.PERSON, name)
+    assert stand_in.startswith(title + " ") and stand_in != name
+    assert maker.words[word.lower()] == stand_in[len(title) + 1 :]
+    assert stand_in[len(title) + 1 :].lower() in lexicon.every_surname(), stand_in
+
+
 def _female_lists() -> set[str]:
     from faker.providers.person.en_US import Provider
 
