@@ -87,6 +87,25 @@ venezolano venezolana ecuatoriano ecuatoriana cubano cubana salvadoreño salvado
 hondureño hondureña nicaragüense costarricense panameño panameña dominicano dominicana puertorriqueño
 puertorriqueña boliviano boliviana paraguayo paraguaya uruguayo uruguaya
 """
+# The state's agencies named by their kind and the country or region they serve: "Instituto Salvadoreño del
+# Seguro Social", "Centro Nacional de Registros", "Servicio Andaluz de Salud". The kind and the adjective
+# alone make no office of the state ("Instituto Mexicano de Cardiología", "Centro Nacional de Cirugía" are one
+# hospital each): the rest must say what the state does.
+_AGENCY_KINDS = frozenset(
+    """
+    institute instituto centre center centro service servicio agency agencia administration administración
+    fund fondo board junta council consejo commission comisión directorate dirección office oficina system
+    sistema registry registro authority autoridad corporation corporación
+    """.split()
+)
+_REGIONAL = frozenset(
+    """
+    andaluz andaluza catalán catalana gallego gallega vasco vasca madrileño madrileña valenciano valenciana
+    canario canaria aragonés aragonesa asturiano asturiana balear murciano murciana navarro navarra
+    extremeño extremeña cántabro cántabra riojano riojana castellano castellana manchego manchega estatal
+    """.split()
+)
+_STATE_WORK = frozenset("salud health social estado state nación nation república republic judicial".split())
 # The words that, beside an institution's kind, make one place's name: "City Hospital", "University
 # Hospital", "County Court", "Royal Infirmary", "Hospital General", "Hospital Universitario".
 _LEVELS = frozenset(
@@ -116,7 +135,9 @@ def _kind_words() -> frozenset[str]:
 _KINDS = _kind_words()
 _PUBLIC_WORDS = frozenset(_PUBLIC.split())
 _NATIONAL_LEVELS = frozenset("national nacional federal".split())
+_NATIONALITY_WORDS = frozenset(_NATIONALITIES.split())
 DESCRIPTIVE_WORDS = frozenset((_SPECIALTIES + _FUNCTIONS + _NATIONALITIES).split()) | _LEVELS | _POPULATIONS | _KINDS
+_AGENCY_DESCRIPTIVE = DESCRIPTIVE_WORDS | _PUBLIC_WORDS | _AGENCY_KINDS | _REGIONAL | _STATE_WORK
 # The state written before its office's name: "U.S. Citizenship and Immigration Services", "EE. UU.".
 _STATE_BEFORE = re.compile(r"^(?:the |The |THE )?(?:U\.\s?S\.(?:\s?A\.)?|US|USA|U\.\s?K\.|UK|EE\.\s?UU\.)\s+")
 
@@ -134,13 +155,24 @@ def names_nothing(surface: str, as_person: bool = False) -> bool:
     # "Border Insurance Agency" are one clinic, one bank, one agency.
     heads = [w.lower() for w in words[:2]]
     public = bool(heads) and (
-        heads[0] in _PUBLIC_WORDS or heads[0] in _NATIONAL_LEVELS and len(heads) > 1 and heads[1] in _PUBLIC_WORDS
+        heads[0] in _PUBLIC_WORDS
+        or heads[0] in _NATIONAL_LEVELS
+        and len(heads) > 1
+        and heads[1] in _PUBLIC_WORDS | _STATE_WORK
     )
+    agency = (
+        len(heads) > 1
+        and heads[0] in _AGENCY_KINDS
+        and heads[1] in _NATIONAL_LEVELS | _NATIONALITY_WORDS | _REGIONAL
+        and bool({w.lower() for w in words[2:]} & (_PUBLIC_WORDS | _STATE_WORK))
+    )
+    if agency:
+        return all(len(w) > 1 and w.lower() in _AGENCY_DESCRIPTIVE for w in words)
     if state and not public:
         return False  # "US Bank": the country's name is part of the firm's
     if not public and lower & (_LEVELS | _POPULATIONS) and lower & (_KINDS - _LEVELS - _POPULATIONS):
         return False  # "University Hospital", "Children's Hospital": one hospital, named by its kind
-    descriptive = DESCRIPTIVE_WORDS | _PUBLIC_WORDS if public else DESCRIPTIVE_WORDS
+    descriptive = DESCRIPTIVE_WORDS | _PUBLIC_WORDS | _STATE_WORK if public else DESCRIPTIVE_WORDS
     return bool(words) and all(
         len(w) > 1
         and (w.lower() in descriptive or lexicon.is_clinical_word(w))

@@ -1214,6 +1214,23 @@ def _only_a_region(word: str) -> bool:
     return lexicon.is_region(word) and not lexicon.is_name_word(word)
 
 
+# A capitalised name with its joining words: "Instituto Hondureño de Seguridad Social", "Board of Ontario".
+_CAPITALISED = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*"
+_NAME_RUN = re.compile(
+    rf"(?<![^\W\d_]){_CAPITALISED}(?:(?: (?:de|del|de la|de los|de las|of|the|and|y|for|para))? {_CAPITALISED})*"
+)
+
+
+def _part_of_a_nameless_run(text: str, entity: Entity) -> bool:
+    """Whether ``entity`` is part of a longer capitalised name that names no one: the learned stage reads
+    "Instituto Hondureño" of the "… de Seguridad Social" that the state runs."""
+    window = max(0, entity.start - 80)
+    for match in _NAME_RUN.finditer(text, window, min(len(text), entity.end + 80)):
+        if match.start() <= entity.start and entity.end <= match.end():
+            return match.span() != (entity.start, entity.end) and descriptors.names_nothing(match.group(0))
+    return False
+
+
 def _learned_credible(
     text: str, entity: Entity, found: list[Entity], language: str, learned: Sequence[Entity] = ()
 ) -> bool:
@@ -1233,7 +1250,10 @@ def _learned_credible(
     if (
         entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)
         and not beside_its_kind  # "Rivers Vale⏎Cooperative": the end of a name the rules found
-        and descriptors.names_nothing(surface, as_person=entity.type is T.PERSON)
+        and (
+            descriptors.names_nothing(surface, as_person=entity.type is T.PERSON)
+            or _part_of_a_nameless_run(text, entity)
+        )
     ):
         return False  # "remitida al Ministerio Público", "Family Physician": what an office does, as for the rules
     words = re.findall(r"[^\W\d_]+", surface)

@@ -3208,6 +3208,10 @@ def test_dates_initials_registry_numbers_and_towns_of_deeds_forms_and_chats(dete
         ("National Insurance number: QQ 12 34 56 C", ["National Insurance"]),
         ("La denuncia será remitida al Ministerio Público y a la Fiscalía.", ["Ministerio Público", "Fiscalía"]),
         ("Afiliado a la Caja Nacional de Salud desde 2019.", ["Caja Nacional de Salud"]),
+        (
+            "Afiliada al Instituto Hondureño de Seguridad Social; inscrita en el Centro Nacional de Registros.",
+            ["Instituto Hondureño de Seguridad Social", "Centro Nacional de Registros"],
+        ),
         ("con Número de Identificación Tributaria 0614-150385-102-3", ["Número de Identificación Tributaria"]),
         # a table's items and headings; its ratios, a coma score's parts and drug codes
         (
@@ -3296,6 +3300,16 @@ def test_a_set_of_exercises_is_no_roman_month_date(detector):
         ("Border Insurance Agency", False),
         ("Clínica del Seguro", False),
         ("Veterans Hospital", False),
+        # an agency by its kind, the country or region it serves and the state's work
+        ("Instituto Salvadoreño del Seguro Social", True),
+        ("Centro Nacional de Registros", True),
+        ("Servicio Andaluz de Salud", True),
+        ("Fiscalía General del Estado", True),
+        ("National Health Service", True),
+        # a kind and a country's adjective alone make one hospital or school
+        ("Instituto Nacional de Cardiología", False),
+        ("Instituto Tecnológico Salvadoreño Miramar", False),
+        ("Hospital Nacional Rosales", False),
     ],
 )
 def test_the_states_offices_name_no_one_but_a_firm_with_their_words_does(surface, nothing):
