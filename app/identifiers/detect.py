@@ -25,7 +25,7 @@ from app.identifiers.language import Language, detect_language
 from app.identifiers.learned_tagger import LearnedTagger, joined_to_neighbours, shipped_tagger
 from app.identifiers.lower_case_institutions import find_lower_case_institutions
 from app.identifiers.lower_case_names import find_labelled_lower_case_names, find_lower_case_pairs
-from app.identifiers.numbers import find_numbers
+from app.identifiers.numbers import cue_spans, find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
 from app.identifiers.plates import VEHICLE_WORDS
@@ -312,7 +312,7 @@ class IdentifierDetector:
         # holds ("San Vicente del Raspeig" is no Vicente): its stand-in must be a town's.
         places_named = {(t.start, t.end) for t in towns if " " in t.text_in(text)}
         return [
-            _without_role_abbreviation(text, _without_number_label(text, kept))
+            _with_check_character(text, _without_role_abbreviation(text, _without_number_label(text, kept)))
             for entity in _resolve(found)
             if (placed := places.without_state_code(text, _as_town(entity, places_named))) is not None
             and (kept := _whole_words(text, placed)) is not None
@@ -935,11 +935,29 @@ _RATIO = re.compile(r"\d{1,3}/\d{1,3}")
 _DRUG_CODE = re.compile(r"\d{4}-\d{4}-\d{2}|\d{5}-\d{3}-\d{2}|\d{5}-\d{4}-\d{1,2}")
 
 
+# A check character in brackets after a number's digits: Hong Kong's "A123456(7)", a hospital's "(B)".
+_CHECK_CHARACTER = re.compile(r"\([0-9A-Z]\)(?![\w(])")
+_CODE_TYPES = frozenset(
+    {T.RECORD_NUMBER, T.NATIONAL_ID, T.LICENCE, T.ACCOUNT, T.CASE_NUMBER, T.DEVICE, T.VEHICLE, T.OTHER}
+)
+
+
+def _with_check_character(text: str, entity: Entity) -> Entity:
+    """A number's finding with the check character written after it: it is a digit of the number."""
+    check = _CHECK_CHARACTER.match(text, entity.end) if entity.type in _CODE_TYPES else None
+    return Entity(entity.start, check.end(), entity.type) if check else entity
+
+
 def _names_no_one(text: str, entity: Entity) -> bool:
-    """A finding of a form that is no identifier here: a ratio typed as a number, or a drug's code after its
-    "NDC" (in its sentence or its table's heading), which reads as a phone number."""
+    """A finding of a form that is no identifier here: a ratio typed as a number, a drug's code after its
+    "NDC" (in its sentence or its table's heading), which reads as a phone number, or a name that is the word
+    naming the number after it ("Aadhaar 2345 6789 0123")."""
     surface = entity.text_in(text)
     if entity.type in (T.PHONE, T.NATIONAL_ID, T.ACCOUNT, T.CARD, T.POSTCODE) and _RATIO.fullmatch(surface):
+        return True
+    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and any(
+        start <= entity.start and entity.end <= end for start, end in cue_spans(text)
+    ):
         return True
     return (
         entity.type is T.PHONE

@@ -9,6 +9,7 @@ algorithms; the cues in English and Spanish are this product's, written for clin
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from collections.abc import Callable
@@ -39,6 +40,8 @@ _CODE = (
     r"|(?<=\d),(?=\d{3}(?!\d|\.\d))){2,30}"
 )
 _SEP = (
+    # the document the number is on may stand between ("Medicare card 2123 45670 1", "carné 85031212345")
+    r"(?:\s(?:card|tarjeta|carn[ée]t?)(?!\w))?"
     r",?\s*(?:[:#=]|number|número|n\.?[º°o]\.?(?![^\W\d_])|no\.?(?![^\W\d_])|num\.?(?![^\W\d_])|"
     r"núm\.?(?![^\W\d_])|is|es el|es)?\s*(?:[:#]\s*)?"
 )
@@ -128,7 +131,9 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"c\.i\.|rnc|rif|ruc|dui|c[ée]dula de ciudadan[íi]a|c[ée]dula de extranjer[íi]a|"
         r"identity card(?:,? number)?|id card(?:,? number)?|carta d'identit[àa]|carte d'identit[ée]|"
         # Canada's provincial health cards and Australia's Centrelink reference
-        r"ohip|health card(?: number| no)?|crn|centrelink(?: crn)?",
+        r"ohip|health card(?: number| no)?|crn|centrelink(?: crn)?|"
+        # Hong Kong's identity card, South Africa's identity number, India's PAN card
+        r"hkid|hkic|id number|identity number|id no|carn[ée]t? de identidad",
     ),
     _cued(
         T.CASE_NUMBER,
@@ -440,26 +445,37 @@ def find_numbers(text: str) -> list[Entity]:
         before = text[max(0, match.start() - 30) : match.start()]
         if re.search(r"(?:CC|C\.C\.|NIT|c[ée]dula|documento|DNI|ID|RUT|CUIT|CUIL)[\s:.nº°#]*$", before, re.I):
             found.append(Entity(*match.span(), T.NATIONAL_ID))
-    for kind, pattern in _CUED:
-        for match in pattern.finditer(text):
-            start, end = match.span("value")
-            value = match.group("value")
-            if said := re.match(r"(?i)(?:is|es) (?=\d)", value):  # "MAC address is 00:1B…": the verb is no code
-                start, value = start + said.end(), value[said.end() :]
-            if not any(c.isdigit() for c in value):
-                continue  # the cue's look ahead saw a digit further on, not in this word
-            if word := _A_WORD_FIRST.match(value):
-                # a word between the cue and its number qualifies the cue ("finca registral 34.871"), or the
-                # sentence went on: "REPORT printed 01/31/2025 4:07", "RIF pain 3/7", "cc: ta 132/74"
-                start, value = start + word.end(), value[word.end() :]
-                if _A_DATE.match(value) or kind not in (T.CASE_NUMBER, T.RECORD_NUMBER) and _A_RATIO.match(value):
-                    continue  # "Expediente judicial 123/21" is a case's number, "RIF pain 3/7" no one's
-            if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
-                continue  # "plate 3" is a count
-            if _is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value):
-                continue  # "patente 3mm", "chart: 75th centile": a size or a rank, not a code
-            found.append(Entity(start, end, kind))
+    for kind, match in _cued_matches(text):
+        start, end = match.span("value")
+        value = match.group("value")
+        if said := re.match(r"(?i)(?:is|es) (?=\d)", value):  # "MAC address is 00:1B…": the verb is no code
+            start, value = start + said.end(), value[said.end() :]
+        if not any(c.isdigit() for c in value):
+            continue  # the cue's look ahead saw a digit further on, not in this word
+        if word := _A_WORD_FIRST.match(value):
+            # a word between the cue and its number qualifies the cue ("finca registral 34.871"), or the
+            # sentence went on: "REPORT printed 01/31/2025 4:07", "RIF pain 3/7", "cc: ta 132/74"
+            start, value = start + word.end(), value[word.end() :]
+            if _A_DATE.match(value) or kind not in (T.CASE_NUMBER, T.RECORD_NUMBER) and _A_RATIO.match(value):
+                continue  # "Expediente judicial 123/21" is a case's number, "RIF pain 3/7" no one's
+        if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
+            continue  # "plate 3" is a count
+        if _is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value):
+            continue  # "patente 3mm", "chart: 75th centile": a size or a rank, not a code
+        found.append(Entity(start, end, kind))
     return found
+
+
+@functools.lru_cache(maxsize=4)
+def _cued_matches(text: str) -> tuple[tuple[EntityType, re.Match], ...]:
+    """Every cue and the code after it, read once a text: ``find_numbers`` and ``cue_spans`` both ask."""
+    return tuple((kind, match) for kind, pattern in _CUED for match in pattern.finditer(text))
+
+
+def cue_spans(text: str) -> list[tuple[int, int]]:
+    """Where the words that name a number stand before their number ("Aadhaar" of "Aadhaar 2345 6789
+    0123", "Medicare card"): a label, not anyone's name."""
+    return [(match.start(), match.start("value")) for _, match in _cued_matches(text)]
 
 
 # A word in lower case and a space opening what follows a cue: the sentence goes on, no code starts so.
@@ -482,7 +498,9 @@ def _is_law_or_quantity(text: str, start: int, end: int) -> bool:
     """A measurement ("150 mg") or a statute ("Ley 29/1994") is not a code."""
     return bool(_UNIT_AFTER.match(text, end)) or bool(
         re.search(
-            r"(?:ley|real decreto|rd|decreto|orden|directiva|reglamento|act|section|art[íi]culo|art)\.?\s*$",
+            # whole words: "card" ends in the "RD" of a royal decree, "fact" in "act"
+            r"(?<![^\W\d_])(?:ley|real decreto|rd|decreto|orden|directiva|reglamento|act|section|art[íi]culo|art)"
+            r"\.?\s*$",
             text[max(0, start - 20) : start],
             re.I,
         )

@@ -292,7 +292,9 @@ _STREETS = (
     ),
     re.compile(r"(?<!\w)(?i:Ruta|Route|Carretera|Ctra\.?|Km\.?) \d{1,4},? (?i:km|kil[óo]metro) \d{1,4}(?:[.,]\d)?"),
     re.compile(
-        rf"(?<![\w,.])\d{{1,5}},? {_NAME}(?= ?,? (?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}}|\d{{4,5}} |{_NAME},? "
+        # not the last group of a longer number, before a postcode that is not the first of another
+        # ("Medicare card 2123 45670 1, Aadhaar 2345 6789 0123" holds no address)
+        rf"(?<![\w,.])(?<!\d )\d{{1,5}},? {_NAME}(?= ?,? (?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}}|\d{{4,5}} (?!\d)|{_NAME},? "
         rf"(?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}})))"
     ),
     # A floor and a door alone, as a residents' meeting's minutes name each owner's flat: "D. Faustino Lozano

@@ -3316,3 +3316,36 @@ def test_the_states_offices_name_no_one_but_a_firm_with_their_words_does(surface
     from app.identifiers.descriptors import names_nothing
 
     assert names_nothing(surface) is nothing
+
+
+@pytest.mark.parametrize(
+    ("text", "identifier", "kind"),
+    [
+        # the card's word between a cue and its number ("card" once ended in a royal decree's "RD")
+        ("Medicare card 2123 45670 1, Aadhaar 2345 6789 0123.", "2123 45670 1", T.RECORD_NUMBER),
+        ("Medicare card 2123 45670 1, Aadhaar 2345 6789 0123.", "2345 6789 0123", T.NATIONAL_ID),
+        ("Presenta carné de identidad 85031212345 vigente.", "85031212345", T.NATIONAL_ID),
+        # a check character in brackets is a digit of the number
+        ("HKID: A123456(7). Tel: 9123 4567.", "A123456(7)", T.NATIONAL_ID),
+        ("MRN 00482913(B) on the wristband.", "00482913(B)", T.RECORD_NUMBER),
+    ],
+)
+def test_a_number_after_its_documents_word_and_with_its_check_character_is_found_whole(
+    detector, text, identifier, kind
+):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(identifier) is kind, found
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # the word naming a number is no one's name, and the number's last group no house number
+        ("Medicare card 2123 45670 1, Aadhaar 2345 6789 0123.", ["Aadhaar", "Medicare"]),
+        ("Documento: DNI 07234561 A; Pasaporte PAA123456.", ["Pasaporte", "DNI"]),
+        # a word ending in a statute's abbreviation before a number is no statute ("card", "fact")
+        ("See Real Decreto 1720/2007 and Art. 5.", ["Real Decreto 1720/2007"]),
+    ],
+)
+def test_the_words_that_name_a_number_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
