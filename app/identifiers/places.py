@@ -294,7 +294,8 @@ _STREETS = (
     re.compile(
         # not the last group of a longer number, before a postcode that is not the first of another
         # ("Medicare card 2123 45670 1, Aadhaar 2345 6789 0123" holds no address)
-        rf"(?<![\w,.])(?<!\d )\d{{1,5}},? {_NAME}(?= ?,? (?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}}|\d{{4,5}} (?!\d)|{_NAME},? "
+        rf"(?<![\w,.])(?<!\d )\d{{1,5}},? {_NAME}"
+        rf"(?= ?,? (?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}}|\d{{4,5}} (?!\d)|{_NAME},? "
         rf"(?:[A-Z]{{1,2}}\d{{1,2}}[A-Z]? \d[A-Z]{{2}})))"
     ),
     # A floor and a door alone, as a residents' meeting's minutes name each owner's flat: "D. Faustino Lozano
