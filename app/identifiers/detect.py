@@ -248,6 +248,7 @@ class IdentifierDetector:
         listed = find_known_organisations(text)
         found += listed
         found += _address_parts(text, found)
+        found += _postcodes_after_places(text, found)
         found += [
             named for entity in names.find_names(text, lower_spans) if (named := _named(text, entity)) is not None
         ]
@@ -1093,6 +1094,24 @@ def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
     return parts
 
 
+# Four or five digits after a town or a suburb, on its line or at the start of the next, as forms and address
+# blocks write a postcode ("Johannesburg 2193", "Vaasa 65100", "Rosebank,⏎2196"); not a year, a quantity or
+# the first group of a longer number.
+_POSTCODE_AFTER_PLACE = re.compile(
+    r",?(?:[ \t]+|[ \t]*\n[ \t]*)(?!(?:19|20)\d\d(?!\d))(?P<value>\d{4,5})"
+    r"(?![\d\-/:]|[.,]\d|[ ,]\d|\s?(?:%|mg|ml|kg|km|m|h|hrs|am|pm)\b)"
+)
+
+
+def _postcodes_after_places(text: str, found: list[Entity]) -> list[Entity]:
+    """The postcode written after a town or a suburb that a finding holds."""
+    return [
+        Entity(*match.span("value"), T.POSTCODE)
+        for place in found
+        if place.type in (T.LOCATION, T.ADDRESS) and (match := _POSTCODE_AFTER_PLACE.match(text, place.end))
+    ]
+
+
 def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     """Names in an eponymous disease, a statute's title or a product named before its serial number are not
     people or companies; a law's date is no one's."""
@@ -1274,6 +1293,10 @@ def _learned_credible(
         )
     ):
         return False  # "remitida al Ministerio Público", "Family Physician": what an office does, as for the rules
+    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and surface.lower() in lexicon.iso_regions():
+        # "2196, Gauteng": a state's level, kept as the rules keep it (the list holds no town's name; a
+        # country's or a state's that is also a town's, "Grecia", "Córdoba", the model may still read as the town)
+        return False
     words = re.findall(r"[^\W\d_]+", surface)
     digits = any(c.isdigit() for c in surface)
     calendar = any(w.lower().rstrip(".") in CALENDAR_WORDS for w in words)

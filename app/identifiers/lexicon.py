@@ -78,6 +78,7 @@ KEEP_TERMS = frozenset(
     accuvein alaris sigma baxter plum graseby bodyguard mckinley kangaroo
     epic cerner meditech allscripts athenahealth eclinicalworks nextgen emis systmone vision riskman datix vocera
     doxy.me doximity teladoc zoom
+    honor honour lordship ladyship majesty excellency señoría señoria excelencia majestad ilustrísima ilustrisima
     pedialyte dioralyte panadol nurofen calpol tylenol advil motrin aleve benadryl zyrtec claritin
     laxido movicol dulcolax senokot fybogel lactulose gaviscon rennie imodium buscopan canesten
     cavit ketac fuji dycal vitrebond kalzinol irm
@@ -424,7 +425,15 @@ def regions() -> frozenset[str]:
                 values = list(values.values()) + list(values)
             # Brazil's states come as (abbreviation, name): the name is the region
             out |= {str(v[-1] if isinstance(v, tuple) else v).lower() for v in values}
-    return frozenset(out - _NOT_REGIONS)
+    return frozenset((out | iso_regions()) - _NOT_REGIONS)
+
+
+@functools.cache
+def iso_regions() -> frozenset[str]:
+    """Every other country's states and provinces by ISO 3166-2 (lower case), less towns' and people's names
+    and everyday words (scripts/build_regions.py): "gauteng", "guanacaste", "bay of plenty"."""
+    with gzip.open(files("app.resources") / "identifiers" / "regions.txt.gz", "rt", encoding="utf-8") as listed:
+        return frozenset(line.strip() for line in listed if line.strip())
 
 
 def is_region(surface: str) -> bool:

@@ -403,6 +403,10 @@ RULES: tuple[Rule, ...] = (
         re.I,
     ),
     _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|a\.|añas))(?!\w)", re.I),
+    # a lab report's and a chart's shortest forms: "(94 y)", "(92 a)", "94y", and an age in brackets after the
+    # date of birth it follows from ("DOB: 02/14/1931 (94)")
+    _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)(?: ?[ya](?=\))|y(?![\w/])))"),
+    _rule(T.AGE, r"(?<=\d{4}) \((?P<value>(?:9\d|1[01]\d))\)"),
     # a chart's short forms: "91 y/o", "93yo", "92 y.o."
     _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)\s?(?:y/o|y\.o\.?|yo(?=[\s,.;)]|$)|yr old|yr-old))", re.I),
     # an age and a sex opening a case: "91F with sepsis", "92 M, DNR" (a temperature in Fahrenheit, "98F, HR

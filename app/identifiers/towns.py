@@ -54,10 +54,14 @@ _PLACE_AND_DATE = re.compile(
     r"(?=\d{1,2}(?:º|°|o\.)?[ \t]+de[ \t]+[a-zA-Z]|\d{1,2}(?:st|nd|rd|th)?[ \t]+[A-Z][a-z]+\.?[ \t]+\d{4}|"
     r"[A-Z][a-z]+\.?[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}|\d{1,2}[/.\-]\d{1,2}[/.\-]\d{2,4})"
 )
-_ARTICLE_BEFORE = re.compile(r"(?<!\w)(?i:the|an|la|el|los|las|un|una)\s+$")
+# (and a possessive: "your Honor", "mi Reina", "our Victoria" name no town)
+_ARTICLE_BEFORE = re.compile(
+    r"(?<!\w)(?i:the|an|la|el|los|las|un|una|your|his|her|our|my|their|mi|tu|su|nuestra|nuestro)\s+$"
+)
 # After the town: a form's label ("Mobile: …", "Mobile 07700 900482"). A number of one or two digits
 # after a town is its postal district ("Dublin 4").
-_LABEL_AFTER = re.compile(r"[ \t]*(?::|[+(]?\d{3})")
+# (four or five digits alone are its postcode: "Vaasa 65100", "Sandton 2196,")
+_LABEL_AFTER = re.compile(r"[ \t]*(?::|(?!\d{4,5}(?![\d\-/]|[ .]\d))[+(]?\d{3})")
 # Scales and charts named after towns, which a note gives with a number or their kind ("Glasgow 15",
 # "GCS: Glasgow 14/15", "Bristol type 4", "Oxford 4/5", "Manchester triage").
 _SCALES = frozenset("glasgow bristol oxford epworth edmonton manchester richmond boston denver".split())
@@ -222,7 +226,7 @@ def _the_town(text: str, start: int, end: int, surface: str) -> bool:
         return True  # "Padre Las Casas", "Silver Spring": a name of several words is the place's
     if len(surface) <= 3 or lower in _STRUCTURAL:
         return False
-    if _ARTICLE_BEFORE.search(text, max(0, start - 6), start):
+    if _ARTICLE_BEFORE.search(text, max(0, start - 9), start):
         return False  # "ante la Sala", "the Reading": a common noun
     if text[max(0, start - 2) : start].strip() == "&" or text[end : end + 2].strip() == "&":
         return False  # "Physio & Rehab": a word of a firm's name

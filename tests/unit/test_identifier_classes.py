@@ -3349,3 +3349,35 @@ def test_a_number_after_its_documents_word_and_with_its_check_character_is_found
 )
 def test_the_words_that_name_a_number_are_kept(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a postcode after its town or suburb, on its line or the next, and a town before a lone postcode
+        ("Parkhurst, Johannesburg 2193. Rosebank, 2196.", ["Johannesburg", "2193", "Rosebank", "2196"]),
+        ("Ms Khumalo resides at 17 Jacaranda Cres,\nParkhurst, Johannesburg\n2193 and works nearby.", ["2193"]),
+        ("Vaasa 65100, Finland.", ["Vaasa", "65100"]),
+        # an age over 89 in a report's shortest forms
+        ("Patient: WHITLOCK, JUNE E   DOB: 02/14/1931 (94 y)", ["94"]),
+        ("Bed 2: 94y, frail, NOF.", ["94y"]),
+        ("Nacida el 03/02/1930 (95), vive sola.", ["95"]),
+    ],
+)
+def test_postcodes_after_places_and_the_shortest_ages_are_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a state or province of any country is the state's level, kept as the US states are
+        ("Sandton 2196, Gauteng. Transferred from KwaZulu-Natal.", ["Gauteng", "KwaZulu-Natal"]),
+        ("Vive en Liberia, Guanacaste.", ["Guanacaste"]),
+        # a year after a town is no postcode, nor a possessive's word a town
+        ("She ran the London 2012 marathon.", ["2012"]),
+        ("Objection, your Honor.", ["Honor"]),
+    ],
+)
+def test_regions_years_and_forms_of_address_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)

@@ -29,6 +29,7 @@ RESOURCE_FILES = (
     "identifiers/templates/nda.txt",
     "identifiers/towns.txt.gz",
     "identifiers/town_countries.tsv.gz",  # a town's stand-in is drawn from its country's
+    "identifiers/regions.txt.gz",  # other countries' states and provinces, kept
     "privacy/smollm2-135m-instruct.json",  # the bundled model's measured privacy report
     "splitchat.png",  # the window icon
 )
