@@ -60,6 +60,7 @@ reclamaciones siniestros automóviles automoviles recursos humanos producción p
 supervisor jefe jefa jefatura sección seccion gerencia dirección direccion administración administracion
 protección proteccion datos delegado delegada trabajo social registro propiedad certificado vehículo
 vehiculo telecomunicaciones control calidad seguridad prevención prevencion riesgos laborales
+inspectorate inspection commissioner ombudsman regulator tráfico trafico penados departament salut
 """
 # The state's offices and the documents it issues, named by what they do: "Ministerio de Trabajo", "Caja
 # Nacional de Salud", "Citizenship and Immigration Services", "Número de Identificación Tributaria",
@@ -95,7 +96,7 @@ _AGENCY_KINDS = frozenset(
     """
     institute instituto centre center centro service servicio agency agencia administration administración
     fund fondo board junta council consejo commission comisión directorate dirección office oficina system
-    sistema registry registro authority autoridad corporation corporación
+    sistema registry registro authority autoridad corporation corporación servizo
     """.split()
 )
 _REGIONAL = frozenset(
@@ -103,9 +104,12 @@ _REGIONAL = frozenset(
     andaluz andaluza catalán catalana gallego gallega vasco vasca madrileño madrileña valenciano valenciana
     canario canaria aragonés aragonesa asturiano asturiana balear murciano murciana navarro navarra
     extremeño extremeña cántabro cántabra riojano riojana castellano castellana manchego manchega estatal
+    galego galega foral
     """.split()
 )
-_STATE_WORK = frozenset("salud health social estado state nación nation república republic judicial".split())
+_STATE_WORK = frozenset(
+    "salud saúde salut health social estado state nación nation república republic judicial".split()
+)
 # The words that, beside an institution's kind, make one place's name: "City Hospital", "University
 # Hospital", "County Court", "Royal Infirmary", "Hospital General", "Hospital Universitario".
 _LEVELS = frozenset(
@@ -153,19 +157,7 @@ def names_nothing(surface: str, as_person: bool = False) -> bool:
     # The state's office is one by its head: "Caja Nacional de Salud", "National Insurance", "U.S. Citizenship
     # and Immigration Services". Its words count as descriptive only there: "Clínica del Seguro", "US Bank" and
     # "Border Insurance Agency" are one clinic, one bank, one agency.
-    heads = [w.lower() for w in words[:2]]
-    public = bool(heads) and (
-        heads[0] in _PUBLIC_WORDS
-        or heads[0] in _NATIONAL_LEVELS
-        and len(heads) > 1
-        and heads[1] in _PUBLIC_WORDS | _STATE_WORK
-    )
-    agency = (
-        len(heads) > 1
-        and heads[0] in _AGENCY_KINDS
-        and heads[1] in _NATIONAL_LEVELS | _NATIONALITY_WORDS | _REGIONAL
-        and bool({w.lower() for w in words[2:]} & (_PUBLIC_WORDS | _STATE_WORK))
-    )
+    public, agency = _the_states(words)
     if agency:
         return all(len(w) > 1 and w.lower() in _AGENCY_DESCRIPTIVE for w in words)
     if state and not public:
@@ -179,3 +171,40 @@ def names_nothing(surface: str, as_person: bool = False) -> bool:
         and not (as_person and lexicon.is_name_word(w))
         for w in words
     )
+
+
+# The heads only the state's offices have: a firm may be "Seguros del Estado" or "Caja Rural", never a ministry.
+_ONLY_THE_STATES = frozenset(
+    "ministry ministerio fiscalía fiscalia procuraduría procuraduria defensoría defensoria contraloría contraloria "
+    "tesorería tesoreria superintendencia secretaría secretaria policía policia prosecution".split()
+)
+
+
+def names_the_state(surface: str) -> bool:
+    """Whether ``surface`` is one of the state's offices by its head ("Fiscalía General del Estado", "Servizo
+    Galego de Saúde") and names no one: whatever label or list found it, its stand-in would change whom the
+    text deals with, and it locates no one more closely than the country."""
+    state = _STATE_BEFORE.match(surface)
+    words = [w for w in _WORD.findall(surface[state.end() if state else 0 :]) if w.lower() not in _CONNECTORS]
+    public, agency = _the_states(words)
+    only_the_states = bool(words) and words[0].lower() in _ONLY_THE_STATES
+    return (agency or public and only_the_states) and names_nothing(surface)
+
+
+def _the_states(words: list[str]) -> tuple[bool, bool]:
+    """Whether the words head an office of the state (``public``) or an agency by its kind and the country or
+    region it serves (``agency``)."""
+    heads = [w.lower() for w in words[:2]]
+    public = bool(heads) and (
+        heads[0] in _PUBLIC_WORDS
+        or heads[0] in _NATIONAL_LEVELS
+        and len(heads) > 1
+        and heads[1] in _PUBLIC_WORDS | _STATE_WORK
+    )
+    agency = (
+        len(heads) > 1
+        and heads[0] in _AGENCY_KINDS
+        and heads[1] in _NATIONAL_LEVELS | _NATIONALITY_WORDS | _REGIONAL
+        and bool({w.lower() for w in words[2:]} & (_PUBLIC_WORDS | _STATE_WORK))
+    )
+    return public, agency

@@ -80,7 +80,10 @@ _NOT_NAMES = frozenset(
     "pt pts hx dx rx tx sx fx bx cx "
     # pronouns and determiners: spaCy's small model sometimes takes "Her" in "Her son John" into the name
     "he she her hers his him they them their it its we us our you your my me this that these those who whom "
-    "whose which what when where there here then".split()
+    "whose which what when where there here then "
+    # a Spanish court's and notary's forms of address and their abbreviations ("la Ilma. Sra. Magistrada-Juez",
+    # "Ldo. …", "Proc. …")
+    "ilmo ilma ilmos ilmas excmo excma excmos ldo lda proc ss".split()
 )
 # Words spaCy's small model calls organisations in contracts and letters that name no one.
 _ROLE_WORDS = frozenset(
@@ -115,7 +118,13 @@ _ROLE_WORDS = frozenset(
     "mandatario mandataria poderdante apoderado apoderada cedente cesionario usufructuario arrendante "
     "locatario locataria locador locadora comodante comodatario prestamista prestatario querellante "
     "querellado imputado imputada denunciante perito perita fisioterapeuta matrona celador facultativo "
-    "facultativa".split()
+    "facultativa "
+    # the offices a signature or a transcript puts after a name ("Gerente de Ventas", "Fiscal Adjunto", "Juez
+    # Presidente", "Jefa de Recursos Humanos", "Taquígrafa oficial")
+    "jefe jefa gerente adjunto adjunta presidente presidenta taquígrafo taquígrafa taquigrafo taquigrafa "
+    "intérprete interprete agente magistrado magistrada secretario secretaria notario notaria tutor tutora "
+    "directora director subdirector subdirectora coordinadora coordinador supervisora supervisor ventas "
+    "inspector inspectora juez jueza magistrada-juez magistrado-juez".split()
 )
 
 
@@ -949,6 +958,22 @@ def _with_check_character(text: str, entity: Entity) -> Entity:
     return Entity(entity.start, check.end(), entity.type) if check else entity
 
 
+@functools.lru_cache(maxsize=4)
+def _dosed_medicines(text: str) -> frozenset[str]:
+    """The words (lower case) of every medicine the text doses (``rules.MEDICINE_DOSED``), but a name's."""
+    words = {w.lower() for m in rules.MEDICINE_DOSED.finditer(text) for w in _NAME_WORD.findall(m.group(0))}
+    return frozenset(w for w in words - _DOSE_FORMS if not lexicon.is_name_word(w) and w not in _NOT_NAMES)
+
+
+# Titles, as stand-ins keep them: alone, or with an office, they name no one.
+_FORMS_OF_ADDRESS = frozenset(
+    "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra "
+    "ilmo ilma ilmos ilmas excmo excma excmos ldo lda proc ss".split()
+)
+# The forms a note doses a medicine in, written before its name: alone they name no one either ("Inj.").
+_DOSE_FORMS = frozenset("tab tabs tablet cap caps inj syp syr susp amp comp gtt iv po".split())
+
+
 def _names_no_one(text: str, entity: Entity) -> bool:
     """A finding of a form that is no identifier here: a ratio typed as a number, a drug's code after its
     "NDC" (in its sentence or its table's heading), which reads as a phone number, or a name that is the word
@@ -960,6 +985,20 @@ def _names_no_one(text: str, entity: Entity) -> bool:
         start <= entity.start and entity.end <= end for start, end in cue_spans(text)
     ):
         return True
+    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and descriptors.names_the_state(surface):
+        return True
+    titled = _NAME_WORD.findall(surface)
+    if (
+        entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)
+        and titled
+        and all(w.lower() in _FORMS_OF_ADDRESS | _ROLE_WORDS for w in titled)
+    ):
+        return True  # "Ilma.", "Sra. Magistrada-Juez D.": a form of address and an office, no one's name
+    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.ADDRESS):
+        words = [w.lower() for w in _NAME_WORD.findall(surface)]
+        dosed = _dosed_medicines(text)
+        if words and all(w in dosed or w in _DOSE_FORMS for w in words) and (dosed or entity.type is not T.ADDRESS):
+            return True  # "Tab. Atorva 40 mg" doses it: "Atorva" is a medicine wherever the note names it
     return (
         entity.type is T.PHONE
         and _DRUG_CODE.fullmatch(surface) is not None

@@ -1041,6 +1041,15 @@ EPONYM = re.compile(
     # a triage or a scale named after it in Spanish's order: "Triaje Manchester", "escala Glasgow"
     r"|\b(?i:triaje|triage|escala|índice|clasificación) [A-Z][a-zá-ú]+\b"
 )
+# A medicine named by how a note doses it, whatever list it is on: after its form ("Tab. Ecosprin", "Inj.
+# Human Actrapid", "IV Tazocin", "Comp. Neurobión") or before its dose ("Atorva 40 mg", "Coloxyl 2 tabs").
+# Indian, Latin American and other countries' brands are on no list this project ships.
+MEDICINE_DOSED = re.compile(
+    r"(?<![\w.])(?i:tab|tabs|tablet|cap|caps|inj|syp|syr|susp|amp|comp|gtt|iv|po)\.?\s+"
+    r"(?!(?i:box|bag)\b)[A-Z][\w\-]+(?: [A-Z][\w\-]+)?"
+    r"|(?<![\w.])[A-Z][\w\-]+(?= \d+(?:[.,]\d+)?\s?(?i:mg|mcg|µg|g|ml|ui|iu|units?|unidades|gotas|drops|puffs?|"
+    r"tabs?|tabletas?|comprimidos?|caps)\b)"
+)
 # A product by its maker and model, named before its serial number: "Boston Scientific Accolade (n.º de serie
 # 783421)", "Worcester Bosch Greenstar 30i, serial 4740631", "Geotab GO9, serial G9A3B21C7F04". The serial
 # identifies; the maker and the model are anyone's.

@@ -3381,3 +3381,37 @@ def test_postcodes_after_places_and_the_shortest_ages_are_hidden(detector, text,
 )
 def test_regions_years_and_forms_of_address_are_kept(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a medicine on no list, by how the note doses it, wherever the note names it
+        (
+            "Loaded with Ecosprin 325 in ER. 1. Tab. Ecosprin 75 mg 1-0-0. Inj. Human Actrapid sliding scale.",
+            ["Ecosprin 325", "Tab. Ecosprin", "Inj. Human Actrapid"],
+        ),
+        ("day 2 IV Tazocin 4.5g TDS; Atorva 40 mg nocte.", ["IV Tazocin", "Atorva"]),
+        # a court's forms of address and the offices after a name
+        ("Ante S.S.ª la Ilma. Sra. Magistrada-Juez D.ª Cristina Olalla.", ["Ilma.", "Magistrada"]),
+        (
+            "Lic. Byron Tórrez, Gerente de Ventas; Lic. Marco A. Cantú, Fiscal Adjunto.",
+            ["Gerente de Ventas", "Fiscal Adjunto"],
+        ),
+        # the state's inspectors, regulators and registries
+        (
+            "Care Inspectorate notified; copy to the Jefatura Provincial de Tráfico.",
+            ["Care Inspectorate", "Jefatura Provincial de Tráfico"],
+        ),
+        (
+            "SERVIZO GALEGO DE SAÚDE. Calendario vacunal según Departament de Salut.",
+            ["SERVIZO GALEGO DE SAÚDE", "Departament de Salut"],
+        ),
+    ],
+)
+def test_dosed_medicines_forms_of_address_offices_and_regulators_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_name_before_a_dose_is_still_a_name(detector):
+    assert_hidden(detector, "Mr Smith takes Warfarin 5 mg; seen by Dr Ravi Menon 2 days ago.", "Smith", "Ravi Menon")
