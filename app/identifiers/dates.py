@@ -144,6 +144,18 @@ _TIMED_DAY_MONTH = re.compile(
     r"refilled|returned|called|orif|procedure|cita|control|revisi[óo]n|ingreso|alta|consulta|last|effective)\b"
     r"\.?:?\s+(?:on\s+|el\s+)?)(?P<cued>\d{1,2}/\d{1,2})(?![/.]?\d)"
 )
+# A day and month after what a note records being done on it ("booked 17/02", "checked 07/04", "counseled
+# 1/29", "by phone 22/5", "Date: 3/4"), after a 24-hour time ("14:31 4/15"), or in brackets after a test
+# before a colon or a comma ("2D Echo (05/03): …", "Ecocardiograma (4/4, Dra. …)"). Weaker evidence than the
+# cues above, so a score out of five or ten ("improved 3/5") is left as one (``_a_score``).
+_NOTED_DAY_MONTH = re.compile(
+    r"(?:(?i:\b(?:date|booked|checked|counsell?ed|reviewed|sent|received|requested|ordered|referred|rang|"
+    r"phoned|emailed|e-mailed|faxed|posted|given|done|taken|repeated|inserted|removed|changed|re-?sited|"
+    r"discussed|phone|telephone|email|letter|realizad[oa]|solicitad[oa]|enviad[oa]|recibid[oa]|revisad[oa]|"
+    r"citad[oa]|programad[oa]|llamad[oa]|avisad[oa])\b):?\s+(?:on\s+|el\s+)?"
+    r"|(?<![\d:])(?:[01]\d|2[0-3]):[0-5]\d\s+|(?P<open>\())"
+    r"(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)(?(open)(?=\)\s*:|,\s))"
+)
 # A log's or a table's day and month before its 24-hour time: "| 19/10 08:02 |", "03/11 14:30 Seen by …".
 _LOGGED_DAY_MONTH = re.compile(r"(?m)(?:^|\|)[ \t]*(?P<date>\d{1,2}/\d{1,2})(?=[ \t]+\d{2}:\d{2}\b)")
 # A day and month right after another, in a list: "(3/28, 4/2)", "on 6/1 and 6/8".
@@ -356,6 +368,12 @@ _MONTH_ALONE = re.compile(
 )
 
 
+def _a_score(day_month: str) -> bool:
+    """ "4/5", "3/10": a score out of five or ten (muscle power, pain) before it is a date."""
+    first, second = (int(part) for part in day_month.split("/"))
+    return second in (5, 10) and first <= second
+
+
 def _extra_spans(text: str) -> set[tuple[int, int]]:
     spans = {
         m.span(group)
@@ -373,6 +391,11 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         if parse_date(match.group(group)) is not None:
             spans.add(match.span(group))
     spans |= {m.span("date") for m in _DAY_MONTH_LIST.finditer(text) if _a_list_of_dates(text, m)}
+    spans |= {
+        m.span("date")
+        for m in _NOTED_DAY_MONTH.finditer(text)
+        if parse_date(m.group("date")) is not None and not _a_score(m.group("date"))
+    }
     while True:  # each listed day and month after one found is one more
         listed = {
             m.span("date")

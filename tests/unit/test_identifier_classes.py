@@ -3415,3 +3415,25 @@ def test_dosed_medicines_forms_of_address_offices_and_regulators_are_kept(detect
 
 def test_a_name_before_a_dose_is_still_a_name(detector):
     assert_hidden(detector, "Mr Smith takes Warfarin 5 mg; seen by Dr Ravi Menon 2 days ago.", "Smith", "Ravi Menon")
+
+
+@pytest.mark.parametrize(
+    ("text", "day_month"),
+    [
+        ("Plan discussed with Nick by phone 22/5; Leni will stay with them.", "22/5"),
+        ("2D Echo (05/03): LVEF 45%, inferior wall hypokinesia.", "05/03"),
+        ("Client: D.M.    Session #: 7    Date: 3/4    4:10-5:02 pm", "3/4"),
+        ("requested by Dr Whitfield 14:31 4/15 by T. Nakamura.", "4/15"),
+        ("msg 2 booked 17/02 Sat clinic; all mats checked 07/04.", "17/02"),
+        ("Pt. counseled 1/29 w/ daughter (interp.).", "1/29"),
+        ("Ecocardiograma (4/4, Dra. Casals): dilatación leve.", "4/4"),
+    ],
+)
+def test_a_day_and_month_a_note_records_something_on_is_a_date(detector, text, day_month):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(day_month) is T.DATE, found
+
+
+def test_a_score_out_of_five_or_ten_after_the_same_words_is_no_date(detector):
+    text = "Power 4/5 both legs, improved 3/5 (4/5, 3/5). Pain reviewed 3/10."
+    assert all(e.type is not T.DATE for e in detector.detect(text))
