@@ -140,7 +140,7 @@ _LABEL_WORDS = frozenset(
     "plaintiff defendant claimant respondent counsel director sincerely thanks thank regards "
     "hi hiya hey hello kind best firma firmado signado atte att atentamente cordialmente saludos "
     "member premises referring chief alhaji alhaja cel tel tlf tfno fax ext móvil movil celular whatsapp "
-    "located officer nurse agent master sister father reverend rev hon cllr pc dc ds di clabe swift bic cuenta "
+    "fono located officer nurse agent master sister father reverend rev hon cllr pc dc ds di clabe swift bic cuenta "
     "sgt spc ssg maj cpt capt lt col cdr lcpl pvt cpl staff attending resident registrar fellow "
     "fdo firmado atentamente estimado estimada querido querida asunto destinatario destinataria remitente domicilio "
     "cód cod código codigo exp expediente paciente nombre apellidos titular enfermera enfermero médico médica "

@@ -463,7 +463,30 @@ def find_numbers(text: str) -> list[Entity]:
         if _is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value):
             continue  # "patente 3mm", "chart: 75th centile": a size or a rank, not a code
         found.append(Entity(start, end, kind))
+        found += _coordinated(text, end, kind, value)
     return found
+
+
+# Another code after a cued one, joined by a comma or a conjunction: "carné profesional 118447 y 120935",
+# "Col. 18.447 and 21.093".
+_NEXT_CODE = re.compile(r"(?:,\s*|\s+(?:y|e|and|&|or|o)\s+)(?P<value>[A-Z]{0,3}\d[\d.\-/]*\d)(?![\w/])")
+
+
+def _coordinated(text: str, end: int, kind: EntityType, value: str) -> list[Entity]:
+    """The codes listed after a cued one that have its shape (as many digits, give or take one)."""
+    digits = sum(c.isdigit() for c in value)
+    out = []
+    while (match := _NEXT_CODE.match(text, end)) is not None:
+        other = match.group("value")
+        if (
+            abs(sum(c.isdigit() for c in other) - digits) > 1
+            or digits < 4
+            or _is_law_or_quantity(text, *match.span("value"))
+        ):
+            break
+        out.append(Entity(*match.span("value"), kind))
+        end = match.end()
+    return out
 
 
 @functools.lru_cache(maxsize=4)

@@ -419,6 +419,13 @@ RULES: tuple[Rule, ...] = (
         re.M,
         context=_no_temperature_before,
     ),
+    # an age and a sex between commas in a handover's or a list's line: "Mr J. Ó Súilleabháin, 94M, MRN …",
+    # "WIŚNIEWSKA-KOWAL, Zofia, 101F, MRN …" ("T 37.9, 99F, HR 80" is a temperature)
+    _rule(
+        T.AGE,
+        r"(?<=, )(?P<value>(?:9\d|1[01]\d) ?[MF])(?=,\s)",
+        context=_no_temperature_before,
+    ),
     # an age in brackets after the relative it is said of: "my dad (91) needs a carer", "la abuela (94)"
     _rule(
         T.AGE,
@@ -587,7 +594,8 @@ RULES: tuple[Rule, ...] = (
     # Its digits one by one, as a chat spells a number out to be read: "el telf es 6 4 5 2 1 8 3 9 0".
     _rule(
         T.PHONE,
-        r"(?i:\b(?:tel[ée]fono|telf|tlf|tel|cel(?:ular)?|m[óo]vil|whatsapp|phone|mobile|cell|n[úu]mero))\b"
+        r"(?i:\b(?:tel[ée]fono|telf|tlf|tel|cel(?:ular)?|m[óo]vil|whatsapp|phone|mobile|cell|n[úu]mero|number|"
+        r"landline|fono))\b"
         r"[^\n\d]{0,12}?(?P<value>(?<!\d)\d(?: \d){6,11})(?![ \d]*\d)",
     ),
     # "she's 97", "Victoria is 93;": an age over 89 given of someone, closing its clause.
@@ -635,7 +643,9 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         T.PHONE,
-        r"(?<![\w/.-])(?:\+\d{1,3}[ .\-]?|\b1[ .\-])?(?:\(0\) ?)?(?:\(\d{2,5}\)|\d{1,5})(?:[ .\-]?\d{2,5}){1,5}"
+        # a country's code or a city's in brackets too: "(+57) 314 226 9080", Santiago's "(2) 2576 8800"
+        r"(?<![\w/.-])(?:\+\d{1,3}[ .\-]?|\(\+\d{1,3}\) ?|\b1[ .\-])?(?:\(0\) ?)?(?:\(\d{1,5}\)|\d{1,5})"
+        r"(?:[ .\-]?\d{2,5}){1,5}"
         r"(?:,? ?(?:x|ext\.?|extn\.?|extension|ext|int\.?) ?\d{1,5})?(?![\w/])",
         accept=_a_phone,
     ),
@@ -690,6 +700,13 @@ RULES: tuple[Rule, ...] = (
         T.ADDRESS,
         r"(?<!\w)(?:(?i:apdo\.?|apartado)(?: (?i:de correos|postal|a[ée]reo))?|Casilla|A\.P\.)"
         r" (?:(?i:n\.?[º°]|núm\.?|no\.?) ?)?\d{1,6}(?:-[A-Z])?\b",
+    ),
+    # any country's postcode after its name and a verb or a label: "El código postal es 78577", "ZIP code:
+    # 78577", "post code is 2196"
+    _rule(
+        T.POSTCODE,
+        r"(?i:\b(?:c[óo]digo postal|postcode|post code|postal code|zip code|zip)\b)(?:\s*(?:es|is|:|#)\s*|\s+)"
+        r"(?P<value>(?=[A-Z0-9 \-]*\d)[A-Z0-9](?:[A-Z0-9]|[ \-](?=[A-Z0-9])){2,9})(?![\w\-])",
     ),
     _rule(T.POSTCODE, r"\b(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})\b"),
     # Canada's postal codes, letter and digit in turn, never D, F, I, O, Q or U: "M5V 2T6", typed "m5v 2t6"

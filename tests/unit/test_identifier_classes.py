@@ -3437,3 +3437,30 @@ def test_a_day_and_month_a_note_records_something_on_is_a_date(detector, text, d
 def test_a_score_out_of_five_or_ten_after_the_same_words_is_no_date(detector):
     text = "Power 4/5 both legs, improved 3/5 (4/5, 3/5). Pain reviewed 3/10."
     assert all(e.type is not T.DATE for e in detector.detect(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "identifier", "kind"),
+    [
+        # an age and a sex between commas in a handover's line
+        ('Bed 2 - Mr J. Ó Súilleabháin ("Sean"), 94M, MRN K0612207', "94M", T.AGE),
+        ("Bed 5 - WIŚNIEWSKA-KOWAL, Zofia, 101F, MRN K0055128", "101F", T.AGE),
+        # the codes listed after a cued one
+        ("agentes con carné profesional 118447 y 120935.", "120935", T.LICENCE),
+        ("Policía Local con carné profesional 18.447 y 21.093.", "21.093", T.LICENCE),
+        # a city's or a country's calling code in brackets, and digits read one by one after "number"
+        ("Puente Alto     Fono (2) 2576 8800", "(2) 2576 8800", T.PHONE),
+        ("celular (+57) 314 226 9080", "(+57) 314 226 9080", T.PHONE),
+        ("my number is 0 7 3 9 8 1 2 2 4 6 0. ta.", "0 7 3 9 8 1 2 2 4 6 0", T.PHONE),
+        # a postcode after its name and a verb
+        ("EL ACUSADO: En Pharr. El código postal es 78577.", "78577", T.POSTCODE),
+    ],
+)
+def test_handover_ages_listed_codes_bracketed_calling_codes_and_named_postcodes(detector, text, identifier, kind):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(identifier) is kind, found
+
+
+def test_a_temperature_between_commas_is_no_age(detector):
+    text = "Obs: T 37.9, 99F, HR 80, BP 130/80."
+    assert all(e.type is not T.AGE for e in detector.detect(text))
