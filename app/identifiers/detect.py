@@ -622,6 +622,8 @@ def _trimmed(text: str, entity: Entity) -> Entity:
         end -= 1
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION):  # "at Racine": spaCy takes the preposition in
         while match := re.match(r"(?:at|in|on|from|to|the|of|and|en|The|THE|IN|AT|AL|Al|EL|LA)\s+", text[start:end]):
+            if entity.type is T.PERSON and re.match(r"(?:AL|EL|LA) [A-Z]{2,}[^,\n]*, [A-Z]", text[start:end]):
+                break  # "EL AMRANI BOUZIANE, Fatima Zahra": the surname's own particle, before its given names
             start += match.end()
         # "de Construcciones Guadaíra Sur, S.L." after "empresa": a Spanish preposition, not a particle
         if entity.type is T.ORGANIZATION and re.match(r"(?:de la|de los|de las|del|de)\s", text[start:end]):
@@ -968,7 +970,7 @@ def _dosed_medicines(text: str) -> frozenset[str]:
 # Titles, as stand-ins keep them: alone, or with an office, they name no one.
 _FORMS_OF_ADDRESS = frozenset(
     "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra "
-    "ilmo ilma ilmos ilmas excmo excma excmos ldo lda proc ss".split()
+    "ilmo ilma ilmos ilmas excmo excma excmos ldo lda proc ss señor señora señorita".split()
 )
 # The forms a note doses a medicine in, written before its name: alone they name no one either ("Inj.").
 _DOSE_FORMS = frozenset("tab tabs tablet cap caps inj syp syr susp amp comp gtt iv po".split())
@@ -991,7 +993,8 @@ def _names_no_one(text: str, entity: Entity) -> bool:
     if (
         entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)
         and titled
-        and all(w.lower() in _FORMS_OF_ADDRESS | _ROLE_WORDS for w in titled)
+        # (a firm's or a place's piece may be a role's word: "Court" of "King County Superior Court")
+        and all(w.lower() in _FORMS_OF_ADDRESS | (_ROLE_WORDS if entity.type is T.PERSON else set()) for w in titled)
     ):
         return True  # "Ilma.", "Sra. Magistrada-Juez D.": a form of address and an office, no one's name
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.ADDRESS):

@@ -551,6 +551,9 @@ def find_neighbourhoods(text: str) -> list[Entity]:
 _NOT_A_NEIGHBOURHOOD = frozenset("entero entera todo toda nuevo nueva viejo vieja mismo misma".split())
 
 
+_EXTENSION_BEFORE = re.compile(r"(?i:\b(?:ext|extn|extension|x|int|anexo)\.?)\s*$")
+
+
 def find_places(text: str) -> list[Entity]:
     """Street addresses, postcodes and towns in ``text``."""
     found: list[Entity] = []
@@ -568,6 +571,8 @@ def find_places(text: str) -> list[Entity]:
     for match in _POSTCODE_TOWN.finditer(text):
         if _year_before_words(match) or _time_before_words(text, match, timeline):
             continue
+        if _EXTENSION_BEFORE.search(text, max(0, match.start("zip") - 8), match.start("zip")):
+            continue  # "ext. 4127    Date received": a phone's extension before a form's next label
         found += [Entity(*match.span("zip"), T.POSTCODE), Entity(*match.span("town"), T.LOCATION)]
         if match.group("area"):
             found.append(Entity(*match.span("area"), T.LOCATION))

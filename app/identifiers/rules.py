@@ -26,7 +26,11 @@ _PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|du|le|la|ter|ten|bin|al|el|a
 # A hyphen between its words is inside a capitalised word already: as a separator too it gave the regex
 # exponentially many ways to read "Ana-Ana-Ana-…".
 _PERSON_NAME = rf"{_CAPITAL_NAME}(?: (?:{_PARTICLE} ){{0,3}}{_CAPITAL_NAME}){{0,3}}"
-_TITLE = r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Judge|Justice|Dra|Sr|Sra|Srta|Dña|Lic|Licda|Ing)\.?"
+# (with the words a Spanish filing puts before a person: "el señor HO CHI-WAI", "Proc. F. J. Alcántara")
+_TITLE = (
+    r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Judge|Justice|Dra|Sr|Sra|Srta|Dña|Lic|Licda|Ing|Proc|Ldo|"
+    r"Lda)\.?|(?<=\b[Ee]l )señor(?=\s)|(?<=\b[Ll]a )señora(?=\s))"
+)
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
@@ -728,12 +732,27 @@ RULES: tuple[Rule, ...] = (
         accept=lambda surface: re.sub(r"[.\s]", "", surface) not in _DOTTED_ABBREVIATIONS,
         cued=True,
     ),
-    # People: with a title, as SURNAME, First, or as an initial and a surname.
-    _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. )?(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"),
+    # The initials a form's entry is signed with, after the verb that records it: "Actioned by: CW", "Checked
+    # by: JT 03/02", "Revisado por: MLG".
     _rule(
         T.PERSON,
-        rf"(?<!\w)[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}(?: [A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}})?, "
-        rf"{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?(?: [A-Z](?!\w))?",
+        r"(?:^|\n)[ \t]*(?i:[a-z]+ed by|(?:revisad|realizad|elaborad|firmad|atendid)[oa] por):[ \t]*"
+        r"(?P<value>[A-Z]{2,3})(?=[ \t]|$)",
+        re.M,
+        accept=lambda surface: (
+            surface not in lexicon.CLINICAL_ABBREVIATIONS and surface not in lexicon.EVERYDAY_ABBREVIATIONS
+        ),
+        cued=True,
+    ),
+    # People: with a title, as SURNAME, First, or as an initial and a surname.
+    _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. ){{0,3}}(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"),
+    _rule(
+        T.PERSON,
+        # with a particle before it ("EL AMRANI BOUZIANE, Fatima Zahra") or joined to it ("DeSOUSA, MARIA DA
+        # CONCEIÇÃO"), and up to three given names with theirs
+        rf"(?<!\w)(?:(?:EL|AL|DE|DEL|DA|DI|DOS|LA|LE|VAN|VON|BEN|BIN|ABU|IBN) )?(?:Mc|Mac|De|Di|Da|Du|Le|La|O['’])?"
+        rf"[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}(?: [A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}})?, "
+        rf"{_CAPITAL_NAME}(?: (?:(?:DA|DE|DEL|DOS|DAS|da|dos|das) )?{_CAPITAL_NAME}){{0,2}}(?: [A-Z](?!\w))?",
         accept=_surname_then_given,
     ),
     # A chat's sender at the start of its line: "[16/5/24, 9:02 p.m.] Memo:", "Mar 2, 12:05, Kwame:", a
@@ -1010,7 +1029,7 @@ LOWER_CASE_COMPANY = re.compile(r"\b(?:llc|inc|ltd|corp|gmbh|plc|llp|s\.l\.|s\.a
 NAME_LABELS = re.compile(
     rf"(?:(?:^|\n)[ \t]*(?i:Dear|Signed(?: by)?|Attn\.?|Cc|Fdo\.?|Firmado|Estimad[oa]|Querid[oa]|Hola|Hi|Hello)[ \t]+"
     rf"|(?:^|\n|\t| {{2,}})[ \t]*(?i:Patient(?: name)?|Name|Full name|Last name|First name|First|Surname|Given names?|"
-    rf"Middle name|Preferred name|Nickname|Alias|Known as|Apodo|"
+    rf"Middle name|Preferred(?: name)?|Goes by|Nickname|Alias|Known as|Apodo|Apellidos y nombres?|"
     rf"Re|To|From|Signed(?: by)?|Signature|Witness(?:es)?|Tenant|Landlord|Lessee|Lessor|"
     rf"Pharmacist|Consultant|Referrer|Referring (?:doctor|physician|clinician)|GP|Cc|Attn\.?|Carer|"
     rf"Next of kin|NOK|Emergency contact|Contact|Insured|Your insured|Policyholder|Claimant|Respondent|Guarantor|"

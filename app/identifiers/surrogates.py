@@ -23,11 +23,13 @@ from app.identifiers.rules import GENERIC_INSTITUTION_WORDS, HOST_DOT, LEGAL_FOR
 T = EntityType
 _TITLES = frozenset(
     "mr mrs ms miss mx dr prof professor sir dame judge justice d dña dª don doña sr sra srta dra lic licda ing "
-    "mtro mtra profa abg abgda letrado letrada".split()
+    "mtro mtra profa abg abgda letrado letrada proc ldo lda señor señora señorita".split()
 )
 # A title says which first names read naturally after it: "Mrs Mario Walker" makes a model stumble.
-_FEMALE_TITLES = frozenset("mrs ms miss dame lady dña dª doña sra srta dra licda mtra profa abgda letrada".split())
-_MALE_TITLES = frozenset("mr sir lord don sr mtro letrado".split())
+_FEMALE_TITLES = frozenset(
+    "mrs ms miss dame lady dña dª doña sra srta dra licda mtra profa abgda letrada lda señora señorita".split()
+)
+_MALE_TITLES = frozenset("mr sir lord don sr mtro letrado ldo señor".split())
 # A name's particles, and the words that join it to a parent's or a late husband's ("binte", "s/o", "viuda de"):
 # the stand-in keeps them, so the model still reads whose child or widow.
 _PARTICLES = frozenset(
@@ -327,11 +329,20 @@ class SurrogateMaker:
         return tuple(name for name in pool if name_key(name) != key)
 
     def _person(self, original: str) -> str:
+        if re.fullmatch(r"[A-Z]{2,3}", original):  # a form signed with initials ("Actioned by: CW") stays initials
+            initials = "".join(self._initial(letter) for letter in original)
+            while initials == original:
+                initials = "".join(_random_letter(self._rng).upper() for _ in original)
+            return initials
         matches = list(_WORD.finditer(original))
         titles = {m.group(0).lower() for m in matches}
         named = [i for i, m in enumerate(matches) if m.group(0).lower() not in _TITLES | _PARTICLES]
         whole = [matches[i].group(0) for i in named if len(matches[i].group(0)) > 1]  # initials aside
-        given = whole[1] if "," in original and len(whole) > 1 else whole[0] if whole else None
+        if "," in original:  # "SURNAME SURNAME, Given …": the first name after the comma
+            after = [matches[i].group(0) for i in named if matches[i].start() > original.index(",")]
+            given = next((w for w in after if len(w) > 1), whole[-1] if whole else None)
+        else:
+            given = whole[0] if whole else None
         first = _first_name_kind(titles, given)
         # A given name alone ("tyrone", "my dad teodoro") stands in as a given name of its gender; any other
         # single word as a surname ("Dr Okafor").
@@ -353,6 +364,9 @@ class SurrogateMaker:
             while end + 1 < len(matches) and original[matches[end].end() : matches[end + 1].start()] == "-":
                 end += 1
             surname = set(range(start, end + 1))
+            if "," in original:  # "EL AMRANI BOUZIANE, Fatima": every word before the comma is a surname
+                comma = original.index(",")
+                surname |= {i for i in named if matches[i].start() < comma}
         out, cursor = [], 0
         for index, match in enumerate(matches):
             word = match.group(0)

@@ -20,7 +20,8 @@ _TOKEN = re.compile(r"[^\W_]+")
 # Titles name no one, and stand-ins keep them as written; sets differ on whether a span includes them
 # ("Dr Ana Ruiz" or "Dr [Ana Ruiz]"), so they count neither for recall nor against precision.
 TITLES = frozenset(
-    "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra".split()
+    "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra proc ldo lda "
+    "señor señora señorita".split()
 )
 
 

@@ -3464,3 +3464,35 @@ def test_handover_ages_listed_codes_bracketed_calling_codes_and_named_postcodes(
 def test_a_temperature_between_commas_is_no_age(detector):
     text = "Obs: T 37.9, 99F, HR 80, BP 130/80."
     assert all(e.type is not T.AGE for e in detector.detect(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a surname's own particle and double surnames before the given names, in capitals
+        (
+            "Apellidos y nombre: EL AMRANI BOUZIANE, Fatima Zahra\nDocumento: NIE X-9271846-M",
+            ["EL AMRANI BOUZIANE, Fatima Zahra"],
+        ),
+        ("Date filled: 01/29/24\nDeSOUSA, MARIA DA CONCEIÇÃO\n88 Rivet St Apt 2", ["DeSOUSA, MARIA DA CONCEIÇÃO"]),
+        # a preferred name, initials signing an entry, a procurador's initials, "el señor"
+        ("First name: Thi Bao     Preferred: Bo\nSIN: 527 318 904", ["Bo"]),
+        ("Actioned by: CW 03/02/24 - msg 1 passed to the duty GP", ["CW"]),
+        ("Ldo. Carmen Lería Domínguez        Proc. F. J. Alcántara Ruiz-Berdejo", ["F. J. Alcántara Ruiz-Berdejo"]),
+        ("representada legalmente por el señor HO CHI-WAI, con domicilio en Panamá", ["HO CHI-WAI"]),
+    ],
+)
+def test_names_in_forms_filings_and_signed_entries_are_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_surname_first_name_keeps_its_surnames_and_the_given_names_gender():
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector=IdentifierDetector(use_tagger=False))
+    text = "Apellidos y nombre: EL AMRANI BOUZIANE, Fatima Zahra.\nActioned by: CW 03/02/24"
+    out = pseudonymiser.pseudonymise(text).text
+    names = re.search(r"nombre: EL (\w+) (\w+), (\w+) (\w+)\.", out)
+    assert names is not None, out
+    from app.identifiers.surrogates import given_name_kind
+
+    assert given_name_kind(names.group(3)) == "first_female", out
+    assert re.search(r"Actioned by: [A-Z]{2} ", out) and "CW" not in out, out
