@@ -46,7 +46,9 @@ _LEGAL_FORM = (
     r"S\.A\.(?:B\.|P\.I\.)? ?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.T\.|"
     r"S\.R\.L\.|S\.A\.C\.|E\.I\.R\.L\.|S\. ?Coop\.|S\.A\.|S\.C\.|A\.C\.|"
     r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"
-    r"Pvt\. Ltd\.|Pty Ltd|Co Ltd|S\.r\.l\.?|Srl|S\.a\.s\.?|S\.n\.c\.?|Oyj|A/S|ASA|Kft\.|s\.r\.o\.|d\.o\.o\.|SARL|EURL)"
+    r"Pvt\. Ltd\.|Pty Ltd|Co Ltd|S\.r\.l\.?|Srl|S\.a\.s\.?|S\.n\.c\.?|Oyj|A/S|ASA|Kft\.|s\.r\.o\.|d\.o\.o\.|SARL|EURL|"
+    # a US professional corporation in capitals ("MARLOWE COLLINS PC"), Central America's "R.L."
+    r"(?<=[A-Z]{2} )PC(?![\w.])|R\.L\.)"
 )
 _COMPANY_SUFFIX = (
     rf"(?:{_LEGAL_FORM}|& Co|and Co|& Sons?|& Daughters?|& Partners|& Associates|"
@@ -71,7 +73,9 @@ _SPANISH_INSTITUTION = (
     r"Consultorio|Policl[íi]nica|Despacho|Bufete|Notar[íi]a|Inmobiliaria|Juzgado|Tribunal|Audiencia|Farmacia|"
     r"Colegio|Universidad|Fundaci[óo]n|Asociaci[óo]n|Grupo|Instituto|Residencia|Laboratorio|Mutua|Aseguradora|"
     r"Gestor[íi]a|Constructora|Cooperativa|Escuela|Sociedad|Corporaci[óo]n|Empresa|Comercial|Distribuidora|"
-    r"Supermercados?)"
+    r"Supermercados?|"
+    # the kinds in Catalan, Galician and Basque ("Escola La Maduixera", "Hospital Comarcal Terras do Miño")
+    r"Escola|Col·legi|Institut|Ikastola|Llar d'Infants|Hospital Comarcal|Centro de Saúde|Casa de Saúde)"
 )
 # Firms whose kind first makes even an everyday word their name: "Banco Nacional", "Farmacia Central",
 # "Supermercados La Colonia" are one bank, one pharmacy, one chain where "Juzgado de Primera Instancia" is
@@ -171,6 +175,19 @@ _NOT_A_STREET = frozenset("the between both his her their its day days week week
 # The kind of place that closes a heading in capitals, which "SURNAME, Given" must not read as a surname:
 # "MONTGOMERY COUNTY, MARYLAND", "HARRIS COUNTY, TEXAS". Alone it may be one ("PARISH, Emma").
 _PLACE_HEADING_WORDS = frozenset("county city district parish borough province".split())
+
+
+def _partners(surface: str) -> bool:
+    """Whether "X & Y" joins names, not everyday words: each side has a word on the lists of people's names or
+    one no everyday text uses, and no side is a kept term or a clinical abbreviation."""
+    sides = surface.split(" & ")
+    for side in sides:
+        words = [w for w in re.findall(r"[^\W\d_][\w'’\-]*", side) if len(w) > 1]
+        if not words or any(lexicon.is_kept_term(w) or w.upper() in lexicon.CLINICAL_ABBREVIATIONS for w in words):
+            return False
+        if not any(lexicon.is_name_word(w) or lexicon.zipf(w.lower()) < 2.0 for w in words):
+            return False
+    return True
 
 
 def _surname_then_given(surface: str) -> bool:
@@ -963,7 +980,10 @@ RULES: tuple[Rule, ...] = (
         r"|(?i:\b(?:works at|working at|worked at|work at|works for|worked for|employed (?:by|at)|employee of|"
         r"adjuster from|adjuster at|filled at|refilled at|duty at|job at|shifts? at|position at|employed with|"
         r"hired by|volunteers? at|student at|enrolled at|trabaja en|trabajaba en|empleado de|empleada de|"
-        r"labora en|labora como [a-záéíóúñ]+ en|trabaja como [a-záéíóúñ]+ en|estudia en)) )"
+        r"labora en|labora como [a-záéíóúñ]+ en|trabaja como [a-záéíóúñ]+ en|estudia en|"
+        # a business's trading name after its owner's, and a law office's holder ("Declan Hession t/a Hession
+        # Plant Hire", "LAW OFFICES OF RENATA OKAFOR")
+        r"t/a|trading as|d/b/a|dba|law offices? of|bufete)) )"
         # a full stop after a word of three letters or more ends the sentence ("by Amazon. Ruby Swift called")
         # unless the word is a firm's abbreviation ("Transportes Costa Azul Cía. Ltda")
         r"(?P<value>[A-Z0-9][\w&'’.\-]*(?:(?:(?<!\w\w\w\.)|(?<=Cía\.)|(?<=Inc\.)|(?<=Ltd\.)|(?<=Corp\.)"
@@ -972,6 +992,15 @@ RULES: tuple[Rule, ...] = (
         r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
         accept=lambda s: len(s) > 1 and bool(re.search(r"[^\W\d_]", s)) and s.lower() not in _NOT_ORGANISATIONS,
         cued=True,
+    ),
+    # A firm named by two names joined by "&", as partnerships of solicitors, accountants and agents are
+    # ("O Conchuir & Breathnach", "HARWOOD & PIKE"); two everyday words so joined are a heading ("Health &
+    # Safety", "Terms & Conditions").
+    _rule(
+        T.ORGANIZATION,
+        r"(?<![\w&'’])(?:O['’ ])?[A-ZÀ-Þ][\w'’\-]+(?: [A-ZÀ-Þ][\w'’\-]+)? & (?:O['’ ])?[A-ZÀ-Þ][\w'’\-]+"
+        r"(?: [A-ZÀ-Þ][\w'’\-]+)?(?![\w&])",
+        accept=lambda surface: _partners(surface),
     ),
     # An organisation after the words that say one holds an account, a record or a patient: "account at BOK
     # Financial", "records from UMC", "transferred to St Luke's", "insured with Allianz", "cuenta en

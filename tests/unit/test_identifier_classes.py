@@ -3496,3 +3496,29 @@ def test_a_surname_first_name_keeps_its_surnames_and_the_given_names_gender():
 
     assert given_name_kind(names.group(3)) == "first_female", out
     assert re.search(r"Actioned by: [A-Z]{2} ", out) and "CW" not in out, out
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # partners joined by "&", a trading name, a law office's holder, a professional corporation in capitals
+        ("O CONCHUIR & BREATHNACH\nSOLICITORS\n3 Bridge Mills Lane, Galway", ["O CONCHUIR & BREATHNACH"]),
+        ("Your insured:     Declan Hession t/a Hession Plant Hire", ["Hession Plant Hire"]),
+        ("For Plaintiff:  LAW OFFICES OF RENATA OKAFOR", ["RENATA OKAFOR"]),
+        ("MARLOWE COLLINS PC, 101 Wood Ave S, Ste 900, Iselin NJ 08830", ["MARLOWE COLLINS"]),
+        # Central America's legal form and the kinds of school and hospital in Catalan and Galician
+        ("ante la Cooperativa de Ahorro y Crédito Nuevo Horizonte, R.L., sucursal Masaya.", ["Nuevo Horizonte"]),
+        ("Escuela: Escola La Maduixera (P5)", ["La Maduixera"]),
+    ],
+)
+def test_partnerships_trading_names_and_other_languages_kinds_of_firm_are_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_two_everyday_words_joined_by_an_ampersand_are_a_heading():
+    assert_kept(
+        IdentifierDetector(use_tagger=False),
+        "SOLICITORS & COMMISSIONERS FOR OATHS. Terms & Conditions apply.",
+        "SOLICITORS & COMMISSIONERS",
+        "Terms & Conditions",
+    )
