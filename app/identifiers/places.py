@@ -87,7 +87,9 @@ _PREFIX_TYPES = (
 )
 _FUSED_TYPES = (
     r"(?:stra(?:ß|ss)e|str\.|weg|gasse|allee|platz|ring|damm|ufer|gatan|v[äa]gen|gata|v[äa]g|gr[äa]nd|torget|"
-    r"katu|tie|kuja|polku|laan|straat|gracht|plein|singel|kade|vej|gade|stræde|veien|gaten)"
+    r"katu|tie|kuja|polku|laan|straat|gracht|plein|singel|kade|vej|gade|stræde|veien|gaten|"
+    # Basque's street, road and avenue ("Artekale", "Zumalakarregi kalea" is written apart)
+    r"kale|kalea|bidea|etorbidea)"
 )
 _EN_SUFFIX = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Close|Drive|Dr|Way|Court|Ct|Place|Pl|Crescent|Cres|Boulevard|Blvd|"
@@ -108,6 +110,8 @@ _UNIT_LINE = re.compile(
     r"(?: Box \d{1,5})?"
     # "RR 2 Box 41" is a rural route; "RR 24" alone is a respiratory rate among the vital signs
     r"|RR ?#?\d{1,3},? Box \d{1,5}|HC ?\d{1,3},? Box \d{1,5}"
+    # Hong Kong's floor ("12/F") and an office building's room
+    r"|\d{1,2}/F(?!\w)|(?:Room|Rm)\.? \d{1,5}[A-Z]?(?=, )"
     r"|(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"
     r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?"
     r"(?:/\d{1,3})?(?!\w))"
@@ -554,6 +558,21 @@ _NOT_A_NEIGHBOURHOOD = frozenset("entero entera todo toda nuevo nueva viejo viej
 _EXTENSION_BEFORE = re.compile(r"(?i:\b(?:ext|extn|extension|x|int|anexo)\.?)\s*$")
 
 
+# A street named by a number before its building, house or floor, as Panama and Colombia write one: "Calle 50,
+# Edificio Torre Pacífica, piso 22", "Calle 3.ª, casa 14-B" (the unit after it is read by address_tails).
+# A street named by its name alone and its number after the verb of living, as Argentina and Uruguay write one:
+# "vive en mendoza 3840", "vivimos en Rivadavia 5680" (not a town and its year, "vive en Rosario 2019").
+_LIVES_ON_STREET = re.compile(
+    r"(?i:\b(?:vive|vivo|viven|vivimos|reside|resido|residen|domiciliad[oa]s?) en) "
+    r"(?P<street>(?!(?i:el|la|los|las|un|una|casa|calle|piso|su|mi)\b)[^\W\d_][^\W\d_'’\-]+"
+    r"(?: [^\W\d_][^\W\d_'’\-]+){0,2} (?!(?:19|20)\d\d(?!\d))\d{2,5})(?![\w/])"
+)
+_NUMBERED_STREET = re.compile(
+    r"(?<!\w)(?:Calle|Avenida|Av\.|Carrera|Cra\.|Circular|Diagonal|Transversal|V[íi]a)\s\d{1,3}(?:\.?[ªº]|[A-Z])?"
+    r"(?=,? (?i:edificio|edif\.|casa|piso|oficina|local|apto\.?|apartamento|torre|bloque|consultorio|#|n\.?[º°]|no\.))"
+)
+
+
 def find_places(text: str) -> list[Entity]:
     """Street addresses, postcodes and towns in ``text``."""
     found: list[Entity] = []
@@ -565,6 +584,8 @@ def find_places(text: str) -> list[Entity]:
             for m in pattern.finditer(text)
             if not _by_way_of(m) and not (pattern is _FUSED_STREET and _everyday_without_number(m.group(0)))
         ]
+    found += [Entity(*m.span(), T.ADDRESS) for m in _NUMBERED_STREET.finditer(text)]
+    found += [Entity(*m.span("street"), T.ADDRESS) for m in _LIVES_ON_STREET.finditer(text)]
     for match in _MILITARY_POST.finditer(text):
         found += [Entity(*match.span("city"), T.ADDRESS), Entity(*match.span("zip"), T.POSTCODE)]
     timeline = len(_LINE_OPENING_TIME.findall(text)) >= 2  # once a text, not once a candidate
@@ -758,6 +779,13 @@ _LOWER_UNIT = (
     r"(?:,? (?:int|interior|apto|apt|depto|dpto|piso|puerta|pta|local|of|casa|bloque|torre|unit|suite|flat)\.? ?"
     r"\w{1,4}\b)"
 )
+# One to ninety-nine in words: a house number read out.
+_SPOKEN_UNITS = "one two three four five six seven eight nine".split()
+_SPOKEN_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_SPOKEN_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_SPOKEN_HOUSE = (
+    rf"(?:{'|'.join(_SPOKEN_TENS)})(?:[ -](?:{'|'.join(_SPOKEN_UNITS)}))?|{'|'.join(_SPOKEN_TEENS + _SPOKEN_UNITS)}"
+)
 _LOWER_ADDRESSES = (
     re.compile(rf"(?<![\w.,/])\d{{1,5}}[a-z]? (?:[a-z][a-z'\-]+ ){{1,3}}{_LOWER_STREET_TYPE}(?![\w']){_LOWER_UNIT}*"),
     re.compile(rf"\b(?:on|in|at|off) (?P<street>(?:[a-z][a-z'\-]+ ){{1,2}}{_LOWER_STREET_TYPE})(?![\w'])"),
@@ -780,6 +808,8 @@ _LOWER_ADDRESSES = (
         r"(?: [a-zà-ÿł][a-zà-ÿłśążźćńę\-]+){0,2})"
         r" \d{1,4}(?:[a-z]|[-/]\d{1,4}| bis| ter)?(?![\w/])"
     ),
+    # a house number read out, as a voicemail's transcript writes it: "fourteen hawthorn close"
+    re.compile(rf"(?<![\w-])(?:{_SPOKEN_HOUSE}) (?:[a-z][a-z'\-]+ ){{1,2}}{_LOWER_STREET_TYPE}(?![\w']){_LOWER_UNIT}*"),
     # Colombia's numbered grid typed in lower case: "cra 43a # 18 sur 135 apto 602"
     re.compile(
         r"(?<!\w)(?:calle|cl|cll|carrera|cra|kra|kr|avenida|av|diagonal|dg|transversal|tv)\.? \d{1,3}[a-z]?(?: bis)?"

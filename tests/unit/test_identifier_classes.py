@@ -3522,3 +3522,34 @@ def test_two_everyday_words_joined_by_an_ampersand_are_a_heading():
         "SOLICITORS & COMMISSIONERS",
         "Terms & Conditions",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a house number read out, a street and number after the verb of living
+        ("I'm at home, fourteen hawthorn close, gargrave, if you need me.", ["fourteen hawthorn close"]),
+        ("fecha de nac 2/7/1933\nvive en mendoza 3840, echesortu, con mi hermano", ["mendoza 3840"]),
+        # a numbered street before its building, house and office; Colombia's plate; a villa; Basque's street
+        (
+            "en Calle 50, Edificio Torre Pacífica Ejecutiva, piso 22, oficina 2204, corregimiento de Bella Vista",
+            ["Calle 50, Edificio Torre Pacífica Ejecutiva, piso 22, oficina 2204"],
+        ),
+        ("Residente en Calle 3.ª, casa 14-B, barriada San Antonio.", ["Calle 3.ª, casa 14-B"]),
+        ("NIT 900.482.713-5\nCircular 4 # 70-32, consultorio 201, Laureles", ["Circular 4 # 70-32"]),
+        (
+            "la vivienda sita en calle Jacaranda, 7, villa 22, inscrita en el Registro.",
+            ["calle Jacaranda, 7, villa 22"],
+        ),
+        ("Gestoría Urdaibai\nArtekale, 14, 1.º · 48300 Gernika-Lumo", ["Artekale, 14, 1.º"]),
+        # Hong Kong's room and floor
+        ("Room 1203, 12/F, Kam Fung Commercial Building, 41 Granville Road", ["Room 1203", "12/F"]),
+    ],
+)
+def test_addresses_read_out_after_living_numbered_and_in_other_countries_forms(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_town_and_its_year_after_the_verb_of_living_is_no_street(detector):
+    found = {e.text_in(t): e.type for t in ["Vive en Rosario 2019 y luego se mudó."] for e in detector.detect(t)}
+    assert "Rosario 2019" not in found, found
