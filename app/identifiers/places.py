@@ -326,7 +326,11 @@ _STREETS = (
 # A neighbourhood after its label ("Col. Roma Norte", "barrio Laureles"): the name, the label left as written.
 _COLONIA = re.compile(
     rf"(?<!\w)(?i:Col(?:onia)?\.?|Fracc(?:ionamiento)?\.?|Barrio|Bº|B°|Urb\.|Urbanizaci[óo]n|Alcald[íi]a|Alc\.|"
-    rf"Delegaci[óo]n|Sector|Reparto|Residencial|Res\.) (?P<name>{_STREET_NAME})"
+    rf"Delegaci[óo]n|Sector|Reparto|Residencial|Res\.|"
+    # the units smaller than a province that Central and South America name a place by: "municipio de Santa
+    # Lucía", "corregimiento de Bella Vista", "aldea El Zapote", "cantón de Grecia", "vereda La Esperanza"
+    rf"Municipio de|Municipio|Corregimiento de|Corregimiento|Aldea|Cant[óo]n de|Cant[óo]n|Distrito de|"
+    rf"Parroquia|Vereda|Caser[íi]o|Comuna de|Barriada|Pueblo de) (?P<name>{_STREET_NAME})"
 )
 # A postcode before its town, as most of Europe and Latin America write them.
 _POSTCODE_TOWN = re.compile(
@@ -394,6 +398,12 @@ _LABELLED_PLACE = re.compile(
     rf"Residence|Place of residence|Lugar de residencia|Residencia|Village|Parroquia|Cant[óo]n|Corregimiento|"
     rf"Vereda|Aldea|Caser[íi]o|Ciudadela|Cdla\.)[:\s]+"
     rf"(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,3}}(?: \d{{1,3}}(?!\d|[.,:/]\d))?)"
+)
+# A town after a label that may also name a room or a ward ("Lugar: Tegucigalpa", not "Lugar: Urgencias"):
+# only a town on the gazetteer.
+_PLACE_LABEL_TOWN = re.compile(
+    rf"(?<!\w)(?i:Lugar|Place|Location|Ubicaci[óo]n|Procedencia|Origen|Origin)[ \t]*:[ \t]*"
+    rf"(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,2}})"
 )
 _COUNTY = re.compile(
     rf"(?<!\w)(?:(?P<a>{_NAME}(?: {_NAME})?) (?i:County|Parish|Borough)|(?i:Co\.) (?P<b>{_NAME}))(?!\w)"
@@ -616,6 +626,11 @@ def find_places(text: str) -> list[Entity]:
             if match.group("zip"):
                 found.append(Entity(*match.span("zip"), T.POSTCODE))
     found += [Entity(*m.span("town"), T.LOCATION) for m in _LABELLED_PLACE.finditer(text)]
+    found += [
+        Entity(*m.span("town"), T.LOCATION)
+        for m in _PLACE_LABEL_TOWN.finditer(text)
+        if _a_town(m.group("town")) and not lexicon.is_region(m.group("town"))
+    ]
     for match in _COUNTY.finditer(text):
         found.append(Entity(*match.span(), T.LOCATION))
     found += [Entity(*m.span(), T.LOCATION) for m in _NUMBERED_DISTRICT.finditer(text) if not _generic_district(m)]
@@ -650,9 +665,25 @@ def find_places(text: str) -> list[Entity]:
         if not lexicon.is_region(match.group("town")) and not numbered:
             found.append(Entity(*match.span("town"), T.LOCATION))
     found += _address_lines(text, found)
+    found += _towns_before_postcodes(text, found)
     found += _line_end_postcodes(text, found)
     found += _cued_addresses(text, found)
     return [e for e in found if not (e.type is T.LOCATION and _postcode_label(e.text_in(text)))]
+
+
+_TOWN_BEFORE = re.compile(rf"(?P<town>{_NAME}(?: {_NAME}){{0,2}}),?[ \t]+$")
+
+
+def _towns_before_postcodes(text: str, found: list[Entity]) -> list[Entity]:
+    """A town on the gazetteer right before a postcode on its line ("Dublin D18 K6P2", "Sandyford, A94 X2Y3"):
+    the postcode vouches for it, however common the town's name is at a line's start."""
+    out = []
+    for postcode in (e for e in found if e.type is T.POSTCODE):
+        line_start = text.rfind("\n", 0, postcode.start) + 1
+        before = _TOWN_BEFORE.search(text, line_start, postcode.start)
+        if before and _a_town(before.group("town")) and not lexicon.is_region(before.group("town")):
+            out.append(Entity(*before.span("town"), T.LOCATION))
+    return out
 
 
 def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:

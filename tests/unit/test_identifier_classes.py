@@ -3553,3 +3553,21 @@ def test_addresses_read_out_after_living_numbered_and_in_other_countries_forms(d
 def test_a_town_and_its_year_after_the_verb_of_living_is_no_street(detector):
     found = {e.text_in(t): e.type for t in ["Vive en Rosario 2019 y luego se mudó."] for e in detector.detect(t)}
     assert "Rosario 2019" not in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a town before its postcode on an address's last line, however common at a line's start
+        ("Block C, Ardilaun Business Park\nSandyford\nDublin D18 K6P2", ["Dublin", "D18 K6P2"]),
+        # the units smaller than a province after their word, and a town after a place's label
+        ("llevó al menor a la aldea El Zapote, municipio de Santa Lucía.", ["El Zapote", "Santa Lucía"]),
+        ("DENUNCIA No.: 0801-2024-018273\nLugar: Tegucigalpa, M.D.C.\nFecha: 17/04/2024", ["Tegucigalpa"]),
+    ],
+)
+def test_towns_by_their_postcode_their_unit_and_a_place_label_are_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_place_label_before_a_ward_is_no_town(detector):
+    assert_kept(detector, "Lugar: Urgencias del hospital, box 3.", "Urgencias")
