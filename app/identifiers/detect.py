@@ -418,6 +418,8 @@ def _credible(text: str, entity: Entity) -> bool:
         return False  # a device or a drug named by its maker: "Medtronic Azure XT DR"
     if _drug_like(surface):
         return False
+    if " " not in surface and lexicon.a_derived_word(surface):
+        return False  # "Non-emergency (630) …", "Unwitnessed fall": a word made from an everyday one
     if _heading_or_sentence_word(text, entity, surface):
         return False
     if surface.islower() and entity.type in (T.LOCATION, T.ORGANIZATION) and not _holds_a_town(surface):

@@ -477,6 +477,30 @@ def is_kept_term(word: str) -> bool:
     return lower in KEEP_TERMS or lower in EPONYMS or lower in LANGUAGES or lower in drug_names()
 
 
+# How everyday words are made from others, which names are not: a prefix before a common word ("Unwitnessed",
+# "Non-emergency", "Recheck"), or an ending that makes a noun, an adverb or an adjective of one ("Laceration",
+# "Awareness", "pastosa", "Sobredosificación").
+_DERIVING_PREFIX = re.compile(r"(?:un|non|re|pre|dis|mis|over|under|sub|inter|anti|post|semi|multi|des|sobre)-?")
+_DERIVING_ENDING = re.compile(
+    r"(?:ation|ition|ution|ness|ment|ity|ably|ibly|fully|ically|ción|sión|miento|mente|idad|osos?|osas?|ables?)$"
+)
+
+
+@functools.cache
+def a_derived_word(word: str) -> bool:
+    """Whether ``word`` is made from an everyday word of English or Spanish and is no one's name: a
+    capitalised word of this kind is a heading's or a form's, not a name the lists missed."""
+    lower = word.lower()
+    if is_name_word(lower) or len(lower) < 5 or any(c.isupper() for c in word[1:]) and not word.isupper():
+        return False  # a brand's inner capital ("PostNord", "DeSousa") is a name's
+    prefix = _DERIVING_PREFIX.match(lower)
+    if prefix and len(lower) - prefix.end() >= 4:
+        stem = lower[prefix.end() :]
+        if max(zipf(stem), zipf_in(stem, "es")) >= 3.0:
+            return True
+    return _DERIVING_ENDING.search(lower) is not None and max(zipf(lower), zipf_in(lower, "es")) >= 1.5
+
+
 @functools.cache
 def is_clinical_word(word: str) -> bool:
     """A word with an ending only clinical words have ("Colecistectomía", "Hospitalist"): never a name on

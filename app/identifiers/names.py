@@ -563,6 +563,8 @@ def find_rare_capitalised(text: str, language: str) -> list[Entity]:
             continue  # "| Profilaxis |", "Aseguradora: …": capitalised as a first word is
         if lexicon.is_clinical_word(word) or lexicon.zipf_in(word, language) >= 3.0 or lexicon.zipf(word) >= 3.4:
             continue
+        if lexicon.a_derived_word(word):
+            continue  # "Unwitnessed fall", "Laceration of the forearm": an everyday word, made from another
         before = text[max(0, match.start() - 4) : match.start()].lower()
         kind = T.LOCATION if re.search(r"(?:in|at|to|en|a|de) $", before) else T.PERSON
         found.append(Entity(match.start(), match.end(), kind))

@@ -321,7 +321,9 @@ _COMPLAINTS = frozenset(
 def _not_a_label(surface: str) -> bool:
     """A chat line's speaker, not a word the line opens with ("Note:", "Messages:", "Clinic:"): a name on the
     lists, or a word not everyday."""
-    return any(lexicon.is_name_word(w) or lexicon.zipf(w) < 4.0 for w in surface.split())
+    return any(
+        lexicon.is_name_word(w) or lexicon.zipf(w) < 4.0 and not lexicon.a_derived_word(w) for w in surface.split()
+    )
 
 
 def _rule(
@@ -819,6 +821,8 @@ RULES: tuple[Rule, ...] = (
         rf"(?P<value>{_PERSON_NAME}),? \(?(?:Counsel|Plaintiff|Defendant|Claimant|Respondent|Applicant|Director|"
         rf"Partner|Solicitor|Attorney|Barrister|Witness|Landlord|Tenant|Executor|daughter|son|wife|husband|"
         rf"partner|mother|father|sister|brother|carer)\b(?![ \t]+[A-Z][a-z])",
+        # "10:32 Called mother at …", "Reached father at work": a log's verb before the relation, no name
+        accept=lambda surface: not all(lexicon.zipf(w) >= 4.0 and not lexicon.is_name_word(w) for w in surface.split()),
     ),
     _rule(T.PERSON, rf"(?:\bI, |\bSTATEMENT OF |\bstatement of |\breport for |\bREPORT FOR )(?P<value>{_PERSON_NAME})"),
     _rule(

@@ -3571,3 +3571,23 @@ def test_towns_by_their_postcode_their_unit_and_a_place_label_are_hidden(detecto
 
 def test_a_place_label_before_a_ward_is_no_town(detector):
     assert_kept(detector, "Lugar: Urgencias del hospital, box 3.", "Urgencias")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # words made from everyday words are a form's or a note's, not names the lists missed
+        ("Type: [X] Unwitnessed fall   [ ] Witnessed fall", ["Unwitnessed"]),
+        ("2.3 Laceration of the left forearm, sutured.", ["Laceration"]),
+        ("Eastbrook, IL 60519          Non-emergency (630) 555-0110", ["Non-emergency"]),
+        # a log's verb before a relation is no name
+        ("10:32 Called mother at (541) 555-0136, no answer.\n10:40 Reached father at work.", ["Called", "Reached"]),
+        ("10:45 Recheck: RR 22, wheeze decreased.", ["Recheck"]),
+    ],
+)
+def test_derived_words_and_a_logs_verbs_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_name_before_a_relation_is_still_a_name(detector):
+    assert_hidden(detector, "Contact: Oyelaran mother, (541) 555-0136.", "Oyelaran")
