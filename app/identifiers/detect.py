@@ -966,7 +966,21 @@ def _with_check_character(text: str, entity: Entity) -> Entity:
 def _dosed_medicines(text: str) -> frozenset[str]:
     """The words (lower case) of every medicine the text doses (``rules.MEDICINE_DOSED``), but a name's."""
     words = {w.lower() for m in rules.MEDICINE_DOSED.finditer(text) for w in _NAME_WORD.findall(m.group(0))}
+    # a brand beside its generic in brackets, either way round: "Coartem (arteméter-lumefantrina)", "complejo
+    # B (Neurobión)", "warfarin (Coumadin)"
+    drugs = lexicon.drug_names()
+    for match in _BESIDE_BRACKETS.finditer(text):
+        outside, inside = match.group("outside"), match.group("inside")
+        # (a Spanish generic's "-ina" is English's "-ine": "lumefantrina")
+        generics = [w.lower() for w in re.split(r"[\s\-/+]+", inside) if w]
+        if any(w in drugs or re.sub(r"ina$", "ine", w) in drugs or _drug_like(w) for w in generics):
+            words.add(outside.lower())
+        elif outside.lower() in drugs:
+            words |= {w.lower() for w in _NAME_WORD.findall(inside)}
     return frozenset(w for w in words - _DOSE_FORMS if not lexicon.is_name_word(w) and w not in _NOT_NAMES)
+
+
+_BESIDE_BRACKETS = re.compile(r"(?P<outside>[^\W\d_][\w\-]{2,}) \((?P<inside>[^()\n,;]{3,40})\)")
 
 
 # Titles, as stand-ins keep them: alone, or with an office, they name no one.
@@ -1168,7 +1182,7 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
             and any(lexicon.is_name_word(w) for w in re.findall(r"[A-Z]\w+", m.group(0)[: -len(" Law")]))
         )
     ]
-    protected = [m.span() for m in rules.EPONYM.finditer(text)] + statutes
+    protected = [m.span() for m in rules.EPONYM.finditer(text)] + statutes + rules.organisms(text)
     # a number inside a law's own reference ("Ley Núm. 210-2015", "Decreto Supremo N° 28699") is the law's; inside
     # an English title's match ("Employee Code 4821") it may be anyone's
     laws = [span for span in statutes if re.match(r"(?:Ley|Decreto|Acuerdo|Real Decreto)\b", text[span[0] : span[1]])]

@@ -69,7 +69,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"npi|dea(?: number| no)?|gmc(?: number| no)?|nmc(?: pin)?|hcpc|licen[cs]e(?: number| no)?|lic|"
         r"certificate(?: number| no)?|registration(?: number| no)?|reg\.? no|bar(?: number| no)|sra(?: id| number)?|"
         r"driver'?s licen[cs]e|driving licen[cs]e|(?:n\.?[º°]\.? de |n[úu]mero de )?colegiad[oa]|col\.|"
-        r"c[ée]dula profesional|matr[íi]cula profesional|permiso de conducir|carn[ée] de conducir|sbn|cpso|"
+        r"c[ée]dula profesional|c[ée]dula de especialidad|matr[íi]cula profesional|permiso de conducir|"
+        r"carn[ée] de conducir|sbn|cpso|"
         r"commission|m\.n\.|m\.p\.|legitimationsnummer|n[úu]m\. col\.|n\.?[º°]\.? col\.|col\. n\.?[º°]|"
         r"colegiad[oa] n\.?[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge|lic\.|"
         r"carn[ée](?: profesional)?|t\.p\.|tarjeta profesional|mpps|cmdm|caja prof\.?|registro profesional|"
@@ -123,7 +124,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     _cued(
         T.NATIONAL_ID,
         r"passport(?: number| no)?|pasaporte|dni|nie|nif|cif|curp|rfc|ssn|social security(?: number| no)?|"
-        r"national insurance(?: number| no)?|ni number|nino|id card|c[ée]dula de identidad|c[ée]dula|ine|personnummer|"
+        r"national insurance(?: number| no)?|ni number|nino|id card|c[ée]dula de identidad|"
+        r"c[ée]dula(?! (?i:profesional|de especialidad))|ine|personnummer|"
         r"pesel|nss|naf|nuss|nass|seguridad social|n\.?[º°]\.? de afiliaci[óo]n(?: ss)?|cc|c\.c\.|nit|rut|run|cuit|"
         r"cuil|"
         r"cart[ãa]o de cidad[ãa]o|identity card|personalausweis|documento(?: de identidad)?|n[úu]mero de documento|"

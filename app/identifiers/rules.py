@@ -177,6 +177,21 @@ _NOT_A_STREET = frozenset("the between both his her their its day days week week
 _PLACE_HEADING_WORDS = frozenset("county city district parish borough province".split())
 
 
+def _a_numbered_heading(surface: str) -> bool:
+    """ "I. DATOS DEL DENUNCIANTE": a Roman numeral and words no one is named by."""
+    numeral, _, rest = surface.partition(". ")
+    words = [w for w in re.findall(r"[^\W\d_]+", rest) if w.lower() not in ("de", "del", "la", "el", "of", "the")]
+    return (
+        numeral in ("I", "V", "X")
+        and bool(words)
+        and all(
+            not lexicon.is_name_word(w)
+            and (max(lexicon.zipf(w.lower()), lexicon.zipf_in(w.lower(), "es")) >= 3.0 or lexicon.is_clinical_word(w))
+            for w in words
+        )
+    )
+
+
 def _partners(surface: str) -> bool:
     """Whether "X & Y" joins names, not everyday words: each side has a word on the lists of people's names or
     one no everyday text uses, and no side is a kept term or a clinical abbreviation."""
@@ -813,7 +828,13 @@ RULES: tuple[Rule, ...] = (
         r"goes by|apodad[oa]|llamad[oa]|llamar|le dicen|conocid[oa] como))"
         r",? (?:him |her |them |me |el |la )?[\"“«']?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?)[\"”»']?",
     ),
-    _rule(T.PERSON, rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?"),
+    _rule(
+        T.PERSON,
+        rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?",
+        # a heading's Roman numeral before everyday words is no initial: "I. DATOS DEL DENUNCIANTE", "I.
+        # Dislipidemia mixta"
+        accept=lambda surface: not _a_numbered_heading(surface),
+    ),
     # People named by the role a letter, a filing or a statement gives them. A relation with a name after it
     # introduces that name: in "lives in Ballincollig, daughter Aoife nearby" the town is no one's.
     _rule(
@@ -1104,12 +1125,37 @@ EPONYM = re.compile(
     r"position|reflex|phenomenon|tumou?r|ulcer|pouch|operation|incision|approach|line|device|bundle|cyst|"
     r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)\b"
     r"|\b(?i:enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|índice|test|prueba|"
-    r"fractura|sonda|técnica|cuestionario|score|puntuación|regla|triángulo|pinza|aguja|posición|monofilamento) de "
+    r"fractura|sonda|técnica|cuestionario|score|puntuación|regla|triángulo|pinza|aguja|posición|monofilamento|"
+    # a fever or a virus named after the place it was found: "fiebre de Oropouche", "virus del Nilo"
+    r"fiebre|virus|fever) (?:de |del |of )?"
     # "Índice de O'Leary", "escala de Hunt y Hess", "Monofilamento de Semmes-Weinstein"
     r"(?:[A-Z]['’])?[A-Z][a-zá-ú]+(?:(?:[-–]| y | e )(?:[A-Z]['’])?[A-Z][a-zá-ú]+)?\b"
     # a triage or a scale named after it in Spanish's order: "Triaje Manchester", "escala Glasgow"
     r"|\b(?i:triaje|triage|escala|índice|clasificación) [A-Z][a-zá-ú]+\b"
+    # a maker before its model's code or the device it makes: "Sysmex XN-1000", "Hillrom pump", "Tunstall
+    # bed-leave sensor"
+    # (a model's code has three digits or more, or a hyphen: "Carmarthen SA31 2AF" is a town and its postcode)
+    r"|\b[A-Z][a-z]{3,}(?= (?:[A-Z]{1,4}-\d{2,5}\b|[A-Z]{1,4}\d{3,5}\b|(?:[a-z\-]+ )?(?:pump|sensor|monitor|"
+    r"analy[sz]er|defibrillator|ventilator|hoist|mattress|glucometer|glucómetro|bomba|camera|breathalyser|breathalyzer)s?\b))"
 )
+# An organism's Latin name, its genus capitalised and its species not: "Streptococcus pneumoniae", "Plasmodium
+# falciparum", "Candida albicans" (``organisms`` checks that the species is no everyday word: "María ella").
+_BINOMIAL = re.compile(
+    r"\b(?P<genus>[A-Z][a-z]{2,}(?:us|um|a|as|es|is|er|on))"
+    r" (?P<species>[a-z]{3,}(?:ae|ii|um|us|is|i|ensis|oides|ella|ans))\b"
+)
+
+
+def organisms(text: str) -> list[tuple[int, int]]:
+    """The spans of the organisms' Latin names in ``text``."""
+    return [
+        m.span()
+        for m in _BINOMIAL.finditer(text)
+        if max(lexicon.zipf(m.group("species")), lexicon.zipf_in(m.group("species"), "es")) < 2.5
+        and not lexicon.is_name_word(m.group("species"))
+    ]
+
+
 # A medicine named by how a note doses it, whatever list it is on: after its form ("Tab. Ecosprin", "Inj.
 # Human Actrapid", "IV Tazocin", "Comp. Neurobión") or before its dose ("Atorva 40 mg", "Coloxyl 2 tabs").
 # Indian, Latin American and other countries' brands are on no list this project ships.

@@ -3591,3 +3591,40 @@ def test_derived_words_and_a_logs_verbs_are_kept(detector, text, kept):
 
 def test_a_name_before_a_relation_is_still_a_name(detector):
     assert_hidden(detector, "Contact: Oyelaran mother, (541) 555-0136.", "Oyelaran")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # organisms by their Latin names, fevers named after a place, makers before a model or a device
+        (
+            "antígeno urinario de Streptococcus pneumoniae positivo; gota gruesa positiva para Plasmodium falciparum.",
+            ["Streptococcus", "Plasmodium"],
+        ),
+        ("se descartó fiebre de Oropouche y chikungunya.", ["Oropouche"]),
+        ("hematology on Sysmex XN-1000. bay C Hillrom pump on bed 5 faulty.", ["Sysmex", "Hillrom"]),
+        # a brand beside its generic in brackets
+        (
+            "después Coartem (arteméter-lumefantrina), hidratación. Started warfarin (Coumadin) today.",
+            ["Coartem", "Coumadin"],
+        ),
+        # a heading's Roman numeral and everyday words; the specialist's licences by their own cue
+        ("I. DATOS DEL DENUNCIANTE\nNombre completo: WENDY YOLANDA FLORES", ["I. DATOS DEL DENUNCIANTE"]),
+    ],
+)
+def test_organisms_fevers_makers_brands_and_headings_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifier", "kind"),
+    [
+        ("Fyrisdalens sjukhus, Department of Endocrinology", "Fyrisdalens sjukhus", T.ORGANIZATION),
+        ("Glangwili General Hospital\nCarmarthen SA31 2AF", "Carmarthen", T.LOCATION),
+        ("Cédula Profesional 7284193   Cédula de Especialidad 10482276", "10482276", T.LICENCE),
+        ("Seen by I. Smith on the ward.", "I. Smith", T.PERSON),
+    ],
+)
+def test_what_the_organism_model_and_heading_rules_must_not_keep(detector, text, identifier, kind):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(identifier) is kind, found
