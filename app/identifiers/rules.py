@@ -629,6 +629,14 @@ RULES: tuple[Rule, ...] = (
     _rule(T.URL, r"(?<![\w@.])@(?=[\w.]*[^\W\d_])[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)"),
     # A telephone number read out, as a voicemail transcript writes it: "four oh four, five five five, …".
     _rule(T.PHONE, rf"(?<![\w-])(?P<value>{_SPOKEN_DIGIT}(?:[ ,\-]{{1,2}}{_SPOKEN_DIGIT}){{6,14}})(?![\w-])", re.I),
+    # A name spelled out letter by letter, as a caller spells it for a transcript: "that's p-e-n-n-i-n-g-t-o-n",
+    # "o apostrophe d o n o g h u e".
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:that['’]s|that is|spelt|spelled|spelling(?: is)?|surname is|last name is)|(?<=[a-z]),)[ \t]+"
+        r"(?P<value>[a-z](?:(?:-|[ \t](?:(?:apostrophe|hyphen|double)[ \t])?)[a-z](?![a-z])){3,})",
+        cued=True,
+    ),
     # Its digits one by one, as a chat spells a number out to be read: "el telf es 6 4 5 2 1 8 3 9 0".
     _rule(
         T.PHONE,
@@ -647,10 +655,10 @@ RULES: tuple[Rule, ...] = (
     # Spelled out: "de noventa y cuatro años de edad", "ninety-two years old", "cien años".
     _rule(
         T.AGE,
-        r"(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns) )"
+        r"(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns|i['’]m|i am|she['’]s|he['’]s) )"
         r"(?P<value>(?i:noventa(?: y (?:un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?|cien|"
         r"ciento (?:un[oa]?|dos|tres|cuatro|cinco)|ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
-        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?))(?= (?i:años|years?))",
+        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?))(?= (?i:años|years?|now|today)\b)",
     ),
     # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
     _rule(

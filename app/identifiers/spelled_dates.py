@@ -109,20 +109,99 @@ SPOKEN_EN = re.compile(rf"(?<![\w]){_SPOKEN_EN}")
 _SPOKEN_EN_WHOLE = re.compile(_SPOKEN_EN)
 
 
+# A date of birth read out in numbers, as a voicemail's transcript writes it: "the third of the fourth nineteen
+# thirty one", "twelve eight twenty nineteen", "nineteen oh nine thirty" (day, month, year). Only after the
+# words that ask for one: elsewhere "twelve eight" is a count.
+def _spaced(words: str) -> list[str]:
+    return [words, words.replace("-", " ")]
+
+
+_ORDINAL_DAYS = {w: n for n in range(1, 32) for w in _spaced(english_ordinal(n))}
+_CARDINAL_DAYS = {w: n for n in range(1, 32) for w in _spaced(english_below_100(n))}
+_ORDINAL_MONTHS = {english_ordinal(n): n for n in range(1, 13)}
+_CARDINAL_MONTHS = {english_below_100(n): n for n in range(1, 13)} | {f"oh {_EN_UNITS[n]}": n for n in range(1, 10)}
+_FULL_YEARS = {w: y for y in range(1900, 2100) for joined in (False, True) for w in _spaced(english_year(y, joined))}
+_FULL_YEARS |= {w: y for y in range(2010, 2100) for w in _spaced(f"twenty {english_below_100(y - 2000)}")}
+_SHORT_YEARS = {w: n for n in range(10, 100) for w in _spaced(english_below_100(n))} | {
+    f"oh {_EN_UNITS[n]}": n for n in range(1, 10)
+}
+
+
+def _longest_first(values: dict[str, int]) -> str:
+    return "|".join(sorted(values, key=len, reverse=True))
+
+
+_SPOKEN_BIRTH_DATE = (
+    rf"(?P<the>the )?(?P<day>(?i:{_longest_first(_ORDINAL_DAYS | _CARDINAL_DAYS)}))"
+    rf"(?P<of> of(?: the)?)? (?P<month>(?i:{_longest_first(_ORDINAL_MONTHS | _CARDINAL_MONTHS)}))"
+    rf"(?:(?P<comma>,)? (?P<year>(?i:{_longest_first(_FULL_YEARS)}|{_longest_first(_SHORT_YEARS)})))?"
+)
+SPOKEN_BIRTH = re.compile(
+    r"(?i:\b(?:date of birth|d\.? ?o\.? ?b\.?|born(?: on)?|birthday)\b[,:]?\s+(?:is\s+)?)"
+    rf"(?P<date>{_SPOKEN_BIRTH_DATE})(?![\w-])"
+)
+_SPOKEN_BIRTH_WHOLE = re.compile(_SPOKEN_BIRTH_DATE)
+
+
+def _parse_spoken_birth(text: str) -> tuple[date, Callable[[date], str], bool] | None:
+    """A date of birth read out in numbers, and how to read another out alike."""
+    match = _SPOKEN_BIRTH_WHOLE.fullmatch(text)
+    if match is None:
+        return None
+    day_words, month_words = match.group("day").lower(), match.group("month").lower()
+    day = _ORDINAL_DAYS.get(day_words) or _CARDINAL_DAYS.get(day_words)
+    month = _ORDINAL_MONTHS.get(month_words) or _CARDINAL_MONTHS.get(month_words)
+    year_words = (match.group("year") or "").lower()
+    short = year_words in _SHORT_YEARS and year_words not in _FULL_YEARS
+    year = _FULL_YEARS.get(year_words) or (1900 + _SHORT_YEARS[year_words] if short else None)
+    try:
+        parsed = date(year or 2000, month, day)
+    except (ValueError, TypeError):
+        return None
+    ordinal_day, ordinal_month = day_words in _ORDINAL_DAYS, month_words in _ORDINAL_MONTHS
+    hyphens = "-" in text
+
+    def render(d: date) -> str:
+        def words(spoken: str) -> str:
+            return spoken if hyphens else spoken.replace("-", " ")
+
+        month_spoken = (
+            english_ordinal(d.month)
+            if ordinal_month
+            else f"oh {_EN_UNITS[d.month]}"
+            if month_words.startswith("oh ") and d.month < 10
+            else english_below_100(d.month)
+        )
+        pieces = {
+            "day": words(english_ordinal(d.day) if ordinal_day else english_below_100(d.day)),
+            "month": words(month_spoken),
+            "year": words(
+                (f"oh {_EN_UNITS[d.year % 100]}" if d.year % 100 < 10 else english_below_100(d.year % 100))
+                if short
+                else f"twenty {english_below_100(d.year - 2000)}"
+                if year_words.startswith("twenty ") and d.year >= 2010
+                else english_year(d.year, " and " in year_words)
+            ),
+        }
+        return _written_into(match, pieces)
+
+    return parsed, render, year is not None
+
+
 def find_spelled(text: str) -> list[tuple[int, int]]:
     return [
         m.span()
         for pattern in (SPELLED, SPELLED_EN, SPOKEN_EN)
         for m in pattern.finditer(text)
         if parse_spelled(m.group(0)) is not None
-    ]
+    ] + [m.span("date") for m in SPOKEN_BIRTH.finditer(text) if _parse_spoken_birth(m.group("date")) is not None]
 
 
 def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
     """(the date, how to write another one alike, whether it names a year), or None."""
     match = SPELLED.fullmatch(text.strip())
     if match is None:
-        return _parse_english(text.strip())
+        return _parse_english(text.strip()) or _parse_spoken_birth(text.strip())
     day = _WORD_VALUES.get(match.group("day").lower().translate(_PLAIN))
     month_name = match.group("month").lower()
     month = 9 if month_name == "setiembre" else _MONTHS.index(month_name) + 1

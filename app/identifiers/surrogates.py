@@ -164,6 +164,8 @@ def _spelled_nineties(unit: int, spanish: bool, units: list[str]) -> str:
 
 # The kinds of number a deed may write in words ("ESCRITURA NÚMERO CIENTO OCHENTA Y SIETE"); an age in words
 # has its own stand-in.
+# A name spelled out letter by letter ("p-e-n-n-i-n-g-t-o-n", "o apostrophe d o n o g h u e").
+_SPELLED_OUT = re.compile(r"[a-z](?:(?:-|\s(?:(?:apostrophe|hyphen|double)\s)?)[a-z](?![a-z])){3,}", re.I)
 _SPELLABLE = frozenset({T.RECORD_NUMBER, T.CASE_NUMBER, T.LICENCE, T.NATIONAL_ID, T.ACCOUNT, T.OTHER})
 # A name word's stand-in is drawn at most this many times before the last draw is kept
 _DRAWS_FROM_A_POOL = 50
@@ -329,6 +331,10 @@ class SurrogateMaker:
         return tuple(name for name in pool if name_key(name) != key)
 
     def _person(self, original: str) -> str:
+        if _SPELLED_OUT.fullmatch(original):  # "p-e-n-n-i-n-g-t-o-n": the stand-in of the name it spells, spelled
+            letters = [w for w in re.split(r"[-\s]+", original) if len(w) == 1]
+            stand_in = self.word("".join(letters), "last").lower().replace("'", "")
+            return ("-" if "-" in original else " ").join(stand_in)
         if re.fullmatch(r"[A-Z]{2,3}", original):  # a form signed with initials ("Actioned by: CW") stays initials
             initials = "".join(self._initial(letter) for letter in original)
             while initials == original:

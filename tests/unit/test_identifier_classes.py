@@ -3628,3 +3628,36 @@ def test_organisms_fevers_makers_brands_and_headings_are_kept(detector, text, ke
 def test_what_the_organism_model_and_heading_rules_must_not_keep(detector, text, identifier, kind):
     found = {e.text_in(text): e.type for e in detector.detect(text)}
     assert found.get(identifier) is kind, found
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # what a caller reads out for a transcript: a date of birth in numbers, a name letter by letter, an age
+        (
+            "that's o apostrophe d o n o g h u e, date of birth the third of the fourth nineteen thirty one, so I'm "
+            "ninety two now.",
+            ["o apostrophe d o n o g h u e", "the third of the fourth nineteen thirty one", "ninety two"],
+        ),
+        (
+            "calling about mr arthur pennington, p-e-n-n-i-n-g-t-o-n, d o b nineteen oh nine thirty, he's on",
+            ["p-e-n-n-i-n-g-t-o-n", "nineteen oh nine thirty"],
+        ),
+        (
+            "jayden brooks-mensah, date of birth twelve eight twenty nineteen. he's due his MMR",
+            ["twelve eight twenty nineteen"],
+        ),
+    ],
+)
+def test_what_a_caller_reads_out_is_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_date_of_birth_read_out_stands_in_read_out_and_a_spelled_name_spells_its_stand_in():
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=5), detector=IdentifierDetector(use_tagger=False))
+    text = "mr arthur pennington, p-e-n-n-i-n-g-t-o-n, d o b nineteen oh nine thirty, he's on the list."
+    out = pseudonymiser.pseudonymise(text).text
+    surname = re.search(r"mr \w+ (\w+),", out).group(1)
+    assert f"{'-'.join(surname.lower())}," in out, out
+    assert re.search(r"d o b [a-z]+(?: [a-z]+)? oh [a-z]+ [a-z]+(?: [a-z]+)?,", out) and "nineteen oh nine thirty" not in out, out
+    assert pseudonymiser.reidentify(out) == text
