@@ -333,7 +333,8 @@ _NOT_A_DAY_AFTER = (
 )
 _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
-    rf"|(?i:\bel pasado |\bel día )(?P<es>\d{{1,2}})\b(?! de)(?![.,/:]\d)"
+    # ("el día 5 del corriente": of this month)
+    rf"|(?i:\bel pasado |\bel día )(?P<es>\d{{1,2}})\b(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     # the range's end is a day of a month named ("del 10 al 18 de enero"); "del 1 al 10 de cada mes" names none
     rf"(?=\s+(?:al|y el|hasta el|to the|and the|[–-])\s+\d{{1,2}}(?:º|st|nd|rd|th)?\s+(?:de\s+|of\s+)?"

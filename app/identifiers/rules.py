@@ -629,6 +629,15 @@ RULES: tuple[Rule, ...] = (
     _rule(T.URL, r"(?<![\w@.])@(?=[\w.]*[^\W\d_])[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)"),
     # A telephone number read out, as a voicemail transcript writes it: "four oh four, five five five, …".
     _rule(T.PHONE, rf"(?<![\w-])(?P<value>{_SPOKEN_DIGIT}(?:[ ,\-]{{1,2}}{_SPOKEN_DIGIT}){{6,14}})(?![\w-])", re.I),
+    # A nickname in quotes after the words that give one ("conocido en la colonia como "El Chele"", "Alias
+    # 'Neto'", "known as "Big Mike"") and a widow's married name ("Ma. Elena Zúñiga Vda. de Anaya").
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:alias|apodo|apodad[oa]|conocid[oa](?: en [\w ]{2,20}?)? como|known as|a\.?k\.?a\.?|nicknamed|"
+        r"goes by))[:\s]+[\"“«'‘](?P<value>[^\"”»'’\n]{2,30})[\"”»'’]",
+        cued=True,
+    ),
+    _rule(T.PERSON, rf"{_PERSON_NAME} (?:Vda\.?|viuda) de {_CAPITAL_NAME}"),
     # A name spelled out letter by letter, as a caller spells it for a transcript: "that's p-e-n-n-i-n-g-t-o-n",
     # "o apostrophe d o n o g h u e".
     _rule(

@@ -50,7 +50,8 @@ _WORD = (
 # A run of number words joined by "y" and "mil", and the digits a deed writes after them: "(42)", "(14,882)".
 # A number word or "mil" at a word's start: what follows a number's label when it is written in words.
 NUMBER_WORD = rf"(?:{_WORD}|mil)\b"
-_NUMBER_WORDS = rf"{_WORD}(?:\s+(?:y\s+)?(?:{_WORD}|mil)(?![\w]))*(?:\s+mil)?"
+# ("MIL OCHOCIENTOS CUARENTA Y SIETE": a thousand and more opens with "mil")
+_NUMBER_WORDS = rf"(?:{_WORD}|mil\b)(?:\s+(?:y\s+)?(?:{_WORD}|mil)(?![\w]))*(?:\s+mil)?"
 # "Tomo" and "Libro" capitalised only: "me tomo treinta gotas" is a dose; "no" with its point only.
 _CUE = (
     r"(?:n[úu]mero|n\.?\s?[º°]\.?|no\.|(?-i:Libro|LIBRO|Tomo|TOMO)|folio|fojas|partida|asiento|inscripci[óo]n|"

@@ -3659,5 +3659,24 @@ def test_a_date_of_birth_read_out_stands_in_read_out_and_a_spelled_name_spells_i
     out = pseudonymiser.pseudonymise(text).text
     surname = re.search(r"mr \w+ (\w+),", out).group(1)
     assert f"{'-'.join(surname.lower())}," in out, out
-    assert re.search(r"d o b [a-z]+(?: [a-z]+)? oh [a-z]+ [a-z]+(?: [a-z]+)?,", out) and "nineteen oh nine thirty" not in out, out
+    assert (
+        re.search(r"d o b [a-z]+(?: [a-z]+)? oh [a-z]+ [a-z]+(?: [a-z]+)?,", out)
+        and "nineteen oh nine thirty" not in out
+    ), out
     assert pseudonymiser.reidentify(out) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        (
+            "ESCRITURA DE PODER GENERAL\nNÚMERO MIL OCHOCIENTOS CUARENTA Y SIETE (1.847)",
+            ["MIL OCHOCIENTOS CUARENTA Y SIETE (1.847)"],
+        ),
+        ("Refiere que el día 5 del corriente, sobre las 22 h, en su domicilio.", ["5"]),
+        ('uno de ellos conocido en la colonia como "El Chele", de nombre Kevin.', ["El Chele", "Kevin"]),
+        ("Jonathan Anaya Zúñiga       Ma. Elena Zúñiga Vda. de Anaya", ["Elena Zúñiga Vda. de Anaya"]),
+    ],
+)
+def test_a_thousand_in_words_a_day_of_this_month_a_nickname_and_a_widows_name_are_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
