@@ -21,11 +21,13 @@ _ENGLISH_KINDS = (
     r"hospital|clinic|surgery|medical cent(?:re|er)|health cent(?:re|er)|pharmacy|chemist|nursery|primary|"
     r"primary school|high school|school|academy|college|university|solicitors|law firm|hospice|care home|"
     r"nursing home|infirmary|building society|credit union|dental practice|practice|elementary|middle school|"
-    r"estate agents|funeral home|daycare|preschool|kindergarten"
+    r"estate agents|funeral home|daycare|preschool|kindergarten|"
+    # a care provider named before its trade ("this is derek from craven view care")
+    r"care|home care|care services|lettings|plumbing|garage"
 )
 _SPANISH_KINDS = (
     r"hospital|cl[íi]nica|farmacias?|centro de salud|centro m[ée]dico|consultorio|sanatorio|colegio|escuela|"
-    r"despacho|notar[íi]a|residencia|policl[íi]nic[oa]|guarder[íi]a|"
+    r"despacho|notar[íi]a|residencia|policl[íi]nic[oa]|guarder[íi]a|laboratorio|"
     # a bank, an insurer or a health plan, a family clinic, a school, an employer by its trade: "banco guayaquil",
     # "seguro sancor", "eps sanitas", "cesfam la faena", "ies la florida", "maquila textiles san lucas"
     r"banco|seguros?|aseguradora|mutua|eps|ips|isapre|cesfam|cosam|ies|ceip|instituto|maquila|f[áa]brica|taller"

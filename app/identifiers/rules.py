@@ -692,7 +692,8 @@ RULES: tuple[Rule, ...] = (
     # "thisisnotapipe.a-t.hotmail.com". The left part is a mailbox's name, not an everyday word ("available at").
     _rule(
         T.EMAIL,
-        rf"(?<![\w.@])(?P<value>[\w.+\-]{{2,64}}(?: dot [\w+\-]{{1,32}}){{0,3}}(?:{MAILBOX_AT})"
+        # (a caller reads a mailbox's letters apart: "bernie dot o d at hotmail dot co dot uk")
+        rf"(?<![\w.@])(?P<value>[\w.+\-]{{2,64}}(?: dot [\w+\-]{{1,32}}(?: [a-z](?= ))*){{0,3}}(?:{MAILBOX_AT})"
         rf"[a-z0-9\-]+(?:(?:{HOST_DOT})[a-z0-9\-]+)*(?:{HOST_DOT}){_TOP_LEVEL_DOMAIN})(?![\w@\-]|\.[a-z0-9])",
         accept=_a_mailbox,
     ),

@@ -3680,3 +3680,21 @@ def test_a_date_of_birth_read_out_stands_in_read_out_and_a_spelled_name_spells_i
 )
 def test_a_thousand_in_words_a_day_of_this_month_a_nickname_and_a_widows_name_are_hidden(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # an institution in lower case before or after its kind, and a mailbox read out letter by letter
+        ("good morning, this is derek from craven view care on keighley road in skipton", ["craven view care"]),
+        ("a sacar sangre al laboratorio bioquimico del oeste en av. eva peron 7052", ["bioquimico"]),
+        ("or email her, it's bernie dot o d at hotmail dot co dot uk. I'm at home.", ["bernie dot o d at hotmail"]),
+    ],
+)
+def test_lower_case_care_providers_laboratories_and_read_out_mailboxes_are_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_kinds_of_care_name_no_provider(detector):
+    text = "he needs primary care and urgent care, and intensive care was mentioned. she does her own self care."
+    assert all(e.type is not T.ORGANIZATION for e in detector.detect(text))
