@@ -192,6 +192,26 @@ def _a_numbered_heading(surface: str) -> bool:
     )
 
 
+_VEHICLE_WORDS = re.compile(
+    r"(?i:\b(?:plates?|tag|registration|licen[cs]e plate|vehicle|car|truck|van|pickup|sedan)\b)"
+)
+
+
+def _a_states_plate(match: re.Match) -> bool:
+    """The words before the code name a US state or its postal code, and a vehicle is spoken of just before."""
+    state = re.match(r"[A-Za-z]+(?: [A-Z][a-z]+)?", match.group(0)).group(0)
+    words = state.split()
+    named = lexicon.is_region(state) or lexicon.is_region(words[0]) or state in _US_STATE_CODES
+    before = match.string[max(0, match.start() - 80) : match.start() + len(state) + 14]
+    return named and _VEHICLE_WORDS.search(before) is not None
+
+
+_US_STATE_CODES = frozenset(
+    "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK "
+    "OR PA PR RI SC SD TN TX UT VT VA WA WV WI WY".split()
+)
+
+
 def _partners(surface: str) -> bool:
     """Whether "X & Y" joins names, not everyday words: each side has a word on the lists of people's names or
     one no everyday text uses, and no side is a kept term or a clinical abbreviation."""
@@ -638,6 +658,14 @@ RULES: tuple[Rule, ...] = (
         cued=True,
     ),
     _rule(T.PERSON, rf"{_PERSON_NAME} (?:Vda\.?|viuda) de {_CAPITAL_NAME}"),
+    # A plate after the state that issued it, where the text speaks of a vehicle: "I wrote the plate in the
+    # log. California 4TRL829", "Texas tag KLM-4821".
+    _rule(
+        T.VEHICLE,
+        r"(?<!\w)(?:[A-Z][a-z]+(?: [A-Z][a-z]+)?|[A-Z]{2})(?: (?i:plates?|tag|registration))?[ :]+"
+        r"(?P<value>(?=[A-Z0-9\-]*\d)(?=[A-Z0-9\-]*[A-Z])[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])){4,8})(?![\w\-])",
+        context=_a_states_plate,
+    ),
     # A name spelled out letter by letter, as a caller spells it for a transcript: "that's p-e-n-n-i-n-g-t-o-n",
     # "o apostrophe d o n o g h u e".
     _rule(

@@ -3698,3 +3698,20 @@ def test_lower_case_care_providers_laboratories_and_read_out_mailboxes_are_hidde
 def test_kinds_of_care_name_no_provider(detector):
     text = "he needs primary care and urgent care, and intensive care was mentioned. she does her own self care."
     assert all(e.type is not T.ORGANIZATION for e in detector.detect(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "plate"),
+    [
+        ("A.   I wrote the plate in the log. California 4TRL829, I think.", "4TRL829"),
+        ("Vehicle 2: 2019 Ford F-150, white, Texas tag KLM-4821.", "KLM-4821"),
+    ],
+)
+def test_a_plate_after_its_state_is_a_vehicles(detector, text, plate):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(plate) is T.VEHICLE, found
+
+
+def test_a_state_and_a_code_with_no_vehicle_spoken_of_is_no_plate(detector):
+    text = "The form was filed in California under reference 4TRL829 last spring."
+    assert all(e.type is not T.VEHICLE for e in detector.detect(text))
