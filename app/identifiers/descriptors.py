@@ -43,7 +43,8 @@ clínico farmacia dermatología oftalmología otorrinolaringología odontología
 terapia ocupacional neumología digestivo gastroenterología endocrinología reumatología infecciosas
 enfermedades unidad coronaria servicio servicios planta guardia externa externas externo consultas
 consulta hospitalización hospitalizacion admisión admision archivo historias enfermería enfermeria
-nutrición nutricion dietética sanitaria sanitario área area
+nutrición nutricion dietética sanitaria sanitario área area pediátrica pediátrico pediatrica pediatrico
+pediátricas pediátricos
 """
 _FUNCTIONS = """
 department dept departments service services team teams office offices desk reception front line helpline

@@ -183,7 +183,9 @@ _CLINICAL_ENDING = re.compile(
     r"(?:ectom(?:y|ía|ia)|otom(?:y|ía|ia)|ostom(?:y|ía|ia)|oscop(?:y|ía|ia)|oplast(?:y|ia|ía)|itis|algia|emia|"
     r"aemia|opath(?:y|ies)|opatía|ology|ologist|ologies|ología|ólog[oa]|iatry|iatrist|iatría|iatra|graphy|"
     r"grafía|therapy|terapia|uria|osis|ectasis|plegia|paresis|hospitalist|intensivist|sonographer|"
-    r"interconsulta|instrumentista|anestesista|intensivista|internista)$",
+    r"interconsulta|instrumentista|anestesista|intensivista|internista|"
+    # a test's record: "Ecocardiograma", "Hemograma", "Echocardiogram", "Angiogram"
+    r"ograma|ogramas|ogram|ograms)$",
     re.I,
 )
 # Regions at the level of a state or larger, whose names HIPAA does not count as identifying.
@@ -195,7 +197,11 @@ _REGION_EXTRA = (
     "comunidad valenciana, extremadura, galicia, la rioja, navarra, país vasco, euskadi, región de murcia, "
     "comunidad de madrid, ceuta, melilla, nuevo león, jalisco, yucatán, estado de méxico, edomex, oaxaca, "
     "chiapas, puebla, veracruz, sonora, chihuahua, coahuila, sinaloa, guerrero, michoacán, tamaulipas, "
-    "quintana roo, baja california"
+    "quintana roo, baja california, "
+    # countries by the short names Spanish writes (Faker's are the long official ones)
+    "reino unido, estados unidos, ee. uu., ee.uu., eeuu, rumanía, rumania, países bajos, paises bajos, "
+    "república checa, corea del sur, emiratos árabes unidos, arabia saudí, arabia saudita, sudáfrica, "
+    "nueva zelanda, república dominicana"
 )
 
 
@@ -481,6 +487,9 @@ def is_kept_term(word: str) -> bool:
 # "Non-emergency", "Recheck"), or an ending that makes a noun, an adverb or an adjective of one ("Laceration",
 # "Awareness", "pastosa", "Sobredosificación").
 _DERIVING_PREFIX = re.compile(r"(?:un|non|re|pre|dis|mis|over|under|sub|inter|anti|post|semi|multi|des|sobre)-?")
+# A Spanish infinitive with its pronoun, as a power of attorney lists what it allows: "Representarle",
+# "Otorgarle", "Venderlas".
+_INFINITIVE_WITH_PRONOUN = re.compile(r"(?P<verb>.+(?:ar|er|ir))(?:le|la|lo|les|las|los|se|me|nos)$")
 _DERIVING_ENDING = re.compile(
     r"(?:ation|ition|ution|ness|ment|ity|ably|ibly|fully|ically|ción|sión|miento|mente|idad|osos?|osas?|ables?)$"
 )
@@ -498,6 +507,9 @@ def a_derived_word(word: str) -> bool:
         stem = lower[prefix.end() :]
         if max(zipf(stem), zipf_in(stem, "es")) >= 3.0:
             return True
+    verb = _INFINITIVE_WITH_PRONOUN.match(lower)
+    if verb and zipf_in(verb.group("verb"), "es") >= 3.0:
+        return True
     return _DERIVING_ENDING.search(lower) is not None and max(zipf(lower), zipf_in(lower, "es")) >= 1.5
 
 

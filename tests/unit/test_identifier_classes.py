@@ -3715,3 +3715,21 @@ def test_a_plate_after_its_state_is_a_vehicles(detector, text, plate):
 def test_a_state_and_a_code_with_no_vehicle_spoken_of_is_no_plate(detector):
     text = "The form was filed in California under reference 4TRL829 last spring."
     assert all(e.type is not T.VEHICLE for e in detector.detect(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("nacido en Brăila (Rumanía); residentes en Guildford (Reino Unido).", ["Rumanía", "Reino Unido"]),
+        (
+            "Ecocardiograma (control): sin progresión. Consultas de Cardiología Pediátrica.",
+            ["Ecocardiograma", "Cardiología Pediátrica"],
+        ),
+        (
+            "FACULTADES:\n\na) Representarle ante la Agencia Tributaria.\nb) Venderlas al mejor postor.",
+            ["Representarle", "Venderlas"],
+        ),
+    ],
+)
+def test_countries_by_their_spanish_names_tests_records_and_infinitives_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
