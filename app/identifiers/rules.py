@@ -225,10 +225,25 @@ def _partners(surface: str) -> bool:
     return True
 
 
+def _town_names() -> frozenset[str]:
+    from app.identifiers.towns import town_names  # towns reads this module's patterns through places
+
+    return town_names()
+
+
 def _surname_then_given(surface: str) -> bool:
     """Whether "SURNAME, Given" is a person's: not a county and its state, nor a surname before a state."""
     surname, given = surface.split(", ", 1)
     words = surname.split()
+    given_words = [w for w in re.findall(r"[^\W\d_]+", given) if len(w) > 1]
+    if len(given_words) == 1 and not lexicon.is_name_word(given_words[0]):
+        word = given_words[0]
+        credential = (
+            word.isupper() and len(word) <= 7 and lexicon.zipf(word.lower()) < 3.0 and word.title() not in _town_names()
+        )
+        a_tests_reading = re.fullmatch(r"[A-Z0-9]{2,5}", surname) is not None and lexicon.zipf(word.lower()) >= 3.5
+        if credential or a_tests_reading:
+            return False  # "KWAME ASANTE-BOATENG, DMD", "PTH, INTACT": a degree or a word after the comma
     return not (
         len(words) == 2
         and words[-1].lower() in _PLACE_HEADING_WORDS

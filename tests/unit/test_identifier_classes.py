@@ -3733,3 +3733,9 @@ def test_a_state_and_a_code_with_no_vehicle_spoken_of_is_no_plate(detector):
 )
 def test_countries_by_their_spanish_names_tests_records_and_infinitives_are_kept(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+def test_a_degree_or_a_test_after_a_comma_is_no_given_name(detector):
+    text = "D-002  KWAME ASANTE-BOATENG, DMD  ATTY: DEIRDRE M. COLLINS, ESQ.\nPTH, INTACT                 288        H"
+    assert_kept(detector, text, "DMD", "PTH, INTACT")
+    assert_hidden(detector, text, "KWAME ASANTE-BOATENG", "DEIRDRE M. COLLINS")
