@@ -36,9 +36,11 @@ _UNIT = (
     # Mexico's and Chile's: the street's side of town, the floor, the office, the block and the flat
     r"|(?:Ote|Pte|Nte|Sur|Oriente|Poniente|Norte)\.?(?!\w)"
     r"|(?i:piso|planta|despacho|oficina|of\.|dpto\.?|depto\.?|departamento|apto\.?|local|torre|block|bloque|"
-    r"casa|int\.?|interior|consultorio|villa|portal|puerta) ?[\w-]{1,5}(?!\w)"
+    r"casa|int\.?|interior|consultorio|villa|portal|puerta|nivel) ?\"?[\w-]{1,5}\"?(?!\w)"
+    # a floor by its ordinal before its word ("1.er piso", "2do. nivel", "3er piso")
+    r"|\d{1,2}(?:\.?er|\.?º|\.?ª|do|ro|to|vo|no)\.? (?i:piso|nivel|planta)"
     # Colombia's plate after its street ("Circular 4 # 70-32"), Spain's floor and door ("14, 1.º", "3.º B")
-    r"|# ?\d{1,3}[A-Z]?(?: ?Bis)?-\d{1,3}(?!\w)|\d{1,2}\.?[º°ª](?: ?[A-Z](?!\w))?"
+    r"|# ?\d{1,3}[A-Z]?(?: ?Bis)?-\d{1,3}(?!\w)|\d{1,2}\.?[º°ª](?:-\d{1,2}\.?[º°ª])?(?: ?[A-Z](?!\w))?"
     r"|(?i:edificio|edif\.|condominio|residencial|conjunto) [A-ZÁÉÍÓÚÑ][\wÀ-ÿ]*"
     r"(?: (?:(?:del|de la|de|la|las|los) )?[A-ZÁÉÍÓÚÑ][\wÀ-ÿ]*){0,3}(?: \d{1,3}(?!\w))?)"
 )

@@ -149,12 +149,12 @@ _TIMED_DAY_MONTH = re.compile(
 # before a colon or a comma ("2D Echo (05/03): …", "Ecocardiograma (4/4, Dra. …)"). Weaker evidence than the
 # cues above, so a score out of five or ten ("improved 3/5") is left as one (``_a_score``).
 _NOTED_DAY_MONTH = re.compile(
-    r"(?:(?i:\b(?:date|booked|checked|counsell?ed|reviewed|sent|received|requested|ordered|referred|rang|"
+    r"(?:(?i:\b(?:date|revisi[óo]n|control|cita|booked|checked|counsell?ed|reviewed|sent|received|requested|ordered|referred|rang|"
     r"phoned|emailed|e-mailed|faxed|posted|given|done|taken|repeated|inserted|removed|changed|re-?sited|"
     r"discussed|phone|telephone|email|letter|realizad[oa]|solicitad[oa]|enviad[oa]|recibid[oa]|revisad[oa]|"
     r"citad[oa]|programad[oa]|llamad[oa]|avisad[oa])\b):?\s+(?:on\s+|el\s+)?"
     r"|(?<![\d:])(?:[01]\d|2[0-3]):[0-5]\d\s+|(?P<open>\())"
-    r"(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)(?(open)(?=\)\s*:|,\s))"
+    r"(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)(?(open)(?=\)\s*:|,\s|\) (?:o|or|y|and) ))"
 )
 # A log's or a table's day and month before its 24-hour time: "| 19/10 08:02 |", "03/11 14:30 Seen by …".
 _LOGGED_DAY_MONTH = re.compile(r"(?m)(?:^|\|)[ \t]*(?P<date>\d{1,2}/\d{1,2})(?=[ \t]+\d{2}:\d{2}\b)")
@@ -335,6 +335,7 @@ _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
     # ("el día 5 del corriente": of this month)
     rf"|(?i:\bel pasado |\bel día )(?P<es>\d{{1,2}})\b(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
+    rf"|(?i:\bel )(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|presente|actual)(?: mes)?)\b)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     # the range's end is a day of a month named ("del 10 al 18 de enero"); "del 1 al 10 de cada mes" names none
     rf"(?=\s+(?:al|y el|hasta el|to the|and the|[–-])\s+\d{{1,2}}(?:º|st|nd|rd|th)?\s+(?:de\s+|of\s+)?"
@@ -409,7 +410,7 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
     spans |= {m.span() for m in _HOLIDAY.finditer(text)}
     spans |= {m.span("cued") if m.group("cued") else m.span() for m in _HOLIDAY_ES.finditer(text)}
     for match in _LONE_DAY.finditer(text):
-        group = next(g for g in ("date", "es", "range") if match.group(g))
+        group = next(g for g in ("date", "es", "range", "current") if match.group(g))
         if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:
             spans.add(match.span(group))
     for match in _MONTH_ALONE.finditer(text):

@@ -475,7 +475,7 @@ RULES: tuple[Rule, ...] = (
         r"\s*:?\s+(?P<value>(?:9\d|1[01]\d))\b(?! ?(?:%|mg|kg))",
         re.I,
     ),
-    _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|a\.|añas))(?!\w)", re.I),
+    _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|añitos|a\.|añas))(?!\w)", re.I),
     # a lab report's and a chart's shortest forms: "(94 y)", "(92 a)", "94y", and an age in brackets after the
     # date of birth it follows from ("DOB: 02/14/1931 (94)")
     _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)(?: ?[ya](?=\))|y(?![\w/])))"),
@@ -707,10 +707,12 @@ RULES: tuple[Rule, ...] = (
     # Spelled out: "de noventa y cuatro años de edad", "ninety-two years old", "cien años".
     _rule(
         T.AGE,
-        r"(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns|i['’]m|i am|she['’]s|he['’]s) )"
+        r"(?:(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns|i['’]m|i am|she['’]s|he['’]s) )"
+        r"|\()"
         r"(?P<value>(?i:noventa(?: y (?:un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?|cien|"
         r"ciento (?:un[oa]?|dos|tres|cuatro|cinco)|ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
-        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?))(?= (?i:años|years?|now|today)\b)",
+        r"(?:one )?hundred(?: and (?:one|two|three|four|five))?)(?: \((?:9\d|1[01]\d)\))?)"
+        r"(?= (?i:años|añitos|years?|now|today)\b)",
     ),
     # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
     _rule(
@@ -857,7 +859,7 @@ RULES: tuple[Rule, ...] = (
         T.PERSON,
         r"(?m)^\[?(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
         r"(?: ?[apAP]\.? ?[mM]\.?)?\]?[,\-– ]+(?:(?i:t[íi]a|t[íi]o|abuela|abuelo|mam[áa]|pap[áa]|aunt|uncle|"
-        r"nurse|dr\.?) )?(?P<value>(?!(?i:me|mum|mom|dad|mam[áa]|pap[áa]|yo)\b)[^\W\d_]{2,}(?: [^\W\d_]{2,})?)"
+        r"nurse|dr\.?) )?(?P<value>(?!(?i:me|mum|mom|dad|mam[áa]|pap[áa]|yo)\b)[^\W\d_]{2,}(?: [^\W\d_]{2,}){0,3})"
         r"(?: \([^()\n]{1,30}\))?:",
         accept=_not_a_label,
         cued=True,

@@ -162,10 +162,10 @@ def _spelled_nineties(unit: int, spanish: bool, units: list[str]) -> str:
     return f"noventa y {units[unit - 1]}" if spanish else f"ninety-{units[unit - 1]}"
 
 
-# The kinds of number a deed may write in words ("ESCRITURA NÚMERO CIENTO OCHENTA Y SIETE"); an age in words
-# has its own stand-in.
 # A name spelled out letter by letter ("p-e-n-n-i-n-g-t-o-n", "o apostrophe d o n o g h u e").
 _SPELLED_OUT = re.compile(r"[a-z](?:(?:-|\s(?:(?:apostrophe|hyphen|double)\s)?)[a-z](?![a-z])){3,}", re.I)
+# The kinds of number a deed may write in words ("ESCRITURA NÚMERO CIENTO OCHENTA Y SIETE"); an age in words
+# has its own stand-in.
 _SPELLABLE = frozenset({T.RECORD_NUMBER, T.CASE_NUMBER, T.LICENCE, T.NATIONAL_ID, T.ACCOUNT, T.OTHER})
 # A name word's stand-in is drawn at most this many times before the last draw is kept
 _DRAWS_FROM_A_POOL = 50
@@ -503,6 +503,12 @@ class SurrogateMaker:
         return parsed.shifted(self.date_offset_days + nudge)
 
     def _age(self, original: str, redraw: bool = False) -> str:
+        both = re.fullmatch(r"(?i)(?P<words>noventa[a-zñ ]*|ninety[a-z\- ]*) \((?P<digits>9\d)\)", original)
+        if both:  # "noventa y dos (92)": another age in the nineties, in words and digits alike
+            years = int(self._aged(int(both.group("digits")), redraw))
+            spanish = both.group("words").lower().startswith("noventa")
+            words = _spelled_nineties(years - 90, spanish, _SPANISH_UNITS if spanish else _ENGLISH_UNITS)
+            return f"{words} ({years})" if years < 100 else str(years)
         if re.search(r"\d", original):
             # the same age the same every time ("age 93", "a 93-year-old"), as a name is: one person, one age
             return re.sub(r"\d+", lambda m: self._aged(int(m.group(0)), redraw), original)

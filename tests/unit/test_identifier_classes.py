@@ -3739,3 +3739,34 @@ def test_a_degree_or_a_test_after_a_comma_is_no_given_name(detector):
     text = "D-002  KWAME ASANTE-BOATENG, DMD  ATTY: DEIRDRE M. COLLINS, ESQ.\nPTH, INTACT                 288        H"
     assert_kept(detector, text, "DMD", "PTH, INTACT")
     assert_hidden(detector, text, "KWAME ASANTE-BOATENG", "DEIRDRE M. COLLINS")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a chat's sender of several words typed in lower case
+        ("12/3/24, 9:58 - resi los almendros: hola begoña!! soy jhoanna, la auxiliar", ["resi los almendros"]),
+        # ages over 89 in words in brackets, with their digits, and as a diminutive
+        ("Vive con su esposa, Olga (noventa y cuatro años), y una cuidadora.", ["noventa y cuatro"]),
+        ("de noventa y dos (92) años de edad, quien no puede promover", ["noventa y dos (92)"]),
+        ("bueno, tiene 94 añitos, q le vamos a pedir", ["94"]),
+        # a day of this month, a check's day in brackets, a floor by its ordinal and a quoted flat
+        ("Desde el 5 del actual ha dejado de acudir. Revisión en cuatro semanas (10/5) o antes.", ["5", "10/5"]),
+        ("Av. Rafael Núñez 4620, 1.er piso, of. 3 – Cerro de las Rosas", ["Av. Rafael Núñez 4620, 1.er piso, of. 3"]),
+        (
+            'con domicilio en Bv. San Juan 1145, piso 6, dpto. "B", barrio Nueva Córdoba',
+            ['Bv. San Juan 1145, piso 6, dpto. "B"'],
+        ),
+    ],
+)
+def test_lower_case_senders_ages_in_words_days_of_this_month_and_ordinal_floors_are_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_an_age_in_words_and_digits_stands_in_as_another_in_both():
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=2), detector=IdentifierDetector(use_tagger=False))
+    text = "identificada con C.C. 29.045.118, de noventa y dos (92) años de edad."
+    out = pseudonymiser.pseudonymise(text).text
+    age = re.search(r"de (noventa(?: y \w+)?) \((\d+)\) años", out)
+    assert age is not None and age.group(2) != "92" and "noventa y dos" not in out, out
+    assert pseudonymiser.reidentify(out) == text
