@@ -983,11 +983,8 @@ def _dosed_medicines(text: str) -> frozenset[str]:
 _BESIDE_BRACKETS = re.compile(r"(?P<outside>[^\W\d_][\w\-]{2,}) \((?P<inside>[^()\n,;]{3,40})\)")
 
 
-# Titles, as stand-ins keep them: alone, or with an office, they name no one.
-_FORMS_OF_ADDRESS = frozenset(
-    "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra "
-    "ilmo ilma ilmos ilmas excmo excma excmos ldo lda proc ss señor señora señorita".split()
-)
+# Titles and a court's forms of address: alone, or with an office, they name no one.
+_FORMS_OF_ADDRESS = lexicon.TITLES | frozenset("ilmo ilma ilmos ilmas excmo excma excmos ss".split())
 # The forms a note doses a medicine in, written before its name: alone they name no one either ("Inj.").
 _DOSE_FORMS = frozenset("tab tabs tablet cap caps inj syp syr susp amp comp gtt iv po".split())
 
@@ -999,29 +996,28 @@ def _names_no_one(text: str, entity: Entity) -> bool:
     surface = entity.text_in(text)
     if entity.type in (T.PHONE, T.NATIONAL_ID, T.ACCOUNT, T.CARD, T.POSTCODE) and _RATIO.fullmatch(surface):
         return True
-    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and any(
-        start <= entity.start and entity.end <= end for start, end in cue_spans(text)
-    ):
-        return True
-    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and descriptors.names_the_state(surface):
-        return True
-    titled = _NAME_WORD.findall(surface)
-    if (
-        entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)
-        and titled
+    if entity.type is T.PHONE:
+        return (
+            _DRUG_CODE.fullmatch(surface) is not None
+            and "NDC" in text[max(0, entity.start - 400) : entity.start]  # its cue, or its table's column
+        )
+    if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.ADDRESS):
+        return False
+    words = [w.lower() for w in _NAME_WORD.findall(surface)]
+    if entity.type is not T.ADDRESS:
+        if any(start <= entity.start and entity.end <= end for start, end in cue_spans(text)):
+            return True
+        if descriptors.names_the_state(surface):
+            return True
         # (a firm's or a place's piece may be a role's word: "Court" of "King County Superior Court")
-        and all(w.lower() in _FORMS_OF_ADDRESS | (_ROLE_WORDS if entity.type is T.PERSON else set()) for w in titled)
-    ):
-        return True  # "Ilma.", "Sra. Magistrada-Juez D.": a form of address and an office, no one's name
-    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.ADDRESS):
-        words = [w.lower() for w in _NAME_WORD.findall(surface)]
-        dosed = _dosed_medicines(text)
-        if words and all(w in dosed or w in _DOSE_FORMS for w in words) and (dosed or entity.type is not T.ADDRESS):
-            return True  # "Tab. Atorva 40 mg" doses it: "Atorva" is a medicine wherever the note names it
+        if words and all(w in _FORMS_OF_ADDRESS | (_ROLE_WORDS if entity.type is T.PERSON else set()) for w in words):
+            return True  # "Ilma.", "Sra. Magistrada-Juez D.": a form of address and an office, no one's name
+    dosed = _dosed_medicines(text)
+    # "Tab. Atorva 40 mg" doses it: "Atorva" is a medicine wherever the note names it
     return (
-        entity.type is T.PHONE
-        and _DRUG_CODE.fullmatch(surface) is not None
-        and "NDC" in text[max(0, entity.start - 400) : entity.start]  # its cue, or its table's column
+        bool(words)
+        and all(w in dosed or w in _DOSE_FORMS for w in words)
+        and (bool(dosed) or entity.type is not T.ADDRESS)
     )
 
 

@@ -483,6 +483,14 @@ def is_kept_term(word: str) -> bool:
     return lower in KEEP_TERMS or lower in EPONYMS or lower in LANGUAGES or lower in drug_names()
 
 
+# Titles, as a text writes them before a name: they name no one, stand-ins keep them as written, and scores
+# count them neither way (sets differ on whether a span holds them: "Dr Ana Ruiz" or "Dr [Ana Ruiz]").
+TITLES = frozenset(
+    "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra proc ldo lda "
+    "señor señora señorita".split()
+)
+
+
 # How everyday words are made from others, which names are not: a prefix before a common word ("Unwitnessed",
 # "Non-emergency", "Recheck"), or an ending that makes a noun, an adverb or an adjective of one ("Laceration",
 # "Awareness", "pastosa", "Sobredosificación").

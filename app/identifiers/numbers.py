@@ -497,10 +497,11 @@ def _cued_matches(text: str) -> tuple[tuple[EntityType, re.Match], ...]:
     return tuple((kind, match) for kind, pattern in _CUED for match in pattern.finditer(text))
 
 
-def cue_spans(text: str) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=4)
+def cue_spans(text: str) -> tuple[tuple[int, int], ...]:
     """Where the words that name a number stand before their number ("Aadhaar" of "Aadhaar 2345 6789
-    0123", "Medicare card"): a label, not anyone's name."""
-    return [(match.start(), match.start("value")) for _, match in _cued_matches(text)]
+    0123", "Medicare card"): a label, not anyone's name. Asked once a finding, so read once a text."""
+    return tuple((match.start(), match.start("value")) for _, match in _cued_matches(text))
 
 
 # A word in lower case and a space opening what follows a cue: the sentence goes on, no code starts so.

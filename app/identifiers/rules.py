@@ -664,15 +664,6 @@ RULES: tuple[Rule, ...] = (
     _rule(T.URL, r"(?<![\w@.])@(?=[\w.]*[^\W\d_])[A-Za-z0-9_](?:[A-Za-z0-9_.]{0,28}[A-Za-z0-9_])?(?![\w@]|\.\w)"),
     # A telephone number read out, as a voicemail transcript writes it: "four oh four, five five five, …".
     _rule(T.PHONE, rf"(?<![\w-])(?P<value>{_SPOKEN_DIGIT}(?:[ ,\-]{{1,2}}{_SPOKEN_DIGIT}){{6,14}})(?![\w-])", re.I),
-    # A nickname in quotes after the words that give one ("conocido en la colonia como "El Chele"", "Alias
-    # 'Neto'", "known as "Big Mike"") and a widow's married name ("Ma. Elena Zúñiga Vda. de Anaya").
-    _rule(
-        T.PERSON,
-        r"(?i:\b(?:alias|apodo|apodad[oa]|conocid[oa](?: en [\w ]{2,20}?)? como|known as|a\.?k\.?a\.?|nicknamed|"
-        r"goes by))[:\s]+[\"“«'‘](?P<value>[^\"”»'’\n]{2,30})[\"”»'’]",
-        cued=True,
-    ),
-    _rule(T.PERSON, rf"{_PERSON_NAME} (?:Vda\.?|viuda) de {_CAPITAL_NAME}"),
     # A plate after the state that issued it, where the text speaks of a vehicle: "I wrote the plate in the
     # log. California 4TRL829", "Texas tag KLM-4821".
     _rule(
@@ -680,14 +671,6 @@ RULES: tuple[Rule, ...] = (
         r"(?<!\w)(?:[A-Z][a-z]+(?: [A-Z][a-z]+)?|[A-Z]{2})(?: (?i:plates?|tag|registration))?[ :]+"
         r"(?P<value>(?=[A-Z0-9\-]*\d)(?=[A-Z0-9\-]*[A-Z])[A-Z0-9](?:[A-Z0-9]|-(?=[A-Z0-9])){4,8})(?![\w\-])",
         context=_a_states_plate,
-    ),
-    # A name spelled out letter by letter, as a caller spells it for a transcript: "that's p-e-n-n-i-n-g-t-o-n",
-    # "o apostrophe d o n o g h u e".
-    _rule(
-        T.PERSON,
-        r"(?i:\b(?:that['’]s|that is|spelt|spelled|spelling(?: is)?|surname is|last name is)|(?<=[a-z]),)[ \t]+"
-        r"(?P<value>[a-z](?:(?:-|[ \t](?:(?:apostrophe|hyphen|double)[ \t])?)[a-z](?![a-z])){3,})",
-        cued=True,
     ),
     # Its digits one by one, as a chat spells a number out to be read: "el telf es 6 4 5 2 1 8 3 9 0".
     _rule(
@@ -875,6 +858,14 @@ RULES: tuple[Rule, ...] = (
     ),
     # A name spelled out letter by letter, as a caller does: "Dwayne Morrison, M-O-R-R-I-S-O-N".
     _rule(T.PERSON, r"(?<![\w-])(?:[A-Z]-){3,}[A-Z](?![\w-])", cued=True),
+    # ... and in lower case after the words that offer it: "that's p-e-n-n-i-n-g-t-o-n",
+    # "o apostrophe d o n o g h u e".
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:that['’]s|that is|spelt|spelled|spelling(?: is)?|surname is|last name is)|(?<=[a-z]),)[ \t]+"
+        r"(?P<value>[a-z](?:(?:-|[ \t](?:(?:apostrophe|hyphen|double)[ \t])?)[a-z](?![a-z])){3,})",
+        cued=True,
+    ),
     # "Surname, Given" in a table's cell: "| van der Berg, Pieter |", "| LI, Jian Hao |".
     _rule(
         T.PERSON,
@@ -891,6 +882,15 @@ RULES: tuple[Rule, ...] = (
         r"goes by|apodad[oa]|llamad[oa]|llamar|le dicen|conocid[oa] como))"
         r",? (?:him |her |them |me |el |la )?[\"“«']?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?)[\"”»']?",
     ),
+    # ... and any nickname in quotes after them, of any case ("conocido en la colonia como "El Chele"", "Alias
+    # 'Neto'", "known as "Big Mike"") and a widow's married name ("Ma. Elena Zúñiga Vda. de Anaya").
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:alias|apodo|apodad[oa]|conocid[oa](?: en [\w ]{2,20}?)? como|known as|a\.?k\.?a\.?|nicknamed|"
+        r"goes by))[:\s]+[\"“«'‘](?P<value>[^\"”»'’\n]{2,30})[\"”»'’]",
+        cued=True,
+    ),
+    _rule(T.PERSON, rf"{_PERSON_NAME} (?:Vda\.?|viuda) de {_CAPITAL_NAME}"),
     _rule(
         T.PERSON,
         rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?",

@@ -21,10 +21,7 @@ from app.identifiers.entities import EntityType
 from app.identifiers.rules import GENERIC_INSTITUTION_WORDS, HOST_DOT, LEGAL_FORM_ENDING, MAILBOX_AT
 
 T = EntityType
-_TITLES = frozenset(
-    "mr mrs ms miss mx dr prof professor sir dame judge justice d dña dª don doña sr sra srta dra lic licda ing "
-    "mtro mtra profa abg abgda letrado letrada proc ldo lda señor señora señorita".split()
-)
+_TITLES = lexicon.TITLES | frozenset("professor judge justice abg abgda letrado letrada".split())
 # A title says which first names read naturally after it: "Mrs Mario Walker" makes a model stumble.
 _FEMALE_TITLES = frozenset(
     "mrs ms miss dame lady dña dª doña sra srta dra licda mtra profa abgda letrada lda señora señorita".split()

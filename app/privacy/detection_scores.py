@@ -12,17 +12,14 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from app.identifiers import lexicon
 from app.identifiers.entities import Entity, EntityType
 from app.privacy.identifier_corpus import LabelledDocument
 from app.privacy.stats import wilson_interval
 
 _TOKEN = re.compile(r"[^\W_]+")
-# Titles name no one, and stand-ins keep them as written; sets differ on whether a span includes them
-# ("Dr Ana Ruiz" or "Dr [Ana Ruiz]"), so they count neither for recall nor against precision.
-TITLES = frozenset(
-    "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra proc ldo lda "
-    "señor señora señorita".split()
-)
+# Titles count neither for recall nor against precision (lexicon.TITLES says why).
+TITLES = lexicon.TITLES
 
 
 @dataclass(frozen=True)
