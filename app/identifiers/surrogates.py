@@ -330,7 +330,8 @@ class SurrogateMaker:
     def _person(self, original: str) -> str:
         if _SPELLED_OUT.fullmatch(original):  # "p-e-n-n-i-n-g-t-o-n": the stand-in of the name it spells, spelled
             letters = [w for w in re.split(r"[-\s]+", original) if len(w) == 1]
-            stand_in = self.word("".join(letters), "last").lower().replace("'", "")
+            stand_in = self.word("".join(letters), "last").replace("'", "")
+            stand_in = stand_in.upper() if "".join(letters).isupper() else stand_in.lower()  # "M-O-R-R-I-S-O-N"
             return ("-" if "-" in original else " ").join(stand_in)
         if re.fullmatch(r"[A-Z]{2,3}", original):  # a form signed with initials ("Actioned by: CW") stays initials
             initials = "".join(self._initial(letter) for letter in original)

@@ -240,3 +240,13 @@ def test_a_town_never_stands_in_as_itself_with_or_without_its_accents(seed, town
 def test_a_number_too_long_for_words_is_no_spelled_number(seed):
     made = _maker(seed).make(T.RECORD_NUMBER, "novecientos mil novecientos mil")
     assert made != "novecientos mil novecientos mil"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_name_spelled_in_capitals_spells_its_stand_in_in_capitals(seed):
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False))
+    out = pseudonymiser.pseudonymise("Dwayne Morrison, M-O-R-R-I-S-O-N, called today.").text
+    spelled = re.search(r", ((?:[A-Za-z]-)+[A-Za-z]),", out)
+    assert spelled is not None and spelled.group(1).isupper() and "M-O-R-R-I-S-O-N" not in out, out
+    surname = re.match(r"\w+ (\w+),", out).group(1)
+    assert spelled.group(1) == "-".join(surname.upper()), out
