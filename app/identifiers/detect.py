@@ -259,7 +259,9 @@ class IdentifierDetector:
         found += _address_parts(text, found)
         found += _postcodes_after_places(text, found)
         found += [
-            named for entity in names.find_names(text, lower_spans) if (named := _named(text, entity)) is not None
+            named
+            for entity in names.find_names(text, lower_spans)
+            if (named := _named(text, entity)) is not None and not names.after_a_product_word(text, named.start)
         ]
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += find_lower_case_pairs(text, lower_spans)  # its own test of the words: not _named's lists alone
@@ -416,6 +418,8 @@ def _credible(text: str, entity: Entity) -> bool:
         return _organisation_abbreviation(text, entity)  # MD, LOC, NCCT, PACU are no one's
     if lexicon.is_kept_term(surface.split()[0]) and entity.type is not T.LOCATION:
         return False  # a device or a drug named by its maker: "Medtronic Azure XT DR"
+    if names.after_a_product_word(text, entity.start):
+        return False  # "el refrigerador marca Haier"
     if _drug_like(surface):
         return False
     if " " not in surface and lexicon.a_derived_word(surface):
@@ -862,7 +866,11 @@ def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
             r"(?<![.!?:\n]\s)(?<![.!?:\n])\b([A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?) $",
             text[max(0, entity.start - 40) : entity.start],
         )
-        if before and before.group(1).lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES:
+        if (
+            before
+            and before.group(1).lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES
+            and not lexicon.is_kept_term(before.group(1))
+        ):
             start = entity.start - len(before.group(0))
             # "Reach Dr. Anjali …", "Ask Mrs Obi": a title opens the name, and the text's first word opens
             # the sentence (the search above sees only the forty characters before the name)
@@ -1178,7 +1186,12 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
             and any(lexicon.is_name_word(w) for w in re.findall(r"[A-Z]\w+", m.group(0)[: -len(" Law")]))
         )
     ]
-    protected = [m.span() for m in rules.EPONYM.finditer(text)] + statutes + rules.organisms(text)
+    protected = (
+        [m.span() for m in rules.EPONYM.finditer(text)]
+        + statutes
+        + rules.organisms(text)
+        + rules.eponymous_diseases(text)
+    )
     # a number inside a law's own reference ("Ley Núm. 210-2015", "Decreto Supremo N° 28699") is the law's; inside
     # an English title's match ("Employee Code 4821") it may be anyone's
     laws = [span for span in statutes if re.match(r"(?:Ley|Decreto|Acuerdo|Real Decreto)\b", text[span[0] : span[1]])]
@@ -1347,6 +1360,8 @@ def _learned_credible(
         )
     ):
         return False  # "remitida al Ministerio Público", "Family Physician": what an office does, as for the rules
+    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and names.after_a_product_word(text, entity.start):
+        return False  # "la lavadora marca Teka": a make
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and surface.lower() in lexicon.iso_regions():
         # "2196, Gauteng": a state's level, kept as the rules keep it (the list holds no town's name; a
         # country's or a state's that is also a town's, "Grecia", "Córdoba", the model may still read as the town)

@@ -122,6 +122,7 @@ CLINICAL_ABBREVIATIONS = frozenset(
     LCP LLI LLD MSI MSD MMII MMSS MII MID RX TC TAC RM RMN ECO PCR VSG HTO VCM TTPA GOT GPT T4L IMC TA FC FR
     SAT SATO2 TAS TAD AVD ABVD UCI UVI URPA REA UCE SUH SUAP PAC CAP EAP AP MAP MFYC DUE TCAE ORL ACO AAS AINE
     AINES IBP ISRS HBPM ACOD SNG SV VVP OCI IOT VMI VMNI RCP SVB SVA DEA ST QT QRS PR
+    NYHA IECA ARA ARAII ARA-II FA LCR SOG ITS VIH VHB VHC TBC EEII EESS NPH NT-PROBNP ACEI ARB HBV HCV TB CSF
     LCA UCL LEC LAU LOPJ LECRIM LGSS LRJS TRLGDCU JPI RD RDL LO
     """.split()
 )
@@ -183,7 +184,7 @@ _CLINICAL_ENDING = re.compile(
     r"(?:ectom(?:y|ía|ia)|otom(?:y|ía|ia)|ostom(?:y|ía|ia)|oscop(?:y|ía|ia)|oplast(?:y|ia|ía)|itis|algia|emia|"
     r"aemia|opath(?:y|ies)|opatía|ology|ologist|ologies|ología|ólog[oa]|iatry|iatrist|iatría|iatra|graphy|"
     r"grafía|therapy|terapia|uria|osis|ectasis|plegia|paresis|hospitalist|intensivist|sonographer|"
-    r"interconsulta|instrumentista|anestesista|intensivista|internista|"
+    r"interconsulta|instrumentista|anestesista|intensivista|internista|opedia|"
     # a test's record: "Ecocardiograma", "Hemograma", "Echocardiogram", "Angiogram"
     r"ograma|ogramas|ogram|ograms)$",
     re.I,
@@ -480,7 +481,18 @@ LANGUAGES = frozenset(
 def is_kept_term(word: str) -> bool:
     """A medicine, device, make, language or clinical word that reaches the model as written."""
     lower = word.lower()
-    return lower in KEEP_TERMS or lower in EPONYMS or lower in LANGUAGES or lower in drug_names()
+    return (
+        lower in KEEP_TERMS
+        or lower in EPONYMS
+        or lower in LANGUAGES
+        or lower in drug_names()
+        or _a_spanish_medicine(lower)
+    )
+
+
+def _a_spanish_medicine(lower: str) -> bool:
+    """A medicine as Spanish spells it, the English name and an "a" ("insulina", "heparina", "aspirina")."""
+    return len(lower) > 6 and lower.endswith("a") and lower[:-1] in drug_names() and not is_name_word(lower)
 
 
 # Titles, as a text writes them before a name: they name no one, stand-ins keep them as written, and scores
@@ -503,6 +515,28 @@ _DERIVING_ENDING = re.compile(
 )
 
 
+# A command or a wish with its pronoun, the stress written because the pronoun moved it: a judgment's
+# "Condénase", "Notifíquese", "Cúmplase", "Archívese"; a prescription's "Tómese", "Adminístrese".
+_COMMAND_WITH_PRONOUN = re.compile(r"(?P<stem>.*[áéíóú].*?)(?P<vowel>[ae])(?:se|le|lo|la|les|los|las|me|nos)$")
+_UNSTRESSED = str.maketrans("áéíóú", "aeiou")
+# The spelling a verb's stem takes before "e": "notifique" is "notificar", "pague" "pagar", "empiece" "empezar".
+_STEM_BEFORE_E = (("qu", "c"), ("gu", "g"), ("c", "z"))
+
+
+def _a_command_with_pronoun(lower: str) -> bool:
+    form = _COMMAND_WITH_PRONOUN.fullmatch(lower)
+    if form is None:
+        return False
+    stem = form.group("stem").translate(_UNSTRESSED)
+    stems = [stem]
+    if form.group("vowel") == "e":  # "-ar" verbs: their command ends in "e"
+        stems += [stem[: -len(written)] + spelled for written, spelled in _STEM_BEFORE_E if stem.endswith(written)]
+        infinitives = [s + "ar" for s in stems] + [stem + "er", stem + "ir"]
+    else:  # "-er" and "-ir" verbs' wishes and "-ar" verbs' commands end in "a"
+        infinitives = [stem + "er", stem + "ir", stem + "ar"]
+    return any(zipf_in(infinitive, "es") >= 2.5 for infinitive in infinitives)
+
+
 @functools.cache
 def a_derived_word(word: str) -> bool:
     """Whether ``word`` is made from an everyday word of English or Spanish and is no one's name: a
@@ -518,6 +552,8 @@ def a_derived_word(word: str) -> bool:
     verb = _INFINITIVE_WITH_PRONOUN.match(lower)
     if verb and zipf_in(verb.group("verb"), "es") >= 3.0:
         return True
+    if _a_command_with_pronoun(lower):
+        return True
     return _DERIVING_ENDING.search(lower) is not None and max(zipf(lower), zipf_in(lower, "es")) >= 1.5
 
 
@@ -526,7 +562,10 @@ def is_clinical_word(word: str) -> bool:
     """A word with an ending only clinical words have ("Colecistectomía", "Hospitalist"): never a name on
     its own, though an organisation's name may hold one ("Jefferson Radiology")."""
     lower = word.lower()
-    return len(lower) > 6 and _CLINICAL_ENDING.search(lower) is not None and not is_name_word(lower)
+    if len(lower) <= 6 or is_name_word(lower):
+        return False
+    # Spanish plurals of the same words: "Adenopatías", "Gastroscopias"
+    return _CLINICAL_ENDING.search(lower) is not None or lower.endswith("s") and _CLINICAL_ENDING.search(lower[:-1]) is not None
 
 
 @functools.cache

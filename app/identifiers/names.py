@@ -550,6 +550,29 @@ _CAPITALISED = re.compile(
 )
 
 
+# The words that name a kind of product before its make or model: "marca Haier", "el televisor Atec",
+# "con dispositivo Solitaire", "una furgoneta Renault Trafic", "brand Dyson".
+_PRODUCT_WORD_BEFORE = re.compile(
+    r"\b(?i:marca|modelo|dispositivo|furgoneta|camioneta|coche|carro|moto|motocicleta|televisor|refrigerador|"
+    r"nevera|frigorífico|lavadora|secadora|microondas|ventilador|celular|móvil|portátil|tableta|impresora|"
+    r"aparato|brand|device)[ \t]$"
+)
+
+
+def after_a_product_word(text: str, start: int) -> bool:
+    """Whether the word at ``start`` follows the name of a kind of product, or a make that is kept ("Renault
+    Trafic", "Medtronic Azure"): a make's or a model's name, not a person's or a place's."""
+    if _PRODUCT_WORD_BEFORE.search(text, max(0, start - 16), start):
+        return True
+    before = re.search(r"([^\W\d_][\w\-]*) $", text[max(0, start - 24) : start])
+    return (
+        before is not None
+        and before.group(1)[0].isupper()
+        and lexicon.is_kept_term(before.group(1))
+        and before.group(1).lower() not in lexicon.first_names()  # "Mercedes Xochitl" is a woman
+    )
+
+
 def find_rare_capitalised(text: str, language: str) -> list[Entity]:
     """A capitalised word inside a sentence that neither language uses as an ordinary word (Zipf < 3): a
     name, a town or a company the lists and the model missed ("Racine", "Quillion") — Philter's rule that
@@ -561,6 +584,8 @@ def find_rare_capitalised(text: str, language: str) -> list[Entity]:
             continue
         if a_cell_or_label(text, match.start(), match.end()):
             continue  # "| Profilaxis |", "Aseguradora: …": capitalised as a first word is
+        if after_a_product_word(text, match.start()):
+            continue
         if lexicon.is_clinical_word(word) or lexicon.zipf_in(word, language) >= 3.0 or lexicon.zipf(word) >= 3.4:
             continue
         if lexicon.a_derived_word(word):
@@ -608,10 +633,20 @@ def _a_person(text: str, names: list[tuple[int, int, str]], lower_text: bool) ->
 _LINE_TIME = re.compile(r"(?:^|\n)[ \t]*(?:[01]\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:hrs?|h))?[ \t:–-]*$")
 
 
+# An item's letter or number in a list: "a) Administre, alquile…", "FALLO: b) Condénase…", "(iv) Sell".
+_LIST_MARK = re.compile(r"(?:^|[\s:;,])\(?(?:[a-zA-Z]|\d{1,2}|[ivx]{2,4}|[IVX]{2,4})\)$")
+
+
 def opens_sentence(text: str, start: int) -> bool:
-    """At a sentence's or a line's start, or after a time opening a line ("0815 Pt ambulating")."""
+    """At a sentence's, a line's or a list item's start, or after a time opening a line ("0815 Pt
+    ambulating")."""
     before = text[:start].rstrip(" \t\"'(“")
-    return not before or before[-1] in ".!?:\n•-*" or _LINE_TIME.search(text, max(0, start - 16), start) is not None
+    return (
+        not before
+        or before[-1] in ".!?:\n•-*"
+        or _LINE_TIME.search(text, max(0, start - 16), start) is not None
+        or before[-1] == ")" and _LIST_MARK.search(before[-8:]) is not None
+    )
 
 
 def a_cell_or_label(text: str, start: int, end: int) -> bool:

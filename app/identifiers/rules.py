@@ -1209,6 +1209,21 @@ _BINOMIAL = re.compile(
 )
 
 
+# A genus named alone, as a laboratory reports it: "Legionella negativo", "Pseudomonas spp.", "Staphylococcus
+# coagulasa negativo". "-ella" ends given names and towns too ("Estella", "Marbella"): such a genus is one only
+# where a result follows it.
+_GENUS = re.compile(
+    r"\b[A-Z][a-z]{3,}(?:ella|coccus|cocci|monas|bacter|bacterium|bacillus|myces|plasma|vibrio|spora|idium|"
+    r"obacteria)\b"
+)
+
+
+_LAB_RESULT_AFTER = re.compile(
+    r"[ \t]+(?:[a-z]+[ \t]+)?(?i:spp?\b|negativ[eoa]|positiv[eoa]|detected|not detected|detectad[oa]|"
+    r"no detectad[oa]|antigen|antígeno|pcr|ig[mg]|serolog)"
+)
+
+
 def organisms(text: str) -> list[tuple[int, int]]:
     """The spans of the organisms' Latin names in ``text``."""
     return [
@@ -1216,7 +1231,25 @@ def organisms(text: str) -> list[tuple[int, int]]:
         for m in _BINOMIAL.finditer(text)
         if max(lexicon.zipf(m.group("species")), lexicon.zipf_in(m.group("species"), "es")) < 2.5
         and not lexicon.is_name_word(m.group("species"))
+    ] + [
+        m.span()
+        for m in _GENUS.finditer(text)
+        if not lexicon.is_name_word(m.group(0))
+        and (not m.group(0).endswith("ella") or _LAB_RESULT_AFTER.match(text, m.end()) is not None)
     ]
+
+
+# A disease named after a person in Spanish's order, the disease's word ending as diseases do: "tiroiditis de
+# Hashimoto", "osteocondrosis de Scheuermann", "miocardiopatía de Takotsubo". A given name after "de" is the
+# patient's ("la artritis de Carmen").
+_DISEASE_OF = re.compile(
+    r"\b[a-záéíóúñ]{3,}(?:itis|osis|patía|plejía|algia|distrofia|ataxia)\s+de\s+(?P<name>[A-Z][a-zá-úñ]+(?:[-–][A-Z][a-zá-úñ]+)?)\b"
+)
+
+
+def eponymous_diseases(text: str) -> list[tuple[int, int]]:
+    """The spans of the diseases ``_DISEASE_OF`` finds, names and all."""
+    return [m.span() for m in _DISEASE_OF.finditer(text) if m.group("name").lower() not in lexicon.first_names()]
 
 
 # A medicine named by how a note doses it, whatever list it is on: after its form ("Tab. Ecosprin", "Inj.

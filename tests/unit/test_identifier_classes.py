@@ -3770,3 +3770,46 @@ def test_an_age_in_words_and_digits_stands_in_as_another_in_both():
     age = re.search(r"de (noventa(?: y \w+)?) \((\d+)\) años", out)
     assert age is not None and age.group(2) != "92" and "noventa y dos" not in out, out
     assert pseudonymiser.reidentify(out) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a list item's first word is capitalised as a sentence's is; a judgment's commands with their pronoun
+        (
+            "faculta al apoderado para que:\n\na) Alquile, cobre y administre la vivienda;\nb) Venda el garaje.",
+            ["Alquile", "Venda"],
+        ),
+        ("FALLO: a) Absuélvese al demandado; b) Notifíquese a las partes y Archívese.", ["Notifíquese", "Archívese"]),
+        # a make or a model after the kind of product, or after a make that is kept
+        (
+            "se llevaron la lavadora marca Teka y el televisor Hisense; iban en una furgoneta Renault Kangoo.",
+            ["Teka", "Hisense", "Renault Kangoo"],
+        ),
+        ("trombectomía con dispositivo Trevo y stent; Medtronic Resolute colocado.", ["Trevo", "Resolute"]),
+        # a genus named alone by its result, a Spanish eponymous disease, a clinical word's plural, Spanish
+        # spellings of medicines, Spanish clinical abbreviations
+        ("Cultivo: Klebsiella negativo; Pseudomonas spp. aislada.", ["Klebsiella", "Pseudomonas"]),
+        ("Antecedente de tiroiditis de Hashimoto y de osteocondrosis de Scheuermann.", ["Hashimoto", "Scheuermann"]),
+        ("Valorado por Logopedia. Gastroscopias previas normales.", ["Logopedia", "Gastroscopias"]),
+        ("Se inicia Heparina Sódica y Insulina NPH 10 UI.", ["Heparina", "Insulina NPH"]),
+        ("Disnea clase III de la NYHA; se ajusta IECA y ARA-II.", ["NYHA", "IECA"]),
+    ],
+)
+def test_list_items_commands_products_genera_and_spanish_clinical_words_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # the same shapes around identifiers: a patient's disease by her given name, a town ending as a genus
+        # does, a given name that is also a make, a person after a list item's letter
+        ("La artritis de Carmen empeoró en invierno.", ["Carmen"]),
+        ("Vive en Marbella desde 2019; Estella negativo a todo.", ["Marbella"]),
+        ("Acompaña Mercedes Xochiquetzal, su sobrina.", ["Xochiquetzal"]),
+        ("Comparecen: a) Doña Remedios Ugalde Etxeberria; b) Don Iñaki Zubizarreta.", ["Ugalde", "Zubizarreta"]),
+    ],
+)
+def test_the_list_product_and_genus_rules_leave_identifiers_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
