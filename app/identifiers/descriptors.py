@@ -209,3 +209,52 @@ def _the_states(words: list[str]) -> tuple[bool, bool]:
         and bool({w.lower() for w in words[2:]} & (_PUBLIC_WORDS | _STATE_WORK))
     )
     return public, agency
+
+
+# The words that name a document, a part of one or what it asks for: a heading in capitals holding one of
+# them, and otherwise only everyday words, is the document's ("ORDER APPOINTING LIMITED GUARDIAN",
+# "IN-HOSPITAL CLAIM AND MEMBER REFUND REQUEST", "RE: DEMAND FOR ARREARS OF RENT", "HOSPITAL DETAILS").
+_DOCUMENT_WORDS = frozenset(
+    """
+    order orders appointing motion notice demand claim claims request refund details particulars statement
+    affidavit application answers answer reply response objection petition complaint summons judgment judgement
+    ruling decision hearing proceedings minutes memorandum schedule exhibit appendix annex certificate
+    declaration summary report history medications medication allergies findings impression recommendations
+    assessment review referral discharge admission consent form section part support arrears possession
+    intention custody guardian guardianship interrogatories invoice receipt notes instructions
+    datos solicitud demanda escrito sentencia recurso informe resumen certificado declaración declaracion acta
+    diligencia comparecencia alegaciones hechos fundamentos fallo antecedentes tratamiento exploración
+    exploracion evolución evolucion diagnóstico diagnostico juicio medidas pruebas cuantía cuantia otrosí
+    """.split()
+)
+# Where a heading's segment ends: a line's end, a dash between parts, a colon, a bracket, a bar.
+_SEGMENT_EDGE = re.compile(r"\n|[ \t][—–-][ \t]|[:|()\[\]]")
+
+
+_LEGAL_FORM_LAST = re.compile(r"(?i:ltd|llc|llp|inc|plc|corp|co|sa|sl|slu|sas|srl|gmbh|pty|lp|pc|pa)\.?$")
+
+
+def in_a_heading(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds a document's word and lies in a heading in capitals of everyday words
+    ending in no firm's legal form: the document's heading, no one's name, however a rule for firms or places
+    reads its words ("Sunrise Care Home" before "REFERRAL" is still a home)."""
+    if not {w.lower() for w in _WORD.findall(text[start:end])} & _DOCUMENT_WORDS:
+        return False
+    edges = [m.end() for m in _SEGMENT_EDGE.finditer(text, max(0, start - 200), start)]
+    left = edges[-1] if edges else max(0, start - 200)
+    right_edge = _SEGMENT_EDGE.search(text, end)
+    right = right_edge.start() if right_edge else len(text)
+    segment = text[left:right]
+    words = _WORD.findall(segment)
+    if len(words) < 2 or any(c.islower() for c in segment) or _LEGAL_FORM_LAST.search(segment.rstrip(" .,;")):
+        return False
+    lower = [w.lower() for w in words]
+    if not set(lower) & _DOCUMENT_WORDS:
+        return False
+    return all(
+        w in _CONNECTORS
+        or w in _DOCUMENT_WORDS
+        or len(w) > 1 and not lexicon.is_name_word(w) and max(lexicon.zipf(w), lexicon.zipf_in(w, "es")) >= 3.0
+        or w in ("s", "in")  # "OWNER'S", "IN-HOSPITAL"
+        for w in lower
+    )

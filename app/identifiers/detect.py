@@ -92,6 +92,8 @@ _ROLE_WORDS = frozenset(
     "department patient hospital gp nhs ct mri pmh obs bp ed re dob ssn iban mrn id social security complaint "
     "king king's kings queen bench division high justice referrer effective date subject imaging admitted "
     "statement complaint affidavit certified mail email notice "
+    # who did what in a program's credits: "Hans Broeker - Maintainer", "Initial OpenSource Maintainer"
+    "maintainer maintainers co-maintainer uploader author authors contributor contributors creator "
     "department dept service servicio unidad unit ward planta urgencias emergency medicine medicina interna "
     "cardiology cardiología endocrinology endocrinología neurology neurología oncology oncología surgery cirugía "
     "paediatrics pediatrics pediatría radiology radiología nephrology nefrología pharmacy farmacia course "
@@ -301,11 +303,15 @@ class IdentifierDetector:
             ]
         if self.use_ner:
             found += _widened_by_the_model(text, model, found)
-        found = _drop_medicine_and_law(text, found)
+        found = _drop_public_references(text, _drop_medicine_and_law(text, found))
         found = [tidied for e in found if (tidied := e if e in cued else _tidy_edges(text, e)) is not None]
         # what a label, a list or the gazetteer vouches for stays, whatever its words
         vouched = set(cued) | set(listed) | set(towns) | set(places.find_neighbourhoods(text))
-        found = [_without_nameless_head(text, e) for e in found if e in vouched or not _names_nothing(text, e, found)]
+        found = [
+            _without_nameless_head(text, e)
+            for e in found
+            if e in vouched or not (_names_nothing(text, e, found) or _a_headings_words(text, e))
+        ]
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         found = [
             e
@@ -395,10 +401,20 @@ def _everyday_words(surface: str) -> bool:
 
 
 def _an_amount(text: str, start: int, end: int) -> bool:
-    """ "$18.500.000", "3.250.000 pesos": an amount written in thousands, with its currency, not a phone."""
+    """ "$18.500.000", "3.250.000 pesos", "112.589.990.684.262 bytes": an amount or a quantity written in
+    thousands, with its currency or its unit, not a phone."""
     return _THOUSANDS.fullmatch(text[start:end]) is not None and bool(
-        _CURRENCY_BEFORE.search(text[max(0, start - 5) : start]) or _CURRENCY_AFTER.match(text[end : end + 12])
+        _CURRENCY_BEFORE.search(text[max(0, start - 5) : start])
+        or _CURRENCY_AFTER.match(text[end : end + 12])
+        or _UNIT_AFTER.match(text[end : end + 14])
     )
+
+
+_UNIT_AFTER = re.compile(
+    r"\s?(?i:bytes|octetos|bits|km|kilómetros|kilometres|kilometers|millas|miles|metros|metres|meters|kg|kilos|"
+    r"toneladas|tonnes|tons|litros|litres|liters|habitantes|inhabitants|personas|people|pacientes|patients|"
+    r"casos|cases|visitas|visits|usuarios|users|copias|copies|unidades|units|pasos|steps)\b"
+)
 
 
 def _credible(text: str, entity: Entity) -> bool:
@@ -1174,6 +1190,42 @@ def _postcodes_after_places(text: str, found: list[Entity]) -> list[Entity]:
     ]
 
 
+# Numbers that identify a published thing, not a person: a licence's SPDX name ("GPL-3.0-or-later"), a book's
+# or a journal's number, a bug tracker's report ("closes: #1032685"), a program's version ("Linux 1.1.22",
+# "version 2.2.37").
+_PUBLIC_REFERENCE = re.compile(
+    r"\b(?:A|L)?GPL-\d(?:\.\d)?(?:-only|-or-later|\+)?|\b(?:MPL|Apache|EPL|CC-BY(?:-SA|-ND|-NC)*)-\d\.\d\b"
+    r"|(?i:\bISBN(?:-1[03])?|\bISSN|\bdoi):?\s*[\dX][\dX./\- ]{6,}[\dX]"
+    r"|(?i:\b(?:closes|closed|fixes|fixed|bugs?|issues?|tickets?|pull request|merge request|PR|MR)):?\s*#\d+"
+    r"(?:\s*,\s*#\d+)*"
+    r"|(?i:\b(?:version|versión|release|v|ver\.|rev\.)\s?)\d+(?:\.\d+){1,3}\b"
+)
+_NUMBERED_TYPES = frozenset(
+    (T.PHONE, T.RECORD_NUMBER, T.CASE_NUMBER, T.LICENCE, T.ACCOUNT, T.DATE, T.NATIONAL_ID, T.OTHER, T.DEVICE)
+)
+
+
+def _drop_public_references(text: str, found: list[Entity]) -> list[Entity]:
+    """Findings of a number's kind inside a published thing's reference (``_PUBLIC_REFERENCE``), or a
+    version after a program's name that is kept ("Linux 1.1.22")."""
+    spans = [m.span() for m in _PUBLIC_REFERENCE.finditer(text)]
+    spans += [
+        (m.start("version"), m.end("version"))
+        for m in _PROGRAM_VERSION.finditer(text)
+        if lexicon.is_kept_term(m.group("program"))
+    ]
+    if not spans:
+        return found
+    return [
+        e
+        for e in found
+        if e.type not in _NUMBERED_TYPES or not any(start <= e.start and e.end <= end for start, end in spans)
+    ]
+
+
+_PROGRAM_VERSION = re.compile(r"\b(?P<program>[A-Za-z][\w+\-]*) (?P<version>\d+(?:\.\d+){1,3})\b")
+
+
 def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     """Names in an eponymous disease, a statute's title or a product named before its serial number are not
     people or companies; a law's date is no one's."""
@@ -1277,6 +1329,14 @@ def _whole_words(text: str, entity: Entity) -> Entity | None:
     return entity if (start, end) == (entity.start, entity.end) else Entity(start, end, entity.type)
 
 
+def _a_headings_words(text: str, entity: Entity) -> bool:
+    """A person, a firm or a place that a rule read in a heading's words ("HOSPITAL DETAILS", "RE: DEMAND FOR
+    ARREARS OF RENT")."""
+    return entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and descriptors.in_a_heading(
+        text, entity.start, entity.end
+    )
+
+
 def _names_nothing(text: str, entity: Entity, found: list[Entity]) -> bool:
     """A person's, a firm's or a place's finding made only of the words for a specialty, a department or a
     job ("Family Medicine", "Case Manager", "Servicio de Neonatología"), with the findings across or right
@@ -1362,6 +1422,8 @@ def _learned_credible(
         return False  # "remitida al Ministerio Público", "Family Physician": what an office does, as for the rules
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and names.after_a_product_word(text, entity.start):
         return False  # "la lavadora marca Teka": a make
+    if _a_headings_words(text, entity):
+        return False
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and surface.lower() in lexicon.iso_regions():
         # "2196, Gauteng": a state's level, kept as the rules keep it (the list holds no town's name; a
         # country's or a state's that is also a town's, "Grecia", "Córdoba", the model may still read as the town)

@@ -525,9 +525,14 @@ def _postcode_label(surface: str) -> bool:
 def _everyday_without_number(street: str) -> bool:
     """ "Hearing", "Offering", "String": an everyday word that only ends like a fused street name ("-ring",
     "-tie", "-weg"). Without a house number, a street so written is a rare word ("Kungsgatan")."""
-    if any(c.isdigit() for c in street):
-        return False
+    if any(c.isdigit() for c in re.sub(r"\b(?:19|20)\d\d\b", "", street)):
+        return False  # a year is no house's number: "In Spring 1981"
     return any(lexicon.zipf(word) >= lexicon.EVERYDAY_ZIPF for word in re.findall(r"[^\W\d_]+", street))
+
+
+def _junior(text: str, match: re.Match) -> bool:
+    """ "Guy L. Steele Jr. Unfortunately": "Jr." after a capitalised name is a junior, not Peru's "jirón"."""
+    return match.group(0).startswith("Jr.") and re.search(r"[A-Z][\w'’\-]*\.? $", text[max(0, match.start() - 30) : match.start()]) is not None
 
 
 # Guatemala City's and other Central American cities' numbered zones, between an address's commas: "4.ª calle
@@ -592,7 +597,9 @@ def find_places(text: str) -> list[Entity]:
         found += [
             Entity(*_trim(text, *m.span()), T.ADDRESS)
             for m in pattern.finditer(text)
-            if not _by_way_of(m) and not (pattern is _FUSED_STREET and _everyday_without_number(m.group(0)))
+            if not _by_way_of(m)
+            and not (pattern is _FUSED_STREET and _everyday_without_number(m.group(0)))
+            and not _junior(text, m)
         ]
     found += [Entity(*m.span(), T.ADDRESS) for m in _NUMBERED_STREET.finditer(text)]
     found += [Entity(*m.span("street"), T.ADDRESS) for m in _LIVES_ON_STREET.finditer(text)]

@@ -3813,3 +3813,44 @@ def test_list_items_commands_products_genera_and_spanish_clinical_words_are_kept
 )
 def test_the_list_product_and_genus_rules_leave_identifiers_hidden(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a heading in capitals that names the document or its part
+        ("IN THE MATTER OF\n\nNOTICE OF MOTION FOR SUMMARY JUDGMENT\n\nThe applicant moves…", ["NOTICE OF MOTION"]),
+        ("RE: CLAIM FOR UNPAID WAGES AND NOTICE OF INTENTION TO ISSUE PROCEEDINGS", ["CLAIM FOR UNPAID WAGES"]),
+        ("PATIENT DETAILS\nName: Oona Brightwater", ["PATIENT DETAILS"]),
+        # what identifies a published thing and no one: licences, books, bug reports, versions, quantities
+        ("Copyright: 2019 Ilse Varga\nLicense: LGPL-2.1-or-later", ["LGPL-2.1-or-later"]),
+        ("printed as a paperback (ISBN 0-14-044913-2) in 1980.", ["0-14-044913-2"]),
+        ("  * Fix crash on empty input (closes: #884213, #884290).", ["884213", "884290"]),
+        ("tested with Python 3.11.7 and version 2.4.19 of the parser.", ["3.11.7", "2.4.19"]),
+        ("el disco tiene 1.099.511.627.776 bytes y la ciudad 245.000 habitantes", ["1.099.511.627.776"]),
+        # an everyday word ending as fused street names do, before a year; "Jr." after a name; credits' roles
+        ("In Spring 1994, the group met again.", ["In Spring 1994"]),
+        ("edited by Walter Q. Pennick Jr. Meanwhile, the list grew.", ["Meanwhile"]),
+        ("Tomasz Wierzbicki <tw@example.org> - Maintainer\n", ["Maintainer"]),
+        # methods named after their inventors
+        ("compressed with Huffman coding; el codificador de Huffman y el algoritmo de Dijkstra.", ["Huffman", "Dijkstra"]),
+    ],
+)
+def test_headings_and_published_references_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # the same shapes around identifiers: a health plan's name in capitals, a phone in dotted groups, a
+        # record number after "#", a dotted date of birth, a street fused with its kind and a house number
+        ("CASCADE RIVER HEALTH PLAN\nEXPLANATION OF BENEFITS", ["CASCADE RIVER"]),
+        ("Tel. 611.222.333 (móvil)", ["611.222.333"]),
+        ("MRN #4417203, seen in clinic", ["4417203"]),
+        ("Geb. 15.3.37, wohnhaft Kaiserring 14, Mannheim", ["15.3.37", "Kaiserring 14"]),
+        ("STATEMENT OF HELGA MARIA ØSTERGAARD", ["HELGA MARIA ØSTERGAARD"]),
+    ],
+)
+def test_the_heading_and_reference_rules_leave_identifiers_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
