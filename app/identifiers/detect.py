@@ -1191,12 +1191,13 @@ def _postcodes_after_places(text: str, found: list[Entity]) -> list[Entity]:
 
 
 # Numbers that identify a published thing, not a person: a licence's SPDX name ("GPL-3.0-or-later"), a book's
-# or a journal's number, a bug tracker's report ("closes: #1032685"), a program's version ("Linux 1.1.22",
+# or a journal's number, a public bug tracker's report as a changelog closes it ("closes: #1032685"; a ticket
+# in a letter may be the writer's own case, and stays hidden), a program's version ("Linux 1.1.22",
 # "version 2.2.37").
 _PUBLIC_REFERENCE = re.compile(
     r"\b(?:A|L)?GPL-\d(?:\.\d)?(?:-only|-or-later|\+)?|\b(?:MPL|Apache|EPL|CC-BY(?:-SA|-ND|-NC)*)-\d\.\d\b"
     r"|(?i:\bISBN(?:-1[03])?|\bISSN|\bdoi):?\s*[\dX][\dX./\- ]{6,}[\dX]"
-    r"|(?i:\b(?:closes|closed|fixes|fixed|bugs?|issues?|tickets?|pull request|merge request|PR|MR)):?\s*#\d+"
+    r"|(?i:\b(?:closes|closed|fixes|fixed)):?\s*#\d+"
     r"(?:\s*,\s*#\d+)*"
     r"|(?i:\b(?:version|versión|release|v|ver\.|rev\.)\s?)\d+(?:\.\d+){1,3}\b"
 )

@@ -87,7 +87,7 @@ KEEP_TERMS = frozenset(
     synthes arthrex conmed intuitive gore edwards biotronik livanova cochlear oticon phonak widex signia resound
     linux unix gnu bsd netbsd freebsd openbsd debian ubuntu centos redhat red-hat android ios macos
     windows chromebook ethernet wifi wi-fi bluetooth usenet arpanet internet intranet
-    python java javascript typescript php tcl lisp fortran cobol golang kotlin perl ruby haskell erlang
+    python java javascript typescript php tcl lisp fortran cobol golang kotlin perl erlang
     changelog changelogs readme makefile hangul indic cyrillic hiragana katakana
     emacs vim gcc cmake autoconf automake git github gitlab bitbucket subversion svn
     zlib libgcrypt openssl openssh gnupg gpg freetype harfbuzz unicode utf-8 ascii xml json html css sql
