@@ -31,7 +31,9 @@ from app.identifiers.plates import find_plates
 T = EntityType
 # A code after its cue: letters and digits with inner separators, at least one digit.
 _CODE = (
-    r"(?=[A-Za-z0-9./\- ]*\d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
+    # the digit in its first word, or in the word after a word of letters ("QQ 12 34 56 C", "registral
+    # 34.871"); not further on, where the word of letters is itself a cue ("(CIP POVI 280328 6017)")
+    r"(?=[A-Za-z0-9./\-]*\d|[A-Za-z]{1,12} \d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
     # a health card's version code after its digits ("OHIP: 4826 119 374 KR")
     r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=(?-i:[A-Z]{2})(?!\w))"
     # a check letter after its digits ("QQ 12 34 56 C", "DNI 07234561 A")
@@ -95,7 +97,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     ),
     _cued(
         T.RECORD_NUMBER,
-        r"nhc|hc|historia cl[íi]nica|n\.?[º°]\.? (?:de )?historia|tarjeta sanitaria|cip|tsi|p[óo]liza|afiliaci[óo]n|"
+        r"nhc|hc|h\.c\.|historia cl[íi]nica|n\.?[º°]\.? (?:de )?historia|tarjeta sanitaria|cip|tsi|p[óo]liza|afiliaci[óo]n|"
         r"expediente cl[íi]nico|n\.?[º°]\.? de afiliado|beneficiary(?: id| number)?|group(?: number| no)|"
         r"member id|episode(?: number| no)?|encounter(?: number| no)?|account(?: number| no)|acct|folio|"
         r"n\.?[º°] de paciente|medicare(?: number| no)?|medicaid(?: number| no)?|mbi|"
@@ -462,11 +464,21 @@ def find_numbers(text: str) -> list[Entity]:
                 continue  # "Expediente judicial 123/21" is a case's number, "RIF pain 3/7" no one's
         if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
             continue  # "plate 3" is a count
-        if _is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value):
+        # "C.I.: 4827153 L.P.": the department that issued it is part of the number, and no litre
+        issued = _BOLIVIAN_DEPARTMENT.match(text, end) if kind is T.NATIONAL_ID else None
+        if not issued and (_is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value)):
             continue  # "patente 3mm", "chart: 75th centile": a size or a rank, not a code
+        if issued:
+            end = issued.end()
         found.append(Entity(start, end, kind))
         found += _coordinated(text, end, kind, value)
     return found
+
+
+# The department after a Bolivian identity card's number ("4827153 L.P.", "6543210 SC").
+_BOLIVIAN_DEPARTMENT = re.compile(
+    r" (?:L\.P\.|LP|C\.B\.|CB|S\.C\.|SC|O\.R\.|OR|P\.T\.|PT|CH\.?|Ch\.|T\.J\.|TJ|B\.N\.|BN|P\.D\.|PD)(?![\w.])"
+)
 
 
 # Another code after a cued one, joined by a comma or a conjunction: "carné profesional 118447 y 120935",

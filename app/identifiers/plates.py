@@ -18,7 +18,7 @@ from app.identifiers.names import FUNCTION_WORDS
 VEHICLE_WORDS = (
     r"car|vehicle|van|truck|lorry|ute|motorbike|motorcycle|scooter|taxi|rego|registration|reg|plates?|nct cert for|"
     r"auto|coche|carro|camioneta|camión|camion|moto|motocicleta|veh[íi]culo|furgoneta|ppu|placa patente|placas?|"
-    r"patente|tablilla|dominio|matr[íi]cula"
+    r"patente|tablilla|dominio|matr[íi]cula|chapa|registered|ambulance|ambulancia|bus|minibus|matatu|mototaxi"
 )
 # Makes that name a car and nothing else; a model's word or two may follow before the plate.
 _MAKES = (
@@ -26,11 +26,11 @@ _MAKES = (
     r"citro[eë]n|fiat|tesla|chevrolet|chevy|dodge|jeep|subaru|mazda|volvo|[sš]koda|opel|vauxhall|lexus|mitsubishi|"
     r"suzuki|dacia|cupra|chrysler"
 )
-_SEP = r"(?:,?\s*(?:[:#]|no\.?|n[º°]\.?|is|was|es|era)\s*|\s+)"
+_SEP = r"(?:,?\s*(?:[:#]|(?i:no\.?|n[º°]\.?)|is|was|es|era)\s*|\s+)"
 _NOT_A_VEHICLE_WORD = rf"(?!(?i:{VEHICLE_WORDS})(?!\w))"
 _PLATE = rf"{_NOT_A_VEHICLE_WORD}(?P<plate>[A-Za-z0-9]{{1,5}}(?:[ \-][A-Za-z0-9]{{1,5}}){{0,3}})(?![\w\-])"
 _CUED_PLATE = re.compile(
-    rf"(?<![\w\-])(?:(?i:{VEHICLE_WORDS})"
+    rf"(?<![\w\-])(?:(?i:{VEHICLE_WORDS})(?!\w)"
     # the make and a model's word or two, the fewest first: "VW Golf F-AO 2291"
     rf"|(?P<make>(?i:{_MAKES}))(?: {_NOT_A_VEHICLE_WORD}[A-Za-z0-9][\w\-]{{0,12}}){{1,2}}?,?){_SEP}{_PLATE}"
 )

@@ -43,7 +43,8 @@ _STREET_SUFFIX = (
 _LEGAL_FORM = (
     r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|PLLC|P\.L\.L\.C\.|L\.L\.P\.|P\.C\.|P\.A\.|L\.P\.|APC|Inc|Incorporated|"
     r"Corp|Corporation|plc|PLC|GmbH|KG|AG|"
-    r"S\.A\.(?:B\.|P\.I\.)? ?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.|S\.A\.T\.|"
+    r"S\.A\.(?:B\.|P\.I\.)? ?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.P\.|S\.L\.|S\.A\.T\.|"
+    r"Pte\.? Ltd|Sdn\.? Bhd|"
     r"S\.R\.L\.|S\.A\.C\.|E\.I\.R\.L\.|S\. ?Coop\.|S\.A\.|S\.C\.|A\.C\.|"
     r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"
     r"Pvt\. Ltd\.|Pty Ltd|Co Ltd|S\.r\.l\.?|Srl|S\.a\.s\.?|S\.n\.c\.?|Oyj|A/S|ASA|Kft\.|s\.r\.o\.|d\.o\.o\.|SARL|EURL|"
@@ -996,7 +997,8 @@ RULES: tuple[Rule, ...] = (
         # The small words inside a firm's name: "Rent a Car Costa Sol SL", "Pescados a la Plancha SL" ("of"
         # would join a person to the firm after).
         # A year may close the name before its form: "REFORMAS TXANTREA 2010, S.L."
-        rf"(?:(?:St\.? )?(?:{_CAPITAL_NAME}|\d{{1,4}}(?=,? (?:{_LEGAL_FORM})))(?:'s)?"
+        # a region in brackets before the form: "KESTREL FREIGHT SOLUTIONS (MIDLANDS) LIMITED"
+        rf"(?:(?:S[Tt]\.? )?(?:{_CAPITAL_NAME}|\d{{1,4}}(?=,? (?:{_LEGAL_FORM}))|\((?!(?i:claimant|respondent|defendant|plaintiff|applicant|appellant|petitioner|debtor|creditor)\))[A-Z][A-Za-z]+\)(?= ))(?:'s)?"
         rf"(?:,? (?:(?:&|and|y|e|und|et) )?| (?:a|en|al) (?=[A-ZÀ-Þ]|la |el ))"
         rf"(?:(?:{_PARTICLE}|'t) ){{0,3}}){{1,4}}"
         rf"(?i:{_COMPANY_SUFFIX})(?![\w])",

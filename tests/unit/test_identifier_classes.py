@@ -3854,3 +3854,37 @@ def test_headings_and_published_references_are_kept(detector, text, kept):
 )
 def test_the_heading_and_reference_rules_leave_identifiers_hidden(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # firms by legal forms of Singapore, Malaysia and Spain's professional firms, a region in brackets
+        ("Employer: Tampines Cold Storage Logistics Pte Ltd, 8 Changi South Lane", ["Tampines Cold Storage"]),
+        ("Facturado por PUYUELO & GRACIA ASESORES, S.L.P. · C/ Coso 12", ["PUYUELO & GRACIA ASESORES, S.L.P."]),
+        ("and\n      HALEWOOD PACKAGING (NORTHERN) LIMITED      Respondent", ["HALEWOOD PACKAGING (NORTHERN) LIMITED"]),
+        ("ST. ALOYSIUS DIAGNOSTIC & WELLNESS CENTER, INC.\nAccredited", ["ST. ALOYSIUS DIAGNOSTIC"]),
+        # a history number with dots, a regional health card's letters, a Bolivian card's department
+        ("Edad: 71 años    H.C.: 40913    Fecha:", ["40913"]),
+        ("trae su tarjeta sanitaria (CIP MAGA 410722 3318) y la receta", ["MAGA 410722 3318"]),
+        ("C.I.: 6120934 S.C.     Sexo: M", ["6120934 S.C."]),
+        # plates after the word for the vehicle: Paraguay's "chapa", a car "registered", an ambulance
+        ("moto roja, chapa N° 731 BKRT, chasis", ["731 BKRT"]),
+        ("a white Nissan Note registered 2290 GY was parked", ["2290 GY"]),
+        ("taken by county ambulance KBX 207M to Eldoret", ["KBX 207M"]),
+    ],
+)
+def test_legal_forms_cued_cards_and_plates_of_more_countries(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("BETWEEN: ODUYA, Kemi (Claimant) and Marsh Haulage Limited", ["(Claimant) and"]),
+        ("Registered 2019; the car was registered in May.", ["Registered 2019"]),
+        ("took the bus 14 to the clinic", ["bus 14"]),
+    ],
+)
+def test_what_the_legal_form_and_plate_rules_must_leave(detector, text, kept):
+    assert_kept(detector, text, *kept)
