@@ -152,6 +152,7 @@ _NOTED_DAY_MONTH = re.compile(
     r"(?:(?i:\b(?:date|revisi[óo]n|control|cita|booked|checked|counsell?ed|reviewed|sent|received|requested|ordered|referred|rang|"
     r"phoned|emailed|e-mailed|faxed|posted|given|done|taken|repeated|inserted|removed|changed|re-?sited|"
     r"discussed|phone|telephone|email|letter|realizad[oa]|solicitad[oa]|enviad[oa]|recibid[oa]|revisad[oa]|"
+    r"arrested|released|detained|charged|interviewed|died|transferred|detenid[oa]|trasladad[oa]|fallecid[oa]|"
     r"citad[oa]|programad[oa]|llamad[oa]|avisad[oa])\b):?\s+(?:on\s+|el\s+)?"
     r"|(?<![\d:])(?:[01]\d|2[0-3]):[0-5]\d\s+|(?P<open>\())"
     r"(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)(?(open)(?=\)\s*:|,\s|\) (?:o|or|y|and) ))"
@@ -306,7 +307,11 @@ def holiday(text: str) -> str | None:
 
 
 def other_holiday(original: str, attempt: int) -> str | None:
-    """Another holiday of ``original``'s language, in its case: the stand-in of a holiday."""
+    """Another holiday of ``original``'s language, in its case: the stand-in of a holiday. A year after it
+    stays (HIPAA keeps years): "Xmas 2019" becomes another holiday of 2019."""
+    if (year := _HOLIDAY_YEAR_AFTER.search(original)) and year.end() == len(original):
+        other = other_holiday(original[: year.start()], attempt)
+        return None if other is None else other + year.group(0)
     name = holiday(original)
     if name is None:
         return None
@@ -334,7 +339,9 @@ _NOT_A_DAY_AFTER = (
 _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
     # ("el día 5 del corriente": of this month)
-    rf"|(?i:\bel pasado |\bel día )(?P<es>\d{{1,2}})\b(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
+    rf"|(?i:\bel pasado |\b(?:el|del) d[íi]a )(?P<es>\d{{1,2}})\b(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
+    # a record's "on 9th": the day of the month it was done ("increased to 15mg on 9th")
+    rf"|(?i:\bon )(?P<on>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)(?![\w-])"
     rf"|(?i:\bel )(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|presente|actual)(?: mes)?)\b)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     # the range's end is a day of a month named ("del 10 al 18 de enero"); "del 1 al 10 de cada mes" names none
@@ -357,7 +364,18 @@ _NUMBERED_BEFORE = re.compile(
     r"(?i:\b(?:ley|law|decreto|decreto-ley|legislativo|org[áa]nica|orden|directiva|reglamento|circular|resoluci[óo]n|instrucci[óo]n|"
     r"sentencia|auto|expediente|exp\.|procedimiento|recurso|n\.?º|no\.|núm\.|number|case|docket)\s*)$"
 )
-_MONTH_YEAR = re.compile(r"(?<![\w/.,])(?:0?[1-9]|1[0-2])/(?:19|20)\d{2}(?![/\w])")
+_MONTH_YEAR = re.compile(
+    r"(?<![\w/.,])(?:0?[1-9]|1[0-2])/(?:19|20)\d{2}(?![/\w])"
+    # a month's short name and its year: "feb/2023", "nov-22", "Sept/2021"
+    r"|(?<![\w/])(?i:ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec)\.?[/\-]"
+    r"(?:19|20)?\d{2}(?![/\w])"
+)
+# A day and month to another: "for 15/7 – 16/7", "del 3/2 al 9/2".
+_DAY_MONTH_RANGE = re.compile(
+    r"(?<![\w/.])(?P<from>\d{1,2}/\d{1,2})\s*(?:[–-]|to|al|a|hasta)\s*(?P<to>\d{1,2}/\d{1,2})(?![/.]?\d)"
+)
+# A holiday and its year: "dated "Xmas 2019"", "Navidad de 2021".
+_HOLIDAY_YEAR_AFTER = re.compile(r"\s(?:de\s)?(?:19|20)\d{2}(?!\d)")
 # A month alone: the months no word is spelled like, and March, May and the Spanish months after a word that
 # introduces a time ("in May", "en marzo", "entre octubre y diciembre").
 _MONTH_ALONE = re.compile(
@@ -407,10 +425,14 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         if not listed:
             break
         spans |= listed
-    spans |= {m.span() for m in _HOLIDAY.finditer(text)}
-    spans |= {m.span("cued") if m.group("cued") else m.span() for m in _HOLIDAY_ES.finditer(text)}
+    holidays = {m.span() for m in _HOLIDAY.finditer(text)}
+    holidays |= {m.span("cued") if m.group("cued") else m.span() for m in _HOLIDAY_ES.finditer(text)}
+    spans |= {(start, year.end() if (year := _HOLIDAY_YEAR_AFTER.match(text, end)) else end) for start, end in holidays}
+    for match in _DAY_MONTH_RANGE.finditer(text):
+        if parse_date(match.group("from")) and parse_date(match.group("to")) and not _a_score(match.group("to")):
+            spans |= {match.span("from"), match.span("to")}
     for match in _LONE_DAY.finditer(text):
-        group = next(g for g in ("date", "es", "range", "current") if match.group(g))
+        group = next(g for g in ("date", "es", "range", "current", "on") if match.group(g))
         if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:
             spans.add(match.span(group))
     for match in _MONTH_ALONE.finditer(text):

@@ -27,14 +27,14 @@ NAME_LINK = _LOWER_LINK
 # "No." and "Nº" open the house number ("Calle Heredia No. 305"); they are never a word of the name.
 _NOT_NAME = r"(?!(?:No|NO|Nº|N\.º|Núm|Num)\b)"
 # A title or a rank shortened at the start of a street's name: "Av. Gral. Rivera", "Calle Pdte. Ibáñez".
-_NAME_ABBREVIATION = r"(?:Gral|Gdor|Pdte|Pte|Cnel|Dr|Ing|Sta|Sto|Mcal|Tte|Cap|Alte|Gob|Lic|Prof|Pbro|Cmdte)\. "
+_NAME_ABBREVIATION = r"(?:Gral|Gdor|Pdte|Pte|Cnel|Dr|Ing|Sta|Sto|Mcal|Tte|Cap|Alte|Gob|Lic|Prof|Pbro|Cmdte)\. (?:\d[°º] )?"
 # Maltese streets open with an article joined to the name: "Triq il-Kbira", "Triq ta' Xbiex", "Triq l-Imdina".
 _MALTESE_ARTICLE = r"(?:(?:il|l|tal|ta|is|it|ix|iż|in|ir|id|iċ|taż|tas|tat)-|ta['’] )"
 # A street named after a date is common across Latin America: "Av. 9 de Julio", "calle 25 de Mayo 687".
 _DATE_NAMED = rf"\d{{1,2}} de {_NAME}"
 _STREET_NAME = (
     rf"(?:{_LOWER_LINK} ){{0,3}}(?:(?:{_NAME_ABBREVIATION}|{_MALTESE_ARTICLE})?{_NAME}|{_DATE_NAMED})"
-    rf"(?: (?:{_LOWER_LINK} ){{0,3}}{_NOT_NAME}(?:{_NAME}|\d+ de {_NAME})){{0,5}}"
+    rf"(?: (?:{_LOWER_LINK} ){{0,3}}{_NOT_NAME}(?:[A-Z]\.(?= [A-Z])|{_NAME}|\d+ de {_NAME})){{0,5}}"
 )
 _HOUSE = (
     r"(?:,?\s*(?:(?i:n\.?[º°o]\.?)\s*|(?i:núm\.?|número)\s*|#\s*)?\d{1,5}(?:[-–]?[A-Za-z](?![^\W\d_])|[-–]\d{1,4}|[-–][IVX]{1,4})?|"
@@ -53,7 +53,11 @@ _FLOOR = (
     r"\d{1,2}(?:r|n|t|è)\.?(?: ?\d{1,2}a)?(?!\w)|(?i:esc(?:alera)?)\.? ?\w|"
     r"(?i:piso|planta|pta\.?|puerta|portal|bloque|blq\.?|int\.?|interior|depto\.?|dpto\.?|dto\.?|departamento|local|apto\.?|"
     r"apartamento|nave|oficina|of\.?|m\.|lok\.|apt\.?|suite|unit|flat|room|rm\.?|nivel|pabell[óo]n|pab\.|m[óo]dulo|"
-    r"m[óo]d\.|#) ?\w{1,4}(?:-\w{1,3})?(?!\w)"
+    r"m[óo]d\.|#) ?\w{1,4}(?:-\w{1,3})?(?!\w)(?: (?i:izquierda|derecha|izda\.?|dcha\.?|centro|exterior))?"
+    # "calle Mesa y López a la altura del nº 62"
+    r"|(?i: a la altura del?) (?i:n\.?[º°o]\.?|número) ?\d{1,5}(?!\d)"
+    # the corner's other street: "Av. Miguel H. Alcívar y José Castillo", "las calles Sargento Silva y 10 de Agosto"
+    rf"| y (?:{_NAME_ABBREVIATION})?(?:{_NAME}|{_DATE_NAMED})(?: {_NAME}){{0,2}}(?=[,.;\n]|$)"
     # Panama's buildings under horizontal property: "PH Altos del Parque, apto. 9C"
     r"|(?:(?i:edif\.?|edificio|torre|sector|urb\.?|urbanizaci[óo]n|residencias?|conjunto|centro comercial|c\.c\.|"
     r"plaza comercial|galer[íi]a)|PH)"
@@ -71,10 +75,10 @@ _FLOOR = (
     r"|\s?\d{1,2}\.?[ªº]))"
 )
 _PREFIX_TYPES = (
-    r"(?i:Calle|P\.[º°]|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/(?![Oo]\s)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
+    r"(?i:Calles|Avenidas|Calle|P\.[º°]|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/(?![Oo]\s)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
     r"Camino|Cmno\.?|Carretera|Ctra\.?|Traves[íi]a|Trav\.?|Glorieta|Carrer|R[úu]a|Rue|Via|Viale|Piazza|Corso|Largo|"
     r"Travessa|Estrada|Alameda|Calzada|Calz\.?|Cerrada|Privada|Prolongaci[óo]n|Prol\.?|Carrera|Cra\.?|Kr\.?|"
-    r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
+    r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|Ave\.(?= [A-Z][a-z])|Coop\.|"
     r"ul\.|ulica|al\.|aleja|os\.|osiedle|Avenue|Allée|Chemin|Impasse|Quai|Place|Strada|Straße|Kalea|Gran V[íi]a|"
     r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
     r"Avinguda|Pla[çÇ]a|(?-i:Placa)|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|Travessera|Cam[íi]|Praza|Rolda|"
@@ -112,6 +116,8 @@ _UNIT_LINE = re.compile(
     r"|RR ?#?\d{1,3},? Box \d{1,5}|HC ?\d{1,3},? Box \d{1,5}"
     # Hong Kong's floor ("12/F") and an office building's room
     r"|\d{1,2}/F(?!\w)|(?:Room|Rm)\.? \d{1,5}[A-Z]?(?=, )"
+    # Singapore's block and its unit by floor and number: "Blk 418", "Blk B #03-12"
+    r"|Blk\.? [A-Z0-9]{1,4}(?!\w)(?: #\d{1,2}-\d{1,4}[A-Z]?)?|#\d{1,2}-\d{2,4}[A-Z]?(?![\w-])"
     r"|(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"
     r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?"
     r"(?:/\d{1,3})?(?!\w))"
@@ -135,12 +141,14 @@ _WARD_WORDS = (
     r"M[óo]dulo|Room|Bed|Bay|Ward|Unit|Floor|Level|Box|Art[íi]culo|Art|Ley|Decreto|Expediente|Paciente)\b"
 )
 _STREETS = (
-    re.compile(rf"(?<![\w/]){_PREFIX_TYPES} ?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"),
+    re.compile(rf"(?<![\w/]){_PREFIX_TYPES}(?: |(?<=[Cc]alles)\n|(?<=[Aa]venidas)\n)?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"),
     _FUSED_STREET,
     re.compile(
         rf"(?<![\w,.])(?:\d{{1,4}}[A-Za-z]?/)?\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? "
         rf"(?:(?:{_LOWER_LINK}|'t) ){{0,3}}(?:(?:N|S|E|W|NE|NW|SE|SW)\.? )?(?:(?:{_NAME}|{_ORDINAL_NAME}) ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
+        # Singapore's numbered streets and units: "212 Bedok North Street 1, #02-10"
+        rf"(?: \d{{1,3}}(?=,|\n|$))?(?:, #\d{{1,2}}-\d{{2,4}}[A-Z]?(?![\w-]))?"
         rf"(?:,? (?:#|Apt\.?|Apartment|Unit|Suite|Ste\.?|Fl\.?|Floor|Flat|(?i:apt|unit|suite|flat)) ?#?\d{{1,5}}[A-Z]?"
         rf"|,? (?:Room|Rm\.?) [A-Z]?-?\d{{1,5}}[A-Z]?)?"
     ),
@@ -154,6 +162,13 @@ _STREETS = (
     re.compile(
         rf"(?<!\w)(?:{_NAME}[ \-]){{1,3}}(?:Straße|Strasse|Str\.|Weg|Allee|Gasse|Platz|Ring|Damm|Ufer|Chaussee|"
         rf"Steig|Pfad|Markt|Landstraße|Gürtel|Kai) \d{{1,4}}[a-z]?(?:[-–/]\d{{1,4}}[a-z]?)?(?!\w)"
+    ),
+    # A number, then a street of any kind, before its town and a British postcode: "4 Birkhill Feus, Birkhill,
+    # DD2 5QX"; a Welsh or Irish street after its number: "6 Heol Pant-y-Deri"
+    re.compile(
+        rf"(?<![\w,.])\d{{1,4}}[A-Za-z]? (?:{_NAME} ){{0,2}}{_NAME}"
+        rf"(?=,\s*(?:{_NAME} ){{0,2}}{_NAME},?\s+[A-Z]{{1,2}}\d[A-Z\d]? ?\d[A-Z]{{2}}\b)"
+        rf"|(?<![\w,.])\d{{1,4}}[A-Za-z]? (?=(?:Heol|Ffordd|Stryd|L[ôo]n|B[óo]thar|Sr[áa]id) )"
     ),
     # A house's name before its street: "Rose Cottage, 4 Church Lane", "Ty Gwyn Farm, Heol …"
     re.compile(

@@ -189,16 +189,20 @@ def _parse_spoken_birth(text: str) -> tuple[date, Callable[[date], str], bool] |
 
 
 def find_spelled(text: str) -> list[tuple[int, int]]:
+    # a deed breaks its lines anywhere: "el dos de⏎octubre de mil novecientos treinta y dos" (a line's break
+    # read as a space keeps every offset)
+    flat = text.replace("\n", " ")
     return [
         m.span()
         for pattern in (SPELLED, SPELLED_EN, SPOKEN_EN)
-        for m in pattern.finditer(text)
+        for m in pattern.finditer(flat)
         if parse_spelled(m.group(0)) is not None
     ] + [m.span("date") for m in SPOKEN_BIRTH.finditer(text) if _parse_spoken_birth(m.group("date")) is not None]
 
 
 def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
     """(the date, how to write another one alike, whether it names a year), or None."""
+    text = text.replace("\n", " ")
     match = SPELLED.fullmatch(text.strip())
     if match is None:
         return _parse_english(text.strip()) or _parse_spoken_birth(text.strip())

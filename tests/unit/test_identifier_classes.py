@@ -3888,3 +3888,48 @@ def test_legal_forms_cued_cards_and_plates_of_more_countries(detector, text, ide
 )
 def test_what_the_legal_form_and_plate_rules_must_leave(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a month's short name and its year; a deed's date broken across its lines; a range of days and months;
+        # a day after "on" or "el día"; a release's day after an arrest; a holiday with its year
+        ("lesión previa en ago/2021 y revisión en Sept-2022", ["ago/2021", "Sept-2022"]),
+        (
+            "nacido el catorce de\nmarzo de mil novecientos treinta y uno, en la aldea",
+            ["catorce de\nmarzo de mil novecientos treinta y uno"],
+        ),
+        ("sick leave was certified for 22/4 – 24/4 (3 days).", ["22/4", "24/4"]),
+        ("dose reduced to 5mg on 12th; INR checked el día 19 y el dia 26.", ["12th", "19", "26"]),
+        ("Mr Quigley was\narrested 21/06 and charged the next day.", ["21/06"]),
+        ('a card signed "Easter 2018" in the drawer', ["Easter 2018"]),
+        # streets: a rank and its ordinal, a floor's side, the height of a number, a corner's two streets, a
+        # cooperative's block and plot, a British street of any kind before its town and postcode, a Welsh
+        # street's number, Singapore's numbered street, block and unit
+        ("domiciliado en la calle Cnel. 2° Bogado, barrio Obrero", ["calle Cnel. 2° Bogado"]),
+        ("con domicilio en la calle Nueva, número 7, piso 3º derecha, de Tafalla", ["número 7, piso 3º derecha"]),
+        ("en la parada de la calle Triana a la altura del nº 118, cayó", ["calle Triana a la altura del nº 118"]),
+        ("en la esquina de las calles\nCapitán Bado y 14 de Mayo, barrio", ["Capitán Bado y 14 de Mayo"]),
+        ("oficina en Av. Carlos J. Arosemena y Luis Vernaza, piso 2", ["Av. Carlos J. Arosemena y Luis Vernaza"]),
+        ("vive en Coop. Los Ceibos del Sur, Bloque 2, Mz. 8, Solar 3,", ["Coop. Los Ceibos del Sur"]),
+        ("his daughter, 11 Craigowan Feus, Monifieth, DD5 4RT", ["11 Craigowan Feus"]),
+        ("my son of 9 Heol y Nant, Pentyrch, Cardiff", ["9 Heol y Nant"]),
+        ("Clinic: 305 Tampines North Street 3, #01-22, Singapore 520305", ["305 Tampines North Street 3, #01-22"]),
+        ("Dormitory: 7 Sungei Kadut Loop, Blk C #04-17, Singapore", ["Blk C #04-17"]),
+    ],
+)
+def test_dates_and_streets_of_more_writers(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Walgreens at 1601 Grand Ave. I also updated your number.", ["I also"]),
+        ("Assist: Bree, RDA\nInsurance: Delta", ["Insurance"]),
+        ("Power 4/5 – 5/5 after physio; sat on 2nd attempt.", ["4/5", "5/5", "2nd attempt"]),
+    ],
+)
+def test_what_the_new_date_and_street_rules_must_leave(detector, text, kept):
+    assert_kept(detector, text, *kept)
