@@ -24,7 +24,11 @@ from app.identifiers.known_organisations import find_known_organisations
 from app.identifiers.language import Language, detect_language
 from app.identifiers.learned_tagger import LearnedTagger, joined_to_neighbours, shipped_tagger
 from app.identifiers.lower_case_institutions import find_lower_case_institutions
-from app.identifiers.lower_case_names import find_labelled_lower_case_names, find_lower_case_pairs
+from app.identifiers.lower_case_names import (
+    find_greeted_names,
+    find_labelled_lower_case_names,
+    find_lower_case_pairs,
+)
 from app.identifiers.numbers import cue_spans, find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
@@ -268,6 +272,7 @@ class IdentifierDetector:
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += find_lower_case_pairs(text, lower_spans)  # its own test of the words: not _named's lists alone
         found += find_labelled_lower_case_names(text)
+        found += find_greeted_names(text)
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
         found += [entity for entity in names.find_listed_names(text) if _credible(text, entity)]
         model = self._names(text, language) if self.use_ner else []
@@ -721,6 +726,11 @@ _NEXT_LINE_NAME = re.compile(
 _LINE_ENDS = re.compile(r"[ \t]*(?:\n|$)")
 
 
+_NEXT_LINE_CAPITALS = re.compile(
+    r"\n((?:[A-ZÁÉÍÓÚÑÜ][A-ZÁÉÍÓÚÑÜ'\-]+ ){0,3}[A-ZÁÉÍÓÚÑÜ][A-ZÁÉÍÓÚÑÜ'\-]+)(?=, [a-záéíóúñ])"
+)
+
+
 def _names_across_a_line_break(text: str, found: list[Entity]) -> list[Entity]:
     """A person's name that wrapped onto the next line of a paragraph ("Vive con su marido, Fermín⏎Lasheras,
     en Vicálvaro"): the next line's first word is a surname too when it is a name or no everyday word and
@@ -732,6 +742,16 @@ def _names_across_a_line_break(text: str, found: list[Entity]) -> list[Entity]:
             continue
         line_start = text.rfind("\n", 0, entity.start) + 1
         if len(text[line_start : entity.start]) < 40 or text[entity.end : entity.end + 1] != "\n":
+            continue
+        if entity.text_in(text).isupper() and (capitals := _NEXT_LINE_CAPITALS.match(text, entity.end)):
+            # a deed's names in capitals wrap too: "señores MARVIN OTONIEL⏎COJTÍ SIC, de cuarenta y cuatro años"
+            words = [w for w in capitals.group(1).split() if w not in ("DE", "DEL", "Y", "LA")]
+            if (
+                words
+                and (lexicon.is_name_word(words[0]) or lexicon.zipf(words[0].lower()) < 3.0)
+                and not any(w.lower() in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES for w in words)
+            ):
+                joined.append(Entity(entity.start, capitals.end(1), T.PERSON))
             continue
         match = _NEXT_LINE_NAME.match(text, entity.end)
         if match is None or _LINE_ENDS.match(text, match.end()):

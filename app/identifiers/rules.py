@@ -888,10 +888,14 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.PERSON,
         r"(?i:\b(?:alias|apodo|apodad[oa]|conocid[oa](?: en [\w ]{2,20}?)? como|known as|a\.?k\.?a\.?|nicknamed|"
-        r"goes by))[:\s]+[\"“«'‘](?P<value>[^\"”»'’\n]{2,30})[\"”»'’]",
+        # "un tal 'Pelado'", "le dicen "el Chino"", "a guy called 'Smiley'"
+        r"goes by|un[a]? tal|le (?:dicen|llaman)|(?:a )?(?:guy|man|woman|lad|bloke) (?:called|named)))[:\s]+"
+        r"[\"“«'‘](?P<value>[^\"”»'’\n]{2,30})[\"”»'’]",
         cued=True,
     ),
     _rule(T.PERSON, rf"{_PERSON_NAME} (?:Vda\.?|viuda) de {_CAPITAL_NAME}"),
+    # the same in a deed's capitals, after the woman's own surnames: "PORTILLO VIUDA DE ALFARO"
+    _rule(T.PERSON, r"(?<=[A-ZÁÉÍÓÚÑ]{2} )(?:VIUDA|VDA\.) DE [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ\-]+(?: [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ\-]+)?"),
     _rule(
         T.PERSON,
         rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?",

@@ -3933,3 +3933,35 @@ def test_dates_and_streets_of_more_writers(detector, text, identifiers):
 )
 def test_what_the_new_date_and_street_rules_must_leave(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a nickname in quotes after "un tal" or "a guy called"; a widow's married name in a deed's capitals; a
+        # deed's names in capitals wrapped onto the next line; a given name after a greeting in a chat
+        ("dijo que era un tal 'Canelo', de la zona del mercado", ["Canelo"]),
+        ('there was a guy called "Smiley" at the door', ["Smiley"]),
+        ("la señora ROSA AMELIA QUINTANILLA VIUDA DE MEJICANOS, de sesenta años", ["VIUDA DE MEJICANOS"]),
+        (
+            "ante mí comparecen como testigos instrumentales los señores ELMER JOSUÉ\nXOCOP TZUL, de treinta años, "
+            "albañil, y la señora IRMA\nBATZ, de veinte años",
+            ["ELMER JOSUÉ\nXOCOP TZUL", "IRMA\nBATZ"],
+        ),
+        ("Asunto: piso\n\nbuenos dias rogelio, te escribo por lo de la fianza", ["rogelio"]),
+        ("[09:12] Nurse: Hi Ciarán, she slept well.", ["Ciarán"]),
+    ],
+)
+def test_nicknames_widows_wrapped_capitals_and_greeted_names(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("hola todos, thanks again and hi there!", ["hola todos", "thanks again", "hi there"]),
+        ("LA PARTE DEMANDANTE\nSOLICITA, en consecuencia", ["SOLICITA"]),
+    ],
+)
+def test_what_the_greeting_and_wrapping_rules_must_leave(detector, text, kept):
+    assert_kept(detector, text, *kept)
