@@ -212,6 +212,14 @@ _GREETED = re.compile(
 )
 
 
+# What a greeting calls someone that is no name, though a list may hold it as one ("Mate" is Hungarian).
+_TERMS_OF_ADDRESS = frozenset(
+    "mate love dear darling hun hon babe pal buddy bro man girl lads guys all team doc doctor sir madam mum mam "
+    "dad mama papa abuela abuelo tia tía tio tío amor cariño guapa guapo jefe jefa chicos chicas everyone folks "
+    "sweetie sweetheart petal pet chief boss señor señora señorita doña don compa primo prima".split()
+)
+
+
 def find_greeted_names(text: str) -> list[Entity]:
     """A given name on the lists right after a greeting or a thanks, and nothing after it but the line's or
     the clause's end: the person the message is for."""
@@ -219,7 +227,7 @@ def find_greeted_names(text: str) -> list[Entity]:
     for match in _GREETED.finditer(text):
         name = match.group("name")
         lower = name.lower()
-        if lower in FUNCTION_WORDS or lexicon.zipf(lower) >= 4.6:
+        if lower in FUNCTION_WORDS or lower in _TERMS_OF_ADDRESS or lexicon.zipf(lower) >= 4.6:
             continue  # "hola todos", "thanks again"
         if lower in lexicon.first_names(lower_case=True) or name[0].isupper() and lower in lexicon.first_names():
             found.append(Entity(*match.span("name"), T.PERSON))
