@@ -137,7 +137,7 @@ _ROLE_WORDS = frozenset(
 # Words that label a name or head a document, or greet a role ("Dear Colleague"); spaCy sometimes folds them
 # into the name.
 _LABEL_WORDS = frozenset(
-    "dear sirs madam colleague colleagues colega colegas everyone everybody folks guys doctor doctora "
+    "dear sirs madam colleague colleagues colega colegas everyone everybody folks guys doctor doctora telf "
     "patient name re to from signed by witness consultant referrer gp cc attn date dated subject "
     "discharge "
     "eircode postcode zip plz cep "
@@ -158,7 +158,7 @@ _LABEL_WORDS = frozenset(
     "madre padre notario notaria master pc dc ds di "
     # qualifications after a name
     "md phd mbbs frcr frcs frcp mrcp mrcgp rn bsn msn np do dds esq qc kc jd llm mba dnp lcsw lpc facp facs aud "
-    "dpt otr pharmd rph".split()
+    "dpt otr pharmd rph phn rgn rmn cpn hca rda anp cns".split()
 )
 
 
@@ -211,7 +211,9 @@ class IdentifierDetector:
             return _with_ages_after_people(text, found)
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         tagger = self._tagger or shipped_tagger()
-        learned = _drop_medicine_and_law(text, tagger.find(text, found, language.value))
+        learned = _drop_medicine_and_law(
+            text, [_without_lower_case_tail(text, e) for e in tagger.find(text, found, language.value)]
+        )
         learned = [
             e
             for e in learned
@@ -302,7 +304,7 @@ class IdentifierDetector:
                 named
                 for entity in model
                 for piece in _outside(entity, index.overlapping(entity))
-                if (named := _named(text, piece)) is not None
+                if (named := _named(text, _without_lower_case_tail(text, piece))) is not None
                 and _credible(text, named)
                 and not all(_national_or_label_abbreviation(w) for w in named.text_in(text).split())
             ]
@@ -422,6 +424,30 @@ _UNIT_AFTER = re.compile(
 )
 
 
+_TAIL_PARTICLES = frozenset(
+    "de del della delle dei la las los y e i da das do dos van von vom zu der den die het te ten ter op ap bin "
+    "al el di du le".split()
+)
+
+
+def _without_lower_case_tail(text: str, entity: Entity) -> Entity:
+    """A person or a firm the models read on into the sentence's next words in lower case ("nurse there called
+    Bethan said he", "Cpl. Thompson reg. no."): the capitalised name without them."""
+    if entity.type not in (T.PERSON, T.ORGANIZATION):
+        return entity
+    words = list(_NAME_WORD.finditer(text, entity.start, entity.end))
+    if len(words) < 2 or not words[0].group(0)[0].isupper():
+        return entity
+    if re.match(r"[ \t]*[A-ZÀ-Þ]", text[entity.end : entity.end + 3]):
+        return entity  # "Our Lady of⏎…Guadalupe": the name goes on after its small word
+    end = len(words)
+    while end > 1 and words[end - 1].group(0).islower() and words[end - 1].group(0) not in _TAIL_PARTICLES:
+        end -= 1
+    if end == len(words):
+        return entity
+    return Entity(entity.start, words[end - 1].end(), entity.type)
+
+
 def _credible(text: str, entity: Entity) -> bool:
     """Whether a finding of spaCy's small model names someone or somewhere: not a heading, a form's label, an
     instruction, a test or a score ("Summarise", "Email:", "Troponin", "CHA2DS2-VASc"), nor a country or a
@@ -441,6 +467,8 @@ def _credible(text: str, entity: Entity) -> bool:
         return False  # a device or a drug named by its maker: "Medtronic Azure XT DR"
     if names.after_a_product_word(text, entity.start):
         return False  # "el refrigerador marca Haier"
+    if rules.a_side_before_a_word(surface):
+        return False  # "on L. Lumbar flexion 40°"
     if _drug_like(surface):
         return False
     if " " not in surface and lexicon.a_derived_word(surface):
@@ -850,7 +878,18 @@ def _without_role_abbreviation(text: str, entity: Entity) -> Entity:
     match = re.match(r"([A-Z]{2,3}) (?=[A-ZÀ-Þ][a-zà-ÿ])", text[entity.start : entity.end])
     if match and (len(match.group(1)) == 2 or not lexicon.is_name_word(match.group(1))):
         return Entity(entity.start + match.end(), entity.end, entity.type)
+    # ... and after it, a qualification or a role in capitals: "Aisling PHN", "Tobias Wren MRICS"
+    after = re.search(r"(?<=[a-zà-ÿ]) ([A-Z]{2,6})$", text[entity.start : entity.end])
+    if after and after.group(1).lower() in _LABEL_WORDS | _QUALIFICATIONS:
+        return Entity(entity.start, entity.end - len(after.group(0)), entity.type)
     return entity
+
+
+# Post-nominal letters a register or a college gives, after a name: they name no one.
+_QUALIFICATIONS = frozenset(
+    "mrics frics mrcgp micgp mrcp frcp frcs mrcs frcpsych mrcpsych frcoa frcr mcsp hcpc rgn rmn rnld phn cpn "
+    "anp cns dip msc bsc ba ma phd md mbbs mbchb bds llb llm esq qc kc sc".split()
+)
 
 
 def _run_named(text: str, run: Entity, model_kinds: dict[tuple[int, int], EntityType]) -> Entity | None:
@@ -1443,6 +1482,15 @@ def _learned_credible(
         return False  # "remitida al Ministerio Público", "Family Physician": what an office does, as for the rules
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and names.after_a_product_word(text, entity.start):
         return False  # "la lavadora marca Teka": a make
+    if (
+        entity.type in (T.PERSON, T.ORGANIZATION)
+        and surface.islower()
+        and not all(w in _TAIL_PARTICLES for w in surface.split())
+        and not re.match(r"[ \t]+[A-ZÀ-Þ]", text[entity.end : entity.end + 3])  # "Our Lady of Guadalupe Parish"
+    ):
+        before = [f for f in found if f.type is entity.type and 0 <= entity.start - f.end <= 1]
+        if before and any(c.isupper() for c in before[0].text_in(text)):
+            return False  # "called Bethan said he had": a capitalised name does not go on in lower case
     if _a_headings_words(text, entity):
         return False
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and surface.lower() in lexicon.iso_regions():

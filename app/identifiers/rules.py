@@ -901,7 +901,7 @@ RULES: tuple[Rule, ...] = (
         rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?",
         # a heading's Roman numeral before everyday words is no initial: "I. DATOS DEL DENUNCIANTE", "I.
         # Dislipidemia mixta"
-        accept=lambda surface: not _a_numbered_heading(surface),
+        accept=lambda surface: not _a_numbered_heading(surface) and not a_side_before_a_word(surface),
     ),
     # People named by the role a letter, a filing or a statement gives them. A relation with a name after it
     # introduces that name: in "lives in Ballincollig, daughter Aoife nearby" the town is no one's.
@@ -1194,7 +1194,7 @@ EPONYM = re.compile(
     r"position|reflex|phenomenon|tumou?r|ulcer|pouch|operation|incision|approach|line|device|bundle|cyst|"
     # a method named after its inventor: "Huffman coding", "Dijkstra's algorithm"
     r"algorithm|coding|encoding|transform|theorem|"
-    r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)\b"
+    r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)s?\b"
     r"|\b(?i:enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|índice|test|prueba|"
     r"fractura|sonda|técnica|cuestionario|score|puntuación|regla|triángulo|pinza|aguja|posición|monofilamento|"
     r"algoritmo|codificador|codificación|transformada|teorema|"
@@ -1233,6 +1233,29 @@ _LAB_RESULT_AFTER = re.compile(
 )
 
 
+def a_side_before_a_word(surface: str) -> bool:
+    """ "L. Lumbar flexion", "R. Reflexes": a note's left or right before an everyday or clinical word, not an
+    initial before a surname."""
+    side = re.match(r"[LR]\. ([^\W\d_]+)", surface)
+    if side is None:
+        return False
+    word = side.group(1).lower()
+    return word in _BODY_AND_EXAMINATION or lexicon.is_clinical_word(word)
+
+
+# The parts of the body and the findings an examination records on one side: "L. Lumbar flexion", "R. Knee
+# effusion", "L. Reflexes: patellar 2+".
+_BODY_AND_EXAMINATION = frozenset(
+    """
+    lumbar cervical thoracic sacral spine neck shoulder shoulders arm arms elbow forearm wrist hand hands finger
+    fingers thumb hip hips thigh knee knees leg legs calf ankle foot feet toe toes heel eye eyes ear ears lung
+    lungs chest breast kidney flank groin buttock upper lower base apex side pupil pupils hemithorax ventricle
+    atrium reflexes reflex power tone sensation flexion extension abduction adduction rotation grip gait plantar
+    patellar achilles biceps triceps quadriceps hamstring deltoid sided effusion swelling tenderness
+    """.split()
+)
+
+
 def organisms(text: str) -> list[tuple[int, int]]:
     """The spans of the organisms' Latin names in ``text``."""
     return [
@@ -1267,6 +1290,10 @@ def eponymous_diseases(text: str) -> list[tuple[int, int]]:
 MEDICINE_DOSED = re.compile(
     r"(?<![\w.])(?i:tab|tabs|tablet|cap|caps|inj|syp|syr|susp|amp|comp|gtt|iv|po)\.?\s+"
     r"(?!(?i:box|bag)\b)[A-Z][\w\-]+(?: [A-Z][\w\-]+)?"
+    # before its form ("Biotene gel", "Bepanthen crema") or after a count of doses ("2 x Buccolam")
+    r"|(?<![\w.])[A-Z][\w\-]+(?= (?i:gel|cream|ointment|spray|drops|patch|patches|syrup|inhaler|lozenges?|mouthwash|"
+    r"pessar(?:y|ies)|suppositor(?:y|ies)|crema|pomada|jarabe|gotas|parches?|colirio|sobres?|inhalador)\b)"
+    r"|(?<=\d x )[A-Z][\w\-]+|(?<=\d× )[A-Z][\w\-]+"
     r"|(?<![\w.])[A-Z][\w\-]+(?= \d+(?:[.,]\d+)?\s?(?i:mg|mcg|µg|g|ml|ui|iu|units?|unidades|gotas|drops|puffs?|"
     r"tabs?|tabletas?|comprimidos?|caps)\b)"
 )

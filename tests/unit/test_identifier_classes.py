@@ -3965,3 +3965,34 @@ def test_nicknames_widows_wrapped_capitals_and_greeted_names(detector, text, ide
 )
 def test_what_the_greeting_and_wrapping_rules_must_leave(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a side before a part of the body or an examination's finding, not an initial
+        ("unable to heel-walk on L. Knee flexion 90°; EHL 4/5 R. Reflexes: patellar 2+", ["L. Knee", "R. Reflexes"]),
+        # medicines by their form or a count of doses; a role after a nurse's name; a phone's Spanish label
+        ("bit of Orabase gel on the ulcer; left 2 x Epistatus in the fridge", ["Orabase", "Epistatus"]),
+        ("[08:02] Nurse Gráinne PHN: morning", ["PHN"]),
+        ("zona Senkata · Telf. 2 2834417", ["Telf"]),
+        # eponymous signs in the plural
+        ("Waddell signs 3/5; Kernig signs negative.", ["Waddell"]),
+    ],
+)
+def test_sides_dosed_forms_roles_and_plural_signs_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers", "not_hidden"),
+    [
+        # a name the models read on into the sentence ends where the capitals end; one that goes on does not
+        ('a nurse there called Morwenna said he had a "TIA"', ["Morwenna"], ["said he"]),
+        ("Reporting officer: Ofc. R. Takahashi, #4471", ["R. Takahashi"], []),
+        ("Referred by: Father Tomás Ybarra, Our Lady of Lourdes Parish", ["Tomás Ybarra"], []),
+    ],
+)
+def test_names_end_where_their_capitals_end(detector, text, identifiers, not_hidden):
+    assert_hidden(detector, text, *identifiers)
+    assert_kept(detector, text, *not_hidden)
