@@ -370,6 +370,7 @@ _MONTH_YEAR = re.compile(
     r"|(?<![\w/])(?i:ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec)\.?[/\-]"
     r"(?:19|20)?\d{2}(?![/\w])"
 )
+_RESULT_DAY_MONTH = re.compile(r"(?<=[^\W\d_] )(?P<date>\d{1,2}/\d{1,2})(?=:\s*[<>]?\d)")
 # A day and month to another: "for 15/7 – 16/7", "del 3/2 al 9/2".
 _DAY_MONTH_RANGE = re.compile(
     r"(?<![\w/.])(?P<from>\d{1,2}/\d{1,2})\s*(?:[–-]|to|al|a|hasta)\s*(?P<to>\d{1,2}/\d{1,2})(?![/.]?\d)"
@@ -384,6 +385,10 @@ _MONTH_ALONE = re.compile(
     r"next|this|en|desde|hasta|durante|para|antes de|despu[ée]s de|entre|principios de|mediados de|finales de|"
     r"mes de|y|a|de|del)\s+)"
     r"(?P<b>March|May|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
+    r"diciembre)(?![\w])"
+    # a Spanish month in lower case is a month wherever it stands ("debe febrero, marzo y abril"); capitalised,
+    # "Julio" and "Abril" are people too, and "mayo" is a mayonnaise's short name
+    r"|(?<![\w])(?P<c>enero|febrero|marzo|abril|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
     r"diciembre)(?![\w])"
 )
 
@@ -436,7 +441,13 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:
             spans.add(match.span(group))
     for match in _MONTH_ALONE.finditer(text):
-        spans.add(match.span("a") if match.group("a") else match.span("b"))
+        spans.add(match.span(next(g for g in ("a", "b", "c") if match.group(g))))
+    # a result's day and month before its value: "Litemia 11/03: 0.9 mEq/L"
+    spans |= {
+        m.span("date")
+        for m in _RESULT_DAY_MONTH.finditer(text)
+        if parse_date(m.group("date")) is not None and not _a_score(m.group("date"))
+    }
     spans |= set(find_spelled(text))
     for match in _DAYS_BEFORE_A_DATE.finditer(text):
         spans |= {
@@ -447,7 +458,8 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
     spans |= {
         m.span()
         for m in _MONTH_YEAR.finditer(text)
-        if not _NUMBERED_BEFORE.search(text, max(0, m.start() - 24), m.start())
+        # "Resolución 3/2022" is a law's number; "resolución nov/2022" names its month
+        if not m.group(0)[0].isdigit() or not _NUMBERED_BEFORE.search(text, max(0, m.start() - 24), m.start())
     }
     spans |= {m.span("date") for m in _LOGGED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
     return spans

@@ -759,6 +759,31 @@ _NEXT_LINE_CAPITALS = re.compile(
 )
 
 
+# The rest of a firm's name on the next line of prose, up to the clause's end: "en Clínica Ambulatoria Nuevo⏎
+# Amanecer, Caguas", "por ORL (Hospital Universitario de Gran⏎Canaria Dr. Negrín)".
+_NEXT_LINE_NAME_REST = re.compile(
+    r"\n((?:(?:de|del|de la|of|the|y|and|Dr\.|Dra\.) )?[A-ZÀ-Þ][\wÀ-ÿ'’\-]+"
+    r"(?: (?:(?:de|del|de la|of|the|y|and|Dr\.|Dra\.) )?[A-ZÀ-Þ][\wÀ-ÿ'’\-]+){0,3})(?=[,;)]|\.\s)"
+)
+
+
+def _organisation_across_a_line_break(text: str, entity: Entity) -> list[Entity]:
+    """A firm's name that wrapped onto the next line of a paragraph, as ``_NEXT_LINE_NAME_REST`` reads it; an
+    address block's next line stands alone and is left."""
+    line_start = text.rfind("\n", 0, entity.start) + 1
+    if len(text[line_start : entity.start]) < 40 or text[entity.end : entity.end + 1] != "\n":
+        return []
+    rest = _NEXT_LINE_NAME_REST.match(text, entity.end)
+    if rest is None or _LINE_ENDS.match(text, rest.end()):
+        return []
+    words = _NAME_WORD.findall(rest.group(1))
+    if any(w.lower() in _LABEL_WORDS | _ROLE_WORDS for w in words) or descriptors.names_nothing(rest.group(1)):
+        return []
+    if re.match(r",\s*(?:a\s+)?\d", text[rest.end(1) :]):
+        return []  # "…y Asociados⏎Madrid, 3 de mayo": the letter's place and date, not the firm's name
+    return [Entity(entity.start, rest.end(1), T.ORGANIZATION)]
+
+
 def _names_across_a_line_break(text: str, found: list[Entity]) -> list[Entity]:
     """A person's name that wrapped onto the next line of a paragraph ("Vive con su marido, Fermín⏎Lasheras,
     en Vicálvaro"): the next line's first word is a surname too when it is a name or no everyday word and
@@ -766,6 +791,8 @@ def _names_across_a_line_break(text: str, found: list[Entity]) -> list[Entity]:
     line of prose (forty characters or more before the name, no full stop at its end) wraps."""
     joined = []
     for entity in found:
+        if entity.type is T.ORGANIZATION:
+            joined += _organisation_across_a_line_break(text, entity)
         if entity.type is not T.PERSON:
             continue
         line_start = text.rfind("\n", 0, entity.start) + 1
@@ -927,6 +954,9 @@ _TITLE_OPENING = re.compile(r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|Sra|Srta|Dña)
 _MARIA_SHORT = re.compile(r"(?<![\w.])(?:M\.ª|Mª|M\.ᵃ|Ma\.|MA\.) $")
 
 
+_GIVEN_AND_PARTICLE = re.compile(r"\b([A-Z][^\W\d_]+) (?:ap|ab|verch|ferch|bin|binti|bint|ibn|mac|nic|ní|ó) $")
+
+
 def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
     """A capitalised word right before a name found ("Lipika" in "Lipika Sachdeva" once "Sachdeva" is known)
     is part of it, unless it starts a sentence or labels the name."""
@@ -936,6 +966,17 @@ def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
             continue
         if short := _MARIA_SHORT.search(text, max(0, entity.start - 6), entity.start):
             extended.append(Entity(short.start(), entity.end, T.PERSON))  # "M.ª Dolores Pinto", "Ma. Teresa"
+            continue
+        joined = _GIVEN_AND_PARTICLE.search(text[max(0, entity.start - 40) : entity.start])
+        if (
+            joined
+            and joined.group(1).lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES
+            and lexicon.zipf(joined.group(1)) < 3.5
+            and not lexicon.is_kept_term(joined.group(1))
+        ):
+            # "Rhodri ap Iorwerth", "Hamid bin Yusof": a name's particle joins the word before it to the
+            # surname, at a line's start too
+            extended.append(Entity(entity.start - len(joined.group(0)), entity.end, T.PERSON))
             continue
         before = re.search(
             r"(?<![.!?:\n]\s)(?<![.!?:\n])\b([A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?) $",

@@ -643,7 +643,7 @@ def opens_sentence(text: str, start: int) -> bool:
     before = text[:start].rstrip(" \t\"'(“")
     return (
         not before
-        or before[-1] in ".!?:\n•-*"
+        or before[-1] in ".!?:\n•-*·"
         or _LINE_TIME.search(text, max(0, start - 16), start) is not None
         or before[-1] == ")" and _LIST_MARK.search(before[-8:]) is not None
     )

@@ -105,6 +105,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"emp|employee(?: id| number| no)?|staff(?: id| number| no)?|tis|ccc|legajo|finca|afiliad[oa]|"
         r"tarjeta sanitaria(?: europea)?|n\.?[º°]\.? de cliente|cliente|contrato|invoice|factura|ticket|"
         r"policy(?: number| no)?|member(?: number| no)?|group|claim(?: number| no)?|siniestro|referencia catastral|"
+        # a register's entry for a birth, a marriage or a death: "registered Cardiff, entry no. 214"
+        r"entry(?= (?:no|number))|"
         r"ref\. catastral|protocolo|nhi|chi|ihi|ppsn|rin|nusha|nuhsa|sip|cic|ficha|socio|n\.?[º°]\.? de socio|acta|"
         r"padr[óo]n|chart(?: #| no\.?| number)|visit(?: #| no\.?| number)|episodio|n\.?[º°]\.? de episodio|"
         r"hospital (?:number|no\.?|id)|unit number|patient (?:number|no\.?|id)|case ?note number|"

@@ -74,7 +74,7 @@ _SPANISH_INSTITUTION = (
     r"Consultorio|Policl[íi]nica|Despacho|Bufete|Notar[íi]a|Inmobiliaria|Juzgado|Tribunal|Audiencia|Farmacia|"
     r"Colegio|Universidad|Fundaci[óo]n|Asociaci[óo]n|Grupo|Instituto|Residencia|Laboratorio|Mutua|Aseguradora|"
     r"Gestor[íi]a|Constructora|Cooperativa|Escuela|Sociedad|Corporaci[óo]n|Empresa|Comercial|Distribuidora|"
-    r"Supermercados?|"
+    r"Supermercados?|Ortopedia|Óptica|Optica|Pesquera|Clínica Dental|Cl[íi]nica Ambulatoria|"
     # the kinds in Catalan, Galician and Basque ("Escola La Maduixera", "Hospital Comarcal Terras do Miño")
     r"Escola|Col·legi|Institut|Ikastola|Llar d'Infants|Hospital Comarcal|Centro de Saúde|Casa de Saúde)"
 )
@@ -83,7 +83,8 @@ _SPANISH_INSTITUTION = (
 # any court.
 _COMMERCIAL_KINDS = frozenset(
     "banco caja seguros supermercado supermercados farmacia hotel restaurante tienda taller ferretería ferreteria "
-    "panadería panaderia abarrotes distribuidora constructora inmobiliaria comercial aseguradora".split()
+    "panadería panaderia abarrotes distribuidora constructora inmobiliaria comercial aseguradora ortopedia óptica "
+    "optica pesquera".split()
 )
 GENERIC_INSTITUTION_WORDS = frozenset(
     "supremo constitucional nacional provincial superior justicia primera instancia instrucción instruccion social "
@@ -533,6 +534,13 @@ RULES: tuple[Rule, ...] = (
     _rule(T.AGE, r"\b(?:edad:?|de edad)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)(?:st|nd|rd|th)) (?:birthday|bday)\b", re.I),
     _rule(T.AGE, r"\b(?:cumple|cumplir[áa]?|cumpli[óo]) (?P<value>(?:9\d|1[01]\d)(?: años)?)\b", re.I),
+    # a birthday to come: "she'll be 92 on saturday", "he will be 95 next week", "turning 91"
+    _rule(
+        T.AGE,
+        r"\b(?:(?:she|he|they|mum|mom|dad|nan|gran)(?:'ll| will) be|turning) (?P<value>(?:9\d|1[01]\d))"
+        r"(?= (?:on|next|this|in|tomorrow|today|years?)\b|[.!,]|$)",
+        re.I,
+    ),
     _rule(
         T.AGE,
         r"\b(?:mom|mum|mam[áa]|dad|pap[áa]|mother|father|grand(?:ma|pa|mother|father)|abuel[oa]|madre|padre|she|he|"
@@ -894,6 +902,15 @@ RULES: tuple[Rule, ...] = (
         cued=True,
     ),
     _rule(T.PERSON, rf"{_PERSON_NAME} (?:Vda\.?|viuda) de {_CAPITAL_NAME}"),
+    # a maiden name: "Mrs Ifeoma Nwachukwu (née Adeyemi-Coker)", "de soltera Etxeberria"
+    _rule(T.PERSON, rf"(?i:\bn[ée]e|\bborn|de soltera) (?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)"),
+    # who dictated or typed a note, by initials: "Transcrito por jmr", "typed by KL", "Dict: A.B."
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:transcrit[oa] por|dictad[oa] por|mecanografiad[oa] por|typed by|transcribed by|dictated by))"
+        r" (?P<value>(?:[a-z]{2,4}|[A-Z]{2,4}|(?:[A-Z]\.){2,3}))(?![\w.])",
+        cued=True,
+    ),
     # the same in a deed's capitals, after the woman's own surnames: "PORTILLO VIUDA DE ALFARO"
     _rule(T.PERSON, r"(?<=[A-ZÁÉÍÓÚÑ]{2} )(?:VIUDA|VDA\.) DE [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ\-]+(?: [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ\-]+)?"),
     _rule(

@@ -3996,3 +3996,46 @@ def test_sides_dosed_forms_roles_and_plural_signs_are_kept(detector, text, kept)
 def test_names_end_where_their_capitals_end(detector, text, identifiers, not_hidden):
     assert_hidden(detector, text, *identifiers)
     assert_kept(detector, text, *not_hidden)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a given name joined to its surname by a particle, at a line's start; a maiden name; initials of who
+        # typed the note; an age to come; a register's entry; a kind of shop first; a firm wrapped onto the next
+        # line of prose
+        ("Kind regards,\n\nBleddyn ap Gruffydd | Partner | Gruffydd & Co", ["Bleddyn ap Gruffydd"]),
+        ("with her sister Mrs Chiamaka Obi (née Okonkwo-Eze) and the social worker", ["Okonkwo-Eze"]),
+        ("Dictado 11/04/24 09:10 · Transcrito por lmq\nCONFIDENCIAL", ["lmq"]),
+        ("thanks a million. she'll be 93 on sunday, we'll do a cake", ["93"]),
+        ("(registered Swansea, entry no. 388) and the bank statements", ["388"]),
+        ("pide colchón a la ortopedia\nOrtopedia Valdés de la c/ Mayor 4.", ["Ortopedia Valdés"]),
+        (
+            "Cita el 20 de marzo con la Dra. Ivelisse Colón Rivera en la Clínica Ambulatoria Nuevo\nHorizonte, "
+            "Caguas; control en 5 días.",
+            ["Nuevo\nHorizonte"],
+        ),
+        # months in a Spanish list, a result's day and month, a month and year after "resolución"
+        ("no paga lo que debe (febrero, marzo y abril, 3 x 650 €)", ["febrero", "marzo", "abril"]),
+        ("Litemia 11/03: 0.9 mEq/L; resolución de dependencia nov/2022", ["11/03", "nov/2022"]),
+    ],
+)
+def test_particles_maiden_names_typists_birthdays_entries_shops_and_wrapped_firms(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Resolución 3/2022 del Ministerio; Power 4/5: improving", ["3/2022", "4/5"]),
+        ("Ortopedia infantil: sin hallazgos.", ["Ortopedia infantil"]),
+        ("I was born in 1990 and born again in 2010.", ["born in 1990"]),
+    ],
+)
+def test_what_the_particle_month_and_wrapping_rules_must_leave(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_letters_place_and_date_line_is_no_part_of_the_firm_above_it(detector):
+    text = "Muy señores míos, les escribe el abogado de Bufete Herrera y Asociados\nMadrid, 3 de mayo"
+    assert not any("\n" in e.text_in(text) for e in detector.detect(text))
