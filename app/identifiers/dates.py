@@ -339,7 +339,8 @@ _NOT_A_DAY_AFTER = (
 _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
     # ("el día 5 del corriente": of this month)
-    rf"|(?i:\bel pasado |\b(?:el|del) d[íi]a )(?P<es>\d{{1,2}})\b(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
+    rf"|(?i:\bel pasado |\b(?:el|del) d[íi]a )(?P<es>\d{{1,2}})\b"
+    rf"(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
     # a record's "on 9th": the day of the month it was done ("increased to 15mg on 9th")
     rf"|(?i:\bon )(?P<on>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)(?![\w-])"
     rf"|(?i:\bel )(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|presente|actual)(?: mes)?)\b)"
@@ -627,6 +628,21 @@ def parse_date(text: str, month_first: bool = False) -> ParsedDate | None:
         return ParsedDate(
             date(int(month_year.group(2)), int(month_year.group(1)), 1),
             lambda d: f"{str(d.month).zfill(width)}/{d.year}",
+            Precision.MONTH,
+        )
+    # "nov/2022", "Sept-21": a month's short name, a separator and a year, written again alike
+    short = re.fullmatch(r"([^\W\d_]{3,4})(\.?[/\-])((?:19|20)?\d{2})", text)
+    if short and (month := _month_number(short.group(1))) is not None:
+        name, separator, year_text = short.groups()
+        year = int(year_text) if len(year_text) == 4 else _full_year(year_text)
+        spanish = name.lower() in _ES_ONLY or name.islower() and name.lower() in ("ene", "abr", "ago", "dic", "set")
+        return ParsedDate(
+            date(year, month, 1),
+            lambda d: (
+                _month_like(name, d.month, spanish)[: 4 if len(name) == 4 and d.month == 9 else 3]
+                + separator
+                + (str(d.year) if len(year_text) == 4 else f"{d.year % 100:02d}")
+            ),
             Precision.MONTH,
         )
     lone = re.fullmatch(r"(\d{1,2})(st|nd|rd|th|º|(?<=[23])d)?", text)

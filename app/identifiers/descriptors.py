@@ -254,7 +254,9 @@ def in_a_heading(text: str, start: int, end: int) -> bool:
     return all(
         w in _CONNECTORS
         or w in _DOCUMENT_WORDS
-        or len(w) > 1 and not lexicon.is_name_word(w) and max(lexicon.zipf(w), lexicon.zipf_in(w, "es")) >= 3.0
+        or len(w) > 1
+        and not lexicon.is_name_word(w)
+        and max(lexicon.zipf(w), lexicon.zipf_in(w, "es")) >= 3.0
         or w in ("s", "in")  # "OWNER'S", "IN-HOSPITAL"
         for w in lower
     )

@@ -566,7 +566,11 @@ def is_clinical_word(word: str) -> bool:
     if len(lower) <= 6 or is_name_word(lower):
         return False
     # Spanish plurals of the same words: "Adenopatías", "Gastroscopias"
-    return _CLINICAL_ENDING.search(lower) is not None or lower.endswith("s") and _CLINICAL_ENDING.search(lower[:-1]) is not None
+    return (
+        _CLINICAL_ENDING.search(lower) is not None
+        or lower.endswith("s")
+        and _CLINICAL_ENDING.search(lower[:-1]) is not None
+    )
 
 
 @functools.cache

@@ -645,7 +645,8 @@ def opens_sentence(text: str, start: int) -> bool:
         not before
         or before[-1] in ".!?:\n•-*·"
         or _LINE_TIME.search(text, max(0, start - 16), start) is not None
-        or before[-1] == ")" and _LIST_MARK.search(before[-8:]) is not None
+        or before[-1] == ")"
+        and _LIST_MARK.search(before[-8:]) is not None
     )
 
 

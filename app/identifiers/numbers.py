@@ -97,7 +97,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     ),
     _cued(
         T.RECORD_NUMBER,
-        r"nhc|hc|h\.c\.|historia cl[íi]nica|n\.?[º°]\.? (?:de )?historia|tarjeta sanitaria|cip|tsi|p[óo]liza|afiliaci[óo]n|"
+        r"nhc|hc|h\.c\.|historia cl[íi]nica|n\.?[º°]\.? (?:de )?historia|tarjeta sanitaria|cip|tsi|p[óo]liza|"
+        r"afiliaci[óo]n|"
         r"expediente cl[íi]nico|n\.?[º°]\.? de afiliado|beneficiary(?: id| number)?|group(?: number| no)|"
         r"member id|episode(?: number| no)?|encounter(?: number| no)?|account(?: number| no)|acct|folio|"
         r"n\.?[º°] de paciente|medicare(?: number| no)?|medicaid(?: number| no)?|mbi|"

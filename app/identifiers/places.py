@@ -27,7 +27,9 @@ NAME_LINK = _LOWER_LINK
 # "No." and "Nº" open the house number ("Calle Heredia No. 305"); they are never a word of the name.
 _NOT_NAME = r"(?!(?:No|NO|Nº|N\.º|Núm|Num)\b)"
 # A title or a rank shortened at the start of a street's name: "Av. Gral. Rivera", "Calle Pdte. Ibáñez".
-_NAME_ABBREVIATION = r"(?:Gral|Gdor|Pdte|Pte|Cnel|Dr|Ing|Sta|Sto|Mcal|Tte|Cap|Alte|Gob|Lic|Prof|Pbro|Cmdte)\. (?:\d[°º] )?"
+_NAME_ABBREVIATION = (
+    r"(?:Gral|Gdor|Pdte|Pte|Cnel|Dr|Ing|Sta|Sto|Mcal|Tte|Cap|Alte|Gob|Lic|Prof|Pbro|Cmdte)\. (?:\d[°º] )?"
+)
 # Maltese streets open with an article joined to the name: "Triq il-Kbira", "Triq ta' Xbiex", "Triq l-Imdina".
 _MALTESE_ARTICLE = r"(?:(?:il|l|tal|ta|is|it|ix|iż|in|ir|id|iċ|taż|tas|tat)-|ta['’] )"
 # A street named after a date is common across Latin America: "Av. 9 de Julio", "calle 25 de Mayo 687".
@@ -78,7 +80,8 @@ _PREFIX_TYPES = (
     r"(?i:Calles|Avenidas|Calle|P\.[º°]|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/(?![Oo]\s)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
     r"Camino|Cmno\.?|Carretera|Ctra\.?|Traves[íi]a|Trav\.?|Glorieta|Carrer|R[úu]a|Rue|Via|Viale|Piazza|Corso|Largo|"
     r"Travessa|Estrada|Alameda|Calzada|Calz\.?|Cerrada|Privada|Prolongaci[óo]n|Prol\.?|Carrera|Cra\.?|Kr\.?|"
-    r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|Ave\.(?= [A-Z][a-z])|Coop\.|"
+    r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"
+    r"Ave\.(?= [A-Z][a-z])|Coop\.|"
     r"ul\.|ulica|al\.|aleja|os\.|osiedle|Avenue|Allée|Chemin|Impasse|Quai|Place|Strada|Straße|Kalea|Gran V[íi]a|"
     r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
     r"Avinguda|Pla[çÇ]a|(?-i:Placa)|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|Travessera|Cam[íi]|Praza|Rolda|"
@@ -141,7 +144,9 @@ _WARD_WORDS = (
     r"M[óo]dulo|Room|Bed|Bay|Ward|Unit|Floor|Level|Box|Art[íi]culo|Art|Ley|Decreto|Expediente|Paciente)\b"
 )
 _STREETS = (
-    re.compile(rf"(?<![\w/]){_PREFIX_TYPES}(?: |(?<=[Cc]alles)\n|(?<=[Aa]venidas)\n)?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"),
+    re.compile(
+        rf"(?<![\w/]){_PREFIX_TYPES}(?: |(?<=[Cc]alles)\n|(?<=[Aa]venidas)\n)?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"
+    ),
     _FUSED_STREET,
     re.compile(
         rf"(?<![\w,.])(?:\d{{1,4}}[A-Za-z]?/)?\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? "
@@ -547,7 +552,10 @@ def _everyday_without_number(street: str) -> bool:
 
 def _junior(text: str, match: re.Match) -> bool:
     """ "Guy L. Steele Jr. Unfortunately": "Jr." after a capitalised name is a junior, not Peru's "jirón"."""
-    return match.group(0).startswith("Jr.") and re.search(r"[A-Z][\w'’\-]*\.? $", text[max(0, match.start() - 30) : match.start()]) is not None
+    return (
+        match.group(0).startswith("Jr.")
+        and re.search(r"[A-Z][\w'’\-]*\.? $", text[max(0, match.start() - 30) : match.start()]) is not None
+    )
 
 
 # Guatemala City's and other Central American cities' numbered zones, between an address's commas: "4.ª calle

@@ -43,7 +43,8 @@ _STREET_SUFFIX = (
 _LEGAL_FORM = (
     r"(?:Ltd|Limited|LLP|LLC|L\.L\.C\.|PLLC|P\.L\.L\.C\.|L\.L\.P\.|P\.C\.|P\.A\.|L\.P\.|APC|Inc|Incorporated|"
     r"Corp|Corporation|plc|PLC|GmbH|KG|AG|"
-    r"S\.A\.(?:B\.|P\.I\.)? ?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.P\.|S\.L\.|S\.A\.T\.|"
+    r"S\.A\.(?:B\.|P\.I\.)? ?de C\.V\.|S\. de R\.L\.(?: de C\.V\.)?|S\.A\.S\.|S\.L\.U\.|S\.L\.L\.|S\.L\.P\.|"
+    r"S\.L\.|S\.A\.T\.|"
     r"Pte\.? Ltd|Sdn\.? Bhd|"
     r"S\.R\.L\.|S\.A\.C\.|E\.I\.R\.L\.|S\. ?Coop\.|S\.A\.|S\.C\.|A\.C\.|"
     r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"
@@ -56,6 +57,8 @@ _COMPANY_SUFFIX = (
     rf"Co(?!\.? {lexicon.IRISH_COUNTY}\b)|Company|Group|Holdings|Partners|Partnership|Associates|Trust|"
     r"Foundation|Abogados|Asociados)\.?"
 )
+# A party's role in brackets, which a firm's name after it does not hold: "RIBAS, Leocadia (Claimant) and …".
+_PARTY_ROLE = r"(?i:claimant|respondent|defendant|plaintiff|applicant|appellant|petitioner|debtor|creditor)"
 # A name ending in a legal form is a firm's, however its other words are written ("NUEVA EPS S.A.").
 LEGAL_FORM_ENDING = re.compile(rf"[\s,](?:{_LEGAL_FORM})\.?$")
 # Institutions named by their kind first, as Spanish writes them: "Juzgado de Primera Instancia nº 4 de
@@ -1019,7 +1022,8 @@ RULES: tuple[Rule, ...] = (
         # would join a person to the firm after).
         # A year may close the name before its form: "REFORMAS TXANTREA 2010, S.L."
         # a region in brackets before the form: "KESTREL FREIGHT SOLUTIONS (MIDLANDS) LIMITED"
-        rf"(?:(?:S[Tt]\.? )?(?:{_CAPITAL_NAME}|\d{{1,4}}(?=,? (?:{_LEGAL_FORM}))|\((?!(?i:claimant|respondent|defendant|plaintiff|applicant|appellant|petitioner|debtor|creditor)\))[A-Z][A-Za-z]+\)(?= ))(?:'s)?"
+        rf"(?:(?:S[Tt]\.? )?(?:{_CAPITAL_NAME}|\d{{1,4}}(?=,? (?:{_LEGAL_FORM}))"
+        rf"|\((?!{_PARTY_ROLE}\))[A-Z][A-Za-z]+\)(?= ))(?:'s)?"
         rf"(?:,? (?:(?:&|and|y|e|und|et) )?| (?:a|en|al) (?=[A-ZÀ-Þ]|la |el ))"
         rf"(?:(?:{_PARTICLE}|'t) ){{0,3}}){{1,4}}"
         rf"(?i:{_COMPANY_SUFFIX})(?![\w])",

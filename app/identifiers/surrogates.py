@@ -73,7 +73,7 @@ _STREET_WORDS = frozenset(
     "gardens grove square sq row walk path parade mews hill park rise view green loop shoals flat apt apartment unit "
     "suite c calle avenida avda av paseo plaza piso puerta bajo izq izquierda dcha derecha rua ul apto dpto depto "
     "carrera cra colonia col km carrer avinguda passeig plaça placa rambla travessera camí cami kalea etorbidea "
-    "triq rúa praza rolda pasaje bloque casa zona plot box".split()
+    "triq rúa praza rolda pasaje bloque casa zona plot box blk".split()
 )
 FAKER_LOCALES = ("en_GB", "en_US")
 # A Spanish conversation's stand-ins are Spanish and Mexican names, towns and streets.
@@ -337,6 +337,12 @@ class SurrogateMaker:
             initials = "".join(self._initial(letter) for letter in original)
             while initials == original:
                 initials = "".join(_random_letter(self._rng).upper() for _ in original)
+            return initials
+        if re.fullmatch(r"[a-z]{2,4}", original) and not lexicon.is_name_word(original):
+            # a typist's initials in lower case ("Transcrito por jmr") stay initials
+            initials = "".join(_random_letter(self._rng) for _ in original)
+            while initials == original:
+                initials = "".join(_random_letter(self._rng) for _ in original)
             return initials
         matches = list(_WORD.finditer(original))
         titles = {m.group(0).lower() for m in matches}

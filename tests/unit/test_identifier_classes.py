@@ -3833,7 +3833,10 @@ def test_the_list_product_and_genus_rules_leave_identifiers_hidden(detector, tex
         ("edited by Walter Q. Pennick Jr. Meanwhile, the list grew.", ["Meanwhile"]),
         ("Tomasz Wierzbicki <tw@example.org> - Maintainer\n", ["Maintainer"]),
         # methods named after their inventors
-        ("compressed with Huffman coding; el codificador de Huffman y el algoritmo de Dijkstra.", ["Huffman", "Dijkstra"]),
+        (
+            "compressed with Huffman coding; el codificador de Huffman y el algoritmo de Dijkstra.",
+            ["Huffman", "Dijkstra"],
+        ),
     ],
 )
 def test_headings_and_published_references_are_kept(detector, text, kept):

@@ -250,3 +250,31 @@ def test_a_name_spelled_in_capitals_spells_its_stand_in_in_capitals(seed):
     assert spelled is not None and spelled.group(1).isupper() and "M-O-R-R-I-S-O-N" not in out, out
     surname = re.match(r"\w+ (\w+),", out).group(1)
     assert spelled.group(1) == "-".join(surname.upper()), out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_month_by_its_short_name_and_year_stands_in_as_another_alike(seed):
+    maker = _maker(seed)
+    for original, shape in (
+        ("nov/2022", r"[a-z]{3}/20\d\d"),
+        ("Sept-21", r"[A-Z][a-z]{2,3}-\d\d"),
+        ("FEB/2023", r"[A-Z]{3}/20\d\d"),
+    ):
+        stand_in = maker.make(T.DATE, original)
+        assert re.fullmatch(shape, stand_in), (original, stand_in)
+        assert stand_in != original
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_typists_initials_and_a_singapore_block_keep_their_shape(seed):
+    maker = _maker(seed)
+    initials = maker.make(T.PERSON, "jmr")
+    assert re.fullmatch(r"[a-z]{3}", initials) and initials != "jmr"
+    block = maker.make(T.ADDRESS, "Blk C #04-17")
+    assert block.startswith("Blk ") and "04-17" not in block
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_holiday_keeps_its_year_and_changes_its_day(seed):
+    stand_in = _maker(seed).make(T.DATE, "Xmas 2019")
+    assert stand_in.endswith(" 2019") and not stand_in.startswith("Xmas")
