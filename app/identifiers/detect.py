@@ -448,6 +448,14 @@ def _without_lower_case_tail(text: str, entity: Entity) -> Entity:
     return Entity(entity.start, words[end - 1].end(), entity.type)
 
 
+# The ordinals that number a Spanish judgment's or deed's paragraphs, before their ".-".
+_ORDINAL_HEADING = re.compile(
+    r"(?:PRIMERO|SEGUNDO|TERCERO|CUARTO|QUINTO|SEXTO|S[ÉE]PTIMO|OCTAVO|NOVENO|D[ÉE]CIMO|UND[ÉE]CIMO|"
+    r"DUOD[ÉE]CIMO|[ÚU]NICO|Primero|Segundo|Tercero|Cuarto|Quinto|Sexto|Séptimo|Octavo|Noveno|Décimo|Único)"
+    r"(?:\s*[.:]\s*[-–—]|\s+[-–—]\s)"
+)
+
+
 def _credible(text: str, entity: Entity) -> bool:
     """Whether a finding of spaCy's small model names someone or somewhere: not a heading, a form's label, an
     instruction, a test or a score ("Summarise", "Email:", "Troponin", "CHA2DS2-VASc"), nor a country or a
@@ -469,6 +477,8 @@ def _credible(text: str, entity: Entity) -> bool:
         return False  # "el refrigerador marca Haier"
     if rules.a_side_before_a_word(surface):
         return False  # "on L. Lumbar flexion 40°"
+    if _ORDINAL_HEADING.match(text, entity.start):
+        return False  # a judgment's "SEGUNDO.- Corresponde a la empresa…": its second ground, not Segundo
     if _drug_like(surface):
         return False
     if " " not in surface and lexicon.a_derived_word(surface):

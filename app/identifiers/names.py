@@ -640,7 +640,7 @@ _LIST_MARK = re.compile(r"(?:^|[\s:;,])\(?(?:[a-zA-Z]|\d{1,2}|[ivx]{2,4}|[IVX]{2
 def opens_sentence(text: str, start: int) -> bool:
     """At a sentence's, a line's or a list item's start, or after a time opening a line ("0815 Pt
     ambulating")."""
-    before = text[:start].rstrip(" \t\"'(“")
+    before = text[:start].rstrip(" \t\"'(“¿¡")  # "¿Viene con informe?", "¡Claro que sí!"
     return (
         not before
         or before[-1] in ".!?:\n•-*·"

@@ -510,7 +510,9 @@ _CUED_ADDRESS = re.compile(
     r"ubicad[oa] en|sit[oa] en|con estudio en|con frente a|direcci[óo]n(?: particular| postal)?|"
     r"residing at|resides at|lives at|living at|home address(?: is)?|(?<!mac )(?<!ip )(?<!e-mail )(?<!email )"
     r"(?<!web )(?<!hardware )(?<!wallet )address(?: on file)?|located at|"
-    r"mailing address|direcci[óo]n de notificaciones)[:\s]+(?:(?:la|el|en|de|del|is|es) )?"
+    # a label's value follows its colon, on its line or the next; without a colon, a line's last word is a
+    # heading ("MÉDICO – Domicilio⏎Mejor. Sin ortopnea…")
+    r"mailing address|direcci[óo]n de notificaciones)(?:[ \t]*:\s*|[ \t]+)(?:(?:la|el|en|de|del|is|es) )?"
     r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?!(?:número|piso|puerta|bajo|esquina|"
     r"local|apto|dpto|depto|departamento|oficina|of|barrio|sector|edificio|casa|manzana|lote|portal|escalera|"
     r"planta|interior|despacho|consultorio|bodega|km|entre|frente)\b)(?:[a-záéíóú]{2,}\b|C\.?P\.)|[;\n]|$|"

@@ -4042,3 +4042,28 @@ def test_what_the_particle_month_and_wrapping_rules_must_leave(detector, text, k
 def test_a_letters_place_and_date_line_is_no_part_of_the_firm_above_it(detector):
     text = "Muy señores míos, les escribe el abogado de Bufete Herrera y Asociados\nMadrid, 3 de mayo"
     assert not any("\n" in e.text_in(text) for e in detector.detect(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a question's or an exclamation's first word; a heading's last word before the next line; a judgment's
+        # numbered grounds
+        (
+            "10:05 - Resi: le dan el alta mañana. Viene con oxígeno.\n10:07 - Ana Ruiz: ¿Viene con informe?\n"
+            "10:09 - Resi: ¡Claro que sí!",
+            ["Viene con oxígeno", "¿Viene", "¡Claro"],
+        ),
+        ("28/02/2024 11:20 MÉDICO – Domicilio\nMejor. Sin ortopnea. Peso 61,3.", ["Mejor. Sin ortopnea"]),
+        (
+            "FUNDAMENTOS\nPRIMERO.- Los hechos constan (art. 97.2 LRJS). SEGUNDO.- Corresponde a la empresa la prueba.",
+            ["SEGUNDO.- Corresponde"],
+        ),
+    ],
+)
+def test_spanish_questions_headings_and_numbered_grounds_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_an_address_after_its_label_and_colon_on_the_next_line_is_still_hidden(detector):
+    assert_hidden(detector, "Domicilio:\nCalle Almendro 14, 2º B\n28041 Madrid", "Calle Almendro 14, 2º B")
