@@ -373,8 +373,10 @@ _MONTH_YEAR = re.compile(
 )
 _RESULT_DAY_MONTH = re.compile(r"(?<=[^\W\d_] )(?P<date>\d{1,2}/\d{1,2})(?=:\s*[<>]?\d)")
 # A day and month to another: "for 15/7 – 16/7", "del 3/2 al 9/2".
+# (after a word for a period: "TA 13/7 - 14/8", "6/12 to 6/9" and "de 1/2 a 1/4" are readings and fractions)
 _DAY_MONTH_RANGE = re.compile(
-    r"(?<![\w/.])(?P<from>\d{1,2}/\d{1,2})\s*(?:[–-]|to|al|a|hasta)\s*(?P<to>\d{1,2}/\d{1,2})(?![/.]?\d)"
+    r"(?i:\b(?:for|between|del|desde|entre|period|periodo|período|leave|baja|incapacidad)\s+)"
+    r"(?P<from>\d{1,2}/\d{1,2})\s*(?:[–-]|to|al|a|hasta|y|and)\s*(?P<to>\d{1,2}/\d{1,2})(?![/.]?\d)"
 )
 # A holiday and its year: "dated "Xmas 2019"", "Navidad de 2021".
 _HOLIDAY_YEAR_AFTER = re.compile(r"\s(?:de\s)?(?:19|20)\d{2}(?!\d)")

@@ -24,11 +24,7 @@ from app.identifiers.known_organisations import find_known_organisations
 from app.identifiers.language import Language, detect_language
 from app.identifiers.learned_tagger import LearnedTagger, joined_to_neighbours, shipped_tagger
 from app.identifiers.lower_case_institutions import find_lower_case_institutions
-from app.identifiers.lower_case_names import (
-    find_greeted_names,
-    find_labelled_lower_case_names,
-    find_lower_case_pairs,
-)
+from app.identifiers.lower_case_names import find_labelled_lower_case_names, find_lower_case_pairs
 from app.identifiers.numbers import cue_spans, find_numbers
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
@@ -274,7 +270,6 @@ class IdentifierDetector:
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
         found += find_lower_case_pairs(text, lower_spans)  # its own test of the words: not _named's lists alone
         found += find_labelled_lower_case_names(text)
-        found += find_greeted_names(text)
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
         found += [entity for entity in names.find_listed_names(text) if _credible(text, entity)]
         model = self._names(text, language) if self.use_ner else []
@@ -417,10 +412,12 @@ def _an_amount(text: str, start: int, end: int) -> bool:
     )
 
 
+# (in lower case, and the sentence going on: "Visitas: martes" and "Personas de contacto: hija" are a form's
+# next labels after a phone)
 _UNIT_AFTER = re.compile(
-    r"\s?(?i:bytes|octetos|bits|km|kilómetros|kilometres|kilometers|millas|miles|metros|metres|meters|kg|kilos|"
+    r" ?(?:bytes|octetos|bits|km|kilómetros|kilometres|kilometers|millas|miles|metros|metres|meters|kg|kilos|"
     r"toneladas|tonnes|tons|litros|litres|liters|habitantes|inhabitants|personas|people|pacientes|patients|"
-    r"casos|cases|visitas|visits|usuarios|users|copias|copies|unidades|units|pasos|steps)\b"
+    r"casos|cases|visitas|visits|usuarios|users|copias|copies|unidades|units|pasos|steps)\b(?![^\n]{0,30}:\s)"
 )
 
 
@@ -441,7 +438,12 @@ def _without_lower_case_tail(text: str, entity: Entity) -> Entity:
     if re.match(r"[ \t]*[A-ZÀ-Þ]", text[entity.end : entity.end + 3]):
         return entity  # "Our Lady of⏎…Guadalupe": the name goes on after its small word
     end = len(words)
-    while end > 1 and words[end - 1].group(0).islower() and words[end - 1].group(0) not in _TAIL_PARTICLES:
+    while (
+        end > 1
+        and words[end - 1].group(0).islower()
+        and words[end - 1].group(0) not in _TAIL_PARTICLES
+        and not lexicon.is_name_word(words[end - 1].group(0))  # "Rosa María gutiérrez lópez"
+    ):
         end -= 1
     if end == len(words):
         return entity
@@ -992,11 +994,7 @@ def _first_names_before(text: str, found: list[Entity]) -> list[Entity]:
             r"(?<![.!?:\n]\s)(?<![.!?:\n])\b([A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?) $",
             text[max(0, entity.start - 40) : entity.start],
         )
-        if (
-            before
-            and before.group(1).lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES
-            and not lexicon.is_kept_term(before.group(1))
-        ):
+        if before and before.group(1).lower() not in _LABEL_WORDS | _ROLE_WORDS | _NOT_NAMES:
             start = entity.start - len(before.group(0))
             # "Reach Dr. Anjali …", "Ask Mrs Obi": a title opens the name, and the text's first word opens
             # the sentence (the search above sees only the forty characters before the name)
@@ -1307,9 +1305,10 @@ def _postcodes_after_places(text: str, found: list[Entity]) -> list[Entity]:
 _PUBLIC_REFERENCE = re.compile(
     r"\b(?:A|L)?GPL-\d(?:\.\d)?(?:-only|-or-later|\+)?|\b(?:MPL|Apache|EPL|CC-BY(?:-SA|-ND|-NC)*)-\d\.\d\b"
     r"|(?i:\bISBN(?:-1[03])?|\bISSN|\bdoi):?\s*[\dX][\dX./\- ]{6,}[\dX]"
-    r"|(?i:\b(?:closes|closed|fixes|fixed)):?\s*#\d+"
+    r"|(?i:\b(?:closes|fixes)):?\s*#\d+"
     r"(?:\s*,\s*#\d+)*"
-    r"|(?i:\b(?:version|versión|release|v|ver\.|rev\.)\s?)\d+(?:\.\d+){1,3}\b"
+    # (a day, a month and a four-digit year is a date: "release 14.02.2025", "rev. 12.03.2024")
+    r"|(?i:\b(?:version|versión|release|v|ver\.|rev\.)\s?)(?!\d{1,2}\.\d{1,2}\.(?:19|20)\d\d\b)\d+(?:\.\d+){1,3}\b"
 )
 _NUMBERED_TYPES = frozenset(
     (T.PHONE, T.RECORD_NUMBER, T.CASE_NUMBER, T.LICENCE, T.ACCOUNT, T.DATE, T.NATIONAL_ID, T.OTHER, T.DEVICE)
@@ -1323,7 +1322,7 @@ def _drop_public_references(text: str, found: list[Entity]) -> list[Entity]:
     spans += [
         (m.start("version"), m.end("version"))
         for m in _PROGRAM_VERSION.finditer(text)
-        if lexicon.is_kept_term(m.group("program"))
+        if m.group("program").lower() in _PROGRAMS
     ]
     if not spans:
         return found
@@ -1335,6 +1334,13 @@ def _drop_public_references(text: str, found: list[Entity]) -> list[Entity]:
 
 
 _PROGRAM_VERSION = re.compile(r"\b(?P<program>[A-Za-z][\w+\-]*) (?P<version>\d+(?:\.\d+){1,3})\b")
+# Programs whose name a version follows; a medicine's or a maker's name before a dotted number is followed by a
+# date ("Warfarin 03.11.2023", "Pfizer 12.05.2021").
+_PROGRAMS = frozenset(
+    "linux python java perl php ruby tcl gcc emacs vim windows android ios macos debian ubuntu fedora centos chrome "
+    "firefox safari openssl openssh gnupg gpg git postgresql mysql sqlite node nodejs bash zsh zlib glibc kernel "
+    "gnome kde qt gtk libreoffice openoffice excel word outlook office".split()
+)
 
 
 def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
@@ -1536,7 +1542,7 @@ def _learned_credible(
     if (
         entity.type in (T.PERSON, T.ORGANIZATION)
         and surface.islower()
-        and not all(w in _TAIL_PARTICLES for w in surface.split())
+        and not all(w in _TAIL_PARTICLES or lexicon.is_name_word(w) for w in surface.split())
         and not re.match(r"[ \t]+[A-ZÀ-Þ]", text[entity.end : entity.end + 3])  # "Our Lady of Guadalupe Parish"
     ):
         before = [f for f in found if f.type is entity.type and 0 <= entity.start - f.end <= 1]

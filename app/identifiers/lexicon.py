@@ -99,6 +99,20 @@ KEEP_TERMS = frozenset(
     isuzu omron withings fitbit garmin mastercard amex bitlocker gurmukhi devanagari ferrous galfer
     """.split()
 )
+# The makers of cars, devices and appliances whose name a model's follows ("Renault Trafic", "Medtronic Azure",
+# "Haier" after "marca"): the word after one is a model's, not a person's.
+MAKES = frozenset(
+    """
+    medtronic abbott boston philips siemens stryker zimmer biomet baxter becton braun fresenius olympus roche
+    bayer pfizer novartis sanofi astrazeneca gsk merck dexcom omnipod tandem insulet drager dräger resmed
+    toyota ford honda nissan volkswagen vw bmw mercedes mercedes-benz audi hyundai kia seat renault peugeot citroen
+    citroën fiat tesla chevrolet chevy dodge jeep subaru mazda volvo skoda škoda opel vauxhall lexus mitsubishi
+    suzuki jaguar porsche mini dacia cupra chrysler buick cadillac gmc ram lincoln infiniti acura isuzu holden
+    proton perodua tata mahindra maruti haier samsung lg sony whirlpool bosch teka balay miele electrolux hisense
+    biotronik sorin livanova zoll yamaha kawasaki ducati ktm vespa piaggio bajaj
+    gnu apache mozilla microsoft google apple adobe oracle ibm intel amd nvidia dell lenovo asus acer huawei xiaomi
+    """.split()
+)
 # Clinical abbreviations as notes write them, in capitals: "Echo EF 45%", "Plan: OT home visit", "U&Es". Kept
 # only in capitals, since several are also names or words in lower case ("Ed", "Pat", "sat").
 CLINICAL_ABBREVIATIONS = frozenset(
@@ -487,13 +501,22 @@ def is_kept_term(word: str) -> bool:
         or lower in EPONYMS
         or lower in LANGUAGES
         or lower in drug_names()
+        or lower in MAKES and lower not in _NAMES_THAT_ARE_MAKES
         or _a_spanish_medicine(lower)
     )
 
 
+# Makes that are people's names as often: kept only where a word says they are a make.
+_NAMES_THAT_ARE_MAKES = frozenset("lincoln ford mercedes mini ram seat tata mahindra proton bosch".split())
+
+
 def _a_spanish_medicine(lower: str) -> bool:
     """A medicine as Spanish spells it, the English name and an "a" ("insulina", "heparina", "aspirina")."""
-    return len(lower) > 6 and lower.endswith("a") and lower[:-1] in drug_names() and not is_name_word(lower)
+    if not (len(lower) > 6 and lower.endswith("a") and lower[:-1] in drug_names() and not is_name_word(lower)):
+        return False
+    from app.identifiers.towns import town_names  # (towns reads this module's lists)
+
+    return lower not in town_names()  # "Calceta, Manabí" is a town
 
 
 # Titles, as a text writes them before a name: they name no one, stand-ins keep them as written, and scores

@@ -201,34 +201,3 @@ def _is_surname(word: str) -> bool:
     """On the lists, as written or without its accents ("dąbrowska" is the census's "dabrowska")."""
     surnames = lexicon.every_surname()
     return all(part in surnames or lexicon.without_accents(part) in surnames for part in word.split("-"))
-
-
-# A greeting or a thanks before the given name of the one it is for, as a chat or an e-mail types it: "buenos
-# dias javier", "hola marisa,", "thanks deb!", "Hi Ciarán".
-_GREETED = re.compile(
-    r"(?i:\b(?:hola|hi|hey|hiya|hello|morning|good morning|good evening|buenos d[ií]as|buenas tardes|"
-    r"buenas noches|buenas|gracias|muchas gracias|thanks|thank you|cheers|querid[oa]|estimad[oa]|bon dia|"
-    r"bona tarda|kaixo|ola|ey))[ ,]+(?P<name>[^\W\d_]{3,})(?=[ \t]*(?:[,.!?:;\n]|$))"
-)
-
-
-# What a greeting calls someone that is no name, though a list may hold it as one ("Mate" is Hungarian).
-_TERMS_OF_ADDRESS = frozenset(
-    "mate love dear darling hun hon babe pal buddy bro man girl lads guys all team doc doctor sir madam mum mam "
-    "dad mama papa abuela abuelo tia tía tio tío amor cariño guapa guapo jefe jefa chicos chicas everyone folks "
-    "sweetie sweetheart petal pet chief boss señor señora señorita doña don compa primo prima".split()
-)
-
-
-def find_greeted_names(text: str) -> list[Entity]:
-    """A given name on the lists right after a greeting or a thanks, and nothing after it but the line's or
-    the clause's end: the person the message is for."""
-    found = []
-    for match in _GREETED.finditer(text):
-        name = match.group("name")
-        lower = name.lower()
-        if lower in FUNCTION_WORDS or lower in _TERMS_OF_ADDRESS or lexicon.zipf(lower) >= 4.6:
-            continue  # "hola todos", "thanks again"
-        if lower in lexicon.first_names(lower_case=True) or name[0].isupper() and lower in lexicon.first_names():
-            found.append(Entity(*match.span("name"), T.PERSON))
-    return found

@@ -104,8 +104,9 @@ _CLOSINGS = "atte|att|atentamente|saludos|cordialmente|bendiciones|besos|abrazos
 # Whom a message or a call greets or thanks ("Hey Gail, it's Terrence", "thanks oliver", "hola fermín,"):
 # the greeting is the cue, and the name ends at the first word that is not one.
 _GREETED = re.compile(
-    r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|good morning|good evening|hola|buenas|buenos días|"
-    r"buenas tardes|querido|querida|querid[oa]s|estimado|estimada|gracias|"
+    r"(?<![\w'’])(?i:hey|hi|hiya|hello|dear|thanks|thank you|cheers|good morning|good evening|hola|buenas|"
+    r"buenos d[íi]as|buenas tardes|buenas noches|querido|querida|querid[oa]s|estimado|estimada|gracias|"
+    r"muchas gracias|bon dia|bona tarda|kaixo|"
     # the greetings of the other languages the users' clients write in: "Kia ora Jess,", "Ciao Marco"
     # (not "bula", a medicine's leaflet in Spanish, nor "ola", a wave)
     r"kia ora|talofa|salaam|salam|namaste|shalom|ciao|bonjour|hallo|"
@@ -122,7 +123,10 @@ GREETED_ROLES = frozenset(
     "señor señora señores señorita sir sirs madam madame licenciado licenciada abogado abogada letrado letrada "
     "compañero compañera compañeros professor profesor profesora maestro maestra mum mom dad mama mamá papa "
     "papá sister brother hermano hermana tío tía tio tia abuela abuelo jefe jefa boss mate mates pal love hun buddy "
-    "darling aunty auntie aunt uncle nana nanna granny cousin primo prima vecino vecina".split()
+    "darling aunty auntie aunt uncle nana nanna granny cousin primo prima vecino vecina "
+    # endearments: "hola linda", "hola bebe", "thanks angel"
+    "bebe bebé linda lindo morena moreno reina rey corazón cielo vida gordo gorda flaco flaca nena nene chiquita "
+    "mija mijo angel sweetie sweetheart petal babe hon".split()
 )
 # A title after a greeting: the title's own rule takes the name after it.
 _GREETED_TITLES = frozenset("dr dra drs mr mrs ms miss mx sr sra srta srs sres don doña dña prof lic".split())
@@ -553,22 +557,27 @@ _CAPITALISED = re.compile(
 # The words that name a kind of product before its make or model: "marca Haier", "el televisor Atec",
 # "con dispositivo Solitaire", "una furgoneta Renault Trafic", "brand Dyson".
 _PRODUCT_WORD_BEFORE = re.compile(
-    r"\b(?i:marca|modelo|dispositivo|furgoneta|camioneta|coche|carro|moto|motocicleta|televisor|refrigerador|"
-    r"nevera|frigorífico|lavadora|secadora|microondas|ventilador|celular|móvil|portátil|tableta|impresora|"
-    r"aparato|brand|device)[ \t]$"
+    # (not "coche", "moto" or "modelo": "en el coche Marta Lozano", "la modelo Valentina Ruiz")
+    r"\b(?i:marca|dispositivo|furgoneta|camioneta|televisor|refrigerador|nevera|frigorífico|lavadora|secadora|"
+    r"microondas|ventilador|impresora|aparato|brand|device)[ \t]$"
 )
 
 
+# Makes that are given names too, which the given-name lists lack: "Lincoln Pryce" is a man.
+_MAKES_AND_NAMES = frozenset("lincoln ford".split())
+
+
 def after_a_product_word(text: str, start: int) -> bool:
-    """Whether the word at ``start`` follows the name of a kind of product, or a make that is kept ("Renault
-    Trafic", "Medtronic Azure"): a make's or a model's name, not a person's or a place's."""
+    """Whether the word at ``start`` follows the name of a kind of product, or a make ("Renault Trafic",
+    "Medtronic Azure"): a make's or a model's name, not a person's or a place's."""
     if _PRODUCT_WORD_BEFORE.search(text, max(0, start - 16), start):
         return True
     before = re.search(r"([^\W\d_][\w\-]*) $", text[max(0, start - 24) : start])
     return (
         before is not None
+        and before.group(1).lower() not in _MAKES_AND_NAMES
         and before.group(1)[0].isupper()
-        and lexicon.is_kept_term(before.group(1))
+        and before.group(1).lower() in lexicon.MAKES
         and before.group(1).lower() not in lexicon.first_names()  # "Mercedes Xochitl" is a woman
     )
 
@@ -580,8 +589,13 @@ def find_rare_capitalised(text: str, language: str) -> list[Entity]:
     found = []
     for match in _CAPITALISED.finditer(text):
         word = match.group(0)
-        if opens_sentence(text, match.start()) or lexicon.is_kept_term(word) or lexicon.is_region(word):
+        if lexicon.is_kept_term(word) or lexicon.is_region(word):
             continue
+        if opens_sentence(text, match.start()) and not (
+            _after_a_list_mark(text, match.start()) and (lexicon.zipf(word) < 2.0 or lexicon.is_name_word(word))
+        ):
+            continue  # a sentence's first word; a list item's only when a language uses it ("a) Venda…", not
+            # "1) Okafor to chase the report")
         if a_cell_or_label(text, match.start(), match.end()):
             continue  # "| Profilaxis |", "Aseguradora: …": capitalised as a first word is
         if after_a_product_word(text, match.start()):
@@ -635,6 +649,11 @@ _LINE_TIME = re.compile(r"(?:^|\n)[ \t]*(?:[01]\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:hr
 
 # An item's letter or number in a list: "a) Administre, alquile…", "FALLO: b) Condénase…", "(iv) Sell".
 _LIST_MARK = re.compile(r"(?:^|[\s:;,])\(?(?:[a-zA-Z]|\d{1,2}|[ivx]{2,4}|[IVX]{2,4})\)$")
+
+
+def _after_a_list_mark(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \t\"'(“¿¡")
+    return before.endswith(")") and _LIST_MARK.search(before[-8:]) is not None
 
 
 def opens_sentence(text: str, start: int) -> bool:

@@ -120,7 +120,7 @@ _UNIT_LINE = re.compile(
     # Hong Kong's floor ("12/F") and an office building's room
     r"|\d{1,2}/F(?!\w)|(?:Room|Rm)\.? \d{1,5}[A-Z]?(?=, )"
     # Singapore's block and its unit by floor and number: "Blk 418", "Blk B #03-12"
-    r"|Blk\.? [A-Z0-9]{1,4}(?!\w)(?: #\d{1,2}-\d{1,4}[A-Z]?)?|#\d{1,2}-\d{2,4}[A-Z]?(?![\w-])"
+    r"|Blk\.? [A-Z0-9]{1,4}(?!\w)(?: #\d{1,2}-\d{1,4}[A-Z]?)?"
     r"|(?:Apt|Apartment|Suite|Ste|Unit|Flat|Fl|Floor|Level|Bldg|Building|Piso|Depto|Dpto|Departamento|"
     r"Interior|Int|Oficina|Local|Bloque|Portal|Escalera|Edificio|Edif|Apto|Nave)\.?\s*#?\s*\d{1,5}[A-Za-z]?"
     r"(?:/\d{1,3})?(?!\w))"

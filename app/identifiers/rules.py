@@ -540,7 +540,7 @@ RULES: tuple[Rule, ...] = (
     # a birthday to come: "she'll be 92 on saturday", "he will be 95 next week", "turning 91"
     _rule(
         T.AGE,
-        r"\b(?:(?:she|he|they|mum|mom|dad|nan|gran)(?:'ll| will) be|turning) (?P<value>(?:9\d|1[01]\d))"
+        r"\b(?:(?:she|he|mum|mom|dad|nan|gran)(?:'ll| will) be|turning) (?P<value>(?:9\d|1[01]\d))"
         r"(?= (?:on|next|this|in|tomorrow|today|years?)\b|[.!,]|$)",
         re.I,
     ),
@@ -906,12 +906,13 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(T.PERSON, rf"{_PERSON_NAME} (?:Vda\.?|viuda) de {_CAPITAL_NAME}"),
     # a maiden name: "Mrs Ifeoma Nwachukwu (née Adeyemi-Coker)", "de soltera Etxeberria"
-    _rule(T.PERSON, rf"(?i:\bn[ée]e|\bborn|de soltera) (?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)"),
+    _rule(T.PERSON, rf"(?i:\bn[ée]e|de soltera) (?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)"),
     # who dictated or typed a note, by initials: "Transcrito por jmr", "typed by KL", "Dict: A.B."
     _rule(
         T.PERSON,
         r"(?i:\b(?:transcrit[oa] por|dictad[oa] por|mecanografiad[oa] por|typed by|transcribed by|dictated by))"
-        r" (?P<value>(?:[a-z]{2,4}|[A-Z]{2,4}|(?:[A-Z]\.){2,3}))(?![\w.])",
+        r" (?!(?i:our|the|my|his|her|their|an|el|la|los|las|su|sus|un|una|mi)\b)"
+        r"(?P<value>(?:[a-z]{2,4}|[A-Z]{2,4}|(?:[A-Z]\.){2,3}))(?!\w|\.\w)",
         cued=True,
     ),
     # the same in a deed's capitals, after the woman's own surnames: "PORTILLO VIUDA DE ALFARO"
@@ -1208,7 +1209,11 @@ CITY_AFTER_STREET = re.compile(
 
 # What looks like a name or an organisation but is the text's medicine or law.
 EPONYM = re.compile(
-    r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s')?(?: [A-Z][a-z]+){0,2} (?:Disease|Syndrome|Scale|Score|"
+    # a possessive before a disease's or a sign's word ("Crohn's disease", "Graves' disease"); before any other
+    # noun it is a person's ("Mr Doherty's tests", "Aoife's line")
+    r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s') (?:Disease|Syndrome|disease|syndrome|palsy|lymphoma|thyroiditis|"
+    r"sign|signs|phenomenon|ulcer|contracture|triad|law|algorithm|theorem|coding)\b"
+    r"|\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?: [A-Z][a-z]+){0,2} (?:Disease|Syndrome|Scale|Score|"
     r"disease|syndrome|palsy|lymphoma|thyroiditis|oesophagus|esophagus|score|scale|catheter|sign|test|"
     r"manoeuvre|maneuver|criteria|grade|grading|"
     r"classification|class|index|fracture|repair|procedure|technique|tube|needle|stain|protocol|rule|method|"
@@ -1249,7 +1254,7 @@ _GENUS = re.compile(
 
 
 _LAB_RESULT_AFTER = re.compile(
-    r"[ \t]+(?:[a-z]+[ \t]+)?(?i:spp?\b|negativ[eoa]|positiv[eoa]|detected|not detected|detectad[oa]|"
+    r"[ \t]+(?i:spp?\b|negativ[eoa]|positiv[eoa]|detected|not detected|detectad[oa]|"
     r"no detectad[oa]|antigen|antígeno|pcr|ig[mg]|serolog)"
 )
 
@@ -1260,8 +1265,10 @@ def a_side_before_a_word(surface: str) -> bool:
     side = re.match(r"[LR]\. ([^\W\d_]+)", surface)
     if side is None:
         return False
-    word = side.group(1).lower()
-    return word in _BODY_AND_EXAMINATION or lexicon.is_clinical_word(word)
+    word = side.group(1)
+    if lexicon.is_name_word(word):
+        return False  # "R. Power (social worker)"
+    return word.lower() in _BODY_AND_EXAMINATION or lexicon.is_clinical_word(word)
 
 
 # The parts of the body and the findings an examination records on one side: "L. Lumbar flexion", "R. Knee
@@ -1296,13 +1303,29 @@ def organisms(text: str) -> list[tuple[int, int]]:
 # Hashimoto", "osteocondrosis de Scheuermann", "miocardiopatía de Takotsubo". A given name after "de" is the
 # patient's ("la artritis de Carmen").
 _DISEASE_OF = re.compile(
-    r"\b[a-záéíóúñ]{3,}(?:itis|osis|patía|plejía|algia|distrofia|ataxia)\s+de\s+(?P<name>[A-Z][a-zá-úñ]+(?:[-–][A-Z][a-zá-úñ]+)?)\b"
+    r"\b[A-ZÁÉÍÓÚa-záéíóúñ][a-záéíóúñ]{2,}(?:itis|osis|patía|plejía|algia|distrofia|ataxia)\s+de\s+"
+    r"(?P<name>[A-Z][a-zá-úñ]+(?:[-–][A-Z][a-zá-úñ]+)?)\b"
 )
 
 
 def eponymous_diseases(text: str) -> list[tuple[int, int]]:
     """The spans of the diseases ``_DISEASE_OF`` finds, names and all."""
-    return [m.span() for m in _DISEASE_OF.finditer(text) if m.group("name").lower() not in lexicon.first_names()]
+    from app.identifiers.towns import town_names  # (towns reads this module's lists)
+
+    return [
+        m.span()
+        for m in _DISEASE_OF.finditer(text)
+        if not lexicon.is_name_word(m.group("name"))
+        # an outbreak is named after its town ("gastroenteritis de Torrelodones"), a thyroiditis after its
+        # describer, whatever town shares his name ("tiroiditis de Hashimoto")
+        and not (m.group(0).split()[0].lower() in _OUTBREAK_WORDS and m.group("name").lower() in town_names())
+    ]
+
+
+_OUTBREAK_WORDS = frozenset(
+    "gastroenteritis hepatitis meningitis encefalitis conjuntivitis parotiditis legionelosis salmonelosis "
+    "brucelosis tuberculosis leptospirosis".split()
+)
 
 
 # A medicine named by how a note doses it, whatever list it is on: after its form ("Tab. Ecosprin", "Inj.

@@ -4067,3 +4067,49 @@ def test_spanish_questions_headings_and_numbered_grounds_are_kept(detector, text
 
 def test_an_address_after_its_label_and_colon_on_the_next_line_is_still_hidden(detector):
     assert_hidden(detector, "Domicilio:\nCalle Almendro 14, 2º B\n28041 Madrid", "Calle Almendro 14, 2º B")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # what a review of this step's rules found they had kept, each written again here
+        ("Mrs Flanagan's tests came back normal; Orla's lines were flushed.", ["Flanagan", "Orla"]),
+        ("Commenced Apixaban 14.09.2023; vacuna Moderna 21.04.2021.", ["14.09.2023", "21.04.2021"]),
+        ("Iban en el coche Lucía Barros y su hijo; llegó en su moto Andrés Pazos.", ["Lucía Barros", "Andrés Pazos"]),
+        ("La modelo Irene Cuesta Lobo presentó la denuncia.", ["Irene Cuesta Lobo"]),
+        ("Interpreter: Romanian Ionela Vasilescu was present.", ["Ionela Vasilescu"]),
+        ("The tenant, Makena Wanjiku, and Lincoln Pryce attended.", ["Makena Wanjiku", "Lincoln Pryce"]),
+        ("Acompañante: Rosa María gutiérrez lópez, hija.", ["gutiérrez lópez"]),
+        (
+            "Tel. 655.210.447 Personas de contacto: hijo. Móvil 611.908.233 Visitas: lunes",
+            ["655.210.447", "611.908.233"],
+        ),
+        (
+            "la psicosis de Herrera no cede; brote de gastroenteritis de Torrelodones: 9 casos",
+            ["Herrera", "Torrelodones"],
+        ),
+        ("Volvió de Marbella con PCR positiva.", ["Marbella"]),
+        ("Seen with R. Power (social worker) today.", ["R. Power"]),
+        ("Actions: 1) Okafor to chase the report; 2) Nwosu to ring the school.", ["Okafor", "Nwosu"]),
+        ("Complaint closed #48213 after the call.", ["48213"]),
+        ("expected release 14.02.2025; consentimiento rev. 12.03.2024", ["14.02.2025", "12.03.2024"]),
+        ("residente en Calceta, Manabí, desde 2019", ["Calceta"]),
+        ("Dictated by Dr Farrell, typed by KL.", ["KL"]),
+    ],
+)
+def test_what_the_review_of_the_new_rules_found_they_had_kept(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Foley catheter #14-16 Fr inserted; pieza dental #11-21 con caries.", ["#14-16", "#11-21"]),
+        ("TA 13/7 - 14/8 mmHg; dilución de 1/2 a 1/4; ciclos 2/6 a 4/6.", ["13/7 - 14/8", "1/2 a 1/4", "2/6 a 4/6"]),
+        ("Baby girl born Monday at 38 weeks. Typed by our admin team.", ["born Monday", "by our admin"]),
+        ("hola bebe, thanks angel! they will be 95 in total.", ["bebe", "angel", "95 in total"]),
+        ("Tiroiditis de Hashimoto en tratamiento.", ["Hashimoto"]),
+    ],
+)
+def test_what_the_review_of_the_new_rules_found_they_had_replaced(detector, text, kept):
+    assert_kept(detector, text, *kept)
