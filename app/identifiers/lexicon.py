@@ -501,7 +501,8 @@ def is_kept_term(word: str) -> bool:
         or lower in EPONYMS
         or lower in LANGUAGES
         or lower in drug_names()
-        or lower in MAKES and lower not in _NAMES_THAT_ARE_MAKES
+        or lower in MAKES
+        and lower not in _NAMES_THAT_ARE_MAKES
         or _a_spanish_medicine(lower)
     )
 
