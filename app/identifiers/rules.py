@@ -905,6 +905,8 @@ RULES: tuple[Rule, ...] = (
         cued=True,
     ),
     _rule(T.PERSON, rf"{_PERSON_NAME} (?:Vda\.?|viuda) de {_CAPITAL_NAME}"),
+    # the same in a deed's capitals, after the woman's own surnames: "PORTILLO VIUDA DE ALFARO"
+    _rule(T.PERSON, r"(?<=[A-ZÁÉÍÓÚÑ]{2} )(?:VIUDA|VDA\.) DE [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ\-]+(?: [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ\-]+)?"),
     # a maiden name: "Mrs Ifeoma Nwachukwu (née Adeyemi-Coker)", "de soltera Etxeberria"
     _rule(T.PERSON, rf"(?i:\bn[ée]e|de soltera) (?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?)"),
     # who dictated or typed a note, by initials: "Transcrito por jmr", "typed by KL", "Dict: A.B."
@@ -915,8 +917,6 @@ RULES: tuple[Rule, ...] = (
         r"(?P<value>(?:[a-z]{2,4}|[A-Z]{2,4}|(?:[A-Z]\.){2,3}))(?!\w|\.\w)",
         cued=True,
     ),
-    # the same in a deed's capitals, after the woman's own surnames: "PORTILLO VIUDA DE ALFARO"
-    _rule(T.PERSON, r"(?<=[A-ZÁÉÍÓÚÑ]{2} )(?:VIUDA|VDA\.) DE [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ\-]+(?: [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ\-]+)?"),
     _rule(
         T.PERSON,
         rf"(?<![\w.])[A-Z]\. (?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}(?: (?:{_PARTICLE} )+{_CAPITAL_NAME})?",
