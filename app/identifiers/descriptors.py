@@ -189,7 +189,28 @@ def names_the_state(surface: str) -> bool:
     words = [w for w in _WORD.findall(surface[state.end() if state else 0 :]) if w.lower() not in _CONNECTORS]
     public, agency = _the_states(words)
     only_the_states = bool(words) and words[0].lower() in _ONLY_THE_STATES
+    if _a_regional_government(surface):
+        return True
     return (agency or public and only_the_states) and names_nothing(surface)
+
+
+# A region's own government, which locates no one more closely than the region: "Gobierno de Navarra", "Junta
+# de Andalucía", "Xunta de Galicia", "Generalitat de Catalunya", "Gobierno Vasco", "Scottish Government".
+_REGIONAL_GOVERNMENT = re.compile(
+    r"(?:Gobierno(?: Foral)?|Govern|Junta|Xunta|Generalitat|Generalidad|Diputación Foral|Principado|"
+    r"Comunidad Autónoma|Ciudad Autónoma|State Government|Government) (?:de |del |de la |d'|of (?:the )?)?"
+    r"(?P<region>[A-ZÁÉÍÓÚÑ][\w'’ \-]{2,40})"
+)
+_REGIONAL_ADJECTIVE = re.compile(
+    r"Gobierno (?:Vasco|Canario|Balear|Riojano|Cántabro|Navarro)|(?:Scottish|Welsh) Government"
+)
+
+
+def _a_regional_government(surface: str) -> bool:
+    if _REGIONAL_ADJECTIVE.fullmatch(surface):
+        return True
+    match = _REGIONAL_GOVERNMENT.fullmatch(surface)
+    return match is not None and lexicon.is_region(match.group("region").strip())
 
 
 def _the_states(words: list[str]) -> tuple[bool, bool]:

@@ -637,8 +637,8 @@ def find_places(text: str) -> list[Entity]:
         if _EXTENSION_BEFORE.search(text, max(0, match.start("zip") - 8), match.start("zip")):
             continue  # "ext. 4127    Date received": a phone's extension before a form's next label
         found += [Entity(*match.span("zip"), T.POSTCODE), Entity(*match.span("town"), T.LOCATION)]
-        if match.group("area"):
-            found.append(Entity(*match.span("area"), T.LOCATION))
+        if match.group("area") and not lexicon.is_region(match.group("area")):
+            found.append(Entity(*match.span("area"), T.LOCATION))  # "(Navarra)", a province, names no one
     for match in _CITY_STATE_NAME_ZIP.finditer(text):
         if lexicon.is_region(match.group("state")) and not lexicon.is_region(match.group("city")):
             found += [Entity(*match.span("city"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]

@@ -4113,3 +4113,22 @@ def test_what_the_review_of_the_new_rules_found_they_had_kept(detector, text, id
 )
 def test_what_the_review_of_the_new_rules_found_they_had_replaced(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a region's own government and a province in brackets after a town locate no one more closely
+        (
+            "La fianza quedó depositada en el Gobierno de Navarra; trámite ante la Xunta de Galicia.",
+            ["Gobierno de Navarra", "Xunta de Galicia"],
+        ),
+        ("Destinatario: calle Mayor 41, 31600 Burlada (Navarra).", ["(Navarra)"]),
+    ],
+)
+def test_regional_governments_and_provinces_in_brackets_are_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_town_hall_and_a_town_in_brackets_still_hide_the_town(detector):
+    assert_hidden(detector, "Solicitud al Ayuntamiento de Burlada; 45400 Mora (Toledo).", "Burlada", "Mora")
