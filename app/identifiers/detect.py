@@ -458,6 +458,19 @@ _ORDINAL_HEADING = re.compile(
 )
 
 
+def _two_surnames_read_as_a_person(surface: str, entity: Entity) -> bool:
+    """ "el detenido Alvarado Mendoza": a kept word that is a surname too (a score's "Alvarado"), with more
+    surnames after it and no make before them, is a person's name."""
+    words = surface.split()
+    return (
+        entity.type is T.PERSON
+        and len(words) >= 2
+        and words[0].lower() not in lexicon.MAKES
+        and all(lexicon.is_name_word(w) for w in words)
+        and not any(lexicon.is_clinical_word(w) or w.lower() in lexicon.drug_names() for w in words[1:])
+    )
+
+
 def _credible(text: str, entity: Entity) -> bool:
     """Whether a finding of spaCy's small model names someone or somewhere: not a heading, a form's label, an
     instruction, a test or a score ("Summarise", "Email:", "Troponin", "CHA2DS2-VASc"), nor a country or a
@@ -473,7 +486,11 @@ def _credible(text: str, entity: Entity) -> bool:
         return False  # "Solar número 14", "Finca N° 15.482": the label of the number after it
     if re.fullmatch(r"[A-Z]{1,5}s?", surface) and not lexicon.is_name_word(surface):
         return _organisation_abbreviation(text, entity)  # MD, LOC, NCCT, PACU are no one's
-    if lexicon.is_kept_term(surface.split()[0]) and entity.type is not T.LOCATION:
+    if (
+        lexicon.is_kept_term(surface.split()[0])
+        and entity.type is not T.LOCATION
+        and not _two_surnames_read_as_a_person(surface, entity)
+    ):
         return False  # a device or a drug named by its maker: "Medtronic Azure XT DR"
     if names.after_a_product_word(text, entity.start):
         return False  # "el refrigerador marca Haier"

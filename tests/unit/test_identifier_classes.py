@@ -4132,3 +4132,10 @@ def test_regional_governments_and_provinces_in_brackets_are_kept(detector, text,
 
 def test_a_town_hall_and_a_town_in_brackets_still_hide_the_town(detector):
     assert_hidden(detector, "Solicitud al Ayuntamiento de Burlada; 45400 Mora (Toledo).", "Burlada", "Mora")
+
+
+def test_a_kept_word_that_is_a_surname_before_more_surnames_is_a_person(detector):
+    text = "el detenido Alvarado Mendoza fue trasladado; Alvarado negó los hechos."
+    blanked = replaced(detector, text)
+    assert "Alvarado" not in blanked and "Mendoza" not in blanked, blanked
+    assert_kept(detector, "Escala de Alvarado 7/10; Medtronic Azure XT implantado.", "Alvarado", "Medtronic Azure")
