@@ -322,6 +322,7 @@ class IdentifierDetector:
         ]
         found += _further_mentions(text, found, known)
         found += _first_names_before(text, found)
+        found += _short_surname_in_capitals_after(text, found)
         found += names.extend_names(text, found)
         found += names.coordinated_names(text, found)
         found += _names_across_a_line_break(text, found)
@@ -935,9 +936,13 @@ def _without_role_abbreviation(text: str, entity: Entity) -> Entity:
     if match and (len(match.group(1)) == 2 or not lexicon.is_name_word(match.group(1))):
         return Entity(entity.start + match.end(), entity.end, entity.type)
     # ... and after it, a qualification or a role in capitals: "Aisling PHN", "Tobias Wren MRICS"
-    after = re.search(r"(?<=[a-zà-ÿ]) ([A-Z]{2,6})$", text[entity.start : entity.end])
+    surface = text[entity.start : entity.end]
+    after = re.search(r"(?<=[a-zà-ÿ]) ([A-Z]{2,6})$", surface)
     if after and after.group(1).lower() in _LABEL_WORDS | _QUALIFICATIONS:
-        return Entity(entity.start, entity.end - len(after.group(0)), entity.type)
+        before = surface[: -len(after.group(0))]
+        if " " in before.strip() or not lexicon.is_name_word(after.group(1)):
+            return Entity(entity.start, entity.end - len(after.group(0)), entity.type)
+        # a given name alone before it: the surname in capitals ("Xiaoling MA"), not a degree
     return entity
 
 
@@ -981,6 +986,23 @@ _TITLE_OPENING = re.compile(r"(?:Dr|Dra|Mr|Mrs|Ms|Mx|Miss|Prof|Sr|Sra|Srta|Dña)
 
 # María written short before the rest of a name, in Spain and in the Philippines.
 _MARIA_SHORT = re.compile(r"(?<![\w.])(?:M\.ª|Mª|M\.ᵃ|Ma\.|MA\.) $")
+
+
+_SHORT_CAPITALS_AFTER = re.compile(r" ([A-Z]{2,3})(?![\w'’-])")
+
+
+def _short_surname_in_capitals_after(text: str, found: list[Entity]) -> list[Entity]:
+    """A given name alone before a short surname in capitals, as forms write Chinese and Korean names
+    ("Xiaoling MA", "Jun LI"): a degree's letters follow a whole name ("Rachel Moore MA"), not a given name."""
+    extended = []
+    for entity in found:
+        surface = entity.text_in(text)
+        if entity.type is not T.PERSON or " " in surface or surface.lower() not in lexicon.first_names():
+            continue
+        after = _SHORT_CAPITALS_AFTER.match(text, entity.end)
+        if after and lexicon.is_name_word(after.group(1)) and after.group(1) not in lexicon.CLINICAL_ABBREVIATIONS:
+            extended.append(Entity(entity.start, after.end(1), T.PERSON))
+    return extended
 
 
 _GIVEN_AND_PARTICLE = re.compile(r"\b([A-Z][^\W\d_]+) (?:ap|ab|verch|ferch|bin|binti|bint|ibn|mac|nic|ní|ó) $")
@@ -1377,6 +1399,7 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
         + statutes
         + rules.organisms(text)
         + rules.eponymous_diseases(text)
+        + [m.span() for m in rules.MAKER_PHRASES.finditer(text)]
     )
     # a number inside a law's own reference ("Ley Núm. 210-2015", "Decreto Supremo N° 28699") is the law's; inside
     # an English title's match ("Employee Code 4821") it may be anyone's

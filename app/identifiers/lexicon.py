@@ -46,12 +46,12 @@ IRISH_COUNTY = (
 # words spaCy's small model takes for names.
 KEEP_TERMS = frozenset(
     """
-    medtronic abbott boston scientific philips siemens ge healthcare stryker zimmer biomet baxter becton dickinson
+    medtronic abbott scientific philips siemens ge healthcare stryker zimmer biomet baxter becton dickinson
     bd braun fresenius smiths cardinal olympus roche bayer pfizer novartis sanofi astrazeneca gsk merck lilly
-    novo nordisk dexcom freestyle libre omnipod tandem insulet accu-chek accuchek contour hamilton drager dräger
+    novo nordisk dexcom freestyle libre omnipod tandem insulet accu-chek accuchek contour drager dräger
     toyota ford honda nissan volkswagen vw bmw mercedes mercedes-benz audi hyundai kia seat renault peugeot citroen
     citroën fiat tesla chevrolet chevy dodge jeep subaru mazda volvo skoda škoda opel vauxhall lexus mitsubishi
-    suzuki jaguar porsche mini dacia cupra chrysler buick cadillac gmc ram lincoln infiniti acura land rover
+    suzuki jaguar porsche mini dacia cupra chrysler buick cadillac gmc ram infiniti acura land rover
     corolla camry hilux yaris prius rav4 fortuner hiace cr-v hr-v kangoo megane mégane sandero duster captur
     twingo sprinter jetta tiguan passat touareg qashqai navara sentra altima x-trail elantra picanto sportage
     sorento outlander pajero f-150 wrangler berlingo xsara corsa aveo cx-5 vitara jimny ateca
@@ -103,7 +103,7 @@ KEEP_TERMS = frozenset(
 # "Haier" after "marca"): the word after one is a model's, not a person's.
 MAKES = frozenset(
     """
-    medtronic abbott boston philips siemens stryker zimmer biomet baxter becton braun fresenius olympus roche
+    medtronic abbott philips siemens stryker zimmer biomet baxter becton braun fresenius olympus roche
     bayer pfizer novartis sanofi astrazeneca gsk merck dexcom omnipod tandem insulet drager dräger resmed
     toyota ford honda nissan volkswagen vw bmw mercedes mercedes-benz audi hyundai kia seat renault peugeot citroen
     citroën fiat tesla chevrolet chevy dodge jeep subaru mazda volvo skoda škoda opel vauxhall lexus mitsubishi

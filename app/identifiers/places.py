@@ -384,7 +384,15 @@ def without_state_code(text: str, entity: Entity) -> Entity | None:
         company = entity.type is T.ORGANIZATION and (
             code in _COMPANY_FORMS and not match.group(0).startswith(",") or before.endswith(("&", " and"))
         )
-        if not company:  # "Hoteles Tramuntana SA", "Adebanjo & CO", "Volvo AB" end in a company's form
+        # a given name alone before a surname that is also a state's code: "Xiaoling MA", "Jun LA"
+        surname = (
+            entity.type is T.PERSON
+            and not match.group(0).startswith(",")
+            and " " not in before
+            and before.lower() in lexicon.first_names()
+            and lexicon.is_name_word(code)
+        )
+        if not company and not surname:  # "Hoteles Tramuntana SA", "Adebanjo & CO", "Volvo AB" end in a company's form
             return Entity(entity.start, entity.start + match.start(), entity.type)
     return entity
 

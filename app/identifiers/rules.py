@@ -1284,6 +1284,15 @@ _BODY_AND_EXAMINATION = frozenset(
 )
 
 
+# Makers named by two words, one of them a town's or a person's: kept as the phrase, where the town alone
+# ("moved to Boston") is one.
+MAKER_PHRASES = re.compile(
+    r"\b(?:Boston Scientific|Becton,? Dickinson|Welch Allyn|Hamilton Medical|Edwards Lifesciences|"
+    r"Abbott Laboratories|Smith ?(?:\+|&) ?Nephew|Land Rover|Lincoln Navigator|Hill-Rom|Fisher ?& ?Paykel)\b"
+    r"(?: [A-Z][\w\-]+)?"  # and the model after it: "Boston Scientific Accolade"
+)
+
+
 def organisms(text: str) -> list[tuple[int, int]]:
     """The spans of the organisms' Latin names in ``text``."""
     return [

@@ -4139,3 +4139,21 @@ def test_a_kept_word_that_is_a_surname_before_more_surnames_is_a_person(detector
     blanked = replaced(detector, text)
     assert "Alvarado" not in blanked and "Mendoza" not in blanked, blanked
     assert_kept(detector, "Escala de Alvarado 7/10; Medtronic Azure XT implantado.", "Alvarado", "Medtronic Azure")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a city that shares its name with a maker, and a short surname in capitals after a given name alone
+        ("She moved to Boston last year and then to Lincoln, Nebraska.", ["Boston", "Lincoln"]),
+        ("Dr Smith, Boston MA 02115", ["Boston"]),
+        ("Interpreter booked for Xiaoling MA and her son.", ["Xiaoling MA"]),
+    ],
+)
+def test_towns_named_like_makers_and_short_surnames_in_capitals(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_makers_named_by_a_town_or_a_surname_are_kept_as_the_phrase(detector):
+    text = "Boston Scientific Accolade pacemaker; Hamilton Medical C6 ventilator; signed Rachel Moore MA."
+    assert_kept(detector, text, "Boston Scientific Accolade", "Hamilton Medical", "MA.")
