@@ -409,13 +409,13 @@ def _an_amount(text: str, start: int, end: int) -> bool:
     return _THOUSANDS.fullmatch(text[start:end]) is not None and bool(
         _CURRENCY_BEFORE.search(text[max(0, start - 5) : start])
         or _CURRENCY_AFTER.match(text[end : end + 12])
-        or _UNIT_AFTER.match(text[end : end + 14])
+        or _QUANTITY_UNIT_AFTER.match(text[end : end + 14])
     )
 
 
 # (in lower case, and the sentence going on: "Visitas: martes" and "Personas de contacto: hija" are a form's
 # next labels after a phone)
-_UNIT_AFTER = re.compile(
+_QUANTITY_UNIT_AFTER = re.compile(
     r" ?(?:bytes|octetos|bits|km|kilómetros|kilometres|kilometers|millas|miles|metros|metres|meters|kg|kilos|"
     r"toneladas|tonnes|tons|litros|litres|liters|habitantes|inhabitants|personas|people|pacientes|patients|"
     r"casos|cases|visitas|visits|usuarios|users|copias|copies|unidades|units|pasos|steps)\b(?![^\n]{0,30}:\s)"

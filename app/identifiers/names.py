@@ -651,21 +651,35 @@ _LINE_TIME = re.compile(r"(?:^|\n)[ \t]*(?:[01]\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:hr
 _LIST_MARK = re.compile(r"(?:^|[\s:;,])\(?(?:[a-zA-Z]|\d{1,2}|[ivx]{2,4}|[IVX]{2,4})\)$")
 
 
-def _after_a_list_mark(text: str, start: int) -> bool:
-    before = text[:start].rstrip(" \t\"'(“¿¡")
+# What may stand between a sentence's end and its first word: spaces, quotes, a bracket, Spanish's opening marks
+# ("¿Viene con informe?", "¡Claro que sí!").
+_BEFORE_A_FIRST_WORD = " \t\"'(“¿¡"
+
+
+def _text_before(text: str, start: int) -> str:
+    """The text before ``start`` without what ``_BEFORE_A_FIRST_WORD`` allows there, as far as its last eight
+    characters (all that is read of it); from a short window, since this is asked of every capitalised word."""
+    before = text[max(0, start - 64) : start].rstrip(_BEFORE_A_FIRST_WORD)
+    return before if len(before) >= 8 or start <= 64 else text[:start].rstrip(_BEFORE_A_FIRST_WORD)
+
+
+def _ends_in_a_list_mark(before: str) -> bool:
     return before.endswith(")") and _LIST_MARK.search(before[-8:]) is not None
+
+
+def _after_a_list_mark(text: str, start: int) -> bool:
+    return _ends_in_a_list_mark(_text_before(text, start))
 
 
 def opens_sentence(text: str, start: int) -> bool:
     """At a sentence's, a line's or a list item's start, or after a time opening a line ("0815 Pt
     ambulating")."""
-    before = text[:start].rstrip(" \t\"'(“¿¡")  # "¿Viene con informe?", "¡Claro que sí!"
+    before = _text_before(text, start)
     return (
         not before
         or before[-1] in ".!?:\n•-*·"
         or _LINE_TIME.search(text, max(0, start - 16), start) is not None
-        or before[-1] == ")"
-        and _LIST_MARK.search(before[-8:]) is not None
+        or _ends_in_a_list_mark(before)
     )
 
 
