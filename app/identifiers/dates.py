@@ -378,6 +378,20 @@ _DAY_MONTH_RANGE = re.compile(
     r"(?i:\b(?:for|between|del|desde|entre|period|periodo|período|leave|baja|incapacidad)\s+)"
     r"(?P<from>\d{1,2}/\d{1,2})\s*(?:[–-]|to|al|a|hasta|y|and)\s*(?P<to>\d{1,2}/\d{1,2})(?![/.]?\d)"
 )
+# A day and a month of two digits each, as forms and logs write a date without its year ("insertado 03/02",
+# "TURNO DE NOCHE 14/03", "| 25/08 |"): no fraction or score is written so. Not before a unit or a rate, not
+# after a reading's label, and not a child's age in months ("18/12 old") or a span of weeks or months.
+_TWO_DIGIT_DAY_MONTH = re.compile(
+    r"(?<![\w/.:,\-])(?P<date>\d{2}/\d{2})(?![\w/]|[.,]\d)"
+    r"(?!\s*(?i:mg|mcg|ml|g|kg|%|mmol|mm|cm|mmhg|units?|u|meq|l|lbs?|°|per|/|x|ago|old|hx|history|months?|weeks?|"
+    r"days?|hours?|hrs?|h|years?|times|d[íi]as?|semanas?|mes(?:es)?|años?|horas?|veces|sesiones|sessions|ciclos|"
+    r"cycles|dosis|doses|tabs?|tablets?|comprimidos?|c[áa]psulas?|capsules?|gotas|drops|puffs?|ampollas?|sobres?)\b)"
+)
+_READING_BEFORE = re.compile(
+    r"(?i:\b(?:bp|ta|tas|gcs|va|bcva|ucva|acuity|vision|visus|agudeza|snellen|score|scored|power|mmse|moca|phq-?9|"
+    r"gad-?7|hx|h/o|ratio|fio2|pao2|peep|ie|i:e|pain|dolor|eva|vas|nrs|apgar|glasgow|for|over|aged?|x|durante|hace)\b)"
+    r"[^\n\d]{0,6}$"
+)
 # A holiday and its year: "dated "Xmas 2019"", "Navidad de 2021".
 _HOLIDAY_YEAR_AFTER = re.compile(r"\s(?:de\s)?(?:19|20)\d{2}(?!\d)")
 # A month alone: the months no word is spelled like, and March, May and the Spanish months after a word that
@@ -465,6 +479,13 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         if not m.group(0)[0].isdigit() or not _NUMBERED_BEFORE.search(text, max(0, m.start() - 24), m.start())
     }
     spans |= {m.span("date") for m in _LOGGED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
+    spans |= {
+        m.span("date")
+        for m in _TWO_DIGIT_DAY_MONTH.finditer(text)
+        if parse_date(m.group("date")) is not None
+        and not _a_score(m.group("date"))
+        and not _READING_BEFORE.search(text, max(0, m.start() - 24), m.start())
+    }
     return spans
 
 

@@ -126,7 +126,9 @@ _ROLE_WORDS = frozenset(
     "jefe jefa gerente adjunto adjunta presidente presidenta taquígrafo taquígrafa taquigrafo taquigrafa "
     "intérprete interprete agente magistrado magistrada secretario secretaria notario notaria tutor tutora "
     "directora director subdirector subdirectora coordinadora coordinador supervisora supervisor ventas "
-    "inspector inspectora juez jueza magistrada-juez magistrado-juez".split()
+    "inspector inspectora juez jueza magistrada-juez magistrado-juez "
+    # ranks written short before a name ("Const. Mwape", "Insp. Ruiz"), read as rare names when alone
+    "sgt sgto cpl const cst insp det supt capt cdr revd cllr engr atty subinsp subof mst".split()
 )
 
 

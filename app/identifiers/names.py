@@ -336,14 +336,32 @@ def _titled_name(match: re.Match) -> Entity | None:
     if not name.isupper():
         return Entity(*match.span(), T.PERSON)
     end = match.start("name")
-    for word in re.finditer(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*\.?", name):
+    words = list(re.finditer(r"[^\W\d_]+(?:['’\-][^\W\d_]+)*\.?", name))
+    for index, word in enumerate(words):
         surface = word.group(0).rstrip(".")
         if surface.lower() in _PARTICLES:
             continue
         if surface.lower() in FUNCTION_WORDS or not _is_name(surface) and lexicon.zipf(surface) >= 3.0:
+            if _surnames_to_the_comma(match, words[index:]):
+                end = match.end("name")
             break
         end = match.start("name") + word.end()
     return Entity(match.start(), end, T.PERSON) if end > match.start("name") else None
+
+
+_NAME_CLOSES = re.compile(r"[ \t]*(?:[,;(\n]|$)")
+
+
+def _surnames_to_the_comma(match: re.Match, rest: list[re.Match]) -> bool:
+    """ "DOÑA ROSARIO HURTADO CALLE, mayor de edad": an everyday word that is also a surname (Calle, Prado,
+    Iglesias) is one when the name runs on to the comma or the line's end after one name at least, with no
+    word of a sentence among them ("DON ÁLVARO PEÑALVER CONTRA LA EMPRESA" goes on)."""
+    return (
+        len(rest) <= 2
+        and rest[0].start() > 0  # a name's word before it
+        and bool(_NAME_CLOSES.match(match.string, match.end("name")))
+        and not any(word.group(0).rstrip(".").lower() in FUNCTION_WORDS for word in rest)
+    )
 
 
 def _rare_surname(words: list[tuple[int, int, str]], index: int) -> bool:
@@ -352,17 +370,26 @@ def _rare_surname(words: list[tuple[int, int, str]], index: int) -> bool:
     word = words[index][2]
     if not word[:1].isupper() or lexicon.is_kept_term(word) or lexicon.zipf(word) >= 3.6:
         return False
-    before = [w for _, _, w in words[max(0, index - 2) : index] if len(w) > 1]
-    return bool(before) and before[-1].lower() in lexicon.first_names()
+    # back past particles and other rare surnames to the given name: "KARIM EL OUARIACHI HAMMOU"
+    for _, _, before in reversed(words[max(0, index - 4) : index]):
+        if len(before) == 1 or before.lower() in _PARTICLES:
+            continue
+        if before.lower() in lexicon.first_names():
+            return True
+        if not before[:1].isupper() or lexicon.is_kept_term(before) or lexicon.zipf(before) >= 3.6:
+            return False
+    return False
 
 
 def _particle_inside(text: str, words: list[tuple[int, int, str]], index: int) -> bool:
     """ "de", "van", "y" between two capitalised name words ("Marloes de Vries-Bakker", "Ortega y Gasset")."""
     word = words[index][2]
-    if word in ("y", "i") and _two_people(words, index):
+    if word.lower() in ("y", "i") and _two_people(words, index):
         return False
+    # in capitals, between words in capitals: "KARIM EL OUARIACHI", "MARÍA DE LOS ÁNGELES"
+    in_capitals = word.isupper() and words[index - 1][2].isupper()
     return (
-        word in _PARTICLES
+        (word in _PARTICLES or in_capitals and word.lower() in _PARTICLES)
         and index + 1 < len(words)
         and words[index - 1][2][:1].isupper()
         and words[index + 1][2][:1].isupper()

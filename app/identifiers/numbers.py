@@ -24,6 +24,7 @@ from stdnum.it import codicefiscale
 from stdnum.mx import curp, rfc
 from stdnum.se import personnummer
 
+from app.identifiers import lexicon
 from app.identifiers.credentials import find_credentials
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.plates import find_plates
@@ -173,10 +174,22 @@ _GROUPED_CODE = re.compile(
     r"[A-Z0-9]{1,8}(?:[/-][A-Z0-9]{1,8}){2,5}(?![\w/-])"
 )
 # "No. 438812", "#4471", "Reg. No. 58214": an identifying number of some kind.
+# The word may take a colon ("O.B. No.: 1184/24", "OPD no: 24/1183"), the code three characters ("Reyes #214"),
+# its digits apart ("machine no. L11-M23") or its letters a word of their own ("roll no. EVB 7718-2204").
 _NUMBERED = re.compile(
-    r"(?<![\w#])(?:Reg\.? )?(?:No\.|(?<=[a-z] )no\.|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
-    r"[Nn]úmero)\s?(?P<value>(?=[A-Z0-9./-]*\d{3})[A-Z0-9][A-Z0-9./-]{2,20}[A-Z0-9])(?![\w])"
+    r"(?<![\w#])(?:Reg\.? )?(?:No\.?:?|(?<=\w )no[.:]|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
+    r"[Nn]úmero)[ \t]?:?[ \t]?(?P<value>(?:[A-Z]{2,4} (?=\d))?"
+    r"(?=[A-Z0-9./-]*\d{3}|[A-Z./-]*[A-Z][A-Z./-]*\d+[A-Z./-]+\d)[A-Z0-9][A-Z0-9./-]{1,20}[A-Z0-9])"
+    r"(?![\w])"
 )
+# A code of digit groups after a label in capitals that names no test or reading: "CNIC: 35202-4817263-5",
+# "NRC 284715/11/1", "CPHL 24-0118736". Seven digits at least, in two groups or more: a count or a reading has no
+# such shape, and a date's is told apart; a standard's number is public ("IEC 60027-2", "EN 60601-1-2").
+_LABELLED_GROUPS = re.compile(
+    r"(?<![\w.\-/])(?P<label>[A-Z]{2,6})(?: (?:No|NO|no)\.?)?[ \t]*[:#]?[ \t]*"
+    r"(?P<value>\d+(?:[-/]\d+){1,4})(?![\w/\-]|\.\d)"
+)
+_STANDARDS_BODIES = frozenset("ISO IEC EN DIN BS ANSI IEEE ASTM UNE NOM NCH RFC ITU CEN CEI NF JIS GOST".split())
 _CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
 _CARD_ENDING = re.compile(
     r"(?:ending(?: in)?|ends in|last (?:four|4)(?: digits)?|terminada en|acabada en|que termina en|terminaci[óo]n|"
@@ -447,6 +460,13 @@ def find_numbers(text: str) -> list[Entity]:
         Entity(*m.span("value"), T.RECORD_NUMBER)
         for m in _NUMBERED.finditer(text)
         if not _is_law_or_quantity(text, m.start("value"), m.end("value"))
+    ]
+    found += [
+        Entity(*m.span("value"), T.RECORD_NUMBER)
+        for m in _LABELLED_GROUPS.finditer(text)
+        if sum(c.isdigit() for c in m.group("value")) >= 7
+        and not _date_like(m.group("value"))
+        and m.group("label") not in lexicon.CLINICAL_ABBREVIATIONS | _STANDARDS_BODIES
     ]
     for match in _DOTTED_ID.finditer(text):  # "CC 1.020.456.789": a number in thousands is money unless cued
         before = text[max(0, match.start() - 30) : match.start()]

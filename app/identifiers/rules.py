@@ -31,6 +31,17 @@ _TITLE = (
     r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Judge|Justice|Dra|Sr|Sra|Srta|Dña|Lic|Licda|Ing|Proc|Ldo|"
     r"Lda)\.?|(?<=\b[Ee]l )señor(?=\s)|(?<=\b[Ll]a )señora(?=\s))"
 )
+# Ranks and honorifics that police statements, court papers and letters put before a name in the countries the
+# product's offices serve ("Sgt. Banda", "Insp. Ruiz", "Revd Jones", "Haji Ghulam", "Mst. Parveen", "Cllr
+# Okafor", "Sgto. Paz"); outside the name, as the annotators and the stand-ins keep them. ("Col." is Mexico's
+# colonia, "Gen" a general ward, "Fr" a catheter's size after its number.)
+_RANK = (
+    r"(?:(?:Sgt|Sgto|Cpl|Const|Cst|Insp|Det|Supt|Capt|Cdr|Rev|Revd|Cllr|Haji|Hajjah|Mst|Engr|Atty|Sheikh|Imam|"
+    r"Rabbi|Lcdo|Lcda|Abog|Mtro|Mtra|Subinsp|Subof|(?<![\d ] )Fr)\.?|"
+    r"(?:Sargento|Teniente|Capit[áa]n|Inspector|Inspectora|Subinspector|Subinspectora|Comisario|Comisaria|Agente|"
+    r"Sor|Fray|Sergeant|Constable|Corporal|Detective|Reverend|Councillor|Mosammat|Lt\.?(?: ?Col\.?)?)"
+    r"(?= [A-ZÀ-Þ]))"
+)
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
@@ -472,7 +483,21 @@ _INITIALS_PEOPLE = (
 RULES: tuple[Rule, ...] = (
     # Ages over 89 are identifying (HIPAA); younger ones are not.
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)[- ](?:years?|yrs?)(?:[- ]old)?)\b", re.I),
-    _rule(T.AGE, r"\b(?:aged?|age:?)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
+    # "aged 93", "at the age of 96", "Age/Sex: 92 Y / M", "Age / Sex: 91F"
+    _rule(
+        T.AGE,
+        r"\b(?:aged?|age:?|age of|age ?/ ?sex:?|age ?& ?sex:?)\s+(?P<value>(?:9\d|1[01]\d))(?:\b|(?=[MFY]\b))"
+        r"(?! ?(?:%|mg|kg|mmhg|/min))",
+        re.I,
+    ),
+    # "He's 93", "she's 95 now"; not a weight or a reading after it ("she's 92% on air")
+    _rule(
+        T.AGE,
+        r"\b(?:he|she)['’]s (?P<value>(?:9\d|1[01]\d))\b(?! ?(?:%|mg|kg|lbs?|mmhg|bpm|/|\.\d|st\b|pounds|kilos))",
+        re.I,
+    ),
+    # a dispatch's or a chart's age and sex in one word: "93YOM", "91 yof", "94 YO F"
+    _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)) ?(?=(?i:yo ?[mf]|y/o ?[mf])\b)"),
     # a form's field: "Age at death: 93", "Age (years): 91", "Edad al ingreso: 94"
     _rule(
         T.AGE,
@@ -534,7 +559,8 @@ RULES: tuple[Rule, ...] = (
         r"(?i:she|he|they|my|his|her|mum|mom|dad|vive|sigue|todav[íi]a)\b",
         re.M,
     ),
-    _rule(T.AGE, r"\b(?:edad:?|de edad)\s+(?P<value>(?:9\d|1[01]\d))\b", re.I),
+    # "Edad: 93", "de edad 91", and a chart's "Edad: 90a"
+    _rule(T.AGE, r"\b(?:edad:?|de edad|edad de)\s+(?P<value>(?:9\d|1[01]\d))(?:\b|(?=a\b))", re.I),
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)(?:st|nd|rd|th)) (?:birthday|bday)\b", re.I),
     _rule(T.AGE, r"\b(?:cumple|cumplir[áa]?|cumpli[óo]) (?P<value>(?:9\d|1[01]\d)(?: años)?)\b", re.I),
     # a birthday to come: "she'll be 92 on saturday", "he will be 95 next week", "turning 91"
@@ -702,8 +728,12 @@ RULES: tuple[Rule, ...] = (
     # Spelled out: "de noventa y cuatro años de edad", "ninety-two years old", "cien años".
     _rule(
         T.AGE,
-        r"(?:(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns|i['’]m|i am|she['’]s|he['’]s) )"
-        r"|\()"
+        # after any word but one that makes it a span of time ("hace noventa años", "for ninety years"), on the
+        # line before too ("a la edad de⏎noventa y un años"); in lower case, where a title ("Cien años de soledad")
+        # is capitalised
+        r"(?:(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns|i['’]m|i am|she['’]s|he['’]s)\s)"
+        r"|\(|(?<!\w)(?<!(?i:hace) )(?<!(?i:durante) )(?<!(?i:for) )(?<!(?i:over) )(?<!(?i:last) )(?<!(?i:past) )"
+        r"(?=[a-z]))"
         r"(?P<value>(?i:noventa(?: y (?:un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?|cien|"
         r"ciento (?:un[oa]?|dos|tres|cuatro|cinco)|ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
         r"(?:one )?hundred(?: and (?:one|two|three|four|five))?)(?: \((?:9\d|1[01]\d)\))?)"
@@ -791,6 +821,13 @@ RULES: tuple[Rule, ...] = (
         r"(?! (?:floor|grade|percentile|time|day|week|month|year|dose|cycle))",
         accept=lambda s: s.split()[0].lower() not in _NOT_A_STREET,
     ),
+    # A Spanish flat named by its floor and door alone, as neighbours and chats name each other's homes: "Maribel
+    # 1ºB:", "los del 2ºC", "del 1º dcha."; the ordinal's own mark, not a degree's ("2°C" is a temperature)
+    _rule(
+        T.ADDRESS,
+        r"(?<![\w/.,])(?P<value>\d{1,2} ?[ºª] ?(?:[A-H](?![\w'’])|"
+        r"(?i:izq(?:da|do)?\.?|izquierda|dcha\.?|dcho\.?|derecha|centro|interior|ext(?:erior)?\.?)(?!\w)))",
+    ),
     # A post-office box in Spanish: "Apdo. de Correos 123", "Apartado Postal 45-B", "Casilla 1120", "A.P. 88".
     _rule(
         T.ADDRESS,
@@ -837,7 +874,20 @@ RULES: tuple[Rule, ...] = (
         cued=True,
     ),
     # People: with a title, as SURNAME, First, or as an initial and a surname.
-    _rule(T.PERSON, rf"\b{_TITLE} (?:[A-Z]\. ){{0,3}}(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"),
+    # a title after a title is no name ("Prof. Dr. Ayesha Siddiqa Butt"); initials may close the name, as a
+    # police or an army record writes it ("Sgt. Banda J.M.")
+    _rule(
+        T.PERSON,
+        rf"\b{_TITLE} (?:{_TITLE} ){{0,2}}(?:[A-Z]\. ){{0,3}}(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"
+        r"(?:(?<=\b[A-Z])\.(?:[A-Z]\.){1,2}(?!\w)|(?: (?:[A-Z]\.){1,3}(?!\w)))?",
+    ),
+    # a rank is the evidence, whatever the name's words are elsewhere ("Cpl. Zulu", "Sgt. Banda")
+    _rule(
+        T.PERSON,
+        rf"(?<![\w.])(?:{_RANK} )+(?:{_TITLE} )?(?P<value>(?:[A-Z]\. ){{0,3}}(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"
+        r"(?:(?<=\b[A-Z])\.(?:[A-Z]\.){1,2}(?!\w)|(?: (?:[A-Z]\.){1,3}(?!\w)))?)",
+        cued=True,
+    ),
     _rule(
         T.PERSON,
         # with a particle before it ("EL AMRANI BOUZIANE, Fatima Zahra") or joined to it ("DeSOUSA, MARIA DA

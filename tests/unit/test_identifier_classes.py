@@ -4157,3 +4157,94 @@ def test_towns_named_like_makers_and_short_surnames_in_capitals(detector, text, 
 def test_makers_named_by_a_town_or_a_surname_are_kept_as_the_phrase(detector):
     text = "Boston Scientific Accolade pacemaker; Hamilton Medical C6 ventilator; signed Rachel Moore MA."
     assert_kept(detector, text, "Boston Scientific Accolade", "Hamilton Medical", "MA.")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a title after a title, and ranks before a name or its initials
+        ("Seen by Prof. Dr. Rukhsana Ilyas Butt on the ward.", ["Rukhsana Ilyas Butt"]),
+        ("Exhibit taken by Sgt. Phiri K.L. and booked in.", ["Phiri K.L"]),
+        ("Accused left in the care of Cpl. Zulu overnight.", ["Zulu"]),
+        ("Statement recorded by Insp. Arriaga and Const. Mweemba.", ["Arriaga", "Mweemba"]),
+        ("Witness: Mst. Shapla Khatun (helper).", ["Shapla Khatun"]),
+        ("Lo atendió el Sgto. Cabrera en la guardia.", ["Cabrera"]),
+        # in capitals after DOÑA, a surname that is an everyday word, up to the comma
+        ("COMPARECE DOÑA LUCÍA PRIETO CALLE, mayor de edad.", ["LUCÍA PRIETO CALLE"]),
+        # in capitals, a particle between rare surnames after a given name
+        ("Mantiene relación con KARIM EL BOUAZZAOUI TAHIRI, de nacionalidad marroquí.", ["KARIM EL BOUAZZAOUI TAHIRI"]),
+    ],
+)
+def test_ranks_stacked_titles_and_names_in_capitals(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_ranks_are_not_names_and_a_colonia_is_no_rank(detector):
+    text = "The 14 Fr Foley was changed. Col. Jardines del Valle, Guadalajara. Senior Associate, Warehouse Assistant."
+    assert_kept(detector, text, "Fr Foley", "Col.", "Senior Associate", "Warehouse Assistant")
+    taken = "Taken by Const. Mweemba K."
+    assert [e.text_in(taken) for e in detector.detect(taken) if e.type is T.PERSON] == ["Mweemba K"]
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Station: MAZABUKA POLICE   O.B. No.: 2290/24   C.R. No.: 318/24", ["2290/24", "318/24"]),
+        ("NRC No.: 519327/61/1", ["519327/61/1"]),
+        ("Clinic book / OPD no: 24/2271", ["24/2271"]),
+        ("Call-taker: Ahmaogak #317   Dispatch: Nayokpuk #242", ["317", "242"]),
+        ("Injury at machine no. K07-B19 on line 7.", ["K07-B19"]),
+        ("building society passbook (roll no. HBS 4417-0931)", ["HBS 4417-0931"]),
+        ("CNIC: 42101-5518273-9   Cell 0333-5512904", ["42101-5518273-9"]),
+        ("sample no. CPHL 24-0337185", ["24-0337185"]),
+    ],
+)
+def test_a_numbers_word_with_a_colon_and_a_labelled_code_of_digit_groups(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_readings_standards_and_sizes_beside_a_numbers_word_stay(detector):
+    text = "BP 120/80-130/85. Units per IEC 60027-2 and EN 60601-1-2. Catheter #14-16 Fr. Priority #1. PLT 250-300."
+    assert_kept(detector, text, "120/80-130/85", "60027-2", "60601-1-2", "#14-16", "#1", "250-300")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("He died at the age of 97 at home.", ["97"]),
+        ("Name: Allah Rakha   Age/Sex: 93 Y / M", ["93"]),
+        ("Caller says he's 95 and on the floor.", ["95"]),
+        ("07:02 RP NEIGHBOUR, 91YOF FALL IN KITCHEN", ["91"]),
+        ("PACIENTE: ROMERO, ELVIRA   Edad: 96a", ["96"]),
+        ("falleció a la edad de\nnoventa y tres años, viudo.", ["noventa y tres"]),
+        ("Ahí sigue, noventa y dos años tiene y todavía trabaja.", ["noventa y dos"]),
+    ],
+)
+def test_ages_over_89_in_forms_dispatch_codes_and_words(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_spans_of_time_readings_and_titles_are_no_ages(detector):
+    text = "La empresa nació hace noventa años. He farmed for ninety years. She's 92% on air. Leyó Cien años de soledad"
+    assert_kept(detector, text, "noventa años", "ninety years", "92%", "Cien años")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("CVC femoral (insertado 05/03, retirar antes del día 12), pauta (fin 19/03).", ["05/03", "19/03"]),
+        ("REGISTRO DE ENFERMERÍA — TURNO DE NOCHE 21/11 → 22/11/2024", ["21/11"]),
+        ("| Replace guard on all machines | Maintenance | 27/09 |", ["27/09"]),
+        # a Spanish flat named by floor and door alone
+        ("[3/5/24, 9:12] Rosa 2ºB: otra vez la puerta. Los del 4ºA no contestan.", ["2ºB", "4ºA"]),
+        ("La vecina del 1º izqda. llamó al 112.", ["1º izqda."]),
+    ],
+)
+def test_two_digit_days_and_months_and_flats_named_by_floor_and_door(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_readings_spans_and_doses_of_two_digits_are_no_dates_and_a_temperature_no_flat(detector):
+    text = "BP 11/07, GCS 14/15, pain 10/10, VA 06/09, 10/20 mg, aged 18/12 old, hx 10/12, 10/12 días, power 04/05."
+    assert_kept(detector, text, "11/07", "14/15", "10/10", "06/09", "10/20", "18/12", "hx 10/12", "10/12 días", "04/05")
+    assert_kept(detector, "Temperatura exterior de 2°C; 3°B es la clase de Lucas.", "2°C", "3°B")
