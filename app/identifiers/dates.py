@@ -336,6 +336,7 @@ _NOT_A_DAY_AFTER = (
     r"cranial|lumbar|thoracic|cervical|intercostal|metatarsal|metacarpal|vertebra|nerve|percent|generation|"
     r"session|visit|attempt|episode|degree|inning|minute|hour|period|stage|tier|level|position)"
 )
+_SHORT_MONTHS = "ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec"
 _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
     # ("el día 5 del corriente": of this month)
@@ -346,8 +347,10 @@ _LONE_DAY = re.compile(
     rf"|(?i:\bel )(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|presente|actual)(?: mes)?)\b)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     # the range's end is a day of a month named ("del 10 al 18 de enero"); "del 1 al 10 de cada mes" names none
-    rf"(?=\s+(?:al|y el|hasta el|to the|and the|[–-])\s+\d{{1,2}}(?:º|st|nd|rd|th)?\s+(?:de\s+|of\s+)?"
-    rf"(?i:{'|'.join(_EN_MONTHS + _ES_MONTHS)}|setiembre)\b)"
+    rf"(?=\s+(?:al|y el|y|hasta el|to the|and the|and|[–-])\s+(?:\d{{1,2}}/\d{{1,2}}(?![/\d])|"
+    rf"\d{{1,2}}(?:º|st|nd|rd|th)?\s+(?:de\s+|of\s+)?(?i:{'|'.join(_EN_MONTHS + _ES_MONTHS)}|setiembre|"
+    # or its month written short, as a chart does: "del 4 al 7/02", "las noches del 9 y 10 feb"
+    rf"{_SHORT_MONTHS})\b))"
 )
 # The days listed before a day and its month: "los días 14, 15 y 21 de septiembre", "on the 3rd, 4th and 9th
 # of May", "2, 9 and 16 June".
@@ -391,6 +394,18 @@ _READING_BEFORE = re.compile(
     r"(?i:\b(?:bp|ta|tas|gcs|va|bcva|ucva|acuity|vision|visus|agudeza|snellen|score|scored|power|mmse|moca|phq-?9|"
     r"gad-?7|hx|h/o|ratio|fio2|pao2|peep|ie|i:e|pain|dolor|eva|vas|nrs|apgar|glasgow|for|over|aged?|x|durante|hace)\b)"
     r"[^\n\d]{0,6}$"
+)
+# Months written short from one to another: "Caregiver (Feb–Apr, 10 weeks)", "ene-mar".
+_SHORT_MONTH_RANGE = re.compile(
+    r"(?<![\w/])(?P<from>(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|ene|abr|ago|dic)\.?)"
+    r"\s?[–-]\s?(?P<to>(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|ene|abr|ago|dic)\.?)(?![\w/])"
+)
+# A day and month that closes a bracket after a comma, as a note dates an opinion or a result: "(Dr. Warraich,
+# 16/3)", "(eco, 4/11)".
+_BRACKET_CLOSING_DAY_MONTH = re.compile(r"\([^()\n]{2,60}, (?P<date>\d{1,2}/\d{1,2})\)")
+# What dates a month named alone: "marzo del presente año", "in March of this year".
+_THIS_YEAR_AFTER = re.compile(
+    r" (?:del presente año|del año en curso|de este año|del corriente año|del año pasado|of this year|of last year)\b"
 )
 # A holiday and its year: "dated "Xmas 2019"", "Navidad de 2021".
 _HOLIDAY_YEAR_AFTER = re.compile(r"\s(?:de\s)?(?:19|20)\d{2}(?!\d)")
@@ -458,7 +473,19 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:
             spans.add(match.span(group))
     for match in _MONTH_ALONE.finditer(text):
-        spans.add(match.span(next(g for g in ("a", "b", "c") if match.group(g))))
+        start, end = match.span(next(g for g in ("a", "b", "c") if match.group(g)))
+        spans.add((start, year.end() if (year := _THIS_YEAR_AFTER.match(text, end)) else end))
+    for match in _SHORT_MONTH_RANGE.finditer(text):
+        first, last = match.group("from").rstrip(".").lower(), match.group("to").rstrip(".").lower()
+        if first != last and not {first, last} <= {"mar", "may"}:  # "mar-may" may be any two words
+            spans |= {match.span("from"), match.span("to")}
+    spans |= {
+        m.span("date")
+        for m in _BRACKET_CLOSING_DAY_MONTH.finditer(text)
+        if parse_date(m.group("date")) is not None
+        and not _a_score(m.group("date"))
+        and not _READING_BEFORE.search(text, max(0, m.start("date") - 24), m.start("date"))
+    }
     # a result's day and month before its value: "Litemia 11/03: 0.9 mEq/L"
     spans |= {
         m.span("date")

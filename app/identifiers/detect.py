@@ -128,7 +128,8 @@ _ROLE_WORDS = frozenset(
     "directora director subdirector subdirectora coordinadora coordinador supervisora supervisor ventas "
     "inspector inspectora juez jueza magistrada-juez magistrado-juez "
     # ranks written short before a name ("Const. Mwape", "Insp. Ruiz"), read as rare names when alone
-    "sgt sgto cpl const cst insp det supt capt cdr revd cllr engr atty subinsp subof mst".split()
+    "sgt sgto cpl const cst insp det supt capt cdr revd cllr engr atty subinsp subof mst abog lcdo lcda mtro "
+    "mtra".split()
 )
 
 
@@ -154,6 +155,8 @@ _LABEL_WORDS = frozenset(
     "cordiales saludos un saludo hola buenos buenas tardes días noches tía tío tia tio hija hijo abuela abuelo "
     "mamá papá "
     "madre padre notario notaria master pc dc ds di "
+    # a transcript's or a letter's typist's label ("Transcrito por: kcm")
+    "transcrito transcrita transcribed dictado dictada dictated typed mecanografiado mecanografiada "
     # qualifications after a name
     "md phd mbbs frcr frcs frcp mrcp mrcgp rn bsn msn np do dds esq qc kc jd llm mba dnp lcsw lpc facp facs aud "
     "dpt otr pharmd rph phn rgn rmn cpn hca rda anp cns".split()
@@ -1401,6 +1404,7 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
         + statutes
         + rules.organisms(text)
         + rules.eponymous_diseases(text)
+        + rules.graded_eponyms(text)
         + [m.span() for m in rules.MAKER_PHRASES.finditer(text)]
     )
     # a number inside a law's own reference ("Ley Núm. 210-2015", "Decreto Supremo N° 28699") is the law's; inside
@@ -1644,6 +1648,22 @@ def _with_ages_after_people(text: str, found: list[Entity]) -> list[Entity]:
     return sorted(found + ages) if ages else found
 
 
+_INITIALS_SKIP = frozenset("of the and for de del la las los el y e en of & at".split())
+
+
+def _initials(surface: str) -> str | None:
+    """ "Fairbanks Memorial Hospital" → "FMH", "Hospital Universitario Marqués de Valdecilla" → "HUMV": the
+    initials a note names the institution by again. Three letters at least, where two name too many things."""
+    words = [w for w in re.findall(r"[^\W\d_]+", surface) if w.lower() not in _INITIALS_SKIP]
+    if not 3 <= len(words) <= 6 or not all(w[0].isupper() for w in words):
+        return None
+    initials = "".join(w[0] for w in words)
+    if initials in lexicon.CLINICAL_ABBREVIATIONS or initials in lexicon.EVERYDAY_ABBREVIATIONS:
+        return None
+    # a national body's initials are read everywhere ("RAF", "FRS"); an office's own hospital's nowhere else
+    return initials if max(lexicon.zipf(initials.lower()), lexicon.zipf_in(initials.lower(), "es")) < 2.0 else None
+
+
 def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str, EntityType]]) -> list[Entity]:
     """Every other mention of a name or organisation already found (or known from earlier turns): a
     surname alone, a first name, SURNAME in capitals, the company named again."""
@@ -1657,6 +1677,8 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
                     needles.setdefault(word, T.PERSON)
         elif kind is T.ORGANIZATION or len(surface) >= 4:
             needles.setdefault(surface, kind)
+            if kind is T.ORGANIZATION and (initials := _initials(surface)) is not None:
+                needles.setdefault(initials, kind)
     lower_needles = {n for n in needles if n.islower() and needles[n] is T.PERSON and n not in _NOT_NAMES}
     # A name no language uses as a word is the person's however it is typed: a chat writes "morena anahera"
     # to the "Anahera" who signed the line before.

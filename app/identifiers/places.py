@@ -43,7 +43,8 @@ _HOUSE = (
     r",?\s*s/n)"
 )
 _GRID_STREET = (
-    r"(?i:Calle|C/(?!o )|Carrera|Cra\.?|Cr\.|Kra\.?|Kr\.?|Cl\.?|Cll\.?|Avenida|Av\.?|Ak\.?|Ac\.?|Diagonal|Dg\.?|"
+    r"(?i:Calle|C/(?!o )(?=\s?(?:[^\W\d_]{2}|\d))|Carrera|Cra\.?|Cr\.|Kra\.?|Kr\.?|Cl\.?|Cll\.?|Avenida|Av\.?|"
+    r"Ak\.?|Ac\.?|Diagonal|Dg\.?|"
     r"Transversal|Tv\.?|Tr\.|V[íi]a)"
 )
 _GRID_NUMBER_SIGN = r"(?:#|(?i:No\.?|N[º°]\.?|n\.[º°]|Núm\.?|Nro\.?))"
@@ -77,7 +78,7 @@ _FLOOR = (
     r"|\s?\d{1,2}\.?[ªº]))"
 )
 _PREFIX_TYPES = (
-    r"(?i:Calles|Avenidas|Calle|P\.[º°]|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/(?![Oo]\s)|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
+    r"(?i:Calles|Avenidas|Calle|P\.[º°]|Bv\.|Bulevar|Res\.|Residencial|Condominio|Cooperativa|V[íi]a|C/(?![Oo]\s)(?=\s?(?:[^\W\d_]{2}|\d))|Cl\.|Cll\.?|Avenida|Avda\.?|Av\.|Avd\.|Paseo|P[º°]|Pso\.?|Plaza|Pza\.?|Pl\.|Ronda|Rda\.?|"
     r"Camino|Cmno\.?|Carretera|Ctra\.?|Traves[íi]a|Trav\.?|Glorieta|Carrer|R[úu]a|Rue|Via|Viale|Piazza|Corso|Largo|"
     r"Travessa|Estrada|Alameda|Calzada|Calz\.?|Cerrada|Privada|Prolongaci[óo]n|Prol\.?|Carrera|Cra\.?|Kr\.?|"
     r"Diagonal|Transversal|Andador|Boulevard|Bulevar|Blvd\.?|Callej[óo]n|Pasaje|Psje\.?|Urbanizaci[óo]n|Urb\.?|"

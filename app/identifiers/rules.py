@@ -392,6 +392,14 @@ def _not_a_label(surface: str) -> bool:
     )
 
 
+def _no_everyday_word_alone(surface: str) -> bool:
+    """A name after a relation's word, not the first word of what a transcript's speaker says ("HIJA: Sí, …",
+    "WIFE: Tell them …"): one word that is an everyday word of either language, and on no name list, is none."""
+    words = surface.split()
+    everyday = max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) >= 4.5
+    return len(words) > 1 or lexicon.is_name_word(surface) or not everyday
+
+
 def _rule(
     kind: EntityType,
     pattern: str,
@@ -863,13 +871,28 @@ RULES: tuple[Rule, ...] = (
     ),
     # The initials a form's entry is signed with, after the verb that records it: "Actioned by: CW", "Checked
     # by: JT 03/02", "Revisado por: MLG".
+    # A transcript's or a letter's typist is written in lower case as often ("Transcribed by: dlk", "Transcrito
+    # por: kcm"), anywhere on the line.
     _rule(
         T.PERSON,
-        r"(?:^|\n)[ \t]*(?i:[a-z]+ed by|(?:revisad|realizad|elaborad|firmad|atendid)[oa] por):[ \t]*"
-        r"(?P<value>[A-Z]{2,3})(?=[ \t]|$)",
+        r"(?:(?:^|\n)[ \t]*|(?<=\s\s))(?i:[a-z]+ed by|(?:revisad|realizad|elaborad|firmad|atendid|transcrit|"
+        r"dictad|mecanografiad)[oa] por):[ \t]*(?P<value>[A-Z]{2,3}|(?-i:[a-z]{2,4}))(?=[ \t(]|$)",
         re.M,
         accept=lambda surface: (
-            surface not in lexicon.CLINICAL_ABBREVIATIONS and surface not in lexicon.EVERYDAY_ABBREVIATIONS
+            surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
+            and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
+            and (surface.isupper() or max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 2.5)
+        ),
+        cued=True,
+    ),
+    # Initials signing a note's last line after a dash: "INR 1,3 el 17/1. — JLP", "Email ok. – O.A."
+    _rule(
+        T.PERSON,
+        r"(?<=[.!)]) +[—–-] ?(?P<value>[A-Z]\.?[A-Z]\.?(?:[A-Z]\.?)?)[ \t]*(?=\n|$)",
+        # with points they are someone's ("O.A."); without, an abbreviation is one ("– ICU", "- BP")
+        accept=lambda surface: (
+            "." in surface
+            or (surface not in lexicon.CLINICAL_ABBREVIATIONS and surface not in lexicon.EVERYDAY_ABBREVIATIONS)
         ),
         cued=True,
     ),
@@ -994,6 +1017,7 @@ RULES: tuple[Rule, ...] = (
         rf"vecin[oa]|amig[oa]|novi[oa]|pareja|jef[ea]|compañer[oa]|hij[oa]|herman[oa]|espos[oa]|marido|mujer|"
         rf"cuñad[oa]|suegr[oa]|yerno|nuera|madre|padre|mamá|papá|abuel[oa]|cuidador[a]?)[:,]? "
         rf"(?P<value>{_PERSON_NAME})",
+        accept=_no_everyday_word_alone,
     ),
     # A nickname in quotes inside a name: Harold "Buzz" Lindqvist, Ricardo «el Güero» Anaya.
     _rule(
@@ -1263,6 +1287,10 @@ EPONYM = re.compile(
     # noun it is a person's ("Mr Doherty's tests", "Aoife's line")
     r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s') (?:Disease|Syndrome|disease|syndrome|palsy|lymphoma|thyroiditis|"
     r"sign|signs|phenomenon|ulcer|contracture|triad|law|algorithm|theorem|coding)\b"
+    # a test, a fracture or a manoeuvre named so, unless a title makes its owner someone ("Mr Doherty's test")
+    r"|(?<!Mr )(?<!Ms )(?<!Dr )(?<!Mrs )(?<!Mr\. )(?<!Ms\. )(?<!Dr\. )(?<!Mrs\. )"
+    r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s'|’s|s’) (?:test|fracture|manoeuvre|maneuver|reflex|node|cyst|hernia|"
+    r"operation|procedure|classification|criteria|score|scale|grade|line|space|canal|duct|layer|fascia|gland)\b"
     r"|\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?: [A-Z][a-z]+){0,2} (?:Disease|Syndrome|Scale|Score|"
     r"disease|syndrome|palsy|lymphoma|thyroiditis|oesophagus|esophagus|score|scale|catheter|sign|test|"
     r"manoeuvre|maneuver|criteria|grade|grading|"
@@ -1278,6 +1306,10 @@ EPONYM = re.compile(
     r"fiebre|virus|fever) (?:de |del |of )?"
     # "Índice de O'Leary", "escala de Hunt y Hess", "Monofilamento de Semmes-Weinstein"
     r"(?:[A-Z]['’])?[A-Z][a-zá-ú]+(?:(?:[-–]| y | e )(?:[A-Z]['’])?[A-Z][a-zá-ú]+)?\b"
+    # an operation or a sign named after its author, with its "de": "intervención de Hartmann", "reflejo de
+    # Babinski" ("Procedimiento Ordinario" is a court's)
+    r"|\b(?i:intervención|operación|procedimiento|reflejo|fenómeno|tríada|úlcera|quiste|hernia) (?:de |del )"
+    r"(?:[A-Z]['’])?[A-Z][a-zá-ú]+(?:[-–][A-Z][a-zá-ú]+)?\b"
     # a triage or a scale named after it in Spanish's order: "Triaje Manchester", "escala Glasgow"
     r"|\b(?i:triaje|triage|escala|índice|clasificación) [A-Z][a-zá-ú]+\b"
     # a maker before its model's code or the device it makes: "Sysmex XN-1000", "Hillrom pump", "Tunstall
@@ -1358,6 +1390,27 @@ def organisms(text: str) -> list[tuple[int, int]]:
     ]
 
 
+# A scale or a classification named after its author and read as a grade in Roman numerals: "Hinchey IV",
+# "Killip II", "Forrest Ia", "Mallampati III", after a sentence's word or a bracket. A given name or an initial
+# before them is a person's or a king's ("Carlos I", "T. Rocha V."), a capitalised word after a firm's.
+_GRADED = re.compile(
+    r"(?:^|(?<=[(,;:\n])|(?<=[(,;:] )|(?<=[a-záéíóúñ]{2} ))"
+    r"(?P<name>[A-Z][a-z]{3,}(?:[-–][A-Z][a-z]+)?) (?:I{1,3}|IV|VI?)[ab]?\b(?![-–/]\w| [A-Z])"
+)
+
+
+def graded_eponyms(text: str) -> list[tuple[int, int]]:
+    """The spans of the grades ``_GRADED`` finds whose name is no given name."""
+    return [
+        m.span()
+        for m in _GRADED.finditer(text)
+        if m.group("name").lower() not in lexicon.first_names()
+        and not lexicon.is_region(m.group("name"))
+        and lexicon.zipf(m.group("name").lower()) < 3.5  # "Partners II", "System V": words, not authors
+        and not _TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())  # "Mr Hinchey IV"
+    ]
+
+
 # A disease named after a person in Spanish's order, the disease's word ending as diseases do: "tiroiditis de
 # Hashimoto", "osteocondrosis de Scheuermann", "miocardiopatía de Takotsubo". A given name after "de" is the
 # patient's ("la artritis de Carmen").
@@ -1405,7 +1458,7 @@ MEDICINE_DOSED = re.compile(
 # identifies; the maker and the model are anyone's.
 PRODUCT_BEFORE_SERIAL = re.compile(
     r"(?<![\w.])(?:[A-Z][\w\-]* ){0,3}[A-Z][\w\-]*(?: [A-Z0-9][\w\-]{0,8})?"
-    r"(?=\s*[,(]\s*(?i:n\.?\s?[º°o]\.? de serie|n[úu]mero de serie|serial(?: no\.?| number| #)?|s/n\b|sn\b|"
+    r"(?=\s*[,(]\s*(?i:n\.?\s?[º°o]\.? (?:de )?serie|n[úu]mero de serie|serial(?: no\.?| number| #)?|s/n\b|sn\b|"
     r"serie\b))"
 )
 STATUTE = re.compile(

@@ -4248,3 +4248,66 @@ def test_readings_spans_and_doses_of_two_digits_are_no_dates_and_a_temperature_n
     text = "BP 11/07, GCS 14/15, pain 10/10, VA 06/09, 10/20 mg, aged 18/12 old, hx 10/12, 10/12 días, power 04/05."
     assert_kept(detector, text, "11/07", "14/15", "10/10", "06/09", "10/20", "18/12", "hx 10/12", "10/12 días", "04/05")
     assert_kept(detector, "Temperatura exterior de 2°C; 3°B es la clase de Lucas.", "2°C", "3°B")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Transcribed by: rmq  02/14/2024   Reviewed: Supervisor", ["rmq"]),
+        ("Archivo: AUD-0412.m4a    Duración: 04:10    Transcrito por: lgp (enfermería)", ["lgp"]),
+        ("Sintrom suspendido desde el 15/1. — MGR\n\nDATOS DEL IMPLANTE", ["MGR"]),
+        ("Happy for letters by post. – T.K.\n", ["T.K"]),
+        # an institution's initials wherever the note names it by them again
+        ("Taken to Tanana Valley Memorial Hospital.\n07:31 M3 TRANSPORT TO TVMH\n07:52 M3 AT TVMH.", ["TVMH"]),
+        ("Ingresa en el Hospital Universitario Marqués de Quintanar. Procedencia: Urgencias HUMQ.", ["HUMQ"]),
+        ("Daughter: Kerry rang at six.", ["Kerry"]),
+    ],
+)
+def test_typists_initials_signing_a_line_and_an_institutions_initials(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_speakers_first_words_abbreviations_and_national_initials_stay(detector):
+    transcript = "DR: ¿Se checó el azúcar?\nHIJA: Sí, el sábado.\nHIJA: Es que no siente.\nStable. - ICU\n"
+    assert_kept(detector, transcript, "Sí", "Es que", "ICU")
+    assert_kept(detector, "Sputum C/S: no growth; possible C/S.", "C/S: no", "possible C/S")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a fracture of the distal radius (Colles' fracture) and pain on wrist extension (Cozen's test +)",
+        "Perforación diverticular (Hinchey IV), Killip II al ingreso.",
+        "Cirugía urgente el sábado (intervención de Hartmann). Reflejo de Babinski negativo.",
+        "Terapia continua con Prismaflex (nº serie PF2A-55120) durante cuatro días.",
+    ],
+)
+def test_eponyms_grades_and_devices_before_their_serial_are_kept(detector, text):
+    found = [e.text_in(text) for e in detector.detect(text) if e.type is T.PERSON]
+    assert found == [], found
+
+
+def test_a_title_a_given_name_or_a_firm_make_the_grade_someones(detector):
+    assert_hidden(detector, "Mr Hinchey IV was seen in clinic.", "Hinchey")
+    assert_hidden(detector, "Fdo.: T. Rocha V.    Fdo.: Abog. P. Ruiz", "Rocha")
+    assert_hidden(detector, "The owner, Halsted Partners II LLC, will review.", "Halsted Partners II LLC")
+    text = "JUZGADO DE PRIMERA INSTANCIA N.º 4 DE MÓSTOLES\n\nProcedimiento Ordinario 1187/2024\n"
+    assert_hidden(detector, text, "Procedimiento Ordinario 1187/2024")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Nephrology opinion (Dr. Usman Tariq, 16/3) - no need for HD.", ["16/3"]),
+        ("Caregiver (Mar–Jun, 12 weeks)   4,800.00", ["Mar", "Jun"]),
+        ("TCRR del 4 al 7/02, con anticoagulación regional.", ["4", "7/02"]),
+        ("Delirium las noches del 9 y 10 feb, tratado con haloperidol.", ["9", "10 feb"]),
+        ("— Que ya en abril del presente año hubo otro episodio.", ["abril del presente año"]),
+    ],
+)
+def test_days_and_months_in_brackets_ranges_and_this_years_month(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_score_or_a_reading_closing_a_bracket_is_no_date(detector):
+    assert_kept(detector, "Power (R, 4/5) and (BP, 12/8) noted.", "4/5", "12/8")
