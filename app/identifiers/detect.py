@@ -1327,18 +1327,27 @@ def _address_parts(text: str, found: list[Entity]) -> list[Entity]:
 # Four or five digits after a town or a suburb, on its line or at the start of the next, as forms and address
 # blocks write a postcode ("Johannesburg 2193", "Vaasa 65100", "Rosebank,⏎2196"); not a year, a quantity or
 # the first group of a longer number.
+# (joined by a hyphen too, as South Asian addresses write it: "Lahore-54600", "Gazipur-1346", "Chennai-600017")
 _POSTCODE_AFTER_PLACE = re.compile(
-    r",?(?:[ \t]+|[ \t]*\n[ \t]*)(?!(?:19|20)\d\d(?!\d))(?P<value>\d{4,5})"
+    r"(?:,?(?:[ \t]+|[ \t]*\n[ \t]*)(?!(?:19|20)\d\d(?!\d))(?P<value>\d{4,5})|-(?P<joined>\d{4,6}))"
     r"(?![\d\-/:]|[.,]\d|[ ,]\d|\s?(?:%|mg|ml|kg|km|m|h|hrs|am|pm)\b)"
 )
 
 
+_TOWN_JOINED_TO_POSTCODE = re.compile(r"\b(?P<town>[A-Z][a-z]{2,20})-(?P<value>\d{4,6})(?![\d\-/:]|[.,]\d)")
+
+
 def _postcodes_after_places(text: str, found: list[Entity]) -> list[Entity]:
-    """The postcode written after a town or a suburb that a finding holds."""
+    """The postcode written after a town or a suburb that a finding holds, or joined to a town of the
+    gazetteer by a hyphen (the town is found in its own right)."""
     return [
-        Entity(*match.span("value"), T.POSTCODE)
+        Entity(*match.span("value" if match.group("value") else "joined"), T.POSTCODE)
         for place in found
         if place.type in (T.LOCATION, T.ADDRESS) and (match := _POSTCODE_AFTER_PLACE.match(text, place.end))
+    ] + [
+        Entity(*match.span("value"), T.POSTCODE)
+        for match in _TOWN_JOINED_TO_POSTCODE.finditer(text)
+        if match.group("town") in town_names()
     ]
 
 

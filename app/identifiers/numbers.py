@@ -147,7 +147,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         T.CASE_NUMBER,
         r"expediente|expte\.?|procedimiento(?: \w+){0,2}|autos|recurso(?: de \w+)?|juicio(?: \w+){0,2}|rollo|"
         r"sentencia|auto|"
-        r"atestado|denuncia|diligencias(?: previas)?|ejecutoria|ejecuci[óo]n|nig|docket(?: no| number)?|"
+        r"atestado|sumario|denuncia|diligencias(?: previas)?|ejecutoria|ejecuci[óo]n|nig|docket(?: no| number)?|"
         r"index(?: no| number)?|case(?: no| number)?|charge(?: no| number)?|"
         r"incident(?: no| number)?|report(?: no| number)?|"
         r"crime reference|police reference|urn|citation|con el n[úu]mero|cuij|iue|nurej|rit|rol|"
@@ -177,7 +177,7 @@ _GROUPED_CODE = re.compile(
 # The word may take a colon ("O.B. No.: 1184/24", "OPD no: 24/1183"), the code three characters ("Reyes #214"),
 # its digits apart ("machine no. L11-M23") or its letters a word of their own ("roll no. EVB 7718-2204").
 _NUMBERED = re.compile(
-    r"(?<![\w#])(?:Reg\.? )?(?:No\.?:?|(?<=\w )no[.:]|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
+    r"(?<![\w#])(?:Reg\.? )?(?:No\.?:?|(?<=\w\s)no[.:]|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
     r"[Nn]úmero)[ \t]?:?[ \t]?(?P<value>(?:[A-Z]{2,4} (?=\d))?"
     r"(?=[A-Z0-9./-]*\d{3}|[A-Z./-]*[A-Z][A-Z./-]*\d+[A-Z./-]+\d)[A-Z0-9][A-Z0-9./-]{1,20}[A-Z0-9])"
     r"(?![\w])"
@@ -189,6 +189,13 @@ _LABELLED_GROUPS = re.compile(
     r"(?<![\w.\-/])(?P<label>[A-Z]{2,6})(?: (?:No|NO|no)\.?)?[ \t]*[:#]?[ \t]*"
     r"(?P<value>\d+(?:[-/]\d+){1,4})(?![\w/\-]|\.\d)"
 )
+# A civil register's or a land register's volume and page, named together: "tomo 87, página 214", "libro 12,
+# folio 48" ("tomo 20 gotas" is a dose: the page's word must follow).
+_VOLUME_WITH_PAGE = re.compile(
+    r"(?i:\b(?:tomo|libro|vol\.?|volume))\s+(?P<volume>\d{1,5})(?:\s*,\s*|\s+)"
+    r"(?i:p[áa]gina|p[áa]g\.|folio|fol\.|fojas|page|p\.)\s*(?P<page>\d{1,5})(?!\d)"
+)
+_OF_THE_YEAR = re.compile(r" of (?:19|20)\d{2}(?!\d)")
 _STANDARDS_BODIES = frozenset("ISO IEC EN DIN BS ANSI IEEE ASTM UNE NOM NCH RFC ITU CEN CEI NF JIS GOST".split())
 _CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
 _CARD_ENDING = re.compile(
@@ -468,6 +475,8 @@ def find_numbers(text: str) -> list[Entity]:
         and not _date_like(m.group("value"))
         and m.group("label") not in lexicon.CLINICAL_ABBREVIATIONS | _STANDARDS_BODIES
     ]
+    for match in _VOLUME_WITH_PAGE.finditer(text):
+        found += [Entity(*match.span("volume"), T.RECORD_NUMBER), Entity(*match.span("page"), T.RECORD_NUMBER)]
     for match in _DOTTED_ID.finditer(text):  # "CC 1.020.456.789": a number in thousands is money unless cued
         before = text[max(0, match.start() - 30) : match.start()]
         if re.search(r"(?:CC|C\.C\.|NIT|c[ée]dula|documento|DNI|ID|RUT|CUIT|CUIL)[\s:.nº°#]*$", before, re.I):
@@ -493,6 +502,8 @@ def find_numbers(text: str) -> list[Entity]:
             continue  # "patente 3mm", "chart: 75th centile": a size or a rank, not a code
         if issued:
             end = issued.end()
+        elif kind in (T.CASE_NUMBER, T.RECORD_NUMBER) and (year := _OF_THE_YEAR.match(text, end)):
+            end = year.end()  # "Claim No. CV 0873 of 2023": a Commonwealth court's number holds its year
         found.append(Entity(start, end, kind))
         found += _coordinated(text, end, kind, value)
     return found

@@ -807,6 +807,22 @@ RULES: tuple[Rule, ...] = (
         r"coordenadas|pin)\b[:=]?\s*(?P<value>-?\d{1,2}\.\d{4,},\s?-?\d{1,3}\.\d{4,})(?![\w.])",
         accept=_on_the_globe,
     ),
+    # A caller's position as a dispatch system prints it, each number after its word: "LAT 64.79214 LON
+    # -147.36208", "Lat: 40.41678 Long: -3.70379".
+    _rule(
+        T.ADDRESS,
+        r"(?<![\w.])(?i:lat|latitude|latitud|lon|long|lng|longitude|longitud)\.?:?[ \t]*"
+        r"(?P<value>[-+]?\d{1,3}\.\d{4,})(?![\w.])",
+    ),
+    # An account's or a record system's user in letters alone after its label: "(usuario NEZQUERROM)",
+    # "User ID: JSMITH4" is the rule after this one's; a word of the sentence is no user ("usuario nuevo").
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:user ?name|user ?id|login|usuario|usuaria))[ \t]*:?[ \t]*(?P<value>(?-i:[A-Z]{5,12}|[a-z]{5,12}))"
+        r"(?![\w@.])",
+        accept=lambda surface: max(lexicon.zipf(surface.lower()), lexicon.zipf_in(surface.lower(), "es")) < 2.5,
+        cued=True,
+    ),
     # An online account's name after its label ("Username: jdoe_1985", "usuario: m.lopez77"): one with a digit,
     # a dot or an underscore, which no ordinary word has ("username is required" names no one).
     _rule(
@@ -817,7 +833,8 @@ RULES: tuple[Rule, ...] = (
     # Street addresses, then postcodes.
     _rule(
         T.ADDRESS,
-        rf"\b(?:(?:Flat|Apt|Apartment|Unit|Suite) \d+[A-Z]?,? )?\d{{1,5}}[A-Z]?,? (?:(?:{_PARTICLE}|'t) ){{0,3}}"
+        rf"(?:\b(?:Flat|Apt|Apartment|Unit|Suite) \d+[A-Z]?,? |(?<![\w#])#\d{{1,4}}[A-Z]?,? |\b)\d{{1,5}}[A-Z]?,? "
+        rf"(?:(?:{_PARTICLE}|'t) ){{0,3}}"
         rf"(?:{_CAPITAL_NAME} (?:(?:{_PARTICLE}|'t) ){{0,3}}){{1,4}}{_STREET_SUFFIX}\b\.?",
     ),
     # A numbered street with its direction ("westbound on S 38th", "at W 4th"), and a corner of a numbered
@@ -828,6 +845,15 @@ RULES: tuple[Rule, ...] = (
         r"(?i:\b(?:on|at|of|off) )(?P<value>[A-Za-z][a-z]{2,} (?:and|&) \d{1,3}(?:st|nd|rd|th))\b"
         r"(?! (?:floor|grade|percentile|time|day|week|month|year|dose|cycle))",
         accept=lambda s: s.split()[0].lower() not in _NOT_A_STREET,
+    ),
+    # A numbered street named alone, as Latin American towns number theirs, or a corner of two: "en la Farmacia X
+    # de la calle 21", "calle 19 por 24", "carrera 7 con calle 45" (not a distance or a count after it)
+    _rule(
+        T.ADDRESS,
+        r"(?<![\w])(?P<value>(?i:calle|carrera|avenida|diagonal|transversal) \d{1,3}[A-Z]?"
+        r"(?: (?:por|x|con|entre) (?:(?i:calle|carrera) )?\d{1,3}[A-Z]?(?: y \d{1,3}[A-Z]?)?)?)"
+        r"(?![\w/]|[.,-]\d|\s*(?:%|(?i:metros?|m|km|minutos?|min|cuadras?|bloques?|kil[óo]metros?|veces|personas|"
+        r"casas)\b))",
     ),
     # A Spanish flat named by its floor and door alone, as neighbours and chats name each other's homes: "Maribel
     # 1ºB:", "los del 2ºC", "del 1º dcha."; the ordinal's own mark, not a degree's ("2°C" is a temperature)
@@ -1248,7 +1274,7 @@ LOWER_CASE_COMPANY = re.compile(r"\b(?:llc|inc|ltd|corp|gmbh|plc|llp|s\.l\.|s\.a
 NAME_LABELS = re.compile(
     rf"(?:(?:^|\n)[ \t]*(?i:Dear|Signed(?: by)?|Attn\.?|Cc|Fdo\.?|Firmado|Estimad[oa]|Querid[oa]|Hola|Hi|Hello)[ \t]+"
     rf"|(?:^|\n|\t| {{2,}})[ \t]*(?i:Patient(?: name)?|Name|Full name|Last name|First name|First|Surname|Given names?|"
-    rf"Middle name|Preferred(?: name)?|Goes by|Nickname|Alias|Known as|Apodo|Apellidos y nombres?|"
+    rf"Middle name|Middle initial|Preferred(?: name)?|Goes by|Nickname|Alias|Known as|Apodo|Apellidos y nombres?|"
     rf"Re|To|From|Signed(?: by)?|Signature|Witness(?:es)?|Tenant|Landlord|Lessee|Lessor|"
     rf"Pharmacist|Consultant|Referrer|Referring (?:doctor|physician|clinician)|GP|Cc|Attn\.?|Carer|"
     rf"Next of kin|NOK|Emergency contact|Contact|Insured|Your insured|Policyholder|Claimant|Respondent|Guarantor|"

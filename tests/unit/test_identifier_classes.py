@@ -4311,3 +4311,28 @@ def test_days_and_months_in_brackets_ranges_and_this_years_month(detector, text,
 
 def test_a_score_or_a_reading_closing_a_bracket_is_no_date(detector):
     assert_kept(detector, "Power (R, 4/5) and (BP, 12/8) noted.", "4/5", "12/8")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Phase II: LAT 61.21809 LON -149.90028 (unc. 25 m)", ["61.21809", "-149.90028"]),
+        ("Enf.: R. Olarte (usuario ROLARTEG)   TCAE: Puri", ["ROLARTEG"]),
+        ("the death certificate (entry\nno. 212/2023, district of Ramsey)", ["212/2023"]),
+        ("según consta en el sumario S-2da-418/23 de la comisaría", ["S-2da-418/23"]),
+        ("Registro Civil de Plasencia, tomo 64, página 118.", ["64", "118"]),
+        ("Attendant: Mst. Nasreen Bibi w/o Javed Iqbal (daughter)", ["Nasreen Bibi w/o Javed Iqbal"]),
+        ("House 7, Shahrah-e-Faisal, Karachi-75350 | Ph 021-3456789", ["75350"]),
+        ("Claim No. CV 1142 of 2022\nBETWEEN", ["CV 1142 of 2022"]),
+        ("c/o Ana Ruiz, #12, 77 Jasper Ave, Edmonton", ["12, 77 Jasper Ave"]),
+        ("compró en la farmacia de la calle 33, y luego en calle 60 por 47.", ["calle 33", "calle 60 por 47"]),
+    ],
+)
+def test_coordinates_by_word_users_registers_and_numbered_streets(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_distance_a_dose_and_a_clinical_without_are_no_identifiers(detector):
+    text = "Camine por la calle 3 metros más. Tomo 20 gotas al día. Pain w/o radiation. Usuario nuevo registrado."
+    assert_kept(detector, text, "calle 3 metros", "Tomo 20 gotas", "w/o radiation", "Usuario nuevo")
+    assert_kept(detector, "Filed on Form-1040 in Boston.", "Form-1040")
