@@ -39,7 +39,8 @@ _RANK = (
     r"(?:(?:Sgt|Sgto|Cpl|Const|Cst|Insp|Det|Supt|Capt|Cdr|Rev|Revd|Cllr|Haji|Hajjah|Mst|Engr|Atty|Sheikh|Imam|"
     r"Rabbi|Lcdo|Lcda|Abog|Mtro|Mtra|Subinsp|Subof|(?<![\d ] )Fr)\.?|"
     r"(?:Sargento|Teniente|Capit[áa]n|Inspector|Inspectora|Subinspector|Subinspectora|Comisario|Comisaria|Agente|"
-    r"Sor|Fray|Sergeant|Constable|Corporal|Detective|Reverend|Councillor|Mosammat|Lt\.?(?: ?Col\.?)?)"
+    r"Sor|Fray|Sergeant|Constable|Corporal|Detective|Reverend|Councillor|Mosammat|Notary(?! Public)|Nutar|"
+    r"Lt\.?(?: ?Col\.?)?)"
     r"(?= [A-ZÀ-Þ]))"
 )
 _MONTH = (
@@ -1417,10 +1418,11 @@ def organisms(text: str) -> list[tuple[int, int]]:
 
 
 # A scale or a classification named after its author and read as a grade in Roman numerals: "Hinchey IV",
-# "Killip II", "Forrest Ia", "Mallampati III", after a sentence's word or a bracket. A given name or an initial
+# "Killip II", "Forrest Ia", "Mallampati III", after a sentence's word or a bracket (after a comma or opening a
+# line it is a place as often: "…, Wuse II, Abuja"). A given name or an initial
 # before them is a person's or a king's ("Carlos I", "T. Rocha V."), a capitalised word after a firm's.
 _GRADED = re.compile(
-    r"(?:^|(?<=[(,;:\n])|(?<=[(,;:] )|(?<=[a-záéíóúñ]{2} ))"
+    r"(?:(?<=\()|(?<=[(;:] )|(?<=[a-záéíóúñ]{2} ))"
     r"(?P<name>[A-Z][a-z]{3,}(?:[-–][A-Z][a-z]+)?) (?:I{1,3}|IV|VI?)[ab]?\b(?![-–/]\w| [A-Z])"
 )
 

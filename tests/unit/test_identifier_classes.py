@@ -4336,3 +4336,14 @@ def test_a_distance_a_dose_and_a_clinical_without_are_no_identifiers(detector):
     text = "Camine por la calle 3 metros más. Tomo 20 gotas al día. Pain w/o radiation. Usuario nuevo registrado."
     assert_kept(detector, text, "calle 3 metros", "Tomo 20 gotas", "w/o radiation", "Usuario nuevo")
     assert_kept(detector, "Filed on Form-1040 in Boston.", "Form-1040")
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Mr Civil came to the clinic with his daughter.", ["Civil"]),
+        ("To: Notary Joanna Micallef Grech", ["Joanna Micallef Grech"]),
+    ],
+)
+def test_names_of_everyday_words_with_a_title_or_a_rank_stay_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
