@@ -336,6 +336,7 @@ _NOT_A_DAY_AFTER = (
     r"cranial|lumbar|thoracic|cervical|intercostal|metatarsal|metacarpal|vertebra|nerve|percent|generation|"
     r"session|visit|attempt|episode|degree|inning|minute|hour|period|stage|tier|level|position)"
 )
+_OF_THIS_MONTH = re.compile(r" (?i:del (?:corriente|presente|actual)(?: mes)?)\b")
 _SHORT_MONTHS = "ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec"
 _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
@@ -471,7 +472,10 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
     for match in _LONE_DAY.finditer(text):
         group = next(g for g in ("date", "es", "range", "current", "on") if match.group(g))
         if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:
-            spans.add(match.span(group))
+            start, end = match.span(group)
+            if group == "current" and (month := _OF_THIS_MONTH.match(text, end)):
+                end = month.end()  # "el 5 del actual": the phrase names the month
+            spans.add((start, end))
     for match in _MONTH_ALONE.finditer(text):
         start, end = match.span(next(g for g in ("a", "b", "c") if match.group(g)))
         spans.add((start, year.end() if (year := _THIS_YEAR_AFTER.match(text, end)) else end))

@@ -1657,6 +1657,7 @@ def _with_ages_after_people(text: str, found: list[Entity]) -> list[Entity]:
     return sorted(found + ages) if ages else found
 
 
+_SHORT_NAME_AFTER = re.compile(r" \((?P<short>[A-Z][A-Z&]{1,7})\)")
 _INITIALS_SKIP = frozenset("of the and for de del la las los el y e en of & at".split())
 
 
@@ -1677,6 +1678,10 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
     """Every other mention of a name or organisation already found (or known from earlier turns): a
     surname alone, a first name, SURNAME in capitals, the company named again."""
     needles: dict[str, EntityType] = {}
+    for entity in found:  # "ASOCIACIÓN MÉDICA DEL PRADO (AMPRA)": the short name given after the long one
+        if entity.type is T.ORGANIZATION and (short := _SHORT_NAME_AFTER.match(text, entity.end)):
+            if short.group("short") not in lexicon.CLINICAL_ABBREVIATIONS | lexicon.EVERYDAY_ABBREVIATIONS:
+                needles.setdefault(short.group("short"), T.ORGANIZATION)
     for surface, kind in [(e.text_in(text), e.type) for e in found] + list(known):
         if kind is T.PERSON:
             for word in _NAME_WORD.findall(surface):

@@ -74,7 +74,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"driver'?s licen[cs]e|driving licen[cs]e|(?:n\.?[º°]\.? de |n[úu]mero de )?colegiad[oa]|col\.|"
         r"c[ée]dula profesional|c[ée]dula de especialidad|matr[íi]cula profesional|permiso de conducir|"
         r"carn[ée] de conducir|sbn|cpso|"
-        r"commission|m\.n\.|m\.p\.|legitimationsnummer|n[úu]m\. col\.|n\.?[º°]\.? col\.|col\. n\.?[º°]|"
+        r"commission|m\.n\.|m\.p\.|m\.e\.|legitimationsnummer|n[úu]m\. col\.|n\.?[º°]\.? col\.|col\. n\.?[º°]|"
         r"colegiad[oa] n\.?[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge|lic\.|"
         r"carn[ée](?: profesional)?|t\.p\.|tarjeta profesional|mpps|cmdm|caja prof\.?|registro profesional|"
         r"exequ[áa]tur|"
@@ -194,6 +194,13 @@ _LABELLED_GROUPS = re.compile(
 _VOLUME_WITH_PAGE = re.compile(
     r"(?i:\b(?:tomo|libro|vol\.?|volume))\s+(?P<volume>\d{1,5})(?:\s*,\s*|\s+)"
     r"(?i:p[áa]gina|p[áa]g\.|folio|fol\.|fojas|page|p\.)\s*(?P<page>\d{1,5})(?!\d)"
+)
+# Ten digits or more in one run, after anything but a product's or a publication's code: a phone, a record,
+# an account or a register's identifier ("IDENTIFICADOR ELECTRÓNICO: 20067001202400451238"); no count or
+# amount is written so long without separators.
+_LONG_DIGITS = re.compile(r"(?<![\w.,/\-])\d{10,24}(?![\w.,/\-]|[.,]\d)")
+_PRODUCT_CODE_BEFORE = re.compile(
+    r"(?i:\b(?:ean|gtin|upc|isbn|issn|cn|ndc|doi|sku|ref\. art|c[óo]digo nacional)\b)\W{0,4}$"
 )
 _OF_THE_YEAR = re.compile(r" of (?:19|20)\d{2}(?!\d)")
 _STANDARDS_BODIES = frozenset("ISO IEC EN DIN BS ANSI IEEE ASTM UNE NOM NCH RFC ITU CEN CEI NF JIS GOST".split())
@@ -474,6 +481,11 @@ def find_numbers(text: str) -> list[Entity]:
         if sum(c.isdigit() for c in m.group("value")) >= 7
         and not _date_like(m.group("value"))
         and m.group("label") not in lexicon.CLINICAL_ABBREVIATIONS | _STANDARDS_BODIES
+    ]
+    found += [
+        Entity(*m.span(), T.RECORD_NUMBER)
+        for m in _LONG_DIGITS.finditer(text)
+        if not _PRODUCT_CODE_BEFORE.search(text, max(0, m.start() - 24), m.start())
     ]
     for match in _VOLUME_WITH_PAGE.finditer(text):
         found += [Entity(*match.span("volume"), T.RECORD_NUMBER), Entity(*match.span("page"), T.RECORD_NUMBER)]

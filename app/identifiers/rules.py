@@ -59,6 +59,9 @@ _LEGAL_FORM = (
     r"S\.L\.|S\.A\.T\.|"
     r"Pte\.? Ltd|Sdn\.? Bhd|"
     r"S\.R\.L\.|S\.A\.C\.|E\.I\.R\.L\.|S\. ?Coop\.|S\.A\.|S\.C\.|A\.C\.|"
+    # a Spanish community of goods and a Venezuelan company after their comma: "Assessoria Túria, C.B.",
+    # "Inversiones Lacustre 2020, C.A."
+    r"(?<=, )C\.B\.|(?<=, )C\.A\.|"
     r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"
     r"Pvt\. Ltd\.|Pty Ltd|Co Ltd|S\.r\.l\.?|Srl|S\.a\.s\.?|S\.n\.c\.?|Oyj|A/S|ASA|Kft\.|s\.r\.o\.|d\.o\.o\.|SARL|EURL|"
     # a US professional corporation in capitals ("MARLOWE COLLINS PC"), Central America's "R.L."
@@ -492,10 +495,11 @@ _INITIALS_PEOPLE = (
 RULES: tuple[Rule, ...] = (
     # Ages over 89 are identifying (HIPAA); younger ones are not.
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)[- ](?:years?|yrs?)(?:[- ]old)?)\b", re.I),
-    # "aged 93", "at the age of 96", "Age/Sex: 92 Y / M", "Age / Sex: 91F"
+    # "aged 93", "at the age of 96", "Age/Sex: 92 Y / M", "Age / Sex: 91F", "Age: 94yrs"
     _rule(
         T.AGE,
-        r"\b(?:aged?|age:?|age of|age ?/ ?sex:?|age ?& ?sex:?)\s+(?P<value>(?:9\d|1[01]\d))(?:\b|(?=[MFY]\b))"
+        r"\b(?:aged?|age:?|age of|age ?/ ?sex:?|age ?& ?sex:?)\s+(?P<value>(?:9\d|1[01]\d))"
+        r"(?:\b|(?=[MFY]\b|yrs?\b|yo\b|y/o))"
         r"(?! ?(?:%|mg|kg|mmhg|/min))",
         re.I,
     ),
@@ -740,13 +744,17 @@ RULES: tuple[Rule, ...] = (
         # after any word but one that makes it a span of time ("hace noventa años", "for ninety years"), on the
         # line before too ("a la edad de⏎noventa y un años"); in lower case, where a title ("Cien años de soledad")
         # is capitalised
-        r"(?:(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns|i['’]m|i am|she['’]s|he['’]s)\s)"
+        r"(?:(?i:\b(?:de|tiene|ten[íi]a|cumpli[óo]|cumple|con|aged|is|was|turned|turns|i['’]m|i am|she['’]s|he['’]s|"
+        r"is herself|is himself)\s)"
         r"|\(|(?<!\w)(?<!(?i:hace) )(?<!(?i:durante) )(?<!(?i:for) )(?<!(?i:over) )(?<!(?i:last) )(?<!(?i:past) )"
         r"(?=[a-z]))"
         r"(?P<value>(?i:noventa(?: y (?:un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?|cien|"
         r"ciento (?:un[oa]?|dos|tres|cuatro|cinco)|ninety(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?|"
         r"(?:one )?hundred(?: and (?:one|two|three|four|five))?)(?: \((?:9\d|1[01]\d)\))?)"
-        r"(?= (?i:años|añitos|years?|now|today)\b)",
+        # and what follows says it is said of someone: "who is herself ninety and frail", "(ninety-three, lives
+        # with family)"
+        r"(?= (?i:años|añitos|years?|now|today)\b|(?<=[a-z])(?:,| and| y)\s(?i:lives|vive|frail|fr[áa]gil|"
+        r"still|todav[ía]a|sigue|widow|viud[oa]|bedbound|encamad[oa])\b|(?<=[a-z]) and frail)",
     ),
     # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
     _rule(

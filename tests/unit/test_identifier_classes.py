@@ -4347,3 +4347,26 @@ def test_a_distance_a_dose_and_a_clinical_without_are_no_identifiers(detector):
 )
 def test_names_of_everyday_words_with_a_title_or_a_rank_stay_hidden(detector, text, identifiers):
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Name: Adjoa Mensah   Sex: F   Age: 96yrs", ["96"]),
+        ("he lives with his wife Nia, who is herself ninety and frail.", ["ninety"]),
+        ("Nan Losa Taufa (ninety-four, lives with family), uncle Sione", ["ninety-four"]),
+        ("IDENTIFICADOR ELECTRÓNICO: 31045002202400118734", ["31045002202400118734"]),
+        ("M.P. 28814 – M.E. 11902", ["28814", "11902"]),
+        ("Tramitado por: Gestoria Laboral Serrano, C.B. – Pilar Gil", ["Gestoria Laboral Serrano, C.B."]),
+        ("ante Inversiones Zuliana 2019, C.A., empresa donde labora", ["Inversiones Zuliana 2019, C.A."]),
+        ("ASOCIACIÓN MÉDICA DEL LITORAL (AMELI) – Institución.\nTraslado a AMELI el lunes.", ["AMELI"]),
+        ("Desde el 7 del actual no acude a su trabajo.", ["7 del actual"]),
+    ],
+)
+def test_ages_in_words_long_identifiers_short_names_and_the_current_month(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_product_code_and_a_span_of_years_in_words_stay(detector):
+    assert_kept(detector, "Ninety years later the village was rebuilt.", "Ninety years")
+    assert_kept(detector, "Código nacional 712729; ISBN 9788498387087.", "9788498387087")
