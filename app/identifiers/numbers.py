@@ -192,8 +192,11 @@ _LABELLED_GROUPS = re.compile(
 # A civil register's or a land register's volume and page, named together: "tomo 87, página 214", "libro 12,
 # folio 48" ("tomo 20 gotas" is a dose: the page's word must follow).
 _VOLUME_WITH_PAGE = re.compile(
-    r"(?i:\b(?:tomo|libro|vol\.?|volume))\s+(?P<volume>\d{1,5})(?:\s*,\s*|\s+)"
-    r"(?i:p[áa]gina|p[áa]g\.|folio|fol\.|fojas|page|p\.)\s*(?P<page>\d{1,5})(?!\d)"
+    r"(?i:\b(?:tomo|libro|vol\.?|volume))\s+(?P<volume>\d{1,3}(?:,\d{3})?|\d{1,5})(?:\s*,\s*|\s+)"
+    r"(?i:p[áa]gina|p[áa]g\.|folio|fol\.|fojas|page|p\.)\s*(?P<page>\d{1,3}(?:,\d{3})?|\d{1,5})(?![\d,])"
+    # the page first, as Central American registers write it: "folio 88, libro 2,015"
+    r"|(?i:\b(?:folio|fol\.))\s+(?P<first>\d{1,3}(?:,\d{3})?|\d{1,5}),?\s+"
+    r"(?i:libro|tomo)\s+(?P<then>\d{1,3}(?:,\d{3})?|\d{1,5})(?![\d,])"
 )
 # Ten digits or more in one run, after anything but a product's or a publication's code: a phone, a record,
 # an account or a register's identifier ("IDENTIFICADOR ELECTRÓNICO: 20067001202400451238"); no count or
@@ -488,7 +491,8 @@ def find_numbers(text: str) -> list[Entity]:
         if not _PRODUCT_CODE_BEFORE.search(text, max(0, m.start() - 24), m.start())
     ]
     for match in _VOLUME_WITH_PAGE.finditer(text):
-        found += [Entity(*match.span("volume"), T.RECORD_NUMBER), Entity(*match.span("page"), T.RECORD_NUMBER)]
+        pair = ("volume", "page") if match.group("volume") else ("first", "then")
+        found += [Entity(*match.span(group), T.RECORD_NUMBER) for group in pair]
     for match in _DOTTED_ID.finditer(text):  # "CC 1.020.456.789": a number in thousands is money unless cued
         before = text[max(0, match.start() - 30) : match.start()]
         if re.search(r"(?:CC|C\.C\.|NIT|c[ée]dula|documento|DNI|ID|RUT|CUIT|CUIL)[\s:.nº°#]*$", before, re.I):

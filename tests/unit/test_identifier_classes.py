@@ -4370,3 +4370,8 @@ def test_ages_in_words_long_identifiers_short_names_and_the_current_month(detect
 def test_a_product_code_and_a_span_of_years_in_words_stay(detector):
     assert_kept(detector, "Ninety years later the village was rebuilt.", "Ninety years")
     assert_kept(detector, "Código nacional 712729; ISBN 9788498387087.", "9788498387087")
+
+
+def test_a_registers_page_before_its_book(detector):
+    text = "finca número 51,207, folio 64, libro 1,988 de Guatemala."
+    assert_hidden(detector, text, "51,207", "64", "1,988")
