@@ -76,7 +76,9 @@ _FORMS: tuple[tuple[str, int], ...] = (
     (
         rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro\.?|er\.?|o\.?)? de "
         rf"(?P<month>{_ES_MONTH})"
-        rf"(?:,? (?P<of>del?|,) (?P<year>{_YEAR4}))?",
+        # (and a year of two digits after its "de": "el 2 de febrero del 85")
+        rf"(?:,? (?P<of>del?|,) (?P<year>{_YEAR4}|(?<=de )\d{{2}}(?![\d:%]|[.,]\d)|"
+        rf"(?<=del )\d{{2}}(?![\d:%]|[.,]\d)))?",
         re.I,
     ),
     # The month first, as Mexico and the United States write Spanish: "noviembre 12", "marzo 5, 2024"; only a
@@ -473,7 +475,7 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         group = next(g for g in ("date", "es", "range", "current", "on") if match.group(g))
         if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:
             start, end = match.span(group)
-            if group == "current" and (month := _OF_THIS_MONTH.match(text, end)):
+            if group in ("current", "es") and (month := _OF_THIS_MONTH.match(text, end)):
                 end = month.end()  # "el 5 del actual": the phrase names the month
             spans.add((start, end))
     for match in _MONTH_ALONE.finditer(text):

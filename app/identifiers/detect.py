@@ -133,6 +133,9 @@ _ROLE_WORDS = frozenset(
 )
 
 
+# A form's fields that follow a name on its line ("Name: Ghulam Rasool   Age/Sex: 92"), which the models read on
+# into.
+_FIELD_LABELS = frozenset("age sex gender edad sexo".split())
 # Words that label a name or head a document, or greet a role ("Dear Colleague"); spaCy sometimes folds them
 # into the name.
 _LABEL_WORDS = frozenset(
@@ -218,7 +221,9 @@ class IdentifierDetector:
         learned = [
             e
             for e in learned
-            if _learned_credible(text, e, found, language.value, learned) and not _names_no_one(text, e)
+            if _learned_credible(text, e, found, language.value, learned)
+            and not _names_no_one(text, e)
+            and e.text_in(text).lower() not in _FIELD_LABELS  # a form's label after a name ("…   Age/Sex:")
         ]
         learned = _outside_kept(text, [e for e in learned if not _kept(text, e, kept_terms)], kept_terms)
         # a name the model found is found again wherever the message repeats it, as a rule's name is
@@ -307,6 +312,8 @@ class IdentifierDetector:
                 if (named := _named(text, _without_lower_case_tail(text, piece))) is not None
                 and _credible(text, named)
                 and not all(_national_or_label_abbreviation(w) for w in named.text_in(text).split())
+                # a form's next label, cut off the name the model ran into it ("Ghulam Rasool   Age/Sex:")
+                and named.text_in(text).lower() not in _FIELD_LABELS
             ]
         if self.use_ner:
             found += _widened_by_the_model(text, model, found)

@@ -205,7 +205,6 @@ _LONG_DIGITS = re.compile(r"(?<![\w.,/\-])\d{10,24}(?![\w.,/\-]|[.,]\d)")
 _PRODUCT_CODE_BEFORE = re.compile(
     r"(?i:\b(?:ean|gtin|upc|isbn|issn|cn|ndc|doi|sku|ref\. art|c[óo]digo nacional)\b)\W{0,4}$"
 )
-_OF_THE_YEAR = re.compile(r" of (?:19|20)\d{2}(?!\d)")
 _STANDARDS_BODIES = frozenset("ISO IEC EN DIN BS ANSI IEEE ASTM UNE NOM NCH RFC ITU CEN CEI NF JIS GOST".split())
 _CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
 _CARD_ENDING = re.compile(
@@ -518,8 +517,6 @@ def find_numbers(text: str) -> list[Entity]:
             continue  # "patente 3mm", "chart: 75th centile": a size or a rank, not a code
         if issued:
             end = issued.end()
-        elif kind in (T.CASE_NUMBER, T.RECORD_NUMBER) and (year := _OF_THE_YEAR.match(text, end)):
-            end = year.end()  # "Claim No. CV 0873 of 2023": a Commonwealth court's number holds its year
         found.append(Entity(start, end, kind))
         found += _coordinated(text, end, kind, value)
     return found

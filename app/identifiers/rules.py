@@ -819,9 +819,9 @@ RULES: tuple[Rule, ...] = (
     # A caller's position as a dispatch system prints it, each number after its word: "LAT 64.79214 LON
     # -147.36208", "Lat: 40.41678 Long: -3.70379".
     _rule(
-        T.ADDRESS,
+        T.LOCATION,
         r"(?<![\w.])(?i:lat|latitude|latitud|lon|long|lng|longitude|longitud)\.?:?[ \t]*"
-        r"(?P<value>[-+]?\d{1,3}\.\d{4,})(?![\w.])",
+        r"(?P<value>[-+]?\d{1,3}\.\d{4,})(?!\w|\.\d)",
     ),
     # An account's or a record system's user in letters alone after its label: "(usuario NEZQUERROM)",
     # "User ID: JSMITH4" is the rule after this one's; a word of the sentence is no user ("usuario nuevo").

@@ -85,7 +85,11 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 # A number, and its ordinal's suffix when it has one ("5th", not the "B" of "12B").
 _NUMBER_AND_ORDINAL = re.compile(r"(\d+)((?i:st|nd|rd|th)(?![^\W\d_]))?")
 # The words that join the two streets of a corner ("grand and 5th"): the model reads a corner still.
-_CORNER_WORDS = frozenset("and y & at on corner of".split())
+_THIS_MONTH_OR_YEAR = re.compile(
+    r"(?<=\w) (?i:del (?:corriente|presente|actual)(?: mes)?|del presente año|del año en curso|de este año|"
+    r"del corriente año|del año pasado|of this year|of last year)$"
+)
+_CORNER_WORDS = frozenset("and y & at on corner of por x con entre".split())
 
 
 def _after_digit(match: re.Match) -> bool:
@@ -403,6 +407,10 @@ class SurrogateMaker:
         if zone:  # a city's numbered zone ("zona 10") stands in as another of its zones
             number = int(zone.group(2))
             return f"{zone.group(1)} {self._rng.choice([n for n in range(1, 26) if n != number])}"
+        if not re.search(r"[^\W\d_]", original):
+            # a position by its coordinates ("-147.36208", "40.7128, -74.0060") stands in as other digits in the
+            # same form, which the model reads as a position still
+            return self._same_format(original)
         return self.word(original, "place")
 
     def _other(self, original: str) -> str:
@@ -499,6 +507,9 @@ class SurrogateMaker:
     # -- dates and ages ------------------------------------------------------------------------------
     def _date(self, original: str, attempt: int = 0) -> str:
         """Shifted by the conversation's offset; a day or two more when that lands on a date already in use."""
+        if said := _THIS_MONTH_OR_YEAR.search(original):
+            # "el 5 del corriente", "marzo del presente año": the day or the month shifted, the phrase as written
+            return self._date(original[: said.start()], attempt) + said.group(0)
         nudge = (attempt + 1) // 2 * (1 if attempt % 2 else -1)
         parsed = parse_date(original, self.month_first)
         if parsed is None:

@@ -4323,7 +4323,7 @@ def test_a_score_or_a_reading_closing_a_bracket_is_no_date(detector):
         ("Registro Civil de Plasencia, tomo 64, página 118.", ["64", "118"]),
         ("Attendant: Mst. Nasreen Bibi w/o Javed Iqbal (daughter)", ["Nasreen Bibi w/o Javed Iqbal"]),
         ("House 7, Shahrah-e-Faisal, Karachi-75350 | Ph 021-3456789", ["75350"]),
-        ("Claim No. CV 1142 of 2022\nBETWEEN", ["CV 1142 of 2022"]),
+        ("Claim No. CV 1142 of 2022\nBETWEEN", ["CV 1142"]),
         ("c/o Ana Ruiz, #12, 77 Jasper Ave, Edmonton", ["12, 77 Jasper Ave"]),
         ("compró en la farmacia de la calle 33, y luego en calle 60 por 47.", ["calle 33", "calle 60 por 47"]),
     ],
@@ -4375,3 +4375,8 @@ def test_a_product_code_and_a_span_of_years_in_words_stay(detector):
 def test_a_registers_page_before_its_book(detector):
     text = "finca número 51,207, folio 64, libro 1,988 de Guatemala."
     assert_hidden(detector, text, "51,207", "64", "1,988")
+
+
+def test_a_forms_next_field_after_a_name_is_no_name(detector):
+    text = "Name: Ghulam Rasool   Age/Sex: 92 Y / M"
+    assert [(e.text_in(text), e.type) for e in detector.detect(text)] == [("Ghulam Rasool", T.PERSON), ("92", T.AGE)]

@@ -278,3 +278,22 @@ def test_a_typists_initials_and_a_singapore_block_keep_their_shape(seed):
 def test_a_holiday_keeps_its_year_and_changes_its_day(seed):
     stand_in = _maker(seed).make(T.DATE, "Xmas 2019")
     assert stand_in.endswith(" 2019") and not stand_in.startswith("Xmas")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_this_months_day_a_dispatchs_position_and_a_numbered_corner_stand_in_as_what_they_are(seed):
+    text = (
+        "Refiere que el día 5 del corriente sufrió una caída; ya en marzo del presente año hubo otra. "
+        "Phase II: LAT 64.79214 LON -147.36208. Vive en la calle 19 por 24, en Tixkokob."
+    )
+    out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
+    assert re.search(r"el día \d{1,2} del corriente sufrió", out), out
+    assert re.search(
+        r"en (?:enero|febrero|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre) "
+        r"del presente año",
+        out,
+    ), out
+    position = re.search(r"LAT (-?\d{2}\.\d{5}) LON (-\d{3}\.\d{5})\.", out)
+    assert position and not {"64.79214", "-147.36208"} & set(position.groups()), out
+    corner = re.search(r"calle (\d{1,2}) por (\d{1,2})", out)
+    assert corner and corner.groups() != ("19", "24"), out
