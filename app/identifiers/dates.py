@@ -62,7 +62,8 @@ class Precision(StrEnum):
 _FORMS: tuple[tuple[str, int], ...] = (
     (r"(?P<a>\d{1,4})(?P<sep>[/.\-])(?P<b>\d{1,2})(?P=sep)(?P<c>\d{4}|\d{2})", 0),
     (
-        rf"(?:(?P<weekday>{_EN_WEEKDAY}),? )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})?(?: of)?[ \-/]"
+        # (and a deed's "the 4th day of March, 1998")
+        rf"(?:(?P<weekday>{_EN_WEEKDAY}),? )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})?(?: day)?(?: of)?[ \-/]"
         rf"(?P<month>{_EN_MONTH})"
         rf"(?:[ \-/,]+(?P<year>{_YEAR4}|'?\d{{2}}(?![\d:])))?",
         re.I,
@@ -128,7 +129,7 @@ _CUED_DAY_MONTH = re.compile(
 # A log's entry opened by its day and month ("3/4 – filed the motion", "28/02: spoke to the client"), or a
 # record's words and then its day and month before a colon ("seguimiento telefonico 22/01: hablo con…").
 _ENTRY_DAY_MONTH = re.compile(
-    r"(?m)^[ \t]*(?P<date>\d{1,2}/\d{1,2})(?=[ \t]*(?:[–—-][ \t]|:[ \t]))"
+    r"(?m)^[ \t]*(?:[-•*][ \t]*)?(?P<date>\d{1,2}/\d{1,2})(?=[ \t]*(?:[–—-][ \t]|:[ \t]))"
     r"|(?i:\b(?:note|nota|seguimiento|evoluci[óo]n|control|labs?|visita|consulta|llamada|call|visit|review|entry|"
     r"update|actualizaci[óo]n)\b)[^\n\d:]{0,30}?\s(?P<titled>\d{1,2}/\d{1,2})(?=:\s)"
 )
@@ -338,7 +339,7 @@ _NOT_A_DAY_AFTER = (
     r"cranial|lumbar|thoracic|cervical|intercostal|metatarsal|metacarpal|vertebra|nerve|percent|generation|"
     r"session|visit|attempt|episode|degree|inning|minute|hour|period|stage|tier|level|position)"
 )
-_OF_THIS_MONTH = re.compile(r" (?i:del (?:corriente|presente|actual)(?: mes)?)\b")
+_OF_THIS_MONTH = re.compile(r" (?i:del (?:corriente|presente|actual)(?: mes)?|del mismo mes)\b")
 _SHORT_MONTHS = "ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec"
 _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
@@ -347,7 +348,8 @@ _LONE_DAY = re.compile(
     rf"(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
     # a record's "on 9th": the day of the month it was done ("increased to 15mg on 9th")
     rf"|(?i:\bon )(?P<on>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)(?![\w-])"
-    rf"|(?i:\bel )(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|presente|actual)(?: mes)?)\b)"
+    # "el 5 del corriente", "en la fecha 15 del corriente", "el día 19 del mismo mes": a day of the month named
+    rf"|(?<![\d/.,])(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|presente|actual|mismo)(?: mes)?)\b)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     # the range's end is a day of a month named ("del 10 al 18 de enero"); "del 1 al 10 de cada mes" names none
     rf"(?=\s+(?:al|y el|y|hasta el|to the|and the|and|[–-])\s+(?:\d{{1,2}}/\d{{1,2}}(?![/\d])|"

@@ -799,7 +799,10 @@ def _sentence_start_pair(text: str, names: list[tuple[int, int, str]], everyday:
 
 # The words that join a name to a parent's or a late husband's: Malay and Tamil patronymics ("Siti Nurhaliza
 # binte Osman", "Ravi Shankar s/o Muthusamy"), Arabic ones, and a widow's "viuda de Menjívar".
-_DESCENT = r"s/o |d/o |w/o |a/l |a/p |bin |binti |binte |bint |ibn |ben |viuda de |vda\. de "
+_DESCENT = (
+    r"s/o |d/o |w/o |S/O |D/O |W/O |A/L |A/P |BIN |BINTI |a/l |a/p |"
+    r"bin |binti |binte |bint |ibn |ben |viuda de |vda\. de "
+)
 
 
 # A person's name grows word by word; each word is matched where the name ends, not on a copy of the rest of

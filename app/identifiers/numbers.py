@@ -98,7 +98,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     ),
     _cued(
         T.RECORD_NUMBER,
-        r"nhc|hc|h\.c\.|historia cl[íi]nica|n\.?[º°]\.? (?:de )?historia|tarjeta sanitaria|cip|tsi|p[óo]liza|"
+        r"nhc|hc|h\.c\.|historia cl[íi]nica|n\.?[º°]\.? (?:de )?historia|tarjeta sanitaria|cipa?|tsi|p[óo]liza|"
         r"afiliaci[óo]n|"
         r"expediente cl[íi]nico|n\.?[º°]\.? de afiliado|beneficiary(?: id| number)?|group(?: number| no)|"
         r"member id|episode(?: number| no)?|encounter(?: number| no)?|account(?: number| no)|acct|folio|"
@@ -124,6 +124,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     _cued(
         T.ACCOUNT,
         r"branch code|transit|bsb|routing(?: number| no)?|aba|swift|bic|account no|acc(?:oun)?t\.? no|acct #|"
+        # "my POSB account 188-41327-4": the word alone before digits in groups
+        r"account(?= \d{2,}[-\s]\d)|"
         r"n\.?[º°]\.? de cuenta|n[úu]mero de cuenta|cuenta(?: corriente| de ahorros?| vista)?|caja de ahorros?|cbu|cci|"
         r"alias(?: cbu)?|clabe",
     ),
@@ -179,7 +181,7 @@ _GROUPED_CODE = re.compile(
 _NUMBERED = re.compile(
     r"(?<![\w#])(?:Reg\.? )?(?:No\.?:?|(?<=\w\s)no[.:]|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
     r"[Nn]úmero)[ \t]?:?[ \t]?(?P<value>(?:[A-Z]{2,4} (?=\d))?"
-    r"(?=[A-Z0-9./-]*\d{3}|[A-Z./-]*[A-Z][A-Z./-]*\d+[A-Z./-]+\d)[A-Z0-9][A-Z0-9./-]{1,20}[A-Z0-9])"
+    r"(?=[A-Z0-9./-]*\d{3}|[A-Z./-]*[A-Z][A-Z./-]*\d+[A-Z./-]+\d)[A-Z0-9][A-Z0-9./-]{1,30}[A-Z0-9])"
     r"(?![\w])"
 )
 # A code of digit groups after a label in capitals that names no test or reading: "CNIC: 35202-4817263-5",
@@ -205,6 +207,16 @@ _LONG_DIGITS = re.compile(r"(?<![\w.,/\-])\d{10,24}(?![\w.,/\-]|[.,]\d)")
 _PRODUCT_CODE_BEFORE = re.compile(
     r"(?i:\b(?:ean|gtin|upc|isbn|issn|cn|ndc|doi|sku|ref\. art|c[óo]digo nacional)\b)\W{0,4}$"
 )
+# A register's entry by its parts, two or more in a row: "tomo 2.418, libro 317, folio 112", "Tomo 1827, Folio
+# 214, Asiento 4317" (one alone may be a dose's or a sheet's word: "tomo 20 gotas", "hoja 2").
+_REGISTER_WORD = r"(?i:tomo|libro|folio|fol\.|fojas|asiento|p[áa]gina|p[áa]g\.|partida|acta)"
+_REGISTER_NUMBER = r"(?:n[º°]\.?\s*)?\d{1,3}(?:[.,]\d{3})+(?![\d.,]\d)|(?:n[º°]\.?\s*)?\d{1,6}(?![\d.,]\d)"
+_REGISTER_PART = re.compile(rf"\b{_REGISTER_WORD}\s+(?P<number>{_REGISTER_NUMBER})")
+_REGISTER_RUN = re.compile(
+    rf"\b{_REGISTER_WORD}\s+(?:{_REGISTER_NUMBER})(?:,?\s+{_REGISTER_WORD}\s+(?:{_REGISTER_NUMBER}))+"
+)
+# Zimbabwe's national registration number: its district, its serial, a check letter and the district of origin.
+_ZIMBABWE_ID = re.compile(r"(?<![\w-])\d{2}-\d{6,7} ?[A-Z] ?\d{2}(?![\w-])")
 _STANDARDS_BODIES = frozenset("ISO IEC EN DIN BS ANSI IEEE ASTM UNE NOM NCH RFC ITU CEN CEI NF JIS GOST".split())
 _CARD = re.compile(r"(?<![\d\-])(?:\d[ \-]?){12,18}\d(?![\d\-])")
 _CARD_ENDING = re.compile(
@@ -489,6 +501,9 @@ def find_numbers(text: str) -> list[Entity]:
         for m in _LONG_DIGITS.finditer(text)
         if not _PRODUCT_CODE_BEFORE.search(text, max(0, m.start() - 24), m.start())
     ]
+    for run in _REGISTER_RUN.finditer(text):
+        found += [Entity(*m.span("number"), T.RECORD_NUMBER) for m in _REGISTER_PART.finditer(text, *run.span())]
+    found += [Entity(*m.span(), T.NATIONAL_ID) for m in _ZIMBABWE_ID.finditer(text)]
     for match in _VOLUME_WITH_PAGE.finditer(text):
         pair = ("volume", "page") if match.group("volume") else ("first", "then")
         found += [Entity(*match.span(group), T.RECORD_NUMBER) for group in pair]
@@ -568,7 +583,7 @@ _A_WORD_FIRST = re.compile(r"[a-záéíóúñü]{2,} ")
 _A_DATE = re.compile(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{2,4}(?!\d)")
 _A_RATIO = re.compile(r"\d{1,3}/\d{1,3}(?![\d/])")
 # A value that is a size, a rank or a rate, whatever word was before it: "3mm", "7Fr", "75th", "3x/week".
-_A_MEASURE = re.compile(r"(?i)\d+(?:[.,]\d+)?\s?(?:mm|cm|m|fr|g|mg|ml|kg|st|nd|rd|th|x(?:/\w+)?|%)")
+_A_MEASURE = re.compile(r"(?i)\d+(?:[.,]\d+)?\s?(?:mm|cm|m|fr|g|mg|ml|kg|st|nd|rd|th|x(?:/\w+)?|%|am|pm|hrs?|h)")
 
 
 def _date_like(code: str) -> bool:

@@ -29,7 +29,11 @@ _PERSON_NAME = rf"{_CAPITAL_NAME}(?: (?:{_PARTICLE} ){{0,3}}{_CAPITAL_NAME}){{0,
 # (with the words a Spanish filing puts before a person: "el señor HO CHI-WAI", "Proc. F. J. Alcántara")
 _TITLE = (
     r"(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Professor|Sir|Dame|Judge|Justice|Dra|Sr|Sra|Srta|Dña|Lic|Licda|Ing|Proc|Ldo|"
-    r"Lda)\.?|(?<=\b[Ee]l )señor(?=\s)|(?<=\b[Ll]a )señora(?=\s))"
+    r"Lda)\.?|"
+    # Mohammad written short in Bangladesh and Malaysia, part of the name it opens ("Md. Alamgir Hossain",
+    # "MD. ALAMGIR HOSSAIN", "Mohd Faizal")
+    r"(?<!, )(?:Md|MD|Mohd|MOHD|Muhd)\.(?= [A-Z])|"
+    r"(?:Mohd|MOHD|Muhd)(?= [A-Z])|(?<=\b[Ee]l )señor(?=\s)|(?<=\b[Ll]a )señora(?=\s))"
 )
 # Ranks and honorifics that police statements, court papers and letters put before a name in the countries the
 # product's offices serve ("Sgt. Banda", "Insp. Ruiz", "Revd Jones", "Haji Ghulam", "Mst. Parveen", "Cllr
@@ -38,6 +42,8 @@ _TITLE = (
 _RANK = (
     r"(?:(?:Sgt|Sgto|Cpl|Const|Cst|Insp|Det|Supt|Capt|Cdr|Rev|Revd|Cllr|Haji|Hajjah|Mst|Engr|Atty|Sheikh|Imam|"
     r"Rabbi|Lcdo|Lcda|Abog|Mtro|Mtra|Subinsp|Subof|(?<![\d ] )Fr)\.?|"
+    # a chief's, an elder's or a pilgrim's honorific: "Nana Kofi Adjei III", "NANA OSEI BONSU", "Togbe Afede"
+    r"(?:Nana|NANA|Togbe|TOGBE|Opanin|Oba|OBA|Alhaji|ALHAJI|Alhaja|Hajia)(?= [A-ZÀ-Þ])|"
     r"(?:Sargento|Teniente|Capit[áa]n|Inspector|Inspectora|Subinspector|Subinspectora|Comisario|Comisaria|Agente|"
     r"Sor|Fray|Sergeant|Constable|Corporal|Detective|Reverend|Councillor|Mosammat|Notary(?! Public)|Nutar|"
     r"Lt\.?(?: ?Col\.?)?)"
@@ -864,6 +870,17 @@ RULES: tuple[Rule, ...] = (
         r"(?![\w/]|[.,-]\d|\s*(?:%|(?i:metros?|m|km|minutos?|min|cuadras?|bloques?|kil[óo]metros?|veces|personas|"
         r"casas)\b))",
     ),
+    # A what3words address, three words after its three slashes: "///rumble.ferns.twigs"
+    _rule(T.ADDRESS, r"(?<![\w/])///[a-z]{2,}\.[a-z]{2,}\.[a-z]{2,}(?!\w|\.\w)"),
+    # The initials an affidavit marks its exhibits with, derived from the deponent's name, in their quotes:
+    # marked "YBA 1", Exhibit "RMA 2" ("Exhibit AOB1" may be anything's code)
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:marked|exhibits?|exhibited as|anexo|documento))\s+[\"“](?P<value>(?-i:[A-Z]{2,4}))[ -]?\d{1,2}[\"”]"
+        r"(?![\w/])",
+        accept=lambda surface: surface not in lexicon.CLINICAL_ABBREVIATIONS,
+        cued=True,
+    ),
     # A Spanish flat named by its floor and door alone, as neighbours and chats name each other's homes: "Maribel
     # 1ºB:", "los del 2ºC", "del 1º dcha."; the ordinal's own mark, not a degree's ("2°C" is a temperature)
     _rule(
@@ -943,7 +960,9 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.PERSON,
         rf"(?<![\w.])(?:{_RANK} )+(?:{_TITLE} )?(?P<value>(?:[A-Z]\. ){{0,3}}(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"
-        r"(?:(?<=\b[A-Z])\.(?:[A-Z]\.){1,2}(?!\w)|(?: (?:[A-Z]\.){1,3}(?!\w)))?)",
+        r"(?:(?<=\b[A-Z])\.(?:[A-Z]\.){1,2}(?!\w)|(?: (?:[A-Z]\.){1,3}(?!\w)))?"
+        # a stool's or a family's number after the name ("Nana Kofi Adjei III", "Alphonse Thibodeaux, Jr.")
+        r"(?:,? (?:II|III|IV|V|VI|Jr\.?|Sr\.?|JR\.?|SR\.?)(?![\w]))?)",
         cued=True,
     ),
     _rule(
@@ -960,7 +979,7 @@ RULES: tuple[Rule, ...] = (
     # form is the evidence: a sender's name need be on no list.
     _rule(
         T.PERSON,
-        r"(?m)^\[?(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
+        r"(?m)^[ \t]*\[?(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
         r"(?: ?[apAP]\.? ?[mM]\.?)?\]?[,\-– ]+(?:(?i:t[íi]a|t[íi]o|abuela|abuelo|mam[áa]|pap[áa]|aunt|uncle|"
         r"nurse|dr\.?) )?(?P<value>(?!(?i:me|mum|mom|dad|mam[áa]|pap[áa]|yo)\b)[^\W\d_]{2,}(?: [^\W\d_]{2,}){0,3})"
         r"(?: \([^()\n]{1,30}\))?:",
@@ -1303,7 +1322,9 @@ NAME_LABELS = re.compile(
     rf"Parte (?:actora|demandada|demandante|solicitante|solicitada|requerida|requirente|denunciante)|"
     rf"Abogad[oa](?: de la parte \w+)?|Letrad[oa]|Procurador[a]?|Acudiente|Familiar responsable|"
     rf"Persona de contacto|Contacto de emergencia|Representante legal):[ \t]*)"
-    rf"(?:{_TITLE} )?(?P<value>(?:[A-Z]\. ){{0,3}}{_PERSON_NAME}(?: [A-Z]\.?)?(?: {_CAPITAL_NAME}){{0,2}})"
+    # (a preferred name in quotes: 'Preferred name: "Dot"')
+    rf"(?:{_TITLE} )?(?P<quote>[\"“])?"
+    rf"(?P<value>(?:[A-Z]\. ){{0,3}}{_PERSON_NAME}(?: [A-Z]\.?)?(?: {_CAPITAL_NAME}){{0,2}})(?(quote)[\"”])"
 )
 # In a line that holds a street address, a city before a postcode and a five-digit ZIP are address parts.
 # Four digits too after the town (Australia, New Zealand, much of Europe: "Rototuna, Hamilton 3210").
@@ -1444,6 +1465,8 @@ def graded_eponyms(text: str) -> list[tuple[int, int]]:
         and not lexicon.is_region(m.group("name"))
         and lexicon.zipf(m.group("name").lower()) < 3.5  # "Partners II", "System V": words, not authors
         and not _TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())  # "Mr Hinchey IV"
+        # a capitalised word before it is a given name the lists lack: "Nana Kofi Adjei III"
+        and not re.search(r"[A-ZÀ-Þ][^\W\d_]* $", text[max(0, m.start() - 30) : m.start()])
     ]
 
 

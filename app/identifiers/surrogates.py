@@ -21,7 +21,12 @@ from app.identifiers.entities import EntityType
 from app.identifiers.rules import GENERIC_INSTITUTION_WORDS, HOST_DOT, LEGAL_FORM_ENDING, MAILBOX_AT
 
 T = EntityType
-_TITLES = lexicon.TITLES | frozenset("professor judge justice abg abgda letrado letrada".split())
+# (and the honorifics, ranks and generational numbers the detector reads beside a name, kept as written: "Md.
+# Alamgir Hossain" is "Md." and another name, "Nana Kofi Adjei III" another chief of the same stool's line)
+_TITLES = lexicon.TITLES | frozenset(
+    "professor judge justice abg abgda letrado letrada md mohd muhd nana haji hajjah alhaji alhaja togbe opanin "
+    "oba mst mosammat sgt cpl const cst insp supt capt cllr revd ii iii iv jr".split()
+)
 # A title says which first names read naturally after it: "Mrs Mario Walker" makes a model stumble.
 _FEMALE_TITLES = frozenset(
     "mrs ms miss dame lady dña dª doña sra srta dra licda mtra profa abgda letrada lda señora señorita".split()
@@ -86,7 +91,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _NUMBER_AND_ORDINAL = re.compile(r"(\d+)((?i:st|nd|rd|th)(?![^\W\d_]))?")
 # The words that join the two streets of a corner ("grand and 5th"): the model reads a corner still.
 _THIS_MONTH_OR_YEAR = re.compile(
-    r"(?<=\w) (?i:del (?:corriente|presente|actual)(?: mes)?|del presente año|del año en curso|de este año|"
+    r"(?<=\w) (?i:del (?:corriente|presente|actual|mismo)(?: mes)?|del presente año|del año en curso|de este año|"
     r"del corriente año|del año pasado|of this year|of last year)$"
 )
 _CORNER_WORDS = frozenset("and y & at on corner of por x con entre".split())
@@ -463,6 +468,12 @@ class SurrogateMaker:
         return made
 
     def _address(self, original: str) -> str:
+        if what3words := re.fullmatch(r"(///)?[a-z]+\.[a-z]+\.[a-z]+", original):
+            # three words of the map's grid stand in as three other words in its form
+            words = [
+                self.word(w, "last").lower().replace(" ", "").replace("'", "") for w in original.strip("/").split(".")
+            ]
+            return (what3words.group(1) or "") + ".".join(words)
         if not re.search(r"\d", original) and not any(w.lower() in _STREET_WORDS for w in _WORD.findall(original)):
             return self.word(original, "place")  # a town or a city
         numbers = _NUMBER_AND_ORDINAL.sub(self._renumbered, original)

@@ -1775,7 +1775,7 @@ def test_a_spelled_age_a_patronymic_and_a_spanish_banks_kind_keep_their_form_in_
     out = pseudonymiser.pseudonymise(text).text
     assert re.search(r"de noventa(?: y \w+)? años", out) and "noventa y dos" not in out, out
     assert re.search(r"Mrs \w+ \w+ binte \w+ paid Banco \w+", out) and "Rahman" not in out, out
-    assert "Carrer del " in out and "Rec" not in out, out
+    assert "Carrer del " in out and not re.search(r"\bRec\b", out), out
 
 
 @pytest.mark.parametrize(
@@ -4380,3 +4380,40 @@ def test_a_registers_page_before_its_book(detector):
 def test_a_forms_next_field_after_a_name_is_no_name(detector):
     text = "Name: Ghulam Rasool   Age/Sex: 92 Y / M"
     assert [(e.text_in(text), e.type) for e in detector.detect(text)] == [("Ghulam Rasool", T.PERSON), ("92", T.AGE)]
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("   12/1/24, 9:41 pm - Tan WK: tmr all report 7am sharp", ["Tan WK"]),
+        ('Name:               Edna Mae Kowalski   Preferred name: "Teddie"', ["Teddie"]),
+        ("acting by its then Odikro, Nana Kwame Boateng III (now deceased), and", ["Kwame Boateng III"]),
+        ('marked Exhibits "KOA 1" and "KOA 2".', ["KOA"]),
+        ("Claimant:    SUBRAMANIAM S/O KRISHNAN (NRIC No. S7411023C)", ["SUBRAMANIAM", "KRISHNAN"]),
+        ("WITNESS STATEMENT OF MD. RAFIQUL ISLAM\n1. My name is Md. Rafiqul Islam.", ["RAFIQUL", "Rafiqul Islam"]),
+        ("Location: campervan at the car park, what3words ///table.chair.lamp.", ["table.chair.lamp"]),
+        ("by an Indenture dated the 9th day of June, 2001 made between", ["9th day of June, 2001"]),
+        ("el día 21 del mismo mes en el aparcamiento. Que en la fecha 12 del corriente, siendo", ["21", "12"]),
+        ("- 3/9: infección urinaria, tratada con fosfomicina", ["3/9"]),
+        ("Registro de la Propiedad, tomo 3.102, libro 411, folio 87, finca nº 30.552.", ["3.102", "411", "87"]),
+        ("| T-02201   | MOYO, Rudo   | F | 29 | 63-2209871 K 47   | Nhowe", ["63-2209871 K 47"]),
+        ("My salary is paid into my POSB account 172-55104-9; the payslips", ["172-55104-9"]),
+        ("con Aviso de Operación N° 8-812-2277-2021-553210, quien", ["8-812-2277-2021-553210"]),
+    ],
+)
+def test_honorifics_exhibits_registers_and_forms_of_other_countries(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_quote_after_a_label_an_exhibits_own_code_and_a_time_stay(detector):
+    text = 'CC: "Sik mwen ap monte" — sugars high. Attached as Exhibit AOB1. Report 7am sharp, Dr. Lee, MD. Next.'
+    assert_kept(detector, text, "Sik mwen", "Exhibit", "7am", "MD. Next")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_honorifics_generations_and_a_map_grids_words_stand_in_as_their_kind(detector, seed):
+    text = "Nana Kofi Adjei III (now deceased). My name is Md. Alamgir Hossain. Met at ///rumble.ferns.twigs today."
+    out = Pseudonymiser(Pseudonyms(seed=seed), detector=detector).pseudonymise(text).text
+    assert re.search(r"Nana \w+ \w+ III \(now", out) and "Kofi" not in out, out
+    assert re.search(r"Md\. \w+ \w+\.", out) and "Alamgir" not in out, out
+    assert re.search(r"///[a-z]+\.[a-z]+\.[a-z]+ today", out) and "rumble" not in out, out
