@@ -337,7 +337,11 @@ _NOT_A_DAY_AFTER = (
     r"(?:floor|time|times|grade|century|edition|percentile|centile|decile|rib|toe|finger|day|week|month|year|cycle|"
     r"dose|line|amendment|circuit|district|ward|street|st|avenue|ave|birthday|anniversary|place|round|row|trimester|"
     r"cranial|lumbar|thoracic|cervical|intercostal|metatarsal|metacarpal|vertebra|nerve|percent|generation|"
-    r"session|visit|attempt|episode|degree|inning|minute|hour|period|stage|tier|level|position)"
+    r"session|visit|attempt|episode|degree|inning|minute|hour|period|stage|tier|level|position|"
+    # a filing's numbered parties and items: "the 1st Defendant", "the 2nd Respondent", "the 3rd Schedule"
+    r"defendants?|plaintiffs?|respondents?|claimants?|applicants?|appellants?|petitioners?|parties|party|"
+    r"interested|schedule|exhibit|witness|accused|count|ground|limb|paragraph|para|clause|article|section|"
+    r"instalment|installment|payment|quarter|half|term|semester|option|choice|priority|reading|offence|offense)"
 )
 _OF_THIS_MONTH = re.compile(r" (?i:del (?:corriente|presente|actual)(?: mes)?|del mismo mes)\b")
 _SHORT_MONTHS = "ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec"

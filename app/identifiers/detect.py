@@ -127,6 +127,10 @@ _ROLE_WORDS = frozenset(
     "intérprete interprete agente magistrado magistrada secretario secretaria notario notaria tutor tutora "
     "directora director subdirector subdirectora coordinadora coordinador supervisora supervisor ventas "
     "inspector inspectora juez jueza magistrada-juez magistrado-juez "
+    # the parties of a deed, a complaint and a conciliation as their headings name them ("PARTE QUERELLADA",
+    # "VENDEDORES, D. …", "el Letrado Conciliador D. …", "SEGUNDO OTROSÍ")
+    "querellada querellado querellados querelladas vendedor vendedora vendedores vendedoras comprador compradora "
+    "compradores compradoras conciliador conciliadora otrosí otrosi parte partes primer tercer "
     # ranks written short before a name ("Const. Mwape", "Insp. Ruiz"), read as rare names when alone
     "sgt sgto cpl const cst insp det supt capt cdr revd cllr engr atty subinsp subof mst abog lcdo lcda mtro "
     "mtra".split()
@@ -158,6 +162,7 @@ _LABEL_WORDS = frozenset(
     "cordiales saludos un saludo hola buenos buenas tardes días noches tía tío tia tio hija hijo abuela abuelo "
     "mamá papá "
     "madre padre notario notaria master pc dc ds di "
+    "vendedor vendedora vendedores vendedoras comprador compradora compradores compradoras conciliador conciliadora "
     # a transcript's or a letter's typist's label ("Transcrito por: kcm")
     "transcrito transcrita transcribed dictado dictada dictated typed mecanografiado mecanografiada "
     # qualifications after a name
@@ -391,7 +396,7 @@ class IdentifierDetector:
 
 
 _THOUSANDS = re.compile(r"\d{1,3}(?:[.,]\d{3})+(?:[.,]\d{2})?")
-_CURRENCY_BEFORE = re.compile(r"(?:[$€£]|US\$|USD|COP|MXN|ARS|CLP|PEN|EUR|S/\.?|Bs\.?|₡|Q)\s?$")
+_CURRENCY_BEFORE = re.compile(r"(?:[$€£₲]|US\$|USD|COP|MXN|ARS|CLP|PEN|EUR|PYG|S/\.?|Bs\.?|Gs\.?|₡|Q)\s?$")
 _CURRENCY_AFTER = re.compile(
     r"^\s?(?:pesos|euros|dólares|dolares|dollars|soles|bolívares|bolivares|colones|quetzales|lempiras|guaraníes|"
     r"reales|USD|COP|MXN|ARS|CLP|PEN|EUR|€|\$)",
@@ -466,7 +471,10 @@ def _without_lower_case_tail(text: str, entity: Entity) -> Entity:
 # The ordinals that number a Spanish judgment's or deed's paragraphs, before their ".-".
 _ORDINAL_HEADING = re.compile(
     r"(?:PRIMERO|SEGUNDO|TERCERO|CUARTO|QUINTO|SEXTO|S[ÉE]PTIMO|OCTAVO|NOVENO|D[ÉE]CIMO|UND[ÉE]CIMO|"
-    r"DUOD[ÉE]CIMO|[ÚU]NICO|Primero|Segundo|Tercero|Cuarto|Quinto|Sexto|Séptimo|Octavo|Noveno|Décimo|Único)"
+    r"DUOD[ÉE]CIMO|[ÚU]NICO|Primero|Segundo|Tercero|Cuarto|Quinto|Sexto|Séptimo|Octavo|Noveno|Décimo|Único|"
+    # a contract's clauses, feminine: "SEXTA.- Intermediación", "Primera.- Objeto"
+    r"PRIMERA|SEGUNDA|TERCERA|CUARTA|QUINTA|SEXTA|S[ÉE]PTIMA|OCTAVA|NOVENA|D[ÉE]CIMA|[ÚU]NICA|"
+    r"Primera|Segunda|Tercera|Cuarta|Quinta|Sexta|Séptima|Octava|Novena|Décima|Única)"
     r"(?:\s*[.:]\s*[-–—]|\s+[-–—]\s)"
 )
 
@@ -1172,6 +1180,9 @@ _FORMS_OF_ADDRESS = lexicon.TITLES | frozenset("ilmo ilma ilmos ilmas excmo excm
 _DOSE_FORMS = frozenset("tab tabs tablet cap caps inj syp syr susp amp comp gtt iv po".split())
 
 
+_FURTHER_PLEA = re.compile(r"(?i)(?:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|[úu]ltimo)\s+otros[íi]")
+
+
 def _names_no_one(text: str, entity: Entity) -> bool:
     """A finding of a form that is no identifier here: a ratio typed as a number, a drug's code after its
     "NDC" (in its sentence or its table's heading), which reads as a phone number, or a name that is the word
@@ -1187,6 +1198,8 @@ def _names_no_one(text: str, entity: Entity) -> bool:
     if entity.type not in (T.PERSON, T.ORGANIZATION, T.LOCATION, T.ADDRESS):
         return False
     words = [w.lower() for w in _NAME_WORD.findall(surface)]
+    if _FURTHER_PLEA.fullmatch(surface):
+        return True  # "SEGUNDO OTROSÍ": a filing's further plea, numbered
     if entity.type is not T.ADDRESS:
         if any(start <= entity.start and entity.end <= end for start, end in cue_spans(text)):
             return True

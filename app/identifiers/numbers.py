@@ -524,6 +524,8 @@ def find_numbers(text: str) -> list[Entity]:
             start, value = start + word.end(), value[word.end() :]
             if _A_DATE.match(value) or kind not in (T.CASE_NUMBER, T.RECORD_NUMBER) and _A_RATIO.match(value):
                 continue  # "Expediente judicial 123/21" is a case's number, "RIF pain 3/7" no one's
+            if _A_YEAR_OR_A_TIME.fullmatch(value) or _A_CLOCK_AFTER.match(text, end):
+                continue  # "one incident in 2021", "report at 7.00 a.m.": the sentence's year or hour
         if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
             continue  # "plate 3" is a count
         # "C.I.: 4827153 L.P.": the department that issued it is part of the number, and no litre
@@ -584,6 +586,10 @@ _A_DATE = re.compile(r"\d{1,4}[/.\-]\d{1,2}[/.\-]\d{2,4}(?!\d)")
 _A_RATIO = re.compile(r"\d{1,3}/\d{1,3}(?![\d/])")
 # A value that is a size, a rank or a rate, whatever word was before it: "3mm", "7Fr", "75th", "3x/week".
 _A_MEASURE = re.compile(r"(?i)\d+(?:[.,]\d+)?\s?(?:mm|cm|m|fr|g|mg|ml|kg|st|nd|rd|th|x(?:/\w+)?|%|am|pm|hrs?|h)")
+
+
+_A_YEAR_OR_A_TIME = re.compile(r"(?:19|20)\d{2}|\d{1,2}[.:]\d{2}")
+_A_CLOCK_AFTER = re.compile(r"\s?(?i:a\.m\.|p\.m\.|am\b|pm\b|hrs?\b|h\b)")
 
 
 def _date_like(code: str) -> bool:

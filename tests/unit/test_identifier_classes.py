@@ -4417,3 +4417,18 @@ def test_honorifics_generations_and_a_map_grids_words_stand_in_as_their_kind(det
     assert re.search(r"Nana \w+ \w+ III \(now", out) and "Kofi" not in out, out
     assert re.search(r"Md\. \w+ \w+\.", out) and "Alamgir" not in out, out
     assert re.search(r"///[a-z]+\.[a-z]+\.[a-z]+ today", out) and "rumble" not in out, out
+
+
+def test_a_filings_numbered_parties_pleas_and_clauses_an_hour_a_year_and_an_amount_are_no_identifiers(detector):
+    text = (
+        "The fence was erected by the 1st Defendant and the 2nd Defendant. We must report at 7.00 a.m. daily; "
+        "one incident in 2021 of threatening a neighbour. Valor estimado del bien: Gs. 9.800.000.\n"
+        "SEXTA.- Intermediación. SEGUNDO OTROSÍ: pido.\nI. PARTE QUERELLADA"
+    )
+    assert [e.text_in(text) for e in detector.detect(text)] == []
+
+
+def test_a_deeds_party_heading_and_a_conciliators_office_stay_outside_the_name(detector):
+    text = "VENDEDORES, D. TOMÁS SUÁREZ CABRERA, mayor de edad. Ante el Letrado Conciliador D. Jaime Sancho Lacasa."
+    people = [e.text_in(text) for e in detector.detect(text) if e.type is T.PERSON]
+    assert people == ["D. TOMÁS SUÁREZ CABRERA", "D. Jaime Sancho Lacasa"], people
