@@ -870,6 +870,14 @@ RULES: tuple[Rule, ...] = (
         r"(?![\w/]|[.,-]\d|\s*(?:%|(?i:metros?|m|km|minutos?|min|cuadras?|bloques?|kil[óo]metros?|veces|personas|"
         r"casas)\b))",
     ),
+    # A nickname in quotes after the words that give it: (called "A.J."), todos le llaman "el Rubio", aka "Sandy"
+    # (a capital after them: "a condition called "long covid"" names no one)
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:called|known as|aka|a\.k\.a\.|nicknamed|le dicen|llaman|apodad[oa]|conocid[oa] como|alias))\s+"
+        r"[\"“](?P<value>(?:(?i:el|la) )?[A-ZÀ-Þ](?:\.[A-ZÀ-Þ]\.?|[a-zà-ÿ]+(?: [A-ZÀ-Þ][a-zà-ÿ]+)?))[\"”]",
+        cued=True,
+    ),
     # A what3words address, three words after its three slashes: "///rumble.ferns.twigs"
     _rule(T.ADDRESS, r"(?<![\w/])///[a-z]{2,}\.[a-z]{2,}\.[a-z]{2,}(?!\w|\.\w)"),
     # The initials an affidavit marks its exhibits with, derived from the deponent's name, in their quotes:
@@ -927,8 +935,8 @@ RULES: tuple[Rule, ...] = (
     # por: kcm"), anywhere on the line.
     _rule(
         T.PERSON,
-        r"(?:(?:^|\n)[ \t]*|(?<=\s\s))(?i:[a-z]+ed by|(?:revisad|realizad|elaborad|firmad|atendid|transcrit|"
-        r"dictad|mecanografiad)[oa] por):[ \t]*(?P<value>[A-Z]{2,3}|(?-i:[a-z]{2,4}))(?=[ \t(]|$)",
+        r"(?:(?:^|\n)[ \t]*|(?<=\s\s))(?i:[a-z]+ed by|read by|(?:revisad|realizad|elaborad|firmad|atendid|transcrit|"
+        r"dictad|mecanografiad)[oa] por):[ \t]*(?P<value>[A-Z]{2,3}|(?-i:[a-z]{2,4}|[a-z]{2,12}\d{1,3}))(?=[ \t(]|$)",
         re.M,
         accept=lambda surface: (
             surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
@@ -940,11 +948,16 @@ RULES: tuple[Rule, ...] = (
     # Initials signing a note's last line after a dash: "INR 1,3 el 17/1. — JLP", "Email ok. – O.A."
     _rule(
         T.PERSON,
-        r"(?<=[.!)]) +[—–-] ?(?P<value>[A-Z]\.?[A-Z]\.?(?:[A-Z]\.?)?)[ \t]*(?=\n|$)",
-        # with points they are someone's ("O.A."); without, an abbreviation is one ("– ICU", "- BP")
+        r"(?<=[.!)]) +[—–-] ?(?P<value>[A-Z]\.?[A-Z]\.?(?:[A-Z]\.?)?|(?-i:[a-z]{2,3}))[ \t]*(?=\n|$)",
+        # with points they are someone's ("O.A."); without, an abbreviation is one ("– ICU", "- BP"); in lower
+        # case, a nurse's signature unless a word ("Diuresis espontánea. – jla", not "– ok")
         accept=lambda surface: (
             "." in surface
-            or (surface not in lexicon.CLINICAL_ABBREVIATIONS and surface not in lexicon.EVERYDAY_ABBREVIATIONS)
+            or (
+                surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
+                and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
+                and (surface.isupper() or max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 2.5)
+            )
         ),
         cued=True,
     ),

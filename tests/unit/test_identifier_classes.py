@@ -4432,3 +4432,21 @@ def test_a_deeds_party_heading_and_a_conciliators_office_stay_outside_the_name(d
     text = "VENDEDORES, D. TOMÁS SUÁREZ CABRERA, mayor de edad. Ante el Letrado Conciliador D. Jaime Sancho Lacasa."
     people = [e.text_in(text) for e in detector.detect(text) if e.type is T.PERSON]
     assert people == ["D. TOMÁS SUÁREZ CABRERA", "D. Jaime Sancho Lacasa"], people
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Signed electronically: C. Fraser 18/09/2024    Read by: jlogan3 (OOH coordinator)", ["jlogan3"]),
+        ("Diuresis espontánea.  – mrg\n\n09/04 08:00 Afebril.", ["mrg"]),
+        ('Jean-Luc Arceneaux, Jr. (called "J.L."), domiciled in Lafayette Parish', ["J.L."]),
+        ('Gil Lapuente, al que en el almacén todos llaman "el Moreno", según el albarán', ["el Moreno"]),
+        ('His brother, known as "Sandy" in the village, visits.', ["Sandy"]),
+    ],
+)
+def test_typists_logins_lower_case_signatures_and_quoted_nicknames(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_word_signing_off_a_line_stays(detector):
+    assert_kept(detector, "Stable overnight. – ok\nPlan unchanged. - no\n", "– ok", "- no")
