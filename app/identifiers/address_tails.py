@@ -49,7 +49,9 @@ _TAIL = re.compile(
     # "Kale Nagusia 12, 3" of "3. eskuina", "Rivadavia 5680, 4°" of '4° "C"')
     r"(?:(?<=\d)\. ?(?:OG|Etage|Stock|og|etage|stock)(?: (?:links|rechts|Mitte|li\.|re\.|mitte))?"
     r"|(?<=\d)\. ?(?i:eskuina|ezkerra|erdia)|(?<=[°º]) ?\"[A-Z]\")?"
-    rf"(?:[/-]\d{{1,4}}[A-Za-z]?(?!\w))?(?:(?:,? | )(?:{_UNIT}))*"
+    # (four pieces at most — a block, a staircase, a floor, a door — so that a chat's run of flats, "1º A, 1º B,
+    # 2º A, …", is not read again whole from each of them)
+    rf"(?:[/-]\d{{1,4}}[A-Za-z]?(?!\w))?(?:(?:,? | )(?:{_UNIT})){{0,4}}"
 )
 
 _LOWER_WORD = r"[a-zà-ÿ][a-zà-ÿ'’\-]+"

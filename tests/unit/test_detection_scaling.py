@@ -40,6 +40,9 @@ FAMILIES = [
     ("paciente: maria ", Language.SPANISH),  # a label before lower-case name words
     ("12 oak st, apt 3", Language.ENGLISH),  # a street's flats, one after another
     ("kwame, ", Language.ENGLISH),  # a list of given names beside one another
+    ("1º A, ", Language.SPANISH),  # a chat's flats named by floor and door, each an address whose units follow
+    ("Nana Kofi ", Language.ENGLISH),  # an honorific and a name, again and again
+    ("tomo 1, libro 2, ", Language.SPANISH),  # a register's parts in a row
 ]
 
 
