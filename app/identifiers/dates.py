@@ -77,9 +77,8 @@ _FORMS: tuple[tuple[str, int], ...] = (
     (
         rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro\.?|er\.?|o\.?)? de "
         rf"(?P<month>{_ES_MONTH})"
-        # (and a year of two digits after its "de": "el 2 de febrero del 85")
-        rf"(?:,? (?P<of>del?|,) (?P<year>{_YEAR4}|(?<=de )\d{{2}}(?![\d:%]|[.,]\d)|"
-        rf"(?<=del )\d{{2}}(?![\d:%]|[.,]\d)))?",
+        # (and a year of two digits after its "del": "el 2 de febrero del 85"; "de 25 a 50 mg" is a dose)
+        rf"(?:,? (?P<of>del?|,) (?P<year>{_YEAR4}|(?<=\w del )\d{{2}}(?![\d:%]|[.,]\d)(?! ?(?:a|al|y|o|mg|ml|%)\b)))?",
         re.I,
     ),
     # The month first, as Mexico and the United States write Spanish: "noviembre 12", "marzo 5, 2024"; only a
@@ -353,7 +352,10 @@ _LONE_DAY = re.compile(
     # a record's "on 9th": the day of the month it was done ("increased to 15mg on 9th")
     rf"|(?i:\bon )(?P<on>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)(?![\w-])"
     # "el 5 del corriente", "en la fecha 15 del corriente", "el día 19 del mismo mes": a day of the month named
-    rf"|(?<![\d/.,])(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|presente|actual|mismo)(?: mes)?)\b)"
+    # (not a law's or a contract's article: "artículo 12 del presente Reglamento", "la cláusula 4 del presente")
+    rf"|(?<![\d/.,])(?<!(?i:artículo) )(?<!(?i:articulo) )(?<!(?i:cláusula) )(?<!(?i:clausula) )(?<!(?i:apartado) )"
+    rf"(?<!(?i:punto) )(?<!(?i:anexo) )(?<!(?i:capítulo) )(?<!(?i:sección) )(?<!(?i:art\.) )(?<!(?i:núm\.) )"
+    rf"(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|actual|presente mes|mismo mes|presente(?=[,.;)]|$)))\b)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     # the range's end is a day of a month named ("del 10 al 18 de enero"); "del 1 al 10 de cada mes" names none
     rf"(?=\s+(?:al|y el|y|hasta el|to the|and the|and|[–-])\s+(?:\d{{1,2}}/\d{{1,2}}(?![/\d])|"
@@ -393,15 +395,21 @@ _DAY_MONTH_RANGE = re.compile(
 # A day and a month of two digits each, as forms and logs write a date without its year ("insertado 03/02",
 # "TURNO DE NOCHE 14/03", "| 25/08 |"): no fraction or score is written so. Not before a unit or a rate, not
 # after a reading's label, and not a child's age in months ("18/12 old") or a span of weeks or months.
+# (a part written with its leading zero, or a day past the twelfth before October to December, which no count
+# is: "10/12 lymph nodes" and "11/12 stations" are counts, "21/11" a date)
 _TWO_DIGIT_DAY_MONTH = re.compile(
-    r"(?<![\w/.:,\-])(?P<date>\d{2}/\d{2})(?![\w/]|[.,]\d)"
+    r"(?<![\w/.:,\-])(?P<date>(?=0|\d\d/0)\d{2}/\d{2}|(?:1[3-9]|2\d|3[01])/1[0-2])(?![\w/]|[.,]\d)"
+    r"(?!\s*(?i:positiv[oe]s?|negativ[oe]s?|nodes?|ganglios?|stations|items|fractions?|fracciones|correct|"
+    r"correctas?|aciertos)\b)"
     r"(?!\s*(?i:mg|mcg|ml|g|kg|%|mmol|mm|cm|mmhg|units?|u|meq|l|lbs?|°|per|/|x|ago|old|hx|history|months?|weeks?|"
     r"days?|hours?|hrs?|h|years?|times|d[íi]as?|semanas?|mes(?:es)?|años?|horas?|veces|sesiones|sessions|ciclos|"
     r"cycles|dosis|doses|tabs?|tablets?|comprimidos?|c[áa]psulas?|capsules?|gotas|drops|puffs?|ampollas?|sobres?)\b)"
 )
 _READING_BEFORE = re.compile(
     r"(?i:\b(?:bp|ta|tas|gcs|va|bcva|ucva|acuity|vision|visus|agudeza|snellen|score|scored|power|mmse|moca|phq-?9|"
-    r"gad-?7|hx|h/o|ratio|fio2|pao2|peep|ie|i:e|pain|dolor|eva|vas|nrs|apgar|glasgow|for|over|aged?|x|durante|hace)\b)"
+    r"gad-?7|hx|h/o|ratio|fio2|pao2|peep|ie|i:e|pain|dolor|eva|vas|nrs|apgar|glasgow|for|over|aged?|x|durante|hace|"
+    # each eye's acuity: "RE 06/09, LE 06/12", "OD 20/40"
+    r"re|le|od|oi|os|ou|ao)\b)"
     r"[^\n\d]{0,6}$"
 )
 # Months written short from one to another: "Caregiver (Feb–Apr, 10 weeks)", "ene-mar".
@@ -411,7 +419,10 @@ _SHORT_MONTH_RANGE = re.compile(
 )
 # A day and month that closes a bracket after a comma, as a note dates an opinion or a result: "(Dr. Warraich,
 # 16/3)", "(eco, 4/11)".
-_BRACKET_CLOSING_DAY_MONTH = re.compile(r"\([^()\n]{2,60}, (?P<date>\d{1,2}/\d{1,2})\)")
+# (after a doctor's name: "(axila, 2/12)" and "(GOLD, 3/4)" are counts and grades)
+_BRACKET_CLOSING_DAY_MONTH = re.compile(
+    r"\((?=[^()\n]{0,20}\b(?:Dr|Dra|Drs|Prof|Mr|Mrs|Ms|Sr|Sra|Lic)\b)[^()\n]{2,60}, (?P<date>\d{1,2}/\d{1,2})\)"
+)
 # What dates a month named alone: "marzo del presente año", "in March of this year".
 _THIS_YEAR_AFTER = re.compile(
     r" (?:del presente año|del año en curso|de este año|del corriente año|del año pasado|of this year|of last year)\b"

@@ -1359,15 +1359,16 @@ _TOWN_JOINED_TO_POSTCODE = re.compile(r"\b(?P<town>[A-Z][a-z]{2,20})-(?P<value>\
 
 def _postcodes_after_places(text: str, found: list[Entity]) -> list[Entity]:
     """The postcode written after a town or a suburb that a finding holds, or joined to a town of the
-    gazetteer by a hyphen (the town is found in its own right)."""
+    gazetteer by a hyphen, the town with it ("Lahore-54600"; "Valencia-2023" is a congress's year)."""
     return [
         Entity(*match.span("value" if match.group("value") else "joined"), T.POSTCODE)
         for place in found
         if place.type in (T.LOCATION, T.ADDRESS) and (match := _POSTCODE_AFTER_PLACE.match(text, place.end))
     ] + [
-        Entity(*match.span("value"), T.POSTCODE)
+        Entity(*match.span(group), kind)
         for match in _TOWN_JOINED_TO_POSTCODE.finditer(text)
-        if match.group("town") in town_names()
+        if match.group("town") in town_names() and not re.fullmatch(r"(?:19|20)\d\d", match.group("value"))
+        for group, kind in (("town", T.LOCATION), ("value", T.POSTCODE))
     ]
 
 
@@ -1434,6 +1435,7 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
         + rules.organisms(text)
         + rules.eponymous_diseases(text)
         + rules.graded_eponyms(text)
+        + rules.possessed_eponyms(text)
         + [m.span() for m in rules.MAKER_PHRASES.finditer(text)]
     )
     # a number inside a law's own reference ("Ley Núm. 210-2015", "Decreto Supremo N° 28699") is the law's; inside

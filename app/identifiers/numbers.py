@@ -179,7 +179,7 @@ _GROUPED_CODE = re.compile(
 # The word may take a colon ("O.B. No.: 1184/24", "OPD no: 24/1183"), the code three characters ("Reyes #214"),
 # its digits apart ("machine no. L11-M23") or its letters a word of their own ("roll no. EVB 7718-2204").
 _NUMBERED = re.compile(
-    r"(?<![\w#])(?:Reg\.? )?(?:No\.?:?|(?<=\w\s)no[.:]|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
+    r"(?<![\w#])(?:Reg\.? )?(?:No(?:\.:?|:)|(?<=\w\s)no[.:]|N\.?º|N\.?°|n\.?º|n\.?°|#|[Nn]úm\.|"
     r"[Nn]úmero)[ \t]?:?[ \t]?(?P<value>(?:[A-Z]{2,4} (?=\d))?"
     r"(?=[A-Z0-9./-]*\d{3}|[A-Z./-]*[A-Z][A-Z./-]*\d+[A-Z./-]+\d)[A-Z0-9][A-Z0-9./-]{1,30}[A-Z0-9])"
     r"(?![\w])"
@@ -214,6 +214,11 @@ _REGISTER_NUMBER = r"(?:n[º°]\.?\s*)?\d{1,3}(?:[.,]\d{3})+(?![\d.,]\d)|(?:n[º
 _REGISTER_PART = re.compile(rf"\b{_REGISTER_WORD}\s+(?P<number>{_REGISTER_NUMBER})")
 _REGISTER_RUN = re.compile(
     rf"\b{_REGISTER_WORD}\s+(?:{_REGISTER_NUMBER})(?:,?\s+{_REGISTER_WORD}\s+(?:{_REGISTER_NUMBER}))+"
+)
+# The register the entry is in, named before it: civil, land and notarial registers and their records.
+_A_REGISTER_BEFORE = re.compile(
+    r"(?i:registr|inscri|finca|notar|escritura|protocolo|partida|propiedad|nacimiento|defunci|matrimonio|"
+    r"civil|juzgado|libro de|acta)"
 )
 # Zimbabwe's national registration number: its district, its serial, a check letter and the district of origin.
 _ZIMBABWE_ID = re.compile(r"(?<![\w-])\d{2}-\d{6,7} ?[A-Z] ?\d{2}(?![\w-])")
@@ -494,6 +499,7 @@ def find_numbers(text: str) -> list[Entity]:
         for m in _LABELLED_GROUPS.finditer(text)
         if sum(c.isdigit() for c in m.group("value")) >= 7
         and not _date_like(m.group("value"))
+        and not re.fullmatch(r"(?:19|20)\d\d/\d{1,4}", m.group("value"))  # a regulation's "2016/679"
         and m.group("label") not in lexicon.CLINICAL_ABBREVIATIONS | _STANDARDS_BODIES
     ]
     found += [
@@ -502,9 +508,12 @@ def find_numbers(text: str) -> list[Entity]:
         if not _PRODUCT_CODE_BEFORE.search(text, max(0, m.start() - 24), m.start())
     ]
     for run in _REGISTER_RUN.finditer(text):
-        found += [Entity(*m.span("number"), T.RECORD_NUMBER) for m in _REGISTER_PART.finditer(text, *run.span())]
+        if _A_REGISTER_BEFORE.search(text, max(0, run.start() - 160), run.start()):
+            found += [Entity(*m.span("number"), T.RECORD_NUMBER) for m in _REGISTER_PART.finditer(text, *run.span())]
     found += [Entity(*m.span(), T.NATIONAL_ID) for m in _ZIMBABWE_ID.finditer(text)]
     for match in _VOLUME_WITH_PAGE.finditer(text):
+        if not _A_REGISTER_BEFORE.search(text, max(0, match.start() - 160), match.start()):
+            continue  # a book's or a journal's volume and page ("Harrison, tomo 2, página 1456")
         pair = ("volume", "page") if match.group("volume") else ("first", "then")
         found += [Entity(*match.span(group), T.RECORD_NUMBER) for group in pair]
     for match in _DOTTED_ID.finditer(text):  # "CC 1.020.456.789": a number in thousands is money unless cued

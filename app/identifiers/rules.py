@@ -36,18 +36,28 @@ _TITLE = (
     r"(?:Mohd|MOHD|Muhd)(?= [A-Z])|(?<=\b[Ee]l )señor(?=\s)|(?<=\b[Ll]a )señora(?=\s))"
 )
 # Ranks and honorifics that police statements, court papers and letters put before a name in the countries the
-# product's offices serve ("Sgt. Banda", "Insp. Ruiz", "Revd Jones", "Haji Ghulam", "Mst. Parveen", "Cllr
+# product's offices serve ("Sgt. Banda", "Const. Mweemba", "Revd Jones", "Haji Ghulam", "Mst. Parveen", "Cllr
 # Okafor", "Sgto. Paz"); outside the name, as the annotators and the stand-ins keep them. ("Col." is Mexico's
-# colonia, "Gen" a general ward, "Fr" a catheter's size after its number.)
+# colonia, "Gen" a general ward, "Lt" and "Insp." a note's left side and inspiratory pressure, "Fr" a
+# catheter's size after its number.)
 _RANK = (
-    r"(?:(?:Sgt|Sgto|Cpl|Const|Cst|Insp|Det|Supt|Capt|Cdr|Rev|Revd|Cllr|Haji|Hajjah|Mst|Engr|Atty|Sheikh|Imam|"
-    r"Rabbi|Lcdo|Lcda|Abog|Mtro|Mtra|Subinsp|Subof|(?<![\d ] )Fr)\.?|"
+    r"(?:(?:Sgt|SGT|Sgto|Cpl|CPL|Const|CONST|Cst|Det|Supt|Capt|Cdr|Rev|Revd|Cllr|Haji|Hajjah|Mst|Engr|Atty|"
+    r"Sheikh|Imam|Rabbi|Lcdo|Lcda|Abog|Mtro|Mtra|Subinsp|Subof|(?<![\d ] )Fr)\.?|"
     # a chief's, an elder's or a pilgrim's honorific: "Nana Kofi Adjei III", "NANA OSEI BONSU", "Togbe Afede"
-    r"(?:Nana|NANA|Togbe|TOGBE|Opanin|Oba|OBA|Alhaji|ALHAJI|Alhaja|Hajia)(?= [A-ZÀ-Þ])|"
-    r"(?:Sargento|Teniente|Capit[áa]n|Inspector|Inspectora|Subinspector|Subinspectora|Comisario|Comisaria|Agente|"
-    r"Sor|Fray|Sergeant|Constable|Corporal|Detective|Reverend|Councillor|Mosammat|Notary(?! Public)|Nutar|"
-    r"Lt\.?(?: ?Col\.?)?)"
+    r"(?:Nana|NANA|Togbe|TOGBE|Opanin|Oba|OBA|Alhaji|ALHAJI|Alhaja|Hajia|Mosammat|Nutar|Lt\.? ?Col\.?)"
     r"(?= [A-ZÀ-Þ]))"
+)
+# A rank written whole, which is also a word of other phrases ("Inspector General", "Agente Naranja"): only a
+# name after it, a word on the lists or one too rare to be everyday.
+_RANK_WORD = (
+    r"(?:Sargento|Teniente|Capit[áa]n|Inspector|Inspectora|Subinspector|Subinspectora|Comisario|Comisaria|Agente|"
+    r"Sor|Fray|Sergeant|Constable|Corporal|Detective|Reverend|Councillor|Notary(?! Public)|Insp\.)(?= [A-ZÀ-Þ])"
+)
+_RANKED_NAME = (
+    rf"(?:[A-Z]\. ){{0,3}}(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"
+    r"(?:(?<=\b[A-Z])\.(?:[A-Z]\.){1,2}(?!\w)|(?: (?:[A-Z]\.){1,3}(?!\w)))?"
+    # a stool's or a family's number after the name ("Nana Kofi Adjei III", "Alphonse Thibodeaux, Jr.")
+    r"(?:,? (?:II|III|IV|V|VI|Jr\.?|Sr\.?|JR\.?|SR\.?)(?![\w]))?"
 )
 _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
@@ -498,6 +508,11 @@ _INITIALS_PEOPLE = (
     r"menor|niñ[oa]|adolescente|joven|paciente|v[íi]ctima|ofendid[oa]|agraviad[oa]|imputad[oa]|testigo|"
     r"minor|child|patient|victim|defendant|witness"
 )
+# What makes a number after "she's", "the age of" or "edad de" no age: a span of time, a reading, a share.
+_NOT_YEARS_AFTER = (
+    r" ?(?i:%|percent|per cent|days?|weeks?|months?|hours?|hrs?|minutes?|mins?|seconds?|secs?|d[íi]as?|semanas?|"
+    r"meses|horas?|minutos?|on\b|sats?\b|saturation|kg|lbs?|cm)"
+)
 RULES: tuple[Rule, ...] = (
     # Ages over 89 are identifying (HIPAA); younger ones are not.
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)[- ](?:years?|yrs?)(?:[- ]old)?)\b", re.I),
@@ -506,13 +521,14 @@ RULES: tuple[Rule, ...] = (
         T.AGE,
         r"\b(?:aged?|age:?|age of|age ?/ ?sex:?|age ?& ?sex:?)\s+(?P<value>(?:9\d|1[01]\d))"
         r"(?:\b|(?=[MFY]\b|yrs?\b|yo\b|y/o))"
-        r"(?! ?(?:%|mg|kg|mmhg|/min))",
+        rf"(?! ?(?:%|mg|kg|mmhg|/min))(?!{_NOT_YEARS_AFTER})",
         re.I,
     ),
     # "He's 93", "she's 95 now"; not a weight or a reading after it ("she's 92% on air")
     _rule(
         T.AGE,
-        r"\b(?:he|she)['’]s (?P<value>(?:9\d|1[01]\d))\b(?! ?(?:%|mg|kg|lbs?|mmhg|bpm|/|\.\d|st\b|pounds|kilos))",
+        r"\b(?:he|she)['’]s (?P<value>(?:9\d|1[01]\d))\b(?! ?(?:%|mg|kg|lbs?|mmhg|bpm|/|\.\d|st\b|pounds|kilos))"
+        rf"(?!{_NOT_YEARS_AFTER})",
         re.I,
     ),
     # a dispatch's or a chart's age and sex in one word: "93YOM", "91 yof", "94 YO F"
@@ -579,7 +595,17 @@ RULES: tuple[Rule, ...] = (
         re.M,
     ),
     # "Edad: 93", "de edad 91", and a chart's "Edad: 90a"
-    _rule(T.AGE, r"\b(?:edad:?|de edad|edad de)\s+(?P<value>(?:9\d|1[01]\d))(?:\b|(?=a\b))", re.I),
+    _rule(
+        T.AGE, rf"\b(?:edad:?|de edad|edad de)\s+(?P<value>(?:9\d|1[01]\d))(?:\b|(?=a\b))(?!{_NOT_YEARS_AFTER})", re.I
+    ),
+    # an age and a sex in one field, either way round: "Age/Sex: F/92", "Edad/Sexo: 93/M"
+    _rule(
+        T.AGE,
+        r"(?i:\b(?:age|edad) ?/ ?(?:sex|sexo|gender|g[ée]nero):?)\s*(?:[MFHmfh] ?/ ?)?(?P<value>(?:9\d|1[01]\d))"
+        r"(?= ?(?:/ ?[MFHmfh]\b|[MFYAmfya]?\b))",
+    ),
+    # "Paciente de 95a, vive sola": a chart's short age after "de"
+    _rule(T.AGE, r"(?i:\bde )(?P<value>(?:9\d|1[01]\d))a(?=[\s,.;)])"),
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)(?:st|nd|rd|th)) (?:birthday|bday)\b", re.I),
     _rule(T.AGE, r"\b(?:cumple|cumplir[áa]?|cumpli[óo]) (?P<value>(?:9\d|1[01]\d)(?: años)?)\b", re.I),
     # a birthday to come: "she'll be 92 on saturday", "he will be 95 next week", "turning 91"
@@ -826,16 +852,21 @@ RULES: tuple[Rule, ...] = (
     # -147.36208", "Lat: 40.41678 Long: -3.70379".
     _rule(
         T.LOCATION,
-        r"(?<![\w.])(?i:lat|latitude|latitud|lon|long|lng|longitude|longitud)\.?:?[ \t]*"
-        r"(?P<value>[-+]?\d{1,3}\.\d{4,})(?!\w|\.\d)",
+        r"(?<![\w.])(?i:lat|latitude|latitud|lon|long|lng|longitude|longitud)(?:/(?i:lon|long|lng))?\.?:?[ \t]*"
+        r"(?P<value>[-+]?\d{1,3}\.\d{4,}(?:/[-+]?\d{1,3}\.\d{4,})?)(?!\w|\.\d)",
     ),
     # An account's or a record system's user in letters alone after its label: "(usuario NEZQUERROM)",
     # "User ID: JSMITH4" is the rule after this one's; a word of the sentence is no user ("usuario nuevo").
     _rule(
         T.PERSON,
-        r"(?i:\b(?:user ?name|user ?id|login|usuario|usuaria))[ \t]*:?[ \t]*(?P<value>(?-i:[A-Z]{5,12}|[a-z]{5,12}))"
-        r"(?![\w@.])",
-        accept=lambda surface: max(lexicon.zipf(surface.lower()), lexicon.zipf_in(surface.lower(), "es")) < 2.5,
+        r"(?:(?<=\()(?i:user ?name|user ?id|login|usuario|usuaria)[ \t]*:?[ \t]*|"
+        r"(?i:\b(?:user ?name|user ?id|login|usuario|usuaria))[ \t]*:[ \t]*)"
+        r"(?P<value>(?-i:[A-Z]{5,12}|[a-z]{5,12}))(?![\w@.])",
+        accept=lambda surface: (
+            max(lexicon.zipf(surface.lower()), lexicon.zipf_in(surface.lower(), "es")) < 2.5
+            and not lexicon.is_kept_term(surface)
+            and surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
+        ),
         cued=True,
     ),
     # An online account's name after its label ("Username: jdoe_1985", "usuario: m.lopez77"): one with a digit,
@@ -865,10 +896,10 @@ RULES: tuple[Rule, ...] = (
     # de la calle 21", "calle 19 por 24", "carrera 7 con calle 45" (not a distance or a count after it)
     _rule(
         T.ADDRESS,
-        r"(?<![\w])(?P<value>(?i:calle|carrera|avenida|diagonal|transversal) \d{1,3}[A-Z]?"
+        r"(?<![\w])(?P<value>(?i:calle|carrera|avenida) \d{1,3}[A-Z]?"
         r"(?: (?:por|x|con|entre) (?:(?i:calle|carrera) )?\d{1,3}[A-Z]?(?: y \d{1,3}[A-Z]?)?)?)"
-        r"(?![\w/]|[.,-]\d|\s*(?:%|(?i:metros?|m|km|minutos?|min|cuadras?|bloques?|kil[óo]metros?|veces|personas|"
-        r"casas)\b))",
+        r"(?![\w/]|[.,-]\d|\s*(?:%|(?i:metros?|m|km|mm|cm|minutos?|min|cuadras?|bloques?|kil[óo]metros?|veces|personas|"
+        r"casas|años|meses|d[íi]as|semanas|horas|noches)\b))",
     ),
     # A nickname in quotes after the words that give it: (called "A.J."), todos le llaman "el Rubio", aka "Sandy"
     # (a capital after them: "a condition called "long covid"" names no one)
@@ -879,7 +910,10 @@ RULES: tuple[Rule, ...] = (
         cued=True,
     ),
     # A what3words address, three words after its three slashes: "///rumble.ferns.twigs"
-    _rule(T.ADDRESS, r"(?<![\w/])///[a-z]{2,}\.[a-z]{2,}\.[a-z]{2,}(?!\w|\.\w)"),
+    _rule(
+        T.ADDRESS,
+        r"(?:(?<![\w/])///|(?i:\bwhat3words:?\s+))(?P<value>[a-zà-ÿ]{2,}\.[a-zà-ÿ]{2,}\.[a-zà-ÿ]{2,})(?!\w|\.\w)",
+    ),
     # The initials an affidavit marks its exhibits with, derived from the deponent's name, in their quotes:
     # marked "YBA 1", Exhibit "RMA 2" ("Exhibit AOB1" may be anything's code)
     _rule(
@@ -893,7 +927,8 @@ RULES: tuple[Rule, ...] = (
     # 1ºB:", "los del 2ºC", "del 1º dcha."; the ordinal's own mark, not a degree's ("2°C" is a temperature)
     _rule(
         T.ADDRESS,
-        r"(?<![\w/.,])(?P<value>\d{1,2} ?[ºª] ?(?:[A-H](?![\w'’])|"
+        # (floors to 25: "38ºC" and "39 ºC" are temperatures)
+        r"(?<![\w/.,])(?P<value>(?:[1-9]|1\d|2[0-5]) ?[ºª] ?(?:[A-H](?![\w'’])|"
         r"(?i:izq(?:da|do)?\.?|izquierda|dcha\.?|dcho\.?|derecha|centro|interior|ext(?:erior)?\.?)(?!\w)))",
     ),
     # A post-office box in Spanish: "Apdo. de Correos 123", "Apartado Postal 45-B", "Casilla 1120", "A.P. 88".
@@ -948,7 +983,8 @@ RULES: tuple[Rule, ...] = (
     # Initials signing a note's last line after a dash: "INR 1,3 el 17/1. — JLP", "Email ok. – O.A."
     _rule(
         T.PERSON,
-        r"(?<=[.!)]) +[—–-] ?(?P<value>[A-Z]\.?[A-Z]\.?(?:[A-Z]\.?)?|(?-i:[a-z]{2,3}))[ \t]*(?=\n|$)",
+        r"(?<=[.!)]) +[—–-] ?(?P<value>[A-Z]\.?[A-Z]\.?(?:[A-Z]\.?){0,2}|(?-i:[a-z]{2,3})(?=\.?[ \t]*(?:\n|$)))"
+        r"\.?[ \t]*(?=\n|$)",
         # with points they are someone's ("O.A."); without, an abbreviation is one ("– ICU", "- BP"); in lower
         # case, a nurse's signature unless a word ("Diuresis espontánea. – jla", not "– ok")
         accept=lambda surface: (
@@ -972,10 +1008,16 @@ RULES: tuple[Rule, ...] = (
     # a rank is the evidence, whatever the name's words are elsewhere ("Cpl. Zulu", "Sgt. Banda")
     _rule(
         T.PERSON,
-        rf"(?<![\w.])(?:{_RANK} )+(?:{_TITLE} )?(?P<value>(?:[A-Z]\. ){{0,3}}(?:{_PARTICLE} ){{0,3}}{_PERSON_NAME}"
-        r"(?:(?<=\b[A-Z])\.(?:[A-Z]\.){1,2}(?!\w)|(?: (?:[A-Z]\.){1,3}(?!\w)))?"
-        # a stool's or a family's number after the name ("Nana Kofi Adjei III", "Alphonse Thibodeaux, Jr.")
-        r"(?:,? (?:II|III|IV|V|VI|Jr\.?|Sr\.?|JR\.?|SR\.?)(?![\w]))?)",
+        rf"(?<![\w.])(?:{_RANK} )+(?:{_TITLE} )?(?P<value>{_RANKED_NAME})",
+        cued=True,
+    ),
+    _rule(
+        T.PERSON,
+        rf"(?<![\w.]){_RANK_WORD} (?:{_TITLE} )?(?P<value>{_RANKED_NAME})",
+        accept=lambda surface: (
+            lexicon.is_name_word(first := surface.split()[0].rstrip("."))
+            or max(lexicon.zipf(first.lower()), lexicon.zipf_in(first.lower(), "es")) < 4.0
+        ),
         cued=True,
     ),
     _rule(
@@ -992,7 +1034,10 @@ RULES: tuple[Rule, ...] = (
     # form is the evidence: a sender's name need be on no list.
     _rule(
         T.PERSON,
-        r"(?m)^[ \t]*\[?(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
+        # (indented only where its date stands first, as a pasted export: "   12/1/24, 9:41 pm - Lim CK:"; an
+        # indented schedule's "  08:00 - Paracetamol:" is no chat)
+        r"(?m)^(?:[ \t]+(?=\[?\d{1,4}[/.\-]\d))?\[?"
+        r"(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
         r"(?: ?[apAP]\.? ?[mM]\.?)?\]?[,\-– ]+(?:(?i:t[íi]a|t[íi]o|abuela|abuelo|mam[áa]|pap[áa]|aunt|uncle|"
         r"nurse|dr\.?) )?(?P<value>(?!(?i:me|mum|mom|dad|mam[áa]|pap[áa]|yo)\b)[^\W\d_]{2,}(?: [^\W\d_]{2,}){0,3})"
         r"(?: \([^()\n]{1,30}\))?:",
@@ -1356,10 +1401,6 @@ EPONYM = re.compile(
     # noun it is a person's ("Mr Doherty's tests", "Aoife's line")
     r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s') (?:Disease|Syndrome|disease|syndrome|palsy|lymphoma|thyroiditis|"
     r"sign|signs|phenomenon|ulcer|contracture|triad|law|algorithm|theorem|coding)\b"
-    # a test, a fracture or a manoeuvre named so, unless a title makes its owner someone ("Mr Doherty's test")
-    r"|(?<!Mr )(?<!Ms )(?<!Dr )(?<!Mrs )(?<!Mr\. )(?<!Ms\. )(?<!Dr\. )(?<!Mrs\. )"
-    r"\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?:'s|s'|’s|s’) (?:test|fracture|manoeuvre|maneuver|reflex|node|cyst|hernia|"
-    r"operation|procedure|classification|criteria|score|scale|grade|line|space|canal|duct|layer|fascia|gland)\b"
     r"|\b[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?(?: [A-Z][a-z]+){0,2} (?:Disease|Syndrome|Scale|Score|"
     r"disease|syndrome|palsy|lymphoma|thyroiditis|oesophagus|esophagus|score|scale|catheter|sign|test|"
     r"manoeuvre|maneuver|criteria|grade|grading|"
@@ -1375,10 +1416,6 @@ EPONYM = re.compile(
     r"fiebre|virus|fever) (?:de |del |of )?"
     # "Índice de O'Leary", "escala de Hunt y Hess", "Monofilamento de Semmes-Weinstein"
     r"(?:[A-Z]['’])?[A-Z][a-zá-ú]+(?:(?:[-–]| y | e )(?:[A-Z]['’])?[A-Z][a-zá-ú]+)?\b"
-    # an operation or a sign named after its author, with its "de": "intervención de Hartmann", "reflejo de
-    # Babinski" ("Procedimiento Ordinario" is a court's)
-    r"|\b(?i:intervención|operación|procedimiento|reflejo|fenómeno|tríada|úlcera|quiste|hernia) (?:de |del )"
-    r"(?:[A-Z]['’])?[A-Z][a-zá-ú]+(?:[-–][A-Z][a-zá-ú]+)?\b"
     # a triage or a scale named after it in Spanish's order: "Triaje Manchester", "escala Glasgow"
     r"|\b(?i:triaje|triage|escala|índice|clasificación) [A-Z][a-zá-ú]+\b"
     # a maker before its model's code or the device it makes: "Sysmex XN-1000", "Hillrom pump", "Tunstall
@@ -1459,13 +1496,53 @@ def organisms(text: str) -> list[tuple[int, int]]:
     ]
 
 
+# A test, a fracture or a manoeuvre named after its describer with a possessive ("Colles' fracture", "Cozen's
+# test"), and an operation or a sign with its "de" ("intervención de Hartmann", "reflejo de Babinski"). A
+# given name, a title or a result after it makes it someone's ("Siobhan's test results", "Mr Doherty's test",
+# "la intervención de Fernández" — a surname of the lists, which an eponym of the kept terms is not).
+_POSSESSED_EPONYM = re.compile(
+    r"\b(?P<name>[A-Z][a-z]+(?:[-–][A-Z][a-z]+)?)(?:'s|s'|’s|s’) (?:test|fracture|manoeuvre|maneuver|reflex|node|"
+    r"cyst|hernia|operation|procedure|classification|criteria|scale|space|canal|duct|layer|fascia|gland)\b"
+    r"(?! (?:results?|scores?|dates?|appointment|booking)\b)"
+    r"|\b(?i:intervención|operación|procedimiento|reflejo|fenómeno|tríada|úlcera|quiste|hernia) (?:de |del )"
+    r"(?P<author>(?:[A-Z]['’])?[A-Z][a-zá-ú]+(?:[-–][A-Z][a-zá-ú]+)?)\b"
+)
+
+
+# Operations and signs named after surgeons and physicians whose surnames are on the name lists too.
+_OPERATIONS_BY_NAME = frozenset(
+    "hartmann whipple nissen miles bassini lichtenstein billroth roux kasai bentall fontan glenn jatene mohs "
+    "shouldice mcvay burch wertheim babinski hoffmann romberg murphy blumberg rovsing mcburney lasègue".split()
+)
+
+
+def possessed_eponyms(text: str) -> list[tuple[int, int]]:
+    """The spans of the eponyms ``_POSSESSED_EPONYM`` finds that no title, given name or listed surname makes
+    someone's."""
+    found = []
+    for match in _POSSESSED_EPONYM.finditer(text):
+        if _TITLE_BEFORE.search(text, max(0, match.start() - 12), match.start()):
+            continue
+        if name := match.group("name"):
+            if name.lower() in lexicon.first_names():
+                continue
+        elif (
+            lexicon.is_name_word(match.group("author"))
+            and not lexicon.is_kept_term(match.group("author"))
+            and match.group("author").lower() not in _OPERATIONS_BY_NAME
+        ):
+            continue
+        found.append(match.span())
+    return found
+
+
 # A scale or a classification named after its author and read as a grade in Roman numerals: "Hinchey IV",
 # "Killip II", "Forrest Ia", "Mallampati III", after a sentence's word or a bracket (after a comma or opening a
 # line it is a place as often: "…, Wuse II, Abuja"). A given name or an initial
 # before them is a person's or a king's ("Carlos I", "T. Rocha V."), a capitalised word after a firm's.
 _GRADED = re.compile(
-    r"(?:(?<=\()|(?<=[(;:] )|(?<=[a-záéíóúñ]{2} ))"
-    r"(?P<name>[A-Z][a-z]{3,}(?:[-–][A-Z][a-z]+)?) (?:I{1,3}|IV|VI?)[ab]?\b(?![-–/]\w| [A-Z])"
+    r"(?:(?<=\()|(?<=[a-záéíóúñ]{2} ))"
+    r"(?P<name>[A-Z][a-z]{3,}(?:[-–][A-Z][a-z]+)?) (?:I{1,3}|IV|VI?)[ab]?\b(?=[),.;:])"
 )
 
 

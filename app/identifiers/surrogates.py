@@ -413,10 +413,23 @@ class SurrogateMaker:
             number = int(zone.group(2))
             return f"{zone.group(1)} {self._rng.choice([n for n in range(1, 26) if n != number])}"
         if not re.search(r"[^\W\d_]", original):
-            # a position by its coordinates ("-147.36208", "40.7128, -74.0060") stands in as other digits in the
-            # same form, which the model reads as a position still
-            return self._same_format(original)
+            # a position by its coordinates ("-147.36208", "40.7128, -74.0060") stands in as another position on
+            # the globe written alike (a latitude within ±90, a longitude within ±180)
+            return self._coordinates(original)
         return self.word(original, "place")
+
+    def _coordinates(self, original: str) -> str:
+        numbers = list(re.finditer(r"([-+]?)(\d+)\.(\d+)", original))
+        out, cursor = [], 0
+        for index, match in enumerate(numbers):
+            sign, whole, decimals = match.groups()
+            limit = 90 if (len(numbers) == 2 and index == 0) or int(whole) <= 90 else 180
+            value = self._rng.uniform(0, limit - 10 ** -len(decimals))
+            while f"{value:.{len(decimals)}f}" == f"{whole}.{decimals}":
+                value = self._rng.uniform(0, limit - 10 ** -len(decimals))
+            out += [original[cursor : match.start()], sign, f"{value:.{len(decimals)}f}"]
+            cursor = match.end()
+        return "".join(out) + original[cursor:] if numbers else self._same_format(original)
 
     def _other(self, original: str) -> str:
         """A term an office or a user hid: a code keeps its shape, words become surnames."""

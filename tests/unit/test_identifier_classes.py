@@ -4450,3 +4450,73 @@ def test_typists_logins_lower_case_signatures_and_quoted_nicknames(detector, tex
 
 def test_a_word_signing_off_a_line_stays(detector):
     assert_kept(detector, "Stable overnight. – ok\nPlan unchanged. - no\n", "– ok", "- no")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # what a review of this step's rules found they replaced (each failed before its fix)
+        ("Fiebre de 38ºC desde ayer; se pauta paracetamol.", ["38ºC"]),
+        ("Fever 38ºC overnight, settled with paracetamol.", ["38ºC"]),
+        (
+            "Diagnosis: Lt Knee Osteoarthritis. Lt. Breast Lump. Insp. Pressure 18 cmH2O.",
+            ["Lt Knee", "Breast", "Pressure"],
+        ),
+        ("The Inspector General reported the findings.", ["Inspector General"]),
+        (
+            "10/12 lymph nodes positive. Passed 11/12 OSCE stations. RE 06/09, LE 06/12. Ganglios: 02/11 positivos.",
+            ["10/12", "11/12", "06/09", "06/12", "02/11"],
+        ),
+        ("Ganglios (axila, 2/12). Se pauta (metamizol, 1/8). EPOC (GOLD, 3/4).", ["2/12", "1/8", "3/4"]),
+        ("Aumentó la dosis el 3 de marzo, de 25 a 50 mg de sertralina.", ["de 25 a 50 mg"]),
+        ("Conforme al artículo 12 del presente Reglamento y a la cláusula 4 del presente contrato.", ["12", "4"]),
+        (
+            "She's 94 on room air. He's 90 days post-op. At the age of 90 days. A la edad de 90 días.",
+            ["94 on", "90 days post", "90 days.", "90 días"],
+        ),
+        (
+            "Regulation (EU) No 2016/679 applies. GDPR 2016/679. No 112 call was made.",
+            ["2016/679 applies", "GDPR 2016/679", "112"],
+        ),
+        ("N Engl J Med, vol. 383, p. 2603. Harrison, tomo 2, página 1456.", ["383", "2603", "tomo 2", "1456"]),
+        (
+            "Incisión transversal 5 cm. Estenosis en diagonal 1. Lleva en la calle 3 años.",
+            ["transversal 5", "diagonal 1", "calle 3 años"],
+        ),
+        ("Paciente usuario BIPAP nocturna. Usuaria: sintrom, INR en rango.", ["BIPAP", "sintrom"]),
+        ("  08:00 - Paracetamol: 1 g IV", ["Paracetamol"]),
+        ("Congreso Valencia-2023 de Cardiología.", ["2023"]),
+    ],
+)
+def test_what_a_review_of_this_steps_rules_found_they_replaced(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Margaret's line was flushed. Siobhan's test results came back normal.", ["Margaret", "Siobhan"]),
+        ("He testified against Thibodeaux III in court.", ["Thibodeaux"]),
+        ("La intervención de Fernández se suspendió por fiebre.", ["Fernández"]),
+        ("Sign here:\nFlat 2, Block C\nLahore-54600", ["Lahore", "54600"]),
+        ("LAT/LON: 64.79214/-147.36208 reported", ["64.79214", "147.36208"]),
+        ("SGT. BANDA took the statement.", ["BANDA"]),
+        (
+            "Punto de encuentro: ///índice.hogar.balsa. what3words: filled.count.soap",
+            ["índice.hogar.balsa", "filled.count.soap"],
+        ),
+        ("Age/Sex: F/92. Edad/Sexo: 93/M. Paciente de 95a, vive sola.", ["92", "93", "95"]),
+        ("Todo bien. – jla.\nSin incidencias. — MJGL\n", ["jla", "MJGL"]),
+    ],
+)
+def test_what_a_review_of_this_steps_rules_found_they_kept(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_position_stands_in_as_a_position_on_the_globe(detector, seed):
+    text = "Lat: -33.86882 Long: 151.20929 and LAT 89.99999 LON 179.99999"
+    out = Pseudonymiser(Pseudonyms(seed=seed), detector=detector).pseudonymise(text).text
+    values = [float(v) for v in re.findall(r"-?\d+\.\d{5}", out)]
+    assert len(values) == 4 and abs(values[0]) <= 90 and abs(values[2]) <= 90, out
+    assert all(abs(v) <= 180 for v in values) and "151.20929" not in out and "-33.86882" not in out, out
