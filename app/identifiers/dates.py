@@ -417,9 +417,8 @@ _SHORT_MONTH_RANGE = re.compile(
     r"(?<![\w/])(?P<from>(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|ene|abr|ago|dic)\.?)"
     r"\s?[–-]\s?(?P<to>(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|ene|abr|ago|dic)\.?)(?![\w/])"
 )
-# A day and month that closes a bracket after a comma, as a note dates an opinion or a result: "(Dr. Warraich,
-# 16/3)", "(eco, 4/11)".
-# (after a doctor's name: "(axila, 2/12)" and "(GOLD, 3/4)" are counts and grades)
+# A day and month that closes a bracket after a comma and a doctor's name, as a note dates an opinion: "(Dr.
+# Warraich, 16/3)" ("(axila, 2/12)" and "(GOLD, 3/4)" are counts and grades).
 _BRACKET_CLOSING_DAY_MONTH = re.compile(
     r"\((?=[^()\n]{0,20}\b(?:Dr|Dra|Drs|Prof|Mr|Mrs|Ms|Sr|Sra|Lic)\b)[^()\n]{2,60}, (?P<date>\d{1,2}/\d{1,2})\)"
 )

@@ -412,6 +412,16 @@ def _not_a_label(surface: str) -> bool:
     )
 
 
+def _initials_not_a_word(surface: str) -> bool:
+    """Initials in capitals that abbreviate nothing clinical or everyday ("JLP", not "ICU"), or in lower case
+    that no language writes as a word ("kcm", not "ok")."""
+    return (
+        surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
+        and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
+        and (surface.isupper() or max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 2.5)
+    )
+
+
 def _no_everyday_word_alone(surface: str) -> bool:
     """A name after a relation's word, not the first word of what a transcript's speaker says ("HIJA: Sí, …",
     "WIFE: Tell them …"): one word that is an everyday word of either language, and on no name list, is none."""
@@ -973,11 +983,7 @@ RULES: tuple[Rule, ...] = (
         r"(?:(?:^|\n)[ \t]*|(?<=\s\s))(?i:[a-z]+ed by|read by|(?:revisad|realizad|elaborad|firmad|atendid|transcrit|"
         r"dictad|mecanografiad)[oa] por):[ \t]*(?P<value>[A-Z]{2,3}|(?-i:[a-z]{2,4}|[a-z]{2,12}\d{1,3}))(?=[ \t(]|$)",
         re.M,
-        accept=lambda surface: (
-            surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
-            and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
-            and (surface.isupper() or max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 2.5)
-        ),
+        accept=_initials_not_a_word,
         cued=True,
     ),
     # Initials signing a note's last line after a dash: "INR 1,3 el 17/1. — JLP", "Email ok. – O.A."
@@ -987,14 +993,7 @@ RULES: tuple[Rule, ...] = (
         r"\.?[ \t]*(?=\n|$)",
         # with points they are someone's ("O.A."); without, an abbreviation is one ("– ICU", "- BP"); in lower
         # case, a nurse's signature unless a word ("Diuresis espontánea. – jla", not "– ok")
-        accept=lambda surface: (
-            "." in surface
-            or (
-                surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
-                and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
-                and (surface.isupper() or max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 2.5)
-            )
-        ),
+        accept=lambda surface: "." in surface or _initials_not_a_word(surface),
         cued=True,
     ),
     # People: with a title, as SURNAME, First, or as an initial and a surname.
