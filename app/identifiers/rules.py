@@ -937,8 +937,8 @@ RULES: tuple[Rule, ...] = (
     # 1ºB:", "los del 2ºC", "del 1º dcha."; the ordinal's own mark, not a degree's ("2°C" is a temperature)
     _rule(
         T.ADDRESS,
-        # (floors to 25: "38ºC" and "39 ºC" are temperatures)
-        r"(?<![\w/.,])(?P<value>(?:[1-9]|1\d|2[0-5]) ?[ºª] ?(?:[A-H](?![\w'’])|"
+        # (floors to 25: "38ºC" and "39 ºC" are temperatures; a door by its number too, "el 2º 1ª")
+        r"(?<![\w/.,])(?P<value>(?:[1-9]|1\d|2[0-5]) ?[ºª] ?(?:[A-H](?![\w'’])|[1-9]ª(?!\w)|"
         r"(?i:izq(?:da|do)?\.?|izquierda|dcha\.?|dcho\.?|derecha|centro|interior|ext(?:erior)?\.?)(?!\w)))",
     ),
     # A post-office box in Spanish: "Apdo. de Correos 123", "Apartado Postal 45-B", "Casilla 1120", "A.P. 88".
@@ -984,6 +984,13 @@ RULES: tuple[Rule, ...] = (
         r"dictad|mecanografiad)[oa] por):[ \t]*(?P<value>[A-Z]{2,3}|(?-i:[a-z]{2,4}|[a-z]{2,12}\d{1,3}))(?=[ \t(]|$)",
         re.M,
         accept=_initials_not_a_word,
+        cued=True,
+    ),
+    # A letter's reference on a line of its own: the writer's initials and the typist's ("RJM/kcm", "AB/cd")
+    _rule(
+        T.PERSON,
+        r"(?m)^[ \t]*(?:(?i:our ref|ref|n/ref|ntra\. ref\.?|s/ref)[:.]?[ \t]*)?(?P<value>[A-Z]{2,3}/[a-z]{2,4})[ \t]*$",
+        accept=lambda surface: all(_initials_not_a_word(part) for part in surface.split("/")),
         cued=True,
     ),
     # Initials signing a note's last line after a dash: "INR 1,3 el 17/1. — JLP", "Email ok. – O.A."

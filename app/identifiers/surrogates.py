@@ -342,6 +342,9 @@ class SurrogateMaker:
             stand_in = self.word("".join(letters), "last").replace("'", "")
             stand_in = stand_in.upper() if "".join(letters).isupper() else stand_in.lower()  # "M-O-R-R-I-S-O-N"
             return ("-" if "-" in original else " ").join(stand_in)
+        if reference := re.fullmatch(r"([A-Z]{2,3})/([a-z]{2,4})", original):
+            # a letter's reference ("RJM/kcm") stays the writer's and the typist's initials
+            return "/".join(self._person(part) for part in reference.groups())
         if re.fullmatch(r"[A-Z]{2,3}", original):  # a form signed with initials ("Actioned by: CW") stays initials
             initials = "".join(self._initial(letter) for letter in original)
             while initials == original:

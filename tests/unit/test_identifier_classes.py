@@ -4520,3 +4520,12 @@ def test_a_position_stands_in_as_a_position_on_the_globe(detector, seed):
     values = [float(v) for v in re.findall(r"-?\d+\.\d{5}", out)]
     assert len(values) == 4 and abs(values[0]) <= 90 and abs(values[2]) <= 90, out
     assert all(abs(v) <= 180 for v in values) and "151.20929" not in out and "-33.86882" not in out, out
+
+
+def test_a_letters_reference_and_a_door_by_its_number_are_hidden_and_stand_in_alike(detector):
+    text = "Yours sincerely,\n\nR. J. Mason\nRJM/kcm\nVive en el 2º 1ª con su madre."
+    assert_hidden(detector, text, "RJM/kcm", "2º 1ª")
+    assert_kept(detector, "Outcome noted.\nTNM/ok\n", "TNM/ok")
+    out = Pseudonymiser(Pseudonyms(seed=2), detector=detector).pseudonymise(text).text
+    assert re.search(r"\n[A-Z]{3}/[a-z]{3}\n", out) and "RJM/kcm" not in out, out
+    assert re.search(r"el \d{1,2}º \dª con", out) and "2º 1ª" not in out, out
