@@ -85,8 +85,14 @@ _NOT_NAMES = frozenset(
     # "Ldo. …", "Proc. …")
     "ilmo ilma ilmos ilmas excmo excma excmos ldo lda proc ss".split()
 )
+# The parties a deed or a conciliation names before a person ("VENDEDORES, D. …", "Conciliador D. …"): roles,
+# and labels to cut off the name they head.
+_DEED_PARTIES = frozenset(
+    "vendedor vendedora vendedores vendedoras comprador compradora compradores compradoras conciliador "
+    "conciliadora".split()
+)
 # Words spaCy's small model calls organisations in contracts and letters that name no one.
-_ROLE_WORDS = frozenset(
+_ROLE_WORDS = _DEED_PARTIES | frozenset(
     "agreement client supplier company consultant lessor lessee landlord tenant claimant defendant plaintiff "
     "court schedule clause services confidential information parties party notices data protection ward "
     "department patient hospital gp nhs ct mri pmh obs bp ed re dob ssn iban mrn id social security complaint "
@@ -129,8 +135,7 @@ _ROLE_WORDS = frozenset(
     "inspector inspectora juez jueza magistrada-juez magistrado-juez "
     # the parties of a deed, a complaint and a conciliation as their headings name them ("PARTE QUERELLADA",
     # "VENDEDORES, D. …", "el Letrado Conciliador D. …", "SEGUNDO OTROSÍ")
-    "querellada querellado querellados querelladas vendedor vendedora vendedores vendedoras comprador compradora "
-    "compradores compradoras conciliador conciliadora otrosí otrosi parte partes primer tercer "
+    "querellada querellado querellados querelladas otrosí otrosi parte partes primer tercer "
     # ranks written short before a name ("Const. Mwape", "Insp. Ruiz"), read as rare names when alone
     "sgt sgto cpl const cst insp det supt capt cdr revd cllr engr atty subinsp subof mst abog lcdo lcda mtro "
     "mtra".split()
@@ -142,7 +147,7 @@ _ROLE_WORDS = frozenset(
 _FIELD_LABELS = frozenset("age sex gender edad sexo".split())
 # Words that label a name or head a document, or greet a role ("Dear Colleague"); spaCy sometimes folds them
 # into the name.
-_LABEL_WORDS = frozenset(
+_LABEL_WORDS = _DEED_PARTIES | frozenset(
     "dear sirs madam colleague colleagues colega colegas everyone everybody folks guys doctor doctora telf "
     "patient name re to from signed by witness consultant referrer gp cc attn date dated subject "
     "discharge "
@@ -162,7 +167,6 @@ _LABEL_WORDS = frozenset(
     "cordiales saludos un saludo hola buenos buenas tardes días noches tía tío tia tio hija hijo abuela abuelo "
     "mamá papá "
     "madre padre notario notaria master pc dc ds di "
-    "vendedor vendedora vendedores vendedoras comprador compradora compradores compradoras conciliador conciliadora "
     # a transcript's or a letter's typist's label ("Transcrito por: kcm")
     "transcrito transcrita transcribed dictado dictada dictated typed mecanografiado mecanografiada "
     # qualifications after a name

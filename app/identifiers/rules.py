@@ -1543,9 +1543,10 @@ def possessed_eponyms(text: str) -> list[tuple[int, int]]:
 
 
 # A scale or a classification named after its author and read as a grade in Roman numerals: "Hinchey IV",
-# "Killip II", "Forrest Ia", "Mallampati III", after a sentence's word or a bracket (after a comma or opening a
-# line it is a place as often: "…, Wuse II, Abuja"). A given name or an initial
-# before them is a person's or a king's ("Carlos I", "T. Rocha V."), a capitalised word after a firm's.
+# "Killip II", "Forrest Ia", "Mallampati III", after a sentence's word or a bracket and before a stop (after a
+# comma or opening a line it is a place as often: "…, Wuse II, Abuja"; with words after it, anyone's: "against
+# Thibodeaux III in court"). A given name or an initial before them is a person's or a king's ("Carlos I",
+# "T. Rocha V.").
 _GRADED = re.compile(
     r"(?:(?<=\()|(?<=[a-záéíóúñ]{2} ))"
     r"(?P<name>[A-Z][a-z]{3,}(?:[-–][A-Z][a-z]+)?) (?:I{1,3}|IV|VI?)[ab]?\b(?=[),.;:])"
