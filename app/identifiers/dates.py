@@ -70,7 +70,8 @@ _FORMS: tuple[tuple[str, int], ...] = (
     ),
     (
         rf"(?:(?P<weekday>{_EN_WEEKDAY}),? )?(?P<month>{_EN_MONTH}) (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})?"
-        rf"(?:,? (?P<year>{_YEAR4}))?(?![\d:.,]\d)",
+        # (a Canadian form's "Nov 6/24": the year after a slash)
+        rf"(?:(?:,? |/)(?P<year>{_YEAR4}|(?<=/)\d{{2}}(?![\d:])))?(?![\d:.,]\d)",
         re.I,
     ),
     (rf"(?P<month>{_EN_MONTH}),? (?:of )?(?P<year>{_YEAR4}|'\d{{2}}(?![\d:]))", re.I),
@@ -78,7 +79,9 @@ _FORMS: tuple[tuple[str, int], ...] = (
         rf"(?:(?P<weekday>{_ES_WEEKDAY}),? )?(?:d[íi]a )?(?P<day>\d{{1,2}})(?P<ordinal>º|°|ro\.?|er\.?|o\.?)? de "
         rf"(?P<month>{_ES_MONTH})"
         # (and a year of two digits after its "del": "el 2 de febrero del 85"; "de 25 a 50 mg" is a dose)
-        rf"(?:,? (?P<of>del?|,) (?P<year>{_YEAR4}|(?<=\w del )\d{{2}}(?![\d:%]|[.,]\d)(?! ?(?:a|al|y|o|mg|ml|%)\b)))?",
+        # (the year may wrap onto the next line: "31 de diciembre de\n2024")
+        rf"(?:,? (?P<of>del?|,)(?: |\n)"
+        rf"(?P<year>{_YEAR4}|(?<=\w del )\d{{2}}(?![\d:%]|[.,]\d)(?! ?(?:a|al|y|o|mg|ml|%)\b)))?",
         re.I,
     ),
     # The month first, as Mexico and the United States write Spanish: "noviembre 12", "marzo 5, 2024"; only a
@@ -155,7 +158,11 @@ _NOTED_DAY_MONTH = re.compile(
     r"phoned|emailed|e-mailed|faxed|posted|given|done|taken|repeated|inserted|removed|changed|re-?sited|"
     r"discussed|phone|telephone|email|letter|realizad[oa]|solicitad[oa]|enviad[oa]|recibid[oa]|revisad[oa]|"
     r"arrested|released|detained|charged|interviewed|died|transferred|detenid[oa]|trasladad[oa]|fallecid[oa]|"
-    r"citad[oa]|programad[oa]|llamad[oa]|avisad[oa])\b):?\s+(?:on\s+|el\s+)?"
+    r"citad[oa]|programad[oa]|llamad[oa]|avisad[oa]|"
+    # what is renewed, paid or planned for a day: "detention renewed 18/4", "payment accepted 2/28", "expected
+    # discharge 16/3"
+    r"renewed|extended|accepted|paid|lodged|served|issued|adjourned|discharge|renovad[oa]|pagad[oa])\b):?\s+"
+    r"(?:on\s+|el\s+)?"
     r"|(?<![\d:])(?:[01]\d|2[0-3]):[0-5]\d\s+|(?P<open>\())"
     r"(?P<date>\d{1,2}/\d{1,2})(?![/.]?\d)(?(open)(?=\)\s*:|,\s|\) (?:o|or|y|and) ))"
 )

@@ -194,6 +194,82 @@ def names_the_state(surface: str) -> bool:
     return (agency or public and only_the_states) and names_nothing(surface)
 
 
+# The heads of bodies only the state has: courts, police forces, regulators' commissions, public registries,
+# inspectorates ("Tribunal Unitario Agrario", "Tasmania Police", "Jersey Care Commission", "Registro Agrario
+# Nacional", "Inspección de Trabajo y Seguridad Social"). Spanish names them first, English last.
+_STATE_BODY_FIRST = frozenset(
+    "tribunal juzgado registro inspección inspeccion jefatura comisaría comisaria gendarmería gendarmeria".split()
+)
+_STATE_BODY_LAST = frozenset("police constabulary commission court tribunal inspectorate ombudsman registry".split())
+
+
+_STATE_BODY = re.compile(
+    r"(?<![\w'’\-])(?:[A-ZÁÉÍÓÚÑ][\w'’\-]*\.? (?:(?:of|and|the|for) )?){1,5}"
+    r"(?=[A-Z])(?i:police|constabulary|commission|court|tribunal|inspectorate|ombudsman|registry)\b"
+    r"|(?=[A-Z])(?i:tribunal|juzgado|registro|inspecci[óo]n|jefatura|comisar[íi]a|gendarmer[íi]a)"
+    r"(?: (?:(?:de|del|de la|de los|de las|y|e) )?[A-ZÁÉÍÓÚÑ][\w\-]*){1,6}"
+)
+
+
+def state_bodies(text: str) -> list[tuple[int, int]]:
+    """The spans of the state's bodies ``_a_state_body`` tells from a firm or a town's office: what is found
+    inside one ("SIERRA LEONE" of "SIERRA LEONE POLICE", "Jersey Care" of "Jersey Care Commission") is the
+    body's, not a person's or a firm's."""
+    spans = []
+    for match in _STATE_BODY.finditer(text):
+        # an English body's name may follow a person's or a rank's ("Sgt. Hamon of States of Jersey Police"):
+        # its longest run of words that ends in the head and passes is the body's
+        starts = [match.start()] + [
+            match.start() + m.start() for m in re.finditer(r"(?<= )[A-ZÁÉÍÓÚÑ]", match.group(0))
+        ]
+        for start in starts if match.group(0)[0].isupper() else []:
+            words = [w for w in _WORD.findall(text[start : match.end()]) if w.lower() not in _CONNECTORS]
+            if _a_state_body(words):
+                spans.append((start, match.end()))
+                break
+    return spans
+
+
+def _a_state_body(words: list[str]) -> bool:
+    """Whether ``words`` (connectors left out) are a state body's head and, beside it, only words that say what
+    it does or which region or country it serves: a town among them ("Juzgado de Instrucción nº 1 de Zafra",
+    "Gasparillo Police") locates whom the text deals with, and a word of its own names one body."""
+    if len(words) < 2:
+        return False
+    lower = [w.lower() for w in words]
+    if lower[0] in _STATE_BODY_FIRST:
+        rest = words[1:]
+    elif lower[-1] in _STATE_BODY_LAST:
+        rest = words[:-1]
+    else:
+        return False
+    from app.identifiers.towns import town_names
+
+    towns = town_names()
+
+    def serves_or_says(word: str) -> bool:
+        if lexicon.is_region(word):
+            return True
+        if lexicon.is_name_word(word) or word in towns and lexicon.zipf(word.lower()) < 3.5:
+            return False
+        everyday = max(lexicon.zipf_in(word.lower(), "es"), lexicon.zipf_in(word.lower(), "en"))
+        return word.lower() in _AGENCY_DESCRIPTIVE or everyday >= 3.0
+
+    regions = _regions_in(" ".join(rest))
+    return all(serves_or_says(w) or any(w in region.split() for region in regions) for w in rest)
+
+
+def _regions_in(phrase: str) -> list[str]:
+    """The regions or countries of two or three words in ``phrase`` ("Sierra Leone", "Baja California")."""
+    words = phrase.split()
+    return [
+        " ".join(words[i : i + n])
+        for n in (3, 2)
+        for i in range(len(words) - n + 1)
+        if lexicon.is_region(" ".join(words[i : i + n]))
+    ]
+
+
 # A region's own government, which locates no one more closely than the region: "Gobierno de Navarra", "Junta
 # de Andalucía", "Xunta de Galicia", "Generalitat de Catalunya", "Gobierno Vasco", "Scottish Government".
 _REGIONAL_GOVERNMENT = re.compile(

@@ -89,7 +89,10 @@ _NOT_NAMES = frozenset(
 # and labels to cut off the name they head.
 _DEED_PARTIES = frozenset(
     "vendedor vendedora vendedores vendedoras comprador compradora compradores compradoras conciliador "
-    "conciliadora".split()
+    "conciliadora enajenante enajenantes adquirente adquirentes arrendador arrendadora arrendatario arrendataria "
+    "arrendadores arrendatarios poderdante apoderado apoderada mandante mandatario mandataria donante donatario "
+    "donataria testador testadora fiador fiadora deudor deudora acreedor acreedora cedente cesionario "
+    "cesionaria otorgante otorgantes compareciente comparecientes".split()
 )
 # Words spaCy's small model calls organisations in contracts and letters that name no one.
 _ROLE_WORDS = _DEED_PARTIES | frozenset(
@@ -1464,8 +1467,10 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
     def inside(entity: Entity, spans: list[tuple[int, int]]) -> bool:
         return any(start < entity.end and entity.start < end for start, end in spans)
 
-    def within(entity: Entity) -> bool:
-        return any(start <= entity.start and entity.end <= end for start, end in statutes)
+    def within(entity: Entity, spans: list[tuple[int, int]] = statutes) -> bool:
+        return any(start <= entity.start and entity.end <= end for start, end in spans)
+
+    state_bodies = descriptors.state_bodies(text)
 
     named = (T.PERSON, T.ORGANIZATION, T.LOCATION, T.CASE_NUMBER)  # "Real Decreto 1720/2007" is a law's number
     return [
@@ -1481,6 +1486,8 @@ def _drop_medicine_and_law(text: str, found: list[Entity]) -> list[Entity]:
             # the day a law was passed is part of its title ("Ley 29/1994, de 24 de noviembre, …")
             or e.type is T.DATE
             and within(e)
+            or e.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)
+            and within(e, state_bodies)
         )
     ]
 
@@ -1700,6 +1707,29 @@ def _initials(surface: str) -> str | None:
     return initials if max(lexicon.zipf(initials.lower()), lexicon.zipf_in(initials.lower(), "es")) < 2.0 else None
 
 
+# A person's initials given in brackets after the name, alone or after the role: "Claire Le Brocq (Registered
+# Manager, CLB)", "Helen Vibert (HV)".
+_INITIALS_AFTER = re.compile(r"[ \t]*\((?:[^()\n]{0,60}[,;/][ \t]*)?(?P<initials>[A-Z]{2,4})\)")
+
+
+_NAME_BEFORE = re.compile(r"(?:[A-ZÀ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*\.? ){0,4}[A-ZÀ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*$")
+
+
+def _declared_initials(text: str, person: Entity) -> str | None:
+    """The initials ``text`` gives ``person`` after the name, when they are the name's own letters (with or
+    without its particles' letters): the minutes name the person by them from then on."""
+    declared = _INITIALS_AFTER.match(text, person.end)
+    if declared is None or declared.group("initials") in lexicon.CLINICAL_ABBREVIATIONS:
+        return None
+    # the whole name before the bracket, which the rules may have found in pieces ("Claire Le" and "Brocq")
+    name = _NAME_BEFORE.search(text, max(0, person.end - 80), person.end)
+    words = [w for w in _NAME_WORD.findall(name.group(0) if name else "") if w.lower() not in lexicon.TITLES]
+    letters = declared.group("initials")
+    whole = "".join(w[0].upper() for w in words)
+    without_particles = "".join(w[0] for w in words if w[0].isupper() and w.lower() not in _INITIALS_SKIP)
+    return letters if len(words) >= 2 and letters in (whole, without_particles) else None
+
+
 def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str, EntityType]]) -> list[Entity]:
     """Every other mention of a name or organisation already found (or known from earlier turns): a
     surname alone, a first name, SURNAME in capitals, the company named again."""
@@ -1731,6 +1761,11 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
         and n.lower() not in _NOT_NAMES | _LABEL_WORDS
     }
     mentions = []
+    # initials a text declares for a person and then writes alone, as minutes and action tables do
+    declared = {i for e in found if e.type is T.PERSON and (i := _declared_initials(text, e)) is not None}
+    if declared:
+        pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(declared, key=len, reverse=True)) + r")(?![\w'’-])")
+        mentions += [Entity(m.start(), m.end(), T.PERSON) for m in pattern.finditer(text)]
     for kind, flags in ((T.PERSON, re.IGNORECASE), (None, 0)):
         words = sorted((n for n, k in needles.items() if (k is T.PERSON) == (kind is T.PERSON)), key=len, reverse=True)
         if not words:

@@ -87,6 +87,8 @@ _PREFIX_TYPES = (
     r"Jr\.|Jir[óo]n|Pol[íi]gono(?: Industrial)?|Pol\.|Barrio|Cuesta|Subida|Bajada|Senda|Vereda|Rambla|Passeig|"
     r"Avinguda|Pla[çÇ]a|(?-i:Placa)|Rua|Praça|Praca|Avenida|Autopista|Autov[íi]a|Carretera|Travessera|Cam[íi]|Praza|Rolda|"
     r"Cami[ñn]o|Triq|Sqaq|Vjal|Pjazza|"
+    # the Channel Islands' French streets: "La Route de la Haule", "Clos du Mont"
+    r"Clos|Route(?= d)|"
     # Welsh and Irish streets: "Heol y Capel", "Ffordd y Brenin", "Bóthar na Trá", "Sráid Mhór"
     r"Heol|Ffordd|Stryd|B[óo]thar|Sr[áa]id|Ascaill|"
     # Peru's settlements and housing associations, Mexico's and Venezuela's neighbourhoods
@@ -103,7 +105,9 @@ _EN_SUFFIX = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Close|Drive|Dr|Way|Court|Ct|Place|Pl|Crescent|Cres|Boulevard|Blvd|"
     r"Terrace|Tce|Gardens|Grove|Square|Sq|Row|Walk|Parade|Mews|Hill|Park|Rise|Green|Loop|Highway|Hwy|Parkway|Pkwy|"
     r"Circle|Cir|Trail|Pike|Turnpike|Wynd|Brae|Quay|Wharf|Embankment|Broadway|Esplanade|Promenade|Circus|Mall|"
-    r"Crossing|Heights|Ridge|Vale|Meadows?|Glen|Cove|Chase|Dale|Downs|Fields|Grange|Hollow|Knoll|Manor|Orchard)"
+    r"Crossing|Heights|Ridge|Vale|Meadows?|Glen|Cove|Chase|Dale|Downs|Fields|Grange|Hollow|Knoll|Manor|Orchard|"
+    # Trinidad's lanes off a main road: "#9 Sookram Trace"
+    r"Trace)"
 )
 _UNIT_LINE = re.compile(
     r"(?<!\w)(?:\d{1,2}(?:st|nd|rd|th) Floor|Shop \d{1,4}|Plot No\.? ?[\w-]{1,6}|DX \d{2,6}|"
@@ -118,6 +122,8 @@ _UNIT_LINE = re.compile(
     r"(?: Box \d{1,5})?"
     # "RR 2 Box 41" is a rural route; "RR 24" alone is a respiratory rate among the vital signs
     r"|RR ?#?\d{1,3},? Box \d{1,5}|HC ?\d{1,3},? Box \d{1,5}"
+    # Kigali's streets by district code and number, then the house: "KN 1 Rd 14"
+    r"|(?<![\w-])[A-Z]{2} \d{1,4} (?:Rd|Ave|St) \d{1,4}(?!\w)"
     # Hong Kong's floor ("12/F") and an office building's room
     r"|\d{1,2}/F(?!\w)|(?:Room|Rm)\.? \d{1,5}[A-Z]?(?=, )"
     # Singapore's block and its unit by floor and number: "Blk 418", "Blk B #03-12"
@@ -129,6 +135,7 @@ _UNIT_LINE = re.compile(
 )
 _PO_BOX = re.compile(
     r"(?<!\w)(?:P\.? ?O\.? ?Box|PO Box|Post Office Box|Apartado(?: de [Cc]orreos| [Pp]ostal)?|Apdo\.?|Casilla|"
+    r"(?:Private|Locked) (?:Mail )?Bag|PMB|"
     r"Postfach|Box)\s*(?:[A-Z]{1,3} ?)?\d{1,7}(?: \d{3})?(?!\w)",
     re.I,
 )
@@ -146,11 +153,13 @@ _WARD_WORDS = (
 )
 _STREETS = (
     re.compile(
-        rf"(?<![\w/]){_PREFIX_TYPES}(?: |(?<=[Cc]alles)\n|(?<=[Aa]venidas)\n)?{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"
+        rf"(?<![\w/]){_PREFIX_TYPES}(?: |(?<=[Cc]alles)\n|(?<=[Aa]venidas)\n|(?<=[Cc]alle)\n)?"
+        rf"{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"
     ),
     _FUSED_STREET,
     re.compile(
-        rf"(?<![\w,.])(?:\d{{1,4}}[A-Za-z]?/)?\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? "
+        # a number's kind before it: a light pole's in Trinidad ("LP 42 Cipero Road"), a plot's in Namibia ("Erf 5521")
+        rf"(?<![\w,.])(?:(?:LP|Erf|Stand) )?(?:\d{{1,4}}[A-Za-z]?/)?\d{{1,5}}[A-Za-z]?(?:[-–]\d{{1,5}})?,? "
         rf"(?:(?:{_LOWER_LINK}|'t) ){{0,3}}(?:(?:N|S|E|W|NE|NW|SE|SW)\.? )?(?:(?:{_NAME}|{_ORDINAL_NAME}) ){{1,4}}"
         rf"{_EN_SUFFIX}\b\.?(?: (?:N|S|E|W|NE|NW|SE|SW)\b\.?)?"
         # Singapore's numbered streets and units: "212 Bedok North Street 1, #02-10"
@@ -454,6 +463,15 @@ _LOWER_CITY_STATE_ZIP = re.compile(
 _STATES_THAT_ARE_WORDS = frozenset("al co de hi id in la ma me mi mo ne oh ok or pa wa".split())
 
 
+def _a_coded_phrase(text: str, match: re.Match[str]) -> bool:
+    """Whether ``_POSTCODE_TOWN``'s town is an everyday word no town list has, going on in lower case: a
+    nursing diagnosis's or a procedure's code and its title ("00132 Dolor agudo r/c …", "99213 Office visit")."""
+    town = match.group("town")
+    first = town.split()[0]
+    goes_on = re.match(r"[ \t]+[a-záéíóúñ]", text[match.end("town") :]) is not None or " " in town
+    return goes_on and not _a_town(town) and not _a_town(first) and lexicon.zipf(first) >= 3.5
+
+
 def _a_town(name: str) -> bool:
     from app.identifiers.towns import town_names  # towns reads this module's patterns
 
@@ -645,6 +663,8 @@ def find_places(text: str) -> list[Entity]:
             continue
         if _EXTENSION_BEFORE.search(text, max(0, match.start("zip") - 8), match.start("zip")):
             continue  # "ext. 4127    Date received": a phone's extension before a form's next label
+        if _a_coded_phrase(text, match):
+            continue  # "- 00206 Riesgo de sangrado": a coded list's entry, not a postcode and its town
         found += [Entity(*match.span("zip"), T.POSTCODE), Entity(*match.span("town"), T.LOCATION)]
         if match.group("area") and not lexicon.is_region(match.group("area")):
             found.append(Entity(*match.span("area"), T.LOCATION))  # "(Navarra)", a province, names no one

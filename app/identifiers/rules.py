@@ -267,11 +267,26 @@ def _town_names() -> frozenset[str]:
     return town_names()
 
 
+# The words that go on a sentence, in either language, which no given name is.
+_SENTENCE_WORDS = frozenset(
+    "a al quien quienes que por para una uno un en se lo le les con sin y o el los las su sus the of and who which "
+    "that to in on for with as at by".split()
+)
+# The labels of identity numbers written after a name in capitals.
+_ID_LABELS = frozenset(
+    "DNI NIE INE CI CC RUT RUN CURP RFC NSS NIF CUIL CUIT DUI NIT SSN NHS MRN DOB ID TIN PPS".split()
+)
+
+
 def _surname_then_given(surface: str) -> bool:
     """Whether "SURNAME, Given" is a person's: not a county and its state, nor a surname before a state."""
     surname, given = surface.split(", ", 1)
     words = surname.split()
     given_words = [w for w in re.findall(r"[^\W\d_]+", given) if len(w) > 1]
+    if not given_words or given_words[0].lower() in _SENTENCE_WORDS or given_words[0].upper() in _ID_LABELS:
+        # a deed's clause or an identity number's label after the comma: "TEPOX HERNÁNDEZ, A QUIEN EN LO
+        # SUCESIVO…", "GORDILLO MÁRQUEZ, DNI 80074321M", "SALAZAR RONDÓN, C.I. V-14.827.395"
+        return False
     if len(given_words) == 1 and not lexicon.is_name_word(given_words[0]):
         word = given_words[0]
         credential = (
@@ -410,6 +425,23 @@ def _not_a_label(surface: str) -> bool:
     return any(
         lexicon.is_name_word(w) or lexicon.zipf(w) < 4.0 and not lexicon.a_derived_word(w) for w in surface.split()
     )
+
+
+def _no_place(surface: str) -> bool:
+    """Whether ``surface`` is no region's or town's name ("Wiltshire ("Wilts")" shortens a county)."""
+    from app.identifiers.towns import town_names
+
+    return not lexicon.is_region(surface) and surface not in town_names()
+
+
+def _a_login(surface: str) -> bool:
+    """Whether ``surface`` is an initial or two and a surname, with a second surname's initial or a number
+    after it ("jmacisaac", "mjruizc", "kflett2"), and no word of either language."""
+    letters = surface.rstrip("0123456789")
+    if max(lexicon.zipf(letters), lexicon.zipf_in(letters, "es")) >= 2.5:
+        return False
+    surnames = lexicon.every_surname()
+    return any(len(rest) >= 4 and rest in surnames for cut in (1, 2, 3) for rest in (letters[cut:], letters[cut:-1]))
 
 
 def _initials_not_a_word(surface: str) -> bool:
@@ -986,6 +1018,15 @@ RULES: tuple[Rule, ...] = (
         accept=_initials_not_a_word,
         cued=True,
     ),
+    # A record system's user, an initial or two and a surname in lower case, after the word that signs the entry:
+    # "Entered by: hpostlethwaite", "completed … by jmacisaac. Reviewed rboudreau", "Transcrito por: mjruizc".
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:by|por|reviewed|entered|revisado|revisada))[:\s]+"
+        r"(?P<value>(?-i:[a-z]{4,17}\d{0,3}))(?![\w@\-]|\.\w)",
+        accept=_a_login,
+        cued=True,
+    ),
     # A letter's reference on a line of its own: the writer's initials and the typist's ("RJM/kcm", "AB/cd")
     _rule(
         T.PERSON,
@@ -1076,12 +1117,35 @@ RULES: tuple[Rule, ...] = (
         rf"(?: {_CAPITAL_NAME})?)(?= +\|)",
         accept=_surname_then_given,
     ),
-    # A nickname in quotes after a name: "Mr Desmond Kilpatrick ("Des")".
-    _rule(T.PERSON, r"(?<=[a-z]) \([\"“'‘](?P<value>[A-Z][a-zà-ÿ]{1,15})[\"”'’]\)"),
+    # A nickname in quotes after a name, alone in its brackets or first: "Mr Desmond Kilpatrick ("Des")",
+    # "Tyson ("Ty", gr. 3)".
+    _rule(T.PERSON, r"(?<=[a-z]) \([\"“'‘«](?P<value>[A-Z][a-zà-ÿ]{1,15})[\"”'’»](?=\)|[,;] )"),
+    # ... and the name it shortens, wherever the sentence puts it: "Tyson ("Ty", gr. 3) arrived with …" (the
+    # nickname its first letters), "Bernadette Mary ("Bernie")" (a name on the lists); a product's quoted brand
+    # after it is neither
+    _rule(
+        T.PERSON,
+        r"(?<![\w.])(?P<value>(?P<first>[A-Z][a-zà-ÿ])[a-zà-ÿ]+(?: [A-Z][a-zà-ÿ]+){0,3}) "
+        r"\([\"“'‘«](?P=first)[a-zà-ÿ]{0,14}[\"”'’»](?=\)|[,;] )",
+        accept=_no_place,
+    ),
+    _rule(
+        T.PERSON,
+        r"(?<![\w.])(?P<value>[A-Z][a-zà-ÿ]+(?: [A-Z][a-zà-ÿ]+){0,3}) "
+        r"\([\"“'‘«][A-Z][a-zà-ÿ]{1,15}[\"”'’»](?=\)|[,;] )",
+        accept=lambda surface: any(lexicon.is_name_word(w) for w in surface.split()),
+    ),
+    # A nickname in quotes the text then says is whom: "Q. "Thibs" is Mr. Thibodeau?"
+    _rule(
+        T.PERSON,
+        r"[\"“«](?P<value>[A-Z][a-zà-ÿ]{2,15})[\"”»] (?:is|was|es|era) "
+        r"(?:Mr|Mrs|Ms|Miss|Dr|Sr|Sra|Srta|Dra|D|Dña|el señor|la señora)\.? [A-Z]",
+        cued=True,
+    ),
     # A nickname or a name someone is called by.
     _rule(
         T.PERSON,
-        r"(?:\b(?:called|named|known as|nicknamed|alias|"
+        r"(?:\b(?:called|calls?|named|known as|nicknamed|alias|"
         r"goes by|apodad[oa]|llamad[oa]|llamar|le dicen|conocid[oa] como))"
         r",? (?:him |her |them |me |el |la )?[\"“«']?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?)[\"”»']?",
     ),
@@ -1412,6 +1476,7 @@ EPONYM = re.compile(
     r"manoeuvre|maneuver|criteria|grade|grading|"
     r"classification|class|index|fracture|repair|procedure|technique|tube|needle|stain|protocol|rule|method|"
     r"position|reflex|phenomenon|tumou?r|ulcer|pouch|operation|incision|approach|line|device|bundle|cyst|"
+    r"regimen|extension|stethoscope|forceps|"
     # a method named after its inventor: "Huffman coding", "Dijkstra's algorithm"
     r"algorithm|coding|encoding|transform|theorem|"
     r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)s?\b"
@@ -1424,6 +1489,10 @@ EPONYM = re.compile(
     r"(?:[A-Z]['’])?[A-Z][a-zá-ú]+(?:(?:[-–]| y | e )(?:[A-Z]['’])?[A-Z][a-zá-ú]+)?\b"
     # a triage or a scale named after it in Spanish's order: "Triaje Manchester", "escala Glasgow"
     r"|\b(?i:triaje|triage|escala|índice|clasificación) [A-Z][a-zá-ú]+\b"
+    # a test's or a sign's author after what it is called: "Test de la Figura Humana de Machover", "globo de
+    # seguridad de Pinard"
+    r"|\b(?i:test|escala|signo|maniobra|globo de seguridad)(?: de la| del| de)?(?: [A-Z][a-zá-ú]+){1,2} de "
+    r"[A-Z][a-zá-ú]+\b|\b(?i:globo de seguridad) de [A-Z][a-zá-ú]+\b"
     # a maker before its model's code or the device it makes: "Sysmex XN-1000", "Hillrom pump", "Tunstall
     # bed-leave sensor"
     # (a model's code has three digits or more, or a hyphen: "Carmarthen SA31 2AF" is a town and its postcode)
@@ -1606,8 +1675,12 @@ MEDICINE_DOSED = re.compile(
     r"|(?<![\w.])[A-Z][\w\-]+(?= (?i:gel|cream|ointment|spray|drops|patch|patches|syrup|inhaler|lozenges?|mouthwash|"
     r"pessar(?:y|ies)|suppositor(?:y|ies)|crema|pomada|jarabe|gotas|parches?|colirio|sobres?|inhalador)\b)"
     r"|(?<=\d x )[A-Z][\w\-]+|(?<=\d× )[A-Z][\w\-]+"
-    r"|(?<![\w.])[A-Z][\w\-]+(?= \d+(?:[.,]\d+)?\s?(?i:mg|mcg|µg|g|ml|ui|iu|units?|unidades|gotas|drops|puffs?|"
-    r"tabs?|tabletas?|comprimidos?|caps)\b)"
+    # before its dose, its strength ("Rifinah 300/150", "Mixtard 30/70": no day and month) or how often it is
+    # taken ("Panadeine Forte nocte PRN"), a brand's suffix and a closing bracket between ("(Acfol) 5 mg")
+    r"|(?<![\w.])[A-Z][\w\-]+(?: (?:Forte|Retard|Plus|Duo|Rapide|Mite|Junior|Flexpen|Penfill|[A-Z]{2,3}))?"
+    r"(?=\)? (?:\d+(?:[.,]\d+)?\s?(?i:mg|mcg|µg|g|ml|ui|iu|units?|unidades|gotas|drops|puffs?|"
+    r"tabs?|tabletas?|comprimidos?|caps)\b|(?:\d{3,4}/\d{2,4}|\d{1,2}/(?:1[3-9]|[2-9]\d|\d{3,4}))(?![/.\-]?\d)|"
+    r"(?:nocte|mane|PRN|prn|pluma|pen|inh)\b))"
 )
 # A product by its maker and model, named before its serial number: "Boston Scientific Accolade (n.º de serie
 # 783421)", "Worcester Bosch Greenstar 30i, serial 4740631", "Geotab GO9, serial G9A3B21C7F04". The serial

@@ -78,7 +78,8 @@ _STREET_WORDS = frozenset(
     "gardens grove square sq row walk path parade mews hill park rise view green loop shoals flat apt apartment unit "
     "suite c calle avenida avda av paseo plaza piso puerta bajo izq izquierda dcha derecha rua ul apto dpto depto "
     "carrera cra colonia col km carrer avinguda passeig plaça placa rambla travessera camí cami kalea etorbidea "
-    "triq rúa praza rolda pasaje bloque casa zona plot box blk".split()
+    "triq rúa praza rolda pasaje bloque casa zona plot box blk private locked mail bag pmb lp erf trace route clos "
+    "rue ne nw se sw nb sb eb wb".split()
 )
 FAKER_LOCALES = ("en_GB", "en_US")
 # A Spanish conversation's stand-ins are Spanish and Mexican names, towns and streets.
@@ -504,6 +505,9 @@ class SurrogateMaker:
                     or m.group(0).islower()
                     or len(m.group(0)) == 1
                     or _after_digit(m)
+                    # a post office's or a district's code ("Private Bag BO 134", "KN 1 Rd"): other capitals
+                    else self._same_format(m.group(0))
+                    if m.group(0).isupper() and len(m.group(0)) <= 3
                     else self.word(m.group(0), "last")
                 ),
                 numbers,
@@ -512,12 +516,15 @@ class SurrogateMaker:
 
     def _renumbered(self, match: re.Match) -> str:
         """Another number of as many digits; an ordinal keeps its kind of suffix ("38th" → "41st")."""
-        number = self._rng.randrange(1, 10 ** len(match.group(1)))
-        while str(number) == match.group(1):  # another number, always
-            number = self._rng.randrange(1, 10 ** len(match.group(1)))
+        digits = match.group(1)
+        # as many digits, a leading zero kept where one was written ("042" → "317" would read as another kind)
+        low = 1 if len(digits) == 1 or digits.startswith("0") else 10 ** (len(digits) - 1)
+        number = self._rng.randrange(low, 10 ** len(digits))
+        while str(number).zfill(len(digits)) == digits:  # another number, always
+            number = self._rng.randrange(low, 10 ** len(digits))
         suffix = match.group(2)
         if not suffix:
-            return str(number)
+            return str(number).zfill(len(digits)) if digits.startswith("0") else str(number)
         right = "th" if 11 <= number % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
         return f"{number}{right.upper() if suffix.isupper() else right}"
 

@@ -43,6 +43,9 @@ FAMILIES = [
     ("1º A, ", Language.SPANISH),  # a chat's flats named by floor and door, each an address whose units follow
     ("Nana Kofi ", Language.ENGLISH),  # an honorific and a name, again and again
     ("tomo 1, libro 2, ", Language.SPANISH),  # a register's parts in a row
+    ("Jersey Care Commission of ", Language.ENGLISH),  # a state body's words that run on without its head
+    ('Tyson ("Ty", ', Language.ENGLISH),  # a name and its nickname's bracket, never closed
+    ("by jmacisaac ", Language.ENGLISH),  # a record system's users one after another
 ]
 
 

@@ -297,3 +297,22 @@ def test_this_months_day_a_dispatchs_position_and_a_numbered_corner_stand_in_as_
     assert position and not {"64.79214", "-147.36208"} & set(position.groups()), out
     corner = re.search(r"calle (\d{1,2}) por (\d{1,2})", out)
     assert corner and corner.groups() != ("19", "24"), out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    ("text", "shape"),
+    [
+        # a post office's code stands in as other capitals, the bag's words as written
+        ("Write to Private Bag BO 134, Gaborone.", r"Write to Private Bag [A-Z]{2} \d{3}, [^\d,]+\."),
+        # a light pole's number and a compass point keep their words
+        ("He lives at LP 42 Cipero Road, Gasparillo.", r"He lives at LP \d{1,2} \w+ Road, [^\d,]+\."),
+        ("Seen at 10 NW 79th St, Miami.", r"Seen at \d{1,2} NW \d{1,2}(?:st|nd|rd|th) St, [^\d,]+\."),
+        # a date's form: the year after a slash, a year on the next line
+        ("Contact date: Nov 6/24, 15:30", r"Contact date: [A-Z][a-z]{2} \d{1,2}/\d{2}, 15:30"),
+        ("hasta el 31 de diciembre de\n2024, coincidiendo", r"hasta el \d{1,2} de [a-z]+ de\n\d{4}, coincidiendo"),
+    ],
+)
+def test_stand_ins_keep_the_words_and_the_form_of_what_they_replace(seed, text, shape):
+    out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
+    assert re.fullmatch(shape, out) and out != text, out

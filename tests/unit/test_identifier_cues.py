@@ -1,0 +1,212 @@
+"""Identifiers read from what a text writes around them, and kept terms read the same way: a dose after a
+medicine, a state body's head, initials a set of minutes declares, a record system's user after "by", a
+nickname in brackets, a street's kind in other countries, a clause after a name in capitals, a coded list's
+titles. None of these examples is from an evaluation set."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.identifiers.detect import IdentifierDetector
+from tests.unit.test_identifier_classes import assert_hidden, assert_kept, replaced
+
+
+@pytest.fixture(scope="module")
+def detector() -> IdentifierDetector:
+    return IdentifierDetector()
+
+
+def assert_every_mention_hidden(detector: IdentifierDetector, text: str, word: str) -> None:
+    """Every whole-word mention of ``word`` in ``text`` is replaced."""
+    blanked = replaced(detector, text)
+    mentions = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", text)]
+    assert mentions, word
+    for start in mentions:
+        assert set(blanked[start : start + len(word)]) == {"#"}, (word, start, blanked)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a strength that is no day and month, every mention after it
+        (
+            "Continuation phase: Rifinah 300/150, 2 tabs daily.\nGiven 14 days of Rifinah + DTG for transit.",
+            ["Rifinah"],
+        ),
+        (" - start Mixtard 30/70 14 U mane / 8 U nocte; metformin 500 mg bd", ["Mixtard"]),
+        # a dose's form, a brand in brackets before its dose
+        (
+            "Tratamiento: metotrexato 20 mg sc semanal (Metoject pluma), ácido fólico (Acfol) 5 mg.",
+            ["Metoject", "Acfol"],
+        ),
+        ("Medication per GP: Panadeine Forte nocte PRN, celecoxib 200 mg daily.", ["Panadeine Forte"]),
+    ],
+)
+def test_a_medicine_is_read_by_its_strength_or_how_often_it_is_taken(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_name_before_a_day_and_month_or_a_duration_is_still_a_name(detector):
+    text = "Reviewed: Siobhan Kearney 45/12 follow-up; seen by Dr Okafor 12/03 with Mr Haldane 20/11."
+    assert_hidden(detector, text, "Siobhan Kearney", "Okafor", "12/03", "Haldane", "20/11")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "hidden"),
+    [
+        (
+            "El título se inscribió en el Registro Agrario Nacional y lo resolvió el Tribunal Unitario Agrario.",
+            ["Registro Agrario Nacional", "Tribunal Unitario Agrario"],
+            [],
+        ),
+        (
+            "She called Tasmania Police and the Jersey Care Commission about Mrs Le Cornu.",
+            ["Tasmania Police", "Jersey Care Commission"],
+            ["Le Cornu"],
+        ),
+        ("SIERRA LEONE POLICE\nStatement of witness: Fatmata Kamara", ["SIERRA LEONE POLICE"], ["Fatmata Kamara"]),
+        (
+            "Present: DS Paul Renouf of States of Jersey Police; Sgt. Hamon of States of Jersey Police.",
+            ["States of Jersey Police"],
+            ["Paul Renouf", "Hamon"],
+        ),
+        (
+            "Lo denunció ante la Inspección de Trabajo y Seguridad Social el Sr. Íñigo Azkarate.",
+            ["Inspección de Trabajo y Seguridad Social"],
+            ["Íñigo Azkarate"],
+        ),
+        # a town among the words locates whom the text deals with: it stays hidden
+        (
+            "Se remiten al Juzgado de Instrucción nº 1 de Zafra. He reports to the Gasparillo Police Station.",
+            [],
+            ["Zafra", "Gasparillo"],
+        ),
+    ],
+)
+def test_a_state_bodys_name_reaches_the_model_and_a_town_inside_one_does_not(detector, text, kept, hidden):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *hidden)
+
+
+def test_initials_the_minutes_declare_for_a_person_are_that_person_wherever_they_recur(detector):
+    text = (
+        "Present: Claire Le Brocq (Registered Manager, CLB); Tomasz Wisniewski (Deputy Manager, TW); "
+        "Dr Amara Okafor (GP, AO); Paul Renouf (police, PR)\n\n"
+        "2. Concern\nTW reported what the carer saw. AO assessed capacity on 3 July.\n"
+        "| Freeze the debit card | CLB | 10/07 |\nObs: PR 112, BP 120/80."
+    )
+    assert_hidden(detector, text, "Claire Le Brocq")
+    for initials in ("CLB", "TW", "AO"):
+        assert_every_mention_hidden(detector, text, initials)
+    # a clinical abbreviation stays one, declared or not: "PR 112" is a pulse
+    assert_kept(detector, text, "PR 112")
+
+
+@pytest.mark.parametrize(
+    ("text", "login"),
+    [
+        ("Entered by: hpostlethwaite          Record locked: 05/03/2024", "hpostlethwaite"),
+        ("PCR completed 17-02-2025 0915 by jmacisaac. Reviewed rboudreau.", "jmacisaac"),
+        ("PCR completed 17-02-2025 0915 by jmacisaac. Reviewed rboudreau.", "rboudreau"),
+        ("Transcrito por: mjruizc", "mjruizc"),
+        ("Entered by kflett2 2024-11-06 18:12", "kflett2"),
+    ],
+)
+def test_a_record_systems_user_after_the_word_that_signs_the_entry(detector, text, login):
+    assert_hidden(detector, text, login)
+
+
+def test_a_word_after_by_that_is_a_word_is_no_user(detector):
+    text = "Sent by phone, paid by cheque, signed by hand, taken by mouth, reviewed by physio, enviado por escrito."
+    assert_kept(detector, text, "phone", "cheque", "hand", "mouth", "physio", "escrito")
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden", "kept"),
+    [
+        ('Tyson ("Ty", gr. 3) arrived with bruising. Ty was interviewed alone.', ["Tyson", "Ty"], []),
+        ('The driver came down. People call him "Alu Bus"; later I heard his name.', ["Alu Bus"], []),
+        ('Thibs hit the stop.\nQ. "Thibs" is Mr. Thibodeau?\nA. Yes.', ["Thibs", "Thibodeau"], []),
+        # what follows the name in the quotes is the nickname's joke, not a name
+        ('He called her "Fatima from Homeland Security" in front of the team.', ["Fatima"], ["from"]),
+        # a brand in quotes after a medicine names no one
+        ('Start Paracetamol ("Panadol") today.', [], ["Paracetamol"]),
+    ],
+)
+def test_nicknames_in_brackets_and_after_the_words_that_give_them(detector, text, hidden, kept):
+    for name in hidden:
+        assert_every_mention_hidden(detector, text, name)
+    assert_kept(detector, text, *kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("The Defendant, of LP 42 Cipero Road, Gasparillo, was arrested.", "LP 42 Cipero Road"),
+        ("Mr Vishnu Ramdeen (uncle), of #9 Sookram Trace, Penal, a taxi driver", "9 Sookram Trace"),
+        ("from: Bontleng Clinic, Gaborone - Private Bag BO 134, tel 395 2218", "Private Bag BO 134"),
+        ("ARBITRATOR\nPrivate Bag 13367, Windhoek", "Private Bag 13367"),
+        ("Locked Bag 4020, Parramatta NSW", "Locked Bag 4020"),
+        ("MAISON CLAIRVAUX CARE HOME\nLa Route de la Haule, St Brelade, Jersey JE3 8BA", "Route de la Haule"),
+        ("residing at Erf 5521, Omuthiya Street, Katutura, appeared in person", "Erf 5521, Omuthiya Street"),
+        ("works at a hardware shop, KN 1 Rd 14, Nyarugenge", "KN 1 Rd 14"),
+        ("con domicilio en calle\nJabonería, 7, El Puerto de Santa María.", "calle\nJabonería, 7"),
+    ],
+)
+def test_streets_by_the_kinds_other_countries_write(detector, text, address):
+    assert_hidden(detector, text, address)
+
+
+def test_en_route_and_a_bag_of_anything_else_are_no_addresses(detector):
+    assert_kept(detector, "He was en route to the clinic with a private bag of his things.", "en route", "private bag")
+
+
+@pytest.mark.parametrize(
+    ("text", "hidden", "kept"),
+    [
+        (
+            'COMPARECEN EL C. JOSÉ TEPOX HERNÁNDEZ, A QUIEN EN LO SUCESIVO SE LE DENOMINARÁ "EL ENAJENANTE", Y '
+            'EL C. RAFAEL MORALES CUAUTLE, A QUIEN SE LE DENOMINARÁ "EL ADQUIRENTE".\n'
+            "PRIMERA.- EL ENAJENANTE transmite a EL ADQUIRENTE los derechos.",
+            ["JOSÉ TEPOX HERNÁNDEZ", "RAFAEL MORALES CUAUTLE"],
+            ["A QUIEN EN LO SUCESIVO", "A QUIEN SE", "EL ENAJENANTE transmite a EL ADQUIRENTE"],
+        ),
+        (
+            "Conductor V1: RAÚL GORDILLO MÁRQUEZ, DNI 80074321M\nSolicitante: MARÍA SALAZAR RONDÓN, C.I. V-14.827.395",
+            ["RAÚL GORDILLO MÁRQUEZ", "80074321M", "MARÍA SALAZAR RONDÓN", "V-14.827.395"],
+            ["DNI", "C.I."],
+        ),
+    ],
+)
+def test_a_clause_or_an_ids_label_after_a_name_in_capitals_is_no_given_name(detector, text, hidden, kept):
+    assert_hidden(detector, text, *hidden)
+    assert_kept(detector, text, *kept)
+
+
+def test_a_coded_lists_titles_are_no_postcodes_and_towns(detector):
+    text = (
+        "DIAGNÓSTICOS DE ENFERMERÍA:\n - 00206 Riesgo de sangrado r/c atonía uterina.\n"
+        " - 00132 Dolor agudo r/c involución uterina\nDomicilio: C/ Mayor 3, 28009 Madrid"
+    )
+    assert_kept(detector, text, "00206 Riesgo de sangrado", "00132 Dolor agudo")
+    assert_hidden(detector, text, "28009", "Madrid")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Instrumentos: Test de la Figura Humana de Machover y Test de la Familia de Corman.", ["Machover", "Corman"]),
+        ("Útero contraído, globo de seguridad de Pinard presente.", ["Pinard"]),
+        ("Eclampsia: Zuspan regimen started; fetal heart heard with a Pinard stethoscope.", ["Zuspan", "Pinard"]),
+    ],
+)
+def test_a_tests_or_a_signs_author_after_what_it_is_called(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_person_after_a_tests_word_is_still_a_person(detector):
+    assert_hidden(
+        detector, "El test de Juan Pérez no consta; Mr Okafor and Mary class teacher.", "Juan Pérez", "Okafor"
+    )
