@@ -724,6 +724,10 @@ def parse_date(text: str, month_first: bool = False) -> ParsedDate | None:
             ),
             Precision.MONTH,
         )
+    # a day written without separators, as a file's name writes it: "20250502", "140324" (day first)
+    compact = re.fullmatch(r"((?:19|20)\d{2})(\d{2})(\d{2})|(\d{2})(\d{2})(\d{2})", text)
+    if compact:
+        return _compact(compact)
     lone = re.fullmatch(r"(\d{1,2})(st|nd|rd|th|º|(?<=[23])d)?", text)
     if lone and 1 <= int(lone.group(1)) <= 31:
         return ParsedDate(
@@ -796,6 +800,23 @@ def _day_month(first: str, sep: str, second: str, month_first_if_either: bool = 
         return f"{str(a).zfill(len(first))}{sep}{str(b).zfill(len(second))}"
 
     return ParsedDate(date(2000, month, day), render, Precision.DAY_NO_YEAR)
+
+
+def _compact(match: re.Match) -> ParsedDate | None:
+    """A day of eight digits (year first) or six (day first, a two-digit year), written again alike."""
+    eight = match.group(1) is not None
+    year, month, day = (
+        (int(match.group(1)), int(match.group(2)), int(match.group(3)))
+        if eight
+        else (2000 + int(match.group(6)), int(match.group(5)), int(match.group(4)))
+    )
+    try:
+        parsed = date(year, month, day)
+    except ValueError:
+        return None
+    if eight:
+        return ParsedDate(parsed, lambda d: f"{d.year}{d.month:02d}{d.day:02d}", Precision.DAY)
+    return ParsedDate(parsed, lambda d: f"{d.day:02d}{d.month:02d}{d.year % 100:02d}", Precision.DAY)
 
 
 def _numeric(match: re.Match, month_first_if_either: bool = False) -> ParsedDate | None:

@@ -198,23 +198,33 @@ def names_the_state(surface: str) -> bool:
 # inspectorates ("Tribunal Unitario Agrario", "Tasmania Police", "Jersey Care Commission", "Registro Agrario
 # Nacional", "Inspección de Trabajo y Seguridad Social"). Spanish names them first, English last.
 _STATE_BODY_FIRST = frozenset(
-    "tribunal juzgado registro inspección inspeccion jefatura comisaría comisaria gendarmería gendarmeria".split()
+    "tribunal juzgado registro inspección inspeccion jefatura comisaría comisaria gendarmería gendarmeria "
+    "policía policia fiscalía fiscalia ministerio ministry secretaría secretaria superintendencia consejería "
+    "consejeria procuraduría procuraduria defensoría defensoria contraloría contraloria".split()
 )
 _STATE_BODY_LAST = frozenset("police constabulary commission court tribunal inspectorate ombudsman registry".split())
-
+# Heads a firm takes as often, a state body's only beside the region or the country it serves: "Zambia Police
+# Service", "Tasmania Ambulance Service", not "Premier Cleaning Service".
+_REGIONAL_BODY_LAST = frozenset("service department authority agency".split())
 
 _STATE_BODY = re.compile(
-    r"(?<![\w'’\-])(?:[A-ZÁÉÍÓÚÑ][\w'’\-]*\.? (?:(?:of|and|the|for) )?){1,5}"
-    r"(?=[A-Z])(?i:police|constabulary|commission|court|tribunal|inspectorate|ombudsman|registry)\b"
-    r"|(?=[A-Z])(?i:tribunal|juzgado|registro|inspecci[óo]n|jefatura|comisar[íi]a|gendarmer[íi]a)"
-    r"(?: (?:(?:de|del|de la|de los|de las|y|e) )?[A-ZÁÉÍÓÚÑ][\w\-]*){1,6}"
+    r"(?<![\w'’\-])(?:[A-ZÁÉÍÓÚÑ][\w'’\-]*\.? (?:(?i:of|and|the|for) )?){1,5}"
+    r"(?=[A-Z])(?i:police|constabulary|commission|court|tribunal|inspectorate|ombudsman|registry|service|"
+    r"department|authority|agency)\b"
+    # Spanish names the kind first, and so do the state's offices named by ``names_the_state``: "Servicio
+    # Cántabro de Salud", "MINISTRY OF HEALTH", "Policía del Chubut"
+    r"|(?<![\w'’\-])(?=[A-Z])(?i:tribunal|juzgado|registro|inspecci[óo]n|jefatura|comisar[íi]a|gendarmer[íi]a|"
+    r"servicio|instituto|ministerio|secretar[íi]a|superintendencia|consejer[íi]a|fiscal[íi]a|polic[íi]a|"
+    r"procuradur[íi]a|defensor[íi]a|contralor[íi]a|tesorer[íi]a|ministry|department)"
+    r"(?: (?:(?i:de|del|de la|de los|de las|y|e|of|the|for|and) )?[A-ZÁÉÍÓÚÑ][\w\-]*){1,6}"
 )
 
 
 def state_bodies(text: str) -> list[tuple[int, int]]:
-    """The spans of the state's bodies ``_a_state_body`` tells from a firm or a town's office: what is found
-    inside one ("SIERRA LEONE" of "SIERRA LEONE POLICE", "Jersey Care" of "Jersey Care Commission") is the
-    body's, not a person's or a firm's."""
+    """The spans of the state's bodies ``_a_state_body`` or ``names_the_state`` tell from a firm or a town's
+    office: what is found inside one ("SIERRA LEONE" of "SIERRA LEONE POLICE", "Jersey Care" of "Jersey Care
+    Commission", "CÁNTABRO DE SALUD" of "SERVICIO CÁNTABRO DE SALUD") is the body's, not a person's or a
+    firm's."""
     spans = []
     for match in _STATE_BODY.finditer(text):
         # an English body's name may follow a person's or a rank's ("Sgt. Hamon of States of Jersey Police"):
@@ -222,12 +232,19 @@ def state_bodies(text: str) -> list[tuple[int, int]]:
         starts = [match.start()] + [
             match.start() + m.start() for m in re.finditer(r"(?<= )[A-ZÁÉÍÓÚÑ]", match.group(0))
         ]
-        for start in starts if match.group(0)[0].isupper() else []:
+        for start in starts:
             words = [w for w in _WORD.findall(text[start : match.end()]) if w.lower() not in _CONNECTORS]
-            if _a_state_body(words):
+            if _a_state_body(words) or names_the_state(text[start : match.end()]):
                 spans.append((start, match.end()))
                 break
     return spans
+
+
+# The institutions a body's name may hold that make it one place's: "Waikato Hospital Emergency Department".
+_PLACES_OF_CARE_OR_STUDY = frozenset(
+    "hospital hospitals infirmary clinic clínica clinica surgery practice school escuela colegio university "
+    "universidad college".split()
+)
 
 
 def _a_state_body(words: list[str]) -> bool:
@@ -239,7 +256,7 @@ def _a_state_body(words: list[str]) -> bool:
     lower = [w.lower() for w in words]
     if lower[0] in _STATE_BODY_FIRST:
         rest = words[1:]
-    elif lower[-1] in _STATE_BODY_LAST:
+    elif lower[-1] in _STATE_BODY_LAST | _REGIONAL_BODY_LAST:
         rest = words[:-1]
     else:
         return False
@@ -247,16 +264,33 @@ def _a_state_body(words: list[str]) -> bool:
 
     towns = town_names()
 
+    if any(w.lower() in _PLACES_OF_CARE_OR_STUDY for w in rest):
+        return False  # "Waikato Hospital Emergency Department": one hospital's department
+
     def serves_or_says(word: str) -> bool:
-        if lexicon.is_region(word):
-            return True
-        if lexicon.is_name_word(word) or word in towns and lexicon.zipf(word.lower()) < 3.5:
+        if lexicon.is_region(word) or word.lower() in _AGENCY_DESCRIPTIVE:
+            return True  # (the state's words before the lists of names: "Secretaría de Salud")
+        a_town = word in towns or word.lower() in towns or word.title() in towns
+        if lexicon.is_name_word(word) or a_town and lexicon.zipf(word.lower()) < 3.5:
             return False
-        everyday = max(lexicon.zipf_in(word.lower(), "es"), lexicon.zipf_in(word.lower(), "en"))
-        return word.lower() in _AGENCY_DESCRIPTIVE or everyday >= 3.0
+        return max(lexicon.zipf_in(word.lower(), "es"), lexicon.zipf_in(word.lower(), "en")) >= 3.0
 
     regions = _regions_in(" ".join(rest))
+    if _a_town_of_words(rest, towns, regions):
+        return False  # "Princes Town Magistrates' Court": a town of everyday words
+    if lower[-1] in _REGIONAL_BODY_LAST and lower[0] not in _STATE_BODY_FIRST:
+        if not regions and not any(lexicon.is_region(w) for w in rest):
+            return False
     return all(serves_or_says(w) or any(w in region.split() for region in regions) for w in rest)
+
+
+def _a_town_of_words(words: list[str], towns: frozenset[str], regions: list[str]) -> bool:
+    """Whether two or three of ``words`` in a row are a town's name that is no region's."""
+    return any(
+        (phrase := " ".join(words[i : i + n])) in towns and phrase not in regions
+        for n in (2, 3)
+        for i in range(len(words) - n + 1)
+    )
 
 
 def _regions_in(phrase: str) -> list[str]:

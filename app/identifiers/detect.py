@@ -20,6 +20,7 @@ from app.identifiers import address_tails, descriptors, lexicon, names, organisa
 from app.identifiers.dates import CALENDAR_WORDS, find_dates
 from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
+from app.identifiers.file_names import find_file_names
 from app.identifiers.known_organisations import find_known_organisations
 from app.identifiers.language import Language, detect_language
 from app.identifiers.learned_tagger import LearnedTagger, joined_to_neighbours, shipped_tagger
@@ -266,6 +267,7 @@ class IdentifierDetector:
         found += dates
         found += find_numbers(text)
         found += find_spelled_numbers(text)
+        found += find_file_names(text)
         # "18-VI-2019" reads as a code of letters and digits too; a date it is, and its stand-in a date
         found = [
             f
@@ -357,7 +359,9 @@ class IdentifierDetector:
         # holds ("San Vicente del Raspeig" is no Vicente): its stand-in must be a town's.
         places_named = {(t.start, t.end) for t in towns if " " in t.text_in(text)}
         return [
-            _with_check_character(text, _without_role_abbreviation(text, _without_number_label(text, kept)))
+            _with_check_character(
+                text, _without_role_abbreviation(text, _without_number_label(text, _with_code_letters(text, kept)))
+            )
             for entity in _resolve(found)
             if (placed := places.without_state_code(text, _as_town(entity, places_named))) is not None
             and (kept := _whole_words(text, placed)) is not None
@@ -1182,7 +1186,8 @@ _BESIDE_BRACKETS = re.compile(r"(?P<outside>[^\W\d_][\w\-]{2,}) \((?P<inside>[^(
 
 
 # Titles and a court's forms of address: alone, or with an office, they name no one.
-_FORMS_OF_ADDRESS = lexicon.TITLES | frozenset("ilmo ilma ilmos ilmas excmo excma excmos ss".split())
+# (and a nurse's or a technician's degree before the name: "Lic. Enf.", "Téc. Enf.")
+_FORMS_OF_ADDRESS = lexicon.TITLES | frozenset("ilmo ilma ilmos ilmas excmo excma excmos ss enf téc tec".split())
 # The forms a note doses a medicine in, written before its name: alone they name no one either ("Inj.").
 _DOSE_FORMS = frozenset("tab tabs tablet cap caps inj syp syr susp amp comp gtt iv po".split())
 
@@ -1791,6 +1796,25 @@ _NUMBER_LABELS = frozenset(
 
 
 _VEHICLE_LABEL = re.compile(rf"(?i:{VEHICLE_WORDS}|vin|bastidor|chassis|is|es|was)\.?")
+
+
+# A court's, a police force's or a register's letters before its number and year: "SF 3371/2025", "SOJP
+# 25/11842", "MED-FAM 4127/24".
+_CODE_LETTERS_BEFORE = re.compile(r"(?<![\w\-])[A-Z]{2,5}(?:-[A-Z]{2,5})? $")
+
+
+def _with_code_letters(text: str, entity: Entity) -> Entity:
+    """A number's finding with the office's letters written before it, when the number is a file's (a slash
+    before its year): the letters say which court or force, and a label ("NHS", "DNI") stays outside."""
+    if entity.type not in (T.CASE_NUMBER, T.RECORD_NUMBER) or "/" not in entity.text_in(text):
+        return entity
+    letters = _CODE_LETTERS_BEFORE.search(text, max(0, entity.start - 12), entity.start)
+    if letters is None:
+        return entity
+    word = letters.group(0).strip()
+    if word.lower() in _NUMBER_LABELS or word in lexicon.CLINICAL_ABBREVIATIONS | lexicon.EVERYDAY_ABBREVIATIONS:
+        return entity
+    return Entity(letters.start(), entity.end, entity.type)
 
 
 def _without_number_label(text: str, entity: Entity) -> Entity:

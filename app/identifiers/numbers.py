@@ -34,7 +34,7 @@ T = EntityType
 _CODE = (
     # the digit in its first word, or in the word after a word of letters ("QQ 12 34 56 C", "registral
     # 34.871"); not further on, where the word of letters is itself a cue ("(CIP POVI 280328 6017)")
-    r"(?=[A-Za-z0-9./\-]*\d|[A-Za-z]{1,12} \d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
+    r"(?=[A-Za-z0-9./\-]*\d|[A-Za-z][A-Za-z\-]{0,11} \d)[A-Za-z0-9](?:[A-Za-z0-9]|[./\-](?=[A-Za-z0-9])|(?<=\d) (?=\d)"
     # a health card's version code after its digits ("OHIP: 4826 119 374 KR")
     r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=(?-i:[A-Z]{2})(?!\w))"
     # a check letter after its digits ("QQ 12 34 56 C", "DNI 07234561 A")
@@ -77,7 +77,9 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"commission|m\.n\.|m\.p\.|m\.e\.|legitimationsnummer|n[úu]m\. col\.|n\.?[º°]\.? col\.|col\. n\.?[º°]|"
         r"colegiad[oa] n\.?[º°]|registro m[ée]dico|rne|cmp|tip|state licen[cs]e|medical licen[cs]e|badge|lic\.|"
         r"carn[ée](?: profesional)?|t\.p\.|tarjeta profesional|mpps|cmdm|caja prof\.?|registro profesional|"
-        r"exequ[áa]tur|"
+        r"exequ[áa]tur|exeq\.?|"
+        # Peru's nursing college and Colombia's medical register after a name, a Chilean provider's register
+        r"(?-i:CEP|RM)|registro(?: de la)? superintendencia(?: de salud)?|"
         r"cmd|registro sis|m\.n\.|m\.p\.|con el n\.?[º°]|reg\. prof\.|c[ée]d\. prof\.|"
         r"licen[cs]e #|juris(?: no)?|oba(?: no)?|imc(?: no)?|mcnz|mdcn(?: reg\.?)?(?: no)?|hpcsa(?: no)?|hpi-cpn|"
         r"mmc reg\.?(?: no)?|ahpra|nmbi|dea #|"

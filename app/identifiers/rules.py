@@ -267,6 +267,11 @@ def _town_names() -> frozenset[str]:
     return town_names()
 
 
+# Ninety-one to ninety-nine spelled out, in either language (the round ninety is too often a count).
+_SPELLED_NINETIES = (
+    r"noventa y (?:un[oa]?|dos|tres|cuatro|cinco|seis|siete|ocho|nueve)|"
+    r"ninety[- ](?:one|two|three|four|five|six|seven|eight|nine)"
+)
 # The words that go on a sentence, in either language, which no given name is.
 _SENTENCE_WORDS = frozenset(
     "a al quien quienes que por para una uno un en se lo le les con sin y o el los las su sus the of and who which "
@@ -829,6 +834,15 @@ RULES: tuple[Rule, ...] = (
         # with family)"
         r"(?= (?i:años|añitos|years?|now|today)\b|(?<=[a-z])(?:,| and| y)\s(?i:lives|vive|frail|fr[áa]gil|"
         r"still|todav[ía]a|sigue|widow|viud[oa]|bedbound|encamad[oa])\b|(?<=[a-z]) and frail)",
+    ),
+    # ... spelled after the verb that gives it, with nothing after but a pause ("la nona tiene noventa y uno, es
+    # mejor operar"), or opening a sentence before its years ("Ninety-two years, I'm tired"; not "… years ago")
+    _rule(
+        T.AGE,
+        r"(?:\b(?i:tiene|ten[íi]a|cumpli[óo]|cumple|turned|turns|is now) |(?:(?<=[.!?:]\s)|^)(?=[A-Z]))"
+        rf"(?P<value>(?i:{_SPELLED_NINETIES}))"
+        r"(?=\s*[,.;:!?)]|\s+(?:y|and|pero|but)\b|(?<=[a-z]) (?i:years|años)\b(?! (?i:ago|of|in|de|atrás|hace)\b))",
+        re.M,
     ),
     # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
     _rule(
@@ -1493,6 +1507,9 @@ EPONYM = re.compile(
     # seguridad de Pinard"
     r"|\b(?i:test|escala|signo|maniobra|globo de seguridad)(?: de la| del| de)?(?: [A-Z][a-zá-ú]+){1,2} de "
     r"[A-Z][a-zá-ú]+\b|\b(?i:globo de seguridad) de [A-Z][a-zá-ú]+\b"
+    # a make after the word for one: "brand Orbea", "modelo Schindler 3300" (with its number: "la modelo Irene
+    # Cuesta" is a woman who models)
+    r"|\b(?i:marca|brand) [A-Z][a-z]{3,}\b|\b(?i:modelo|model) [A-Z][a-z]{3,}(?= \d{3,5}\b)"
     # a maker before its model's code or the device it makes: "Sysmex XN-1000", "Hillrom pump", "Tunstall
     # bed-leave sensor"
     # (a model's code has three digits or more, or a hyphen: "Carmarthen SA31 2AF" is a town and its postcode)

@@ -210,3 +210,91 @@ def test_a_person_after_a_tests_word_is_still_a_person(detector):
     assert_hidden(
         detector, "El test de Juan Pérez no consta; Mr Okafor and Mary class teacher.", "Juan Pérez", "Okafor"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "hidden"),
+    [
+        ("MINISTRY OF HEALTH\nTransfer note for Mr Okello Ojok", ["MINISTRY OF HEALTH"], ["Okello Ojok"]),
+        (
+            "SERVICIO CÁNTABRO DE SALUD\nPaciente: Íñigo Sainz Ruiz",
+            ["SERVICIO CÁNTABRO DE SALUD"],
+            ["Íñigo Sainz Ruiz"],
+        ),
+        ("ZAMBIA POLICE SERVICE\nMedical report on Mr Chanda Mwale", ["ZAMBIA POLICE SERVICE"], ["Chanda Mwale"]),
+        (
+            "Denunció ante la Policía del Chubut y la Secretaría de Salud del Atlántico; luego la Fiscalía de Zafra.",
+            ["Policía del Chubut", "Secretaría de Salud del Atlántico"],
+            ["Zafra"],
+        ),
+        # a firm's service is one firm's: no region beside its head
+        ("Premier Cleaning Service sent two staff.", [], ["Premier Cleaning"]),
+        # a town in capitals, a hospital's department: one place's
+        ("POLICÍA MUNICIPAL DE ALCORCÓN\nDILIGENCIA DE DECLARACIÓN", [], ["ALCORCÓN"]),
+        ("Waikato Hospital Emergency Department — Triage note", [], ["Waikato Hospital"]),
+    ],
+)
+def test_the_states_offices_named_by_their_kind_and_the_region_they_serve(detector, text, kept, hidden):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *hidden)
+
+
+def test_a_make_after_the_word_for_one_is_kept(detector):
+    assert_kept(detector, "Nuevo ascensor, modelo Schindler 3300; bici de marca Orbea.", "Schindler", "Orbea")
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "label"),
+    [
+        ("Complaint Nos. SF 3371/2025 and SF 3372/2025", "SF 3371/2025", None),
+        ("Complaint Nos. SF 3371/2025 and SF 3372/2025", "SF 3372/2025", None),
+        ("PR: crime report opened, ref SOJP 25/11842. CCTV seized.", "SOJP 25/11842", None),
+        ("Mediación prejudicial - Expte. N° MED-FAM 4127/24", "MED-FAM 4127/24", None),
+        # a number's label stays outside: the model reads what the number was
+        ("Paciente con DNI 12/3456 en el expediente", "12/3456", "DNI"),
+    ],
+)
+def test_a_files_number_with_the_offices_letters_before_it(detector, text, number, label):
+    assert_hidden(detector, text, number)
+    if label:
+        assert_kept(detector, text, label)
+
+
+@pytest.mark.parametrize(
+    ("text", "licence", "kept"),
+    [
+        ("Lic. Enf. Roxana Ccori Mamani - CEP 54821", "54821", "Lic. Enf."),
+        ("que ordenó el Dr. Hernán Quiroga (RM 52418).", "52418", "RM"),
+        ("Dra. Yanet Peña Almonte - Cardiología - Exeq. 418-09", "418-09", "Exeq."),
+        ("RUT 12.946.038-5   Registro Superintendencia de Salud 188432", "188432", "Registro Superintendencia"),
+    ],
+)
+def test_a_registration_after_its_bodys_letters(detector, text, licence, kept):
+    assert_hidden(detector, text, licence)
+    assert_kept(detector, text, kept)
+
+
+@pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("I miss my husband, that's all. Ninety-two years, I'm tired sometimes.", "Ninety-two"),
+        ("porque la nona tiene noventa y uno, es mejor operar pronto", "noventa y uno"),
+        ("She turned ninety-one and moved in with her son.", "ninety-one"),
+    ],
+)
+def test_an_age_over_89_spelled_after_its_verb_or_before_its_years(detector, text, age):
+    assert_hidden(detector, text, age)
+
+
+def test_years_ago_and_a_sum_spelled_out_are_no_ages(detector):
+    assert_kept(detector, "Ninety-two years ago the hospital opened.", "Ninety-two")
+    assert_kept(detector, "El paciente tiene noventa y dos euros en la cuenta.", "noventa y dos")
+
+
+def test_the_person_and_the_day_in_a_files_name(detector):
+    text = (
+        'The enclosed OPG (file "OPG_DeSilva_20250502.dcm") and receta_mateo_140324.pdf; '
+        "see also report_final_v2.docx and scan_0001.jpg"
+    )
+    assert_hidden(detector, text, "DeSilva", "20250502", "mateo", "140324")
+    assert_kept(detector, text, "report_final_v2.docx", "scan_0001.jpg", "OPG_", "receta_")

@@ -316,3 +316,13 @@ def test_this_months_day_a_dispatchs_position_and_a_numbered_corner_stand_in_as_
 def test_stand_ins_keep_the_words_and_the_form_of_what_they_replace(seed, text, shape):
     out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
     assert re.fullmatch(shape, out) and out != text, out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_day_in_a_files_name_is_shifted_with_the_others_and_written_alike(seed):
+    text = 'Scan "OPG_20250502.dcm" taken 02/05/2025.'
+    out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
+    shape = re.fullmatch(r'Scan "OPG_(\d{4})(\d{2})(\d{2})\.dcm" taken (\d{2})/(\d{2})/(\d{4})\.', out)
+    assert shape, out
+    year, month, day, day2, month2, year2 = shape.groups()
+    assert (year, month, day) == (year2, month2, day2) and out != text

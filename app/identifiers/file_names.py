@@ -1,0 +1,70 @@
+"""What a file's name quoted in a message says of someone: "OPG_DeSilva_20250502.dcm", "receta_mateo_140324.pdf",
+"Corlett_HE_will_copy.pdf". Scanners, clinics and courts name files by the patient and the day; the parts are
+joined by underscores and points, which the other rules read as one word."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from app.identifiers import lexicon
+from app.identifiers.entities import Entity, EntityType
+
+T = EntityType
+_FILE_NAME = re.compile(
+    r"(?<![\w./\-])[\w\-]+(?:\.[\w\-]+)*\.(?i:pdf|docx?|xlsx?|jpe?g|png|heic|gif|dcm|tiff?|txt|csv|zip|mp3|mp4|m4a|"
+    r"opus|ogg|wav|eml|msg|rtf|odt)\b"
+)
+_PART = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"[A-Z][a-z]+")
+
+
+def find_file_names(text: str) -> list[Entity]:
+    """The dates and the people's names in the files' names ``text`` quotes."""
+    found = []
+    for name in _FILE_NAME.finditer(text):
+        stem_end = name.group(0).rfind(".") + name.start()
+        for part in _PART.finditer(text, name.start(), stem_end):
+            word = part.group(0)
+            if word.isdigit():
+                if _a_compact_date(word):
+                    found.append(Entity(part.start(), part.end(), T.DATE))
+            elif _a_name(word):
+                found.append(Entity(part.start(), part.end(), T.PERSON))
+    return found
+
+
+def _a_compact_date(digits: str) -> bool:
+    """Whether ``digits`` are a day written without separators: year, month and day in eight ("20250502"), or
+    day, month and a two-digit year in six ("140324")."""
+    if len(digits) == 8:
+        year, month, day = int(digits[:4]), int(digits[4:6]), int(digits[6:])
+    elif len(digits) == 6:
+        day, month, year = int(digits[:2]), int(digits[2:4]), 2000 + int(digits[4:])
+    else:
+        return False
+    if not 1900 <= year <= 2099:
+        return False
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _a_name(word: str) -> bool:
+    """Whether a part of a file's name is a person's: a name on the lists no everyday word shares ("mateo",
+    "Corlett"), or one joined to its particle ("DeSilva", "McArdle")."""
+    if len(word) < 3 or any(c.isdigit() for c in word):
+        return False
+    if _a_name_word(word):
+        return True
+    pieces = _CAMEL.findall(word)
+    return len(pieces) >= 2 and "".join(pieces) == word and _a_name_word(pieces[-1])
+
+
+def _a_name_word(word: str) -> bool:
+    """A word on the lists of names that is not also an everyday word ("will", "mark", "final")."""
+    return (
+        lexicon.is_name_word(word) and word.lower() not in lexicon.EVERYDAY_NAMES and lexicon.zipf(word.lower()) < 4.6
+    )
