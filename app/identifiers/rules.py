@@ -158,6 +158,8 @@ INSTITUTION_KINDS = (
     # the agents, advisers and schools a letter or a chart names ("Harbour Estate Agents", "Riverbend
     # Elementary", "Sunshine Coast TAFE")
     r"Estate Agents|Estate Agency|Real Estate|Realtors|Property Management|Solicitors|Accountants|Opticians|"
+    # the Channel Islands' and the Isle of Man's law firms ("Mauger De Garis Advocates")
+    r"Advocates|"
     r"Optometrists|Funeral Home|Funeral Directors|Brokers|Movers|Kindergarten|Preschool|Montessori|Elementary|"
     r"TAFE|Polytechnic|Medical Practice"
 )

@@ -16,8 +16,35 @@ _MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octubre 
 _PLAIN = str.maketrans("áéíóú", "aeiou")
 
 
-_WORD_VALUES = {spell(n).translate(_PLAIN): n for n in range(1, 32)} | {"primero": 1, "un": 1}
-_YEAR_VALUES = {spell(y).translate(_PLAIN): y for y in range(1900, 2100)}
+# The older spelling of sixteen to nineteen and twenty-one to twenty-nine in three words, which deeds and
+# handwritten wills still use: "diez y siete de Abril de dos mil diez y nueve".
+_OLDER = {
+    "dieciséis": "diez y seis",
+    "diecisiete": "diez y siete",
+    "dieciocho": "diez y ocho",
+    "diecinueve": "diez y nueve",
+    "veintiuno": "veinte y uno",
+    "veintiún": "veinte y un",
+    "veintidós": "veinte y dos",
+    "veintitrés": "veinte y tres",
+    "veinticuatro": "veinte y cuatro",
+    "veinticinco": "veinte y cinco",
+    "veintiséis": "veinte y seis",
+    "veintisiete": "veinte y siete",
+    "veintiocho": "veinte y ocho",
+    "veintinueve": "veinte y nueve",
+}
+_OLDER_WORD = re.compile("|".join(_OLDER))
+
+
+def _spellings(number: int) -> set[str]:
+    """``number`` spelled as today and, where it differs, in the older three words."""
+    spelled = spell(number)
+    return {spelled, _OLDER_WORD.sub(lambda m: _OLDER[m.group(0)], spelled)}
+
+
+_WORD_VALUES = {w.translate(_PLAIN): n for n in range(1, 32) for w in _spellings(n)} | {"primero": 1, "un": 1}
+_YEAR_VALUES = {w.translate(_PLAIN): y for y in range(1900, 2100) for w in _spellings(y)}
 
 
 def _alternatives(words: set[str]) -> str:
@@ -26,8 +53,8 @@ def _alternatives(words: set[str]) -> str:
     return "|".join(sorted(spellings, key=len, reverse=True))
 
 
-_DAY_WORDS = _alternatives({spell(n) for n in range(1, 32)} | {"primero"})
-_YEAR_WORDS = _alternatives({spell(y) for y in range(1900, 2100)})
+_DAY_WORDS = _alternatives({w for n in range(1, 32) for w in _spellings(n)} | {"primero"})
+_YEAR_WORDS = _alternatives({w for y in range(1900, 2100) for w in _spellings(y)})
 _MONTH = "|".join(_MONTHS) + "|setiembre"
 SPELLED = re.compile(
     rf"(?<![\w])(?P<day>{_DAY_WORDS})(?: \((?P<daynum>\d{{1,2}})\))?(?P<days> d[íi]as? del mes)? de (?P<month>{_MONTH})"

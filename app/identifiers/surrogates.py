@@ -25,7 +25,7 @@ T = EntityType
 # Alamgir Hossain" is "Md." and another name, "Nana Kofi Adjei III" another chief of the same stool's line)
 _TITLES = lexicon.TITLES | frozenset(
     "professor judge justice abg abgda letrado letrada md mohd muhd nana haji hajjah alhaji alhaja togbe opanin "
-    "oba mst mosammat sgt cpl const cst insp supt capt cllr revd ii iii iv jr".split()
+    "oba mst mosammat sgt cpl const cst insp supt capt cllr revd ii iii iv jr advocate".split()
 )
 # A title says which first names read naturally after it: "Mrs Mario Walker" makes a model stumble.
 _FEMALE_TITLES = frozenset(
@@ -63,7 +63,7 @@ _KEPT_IN_ORGANISATIONS = (
     # the kinds a name typed in lower case is found by, and a saint's word: "brookfield primary", "hartley & webb
     # solicitors", "clinica san rafael" stay a school, a firm and a clinic
     | frozenset(
-        "primary nursery solicitors solicitor attorneys lawyers chambers academy pharmacy chemist farmacias "
+        "primary nursery solicitors solicitor advocates attorneys lawyers chambers academy pharmacy chemist farmacias "
         "clínica clinica clínicas clinicas centro salud sanatorio escuela residencia guardería guarderia "
         "policlínico policlinico san santa saint".split()
     )

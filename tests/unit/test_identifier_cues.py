@@ -298,3 +298,13 @@ def test_the_person_and_the_day_in_a_files_name(detector):
     )
     assert_hidden(detector, text, "DeSilva", "20250502", "mateo", "140324")
     assert_kept(detector, text, "report_final_v2.docx", "scan_0001.jpg", "OPG_", "receta_")
+
+
+def test_a_date_spelled_in_the_older_three_words(detector):
+    text = "En Salamanca a diez y siete de Abril de dos mil diez y nueve, yo, Aurelia Hernández, dispongo:"
+    assert_hidden(detector, text, "diez y siete de Abril de dos mil diez y nueve")
+
+
+def test_a_law_firm_of_advocates(detector):
+    text = "The will was prepared by Advocate Claire Mauger of Mauger De Garis Advocates, PO Box 217."
+    assert_hidden(detector, text, "Claire Mauger", "Mauger De Garis", "PO Box 217")

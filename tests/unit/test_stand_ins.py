@@ -326,3 +326,11 @@ def test_a_day_in_a_files_name_is_shifted_with_the_others_and_written_alike(seed
     assert shape, out
     year, month, day, day2, month2, year2 = shape.groups()
     assert (year, month, day) == (year2, month2, day2) and out != text
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_advocates_title_and_her_firms_kind_stay_as_written(seed):
+    text = "Prepared by Advocate Claire Mauger of Mauger De Garis Advocates."
+    out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
+    shape = re.fullmatch(r"Prepared by Advocate (\w+) (\w+) of (\w+) De \w+ Advocates\.", out)
+    assert shape and "Mauger" not in out and shape.group(2) == shape.group(3), out
