@@ -1102,7 +1102,11 @@ RULES: tuple[Rule, ...] = (
         r"(?m)^(?:[ \t]+(?=\[?\d{1,4}[/.\-]\d))?\[?"
         r"(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
         r"(?: ?[apAP]\.? ?[mM]\.?)?\]?[,\-– ]+(?:(?i:t[íi]a|t[íi]o|abuela|abuelo|mam[áa]|pap[áa]|aunt|uncle|"
-        r"nurse|dr\.?) )?(?P<value>(?!(?i:me|mum|mom|dad|mam[áa]|pap[áa]|yo)\b)[^\W\d_]{2,}(?: [^\W\d_]{2,}){0,3})"
+        r"nurse|dr\.?) )?(?P<value>(?!(?i:me|mum|mom|dad|mam[áa]|pap[áa]|yo)\b)[^\W\d_]{2,}"
+        # (a contact saved with the role beside the name: "gary landlord", "rosa vecina")
+        r"(?: (?!(?i:landlord|landlady|tenant|neighbou?r|boss|work|carer|plumber|vecin[oa]|jefe|jefa|trabajo|"
+        r"casero|casera)\b)[^\W\d_]{2,}){0,3})(?: (?i:landlord|landlady|tenant|neighbou?r|boss|work|carer|plumber|"
+        r"vecin[oa]|jefe|jefa|trabajo|casero|casera))?"
         r"(?: \([^()\n]{1,30}\))?:",
         accept=_not_a_label,
         cued=True,

@@ -308,3 +308,9 @@ def test_a_date_spelled_in_the_older_three_words(detector):
 def test_a_law_firm_of_advocates(detector):
     text = "The will was prepared by Advocate Claire Mauger of Mauger De Garis Advocates, PO Box 217."
     assert_hidden(detector, text, "Claire Mauger", "Mauger De Garis", "PO Box 217")
+
+
+def test_a_chat_contact_saved_with_the_role_beside_the_name(detector):
+    text = "2/27/25, 6:14 PM - gary landlord: rent was due\n2/27/25, 7:02 PM - marisol: ok, sending it"
+    assert_hidden(detector, text, "gary", "marisol")
+    assert_kept(detector, text, "landlord")
