@@ -62,6 +62,7 @@ supervisor jefe jefa jefatura sección seccion gerencia dirección direccion adm
 protección proteccion datos delegado delegada trabajo social registro propiedad certificado vehículo
 vehiculo telecomunicaciones control calidad seguridad prevención prevencion riesgos laborales
 inspectorate inspection commissioner ombudsman regulator tráfico trafico penados departament salut
+attorneys attorney barristers barrister notaries law
 """
 # The state's offices and the documents it issues, named by what they do: "Ministerio de Trabajo", "Caja
 # Nacional de Salud", "Citizenship and Immigration Services", "Número de Identificación Tributaria",
@@ -200,7 +201,7 @@ def names_the_state(surface: str) -> bool:
 _STATE_BODY_FIRST = frozenset(
     "tribunal juzgado registro inspección inspeccion jefatura comisaría comisaria gendarmería gendarmeria "
     "policía policia fiscalía fiscalia ministerio ministry secretaría secretaria superintendencia consejería "
-    "consejeria procuraduría procuraduria defensoría defensoria contraloría contraloria".split()
+    "consejeria procuraduría procuraduria defensoría defensoria contraloría contraloria servicio".split()
 )
 _STATE_BODY_LAST = frozenset("police constabulary commission court tribunal inspectorate ombudsman registry".split())
 # Heads a firm takes as often, a state body's only beside the region or the country it serves: "Zambia Police
@@ -234,7 +235,7 @@ def state_bodies(text: str) -> list[tuple[int, int]]:
         ]
         for start in starts:
             words = [w for w in _WORD.findall(text[start : match.end()]) if w.lower() not in _CONNECTORS]
-            if _a_state_body(words) or names_the_state(text[start : match.end()]):
+            if _a_state_body(words, text[start : match.end()]) or names_the_state(text[start : match.end()]):
                 spans.append((start, match.end()))
                 break
     return spans
@@ -247,7 +248,7 @@ _PLACES_OF_CARE_OR_STUDY = frozenset(
 )
 
 
-def _a_state_body(words: list[str]) -> bool:
+def _a_state_body(words: list[str], phrase: str = "") -> bool:
     """Whether ``words`` (connectors left out) are a state body's head and, beside it, only words that say what
     it does or which region or country it serves: a town among them ("Juzgado de Instrucción nº 1 de Zafra",
     "Gasparillo Police") locates whom the text deals with, and a word of its own names one body."""
@@ -275,7 +276,8 @@ def _a_state_body(words: list[str]) -> bool:
             return False
         return max(lexicon.zipf_in(word.lower(), "es"), lexicon.zipf_in(word.lower(), "en")) >= 3.0
 
-    regions = _regions_in(" ".join(rest))
+    # (a region's name may hold a hyphen or a connector: "Castilla-La Mancha")
+    regions = _regions_in(" ".join(rest)) + [w for r in _regions_in(phrase) for w in re.split(r"[ \-]", r)]
     if _a_town_of_words(rest, towns, regions):
         return False  # "Princes Town Magistrates' Court": a town of everyday words
     if lower[-1] in _REGIONAL_BODY_LAST and lower[0] not in _STATE_BODY_FIRST:

@@ -145,7 +145,9 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         # Canada's provincial health cards and Australia's Centrelink reference
         r"ohip|health card(?: number| no)?|crn|centrelink(?: crn)?|"
         # Hong Kong's identity card, South Africa's identity number, India's PAN card
-        r"hkid|hkic|id number|identity number|id no|carn[ée]t? de identidad",
+        r"hkid|hkic|id number|identity number|id no|carn[ée]t? de identidad|"
+        # Pakistan's computerised national identity card
+        r"cnic",
     ),
     _cued(
         T.CASE_NUMBER,

@@ -463,6 +463,13 @@ _LOWER_CITY_STATE_ZIP = re.compile(
 _STATES_THAT_ARE_WORDS = frozenset("al co de hi id in la ma me mi mo ne oh ok or pa wa".split())
 
 
+# A town in capitals closing a heading in capitals after a comma: "QUEEN ELIZABETH UNIVERSITY HOSPITAL, GLASGOW",
+# "JUZGADO DE PRIMERA INSTANCIA N.º 3, BADAJOZ".
+_TOWN_CLOSING_A_HEADING = re.compile(
+    r"(?m)(?<=[A-ZÁÉÍÓÚÑ0-9.]), (?P<town>[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ'’\-]+(?: [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ'’\-]+){0,2})[ \t]*$"
+)
+
+
 def _a_coded_phrase(text: str, match: re.Match[str]) -> bool:
     """Whether ``_POSTCODE_TOWN``'s town is an everyday word no town list has, going on in lower case: a
     nursing diagnosis's or a procedure's code and its title ("00132 Dolor agudo r/c …", "99213 Office visit")."""
@@ -687,6 +694,11 @@ def find_places(text: str) -> list[Entity]:
             if match.group("zip"):
                 found.append(Entity(*match.span("zip"), T.POSTCODE))
     found += [Entity(*m.span("town"), T.LOCATION) for m in _LABELLED_PLACE.finditer(text)]
+    found += [
+        Entity(*m.span("town"), T.LOCATION)
+        for m in _TOWN_CLOSING_A_HEADING.finditer(text)
+        if _a_town(m.group("town").title()) and not lexicon.is_region(m.group("town"))
+    ]
     found += [
         Entity(*m.span("town"), T.LOCATION)
         for m in _PLACE_LABEL_TOWN.finditer(text)

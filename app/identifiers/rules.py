@@ -279,6 +279,8 @@ _SENTENCE_WORDS = frozenset(
     "a al quien quienes que por para una uno un en se lo le les con sin y o el los las su sus the of and who which "
     "that to in on for with as at by".split()
 )
+# The words that join a surname's parts ("DE LA CRUZ", "DE LOS SANTOS"), which a sentence's words are not here.
+_NAME_LINKS = frozenset("de del la las los el y e van von der den da di du le".split())
 # The labels of identity numbers written after a name in capitals.
 _ID_LABELS = frozenset(
     "DNI NIE INE CI CC RUT RUN CURP RFC NSS NIF CUIL CUIT DUI NIT SSN NHS MRN DOB ID TIN PPS".split()
@@ -293,6 +295,16 @@ def _surname_then_given(surface: str) -> bool:
     if not given_words or given_words[0].lower() in _SENTENCE_WORDS or given_words[0].upper() in _ID_LABELS:
         # a deed's clause or an identity number's label after the comma: "TEPOX HERNÁNDEZ, A QUIEN EN LO
         # SUCESIVO…", "GORDILLO MÁRQUEZ, DNI 80074321M", "SALAZAR RONDÓN, C.I. V-14.827.395"
+        return False
+    surname_words = re.findall(r"[^\W\d_]+", surname)
+    if any(w.lower() in _SENTENCE_WORDS - _NAME_LINKS for w in surname_words) or all(
+        not lexicon.is_name_word(w)
+        and (max(lexicon.zipf_in(w, "es"), lexicon.zipf_in(w, "en")) >= 3.0 or lexicon.is_clinical_word(w))
+        for w in surname_words
+        if w.lower() not in _NAME_LINKS
+    ):
+        # a list of findings in capitals, not a surname: "INSUFICIENCIA CARDIACA, FIBRILACION AURICULAR",
+        # "ON ANTICOAG, POSS HEAD INJ"
         return False
     if len(given_words) == 1 and not lexicon.is_name_word(given_words[0]):
         word = given_words[0]

@@ -314,3 +314,24 @@ def test_a_chat_contact_saved_with_the_role_beside_the_name(detector):
     text = "2/27/25, 6:14 PM - gary landlord: rent was due\n2/27/25, 7:02 PM - marisol: ok, sending it"
     assert_hidden(detector, text, "gary", "marisol")
     assert_kept(detector, text, "landlord")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "hidden"),
+    [
+        ("CAUSA: INSUFICIENCIA CARDIACA, FIBRILACION AURICULAR", ["INSUFICIENCIA CARDIACA, FIBRILACION"], []),
+        ("Paciente: DE LA CRUZ, MARIA JOSE\nNombre: CAMPO PRADO, ANA", [], ["DE LA CRUZ, MARIA JOSE", "CAMPO PRADO"]),
+        ("Hanif Ahmed, CNIC 35202-1234567-1, resident of Lahore", ["CNIC"], ["35202-1234567-1", "Hanif Ahmed"]),
+        ("Servicio de Salud de Castilla-La Mancha (SESCAM)", ["Servicio de Salud de Castilla-La Mancha"], []),
+        ("KOFI MENSAH & CO., Attorneys-at-Law, Accra", ["Attorneys-at-Law"], ["KOFI MENSAH", "Accra"]),
+    ],
+)
+def test_findings_in_capitals_a_pakistani_id_and_a_regions_health_service(detector, text, kept, hidden):
+    assert_kept(detector, text, *kept)
+    assert_hidden(detector, text, *hidden)
+
+
+def test_a_town_in_capitals_closing_a_heading(detector):
+    text = "QUEEN ELIZABETH UNIVERSITY HOSPITAL, GLASGOW\nED Clinician Record\nDIAGNOSIS: ASTHMA, SEVERE"
+    assert_hidden(detector, text, "GLASGOW")
+    assert_kept(detector, text, "ASTHMA, SEVERE")
