@@ -200,6 +200,8 @@ _CLINICAL_ENDING = re.compile(
     r"aemia|opath(?:y|ies)|opatía|ology|ologist|ologies|ología|ólog[oa]|iatry|iatrist|iatría|iatra|graphy|"
     r"grafía|therapy|terapia|uria|osis|ectasis|plegia|paresis|hospitalist|intensivist|sonographer|"
     r"interconsulta|instrumentista|anestesista|intensivista|internista|opedia|"
+    # a count's fall, a hearing's loss, a measure's test: "Osteopenia", "Hipoacusia", "Audiometría", "Spirometry"
+    r"penia|penias|acusia|ometr[íi]a|ometry|"
     # a test's record: "Ecocardiograma", "Hemograma", "Echocardiogram", "Angiogram"
     r"ograma|ogramas|ogram|ograms)$",
     re.I,

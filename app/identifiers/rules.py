@@ -297,14 +297,20 @@ def _surname_then_given(surface: str) -> bool:
         # SUCESIVO…", "GORDILLO MÁRQUEZ, DNI 80074321M", "SALAZAR RONDÓN, C.I. V-14.827.395"
         return False
     surname_words = re.findall(r"[^\W\d_]+", surname)
-    if any(w.lower() in _SENTENCE_WORDS - _NAME_LINKS for w in surname_words) or all(
-        not lexicon.is_name_word(w)
-        and (max(lexicon.zipf_in(w, "es"), lexicon.zipf_in(w, "en")) >= 3.0 or lexicon.is_clinical_word(w))
-        for w in surname_words
-        if w.lower() not in _NAME_LINKS
+    a_given_name = given_words[0].lower() in lexicon.first_names()
+    if (
+        any(w.lower() in _SENTENCE_WORDS - _NAME_LINKS for w in surname_words)
+        or not a_given_name
+        and all(
+            not lexicon.is_name_word(w)
+            and (max(lexicon.zipf_in(w, "es"), lexicon.zipf_in(w, "en")) >= 3.0 or lexicon.is_clinical_word(w))
+            for w in surname_words
+            if w.lower() not in _NAME_LINKS
+        )
     ):
         # a list of findings in capitals, not a surname: "INSUFICIENCIA CARDIACA, FIBRILACION AURICULAR",
-        # "ON ANTICOAG, POSS HEAD INJ"
+        # "ON ANTICOAG, POSS HEAD INJ" (a given name after the comma vouches for an everyday surname: "PARISH,
+        # Emma")
         return False
     if len(given_words) == 1 and not lexicon.is_name_word(given_words[0]):
         word = given_words[0]

@@ -335,3 +335,8 @@ def test_a_town_in_capitals_closing_a_heading(detector):
     text = "QUEEN ELIZABETH UNIVERSITY HOSPITAL, GLASGOW\nED Clinician Record\nDIAGNOSIS: ASTHMA, SEVERE"
     assert_hidden(detector, text, "GLASGOW")
     assert_kept(detector, text, "ASTHMA, SEVERE")
+
+
+def test_findings_named_by_a_clinical_ending_are_no_places(detector):
+    text = "Exfumadora desde 2015. Osteopenia (DXA 2023). Audiometría tamiz: hipoacusia leve. Leucopenia leve."
+    assert_kept(detector, text, "Osteopenia", "Audiometría", "Leucopenia")
