@@ -70,8 +70,8 @@ _FORMS: tuple[tuple[str, int], ...] = (
     ),
     (
         rf"(?:(?P<weekday>{_EN_WEEKDAY}),? )?(?P<month>{_EN_MONTH}) (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})?"
-        # (a Canadian form's "Nov 6/24": the year after a slash)
-        rf"(?:(?:,? |/)(?P<year>{_YEAR4}|(?<=/)\d{{2}}(?![\d:])))?(?![\d:.,]\d)",
+        # (a Canadian form's "Nov 6/24": the year after a slash; "Dec 2/12 history" is two months since December)
+        rf"(?:(?:,? |/)(?P<year>{_YEAR4}|(?<=/)(?:1[3-9]|[2-9]\d)(?![\d:])))?(?![\d:.,]\d)",
         re.I,
     ),
     (rf"(?P<month>{_EN_MONTH}),? (?:of )?(?P<year>{_YEAR4}|'\d{{2}}(?![\d:]))", re.I),
@@ -457,6 +457,15 @@ def _a_score(day_month: str) -> bool:
     return second in (5, 10) and first <= second
 
 
+def _a_duration_or_share(text: str, start: int, day_month: str) -> bool:
+    """ "3/7", "2/12", "4/52": days, months or weeks, as British notes write how long ("anticipate discharge
+    3/7", "issued 2/12 supply"); "3/4 of", "1/3 of": a share. A day's zero says it is a date ("03/07")."""
+    first, second = day_month.split("/")
+    if text.startswith(" of ", start + len(day_month)):
+        return True
+    return second in ("7", "12", "52") and not first.startswith("0") and int(first) < int(second)
+
+
 def _extra_spans(text: str) -> set[tuple[int, int]]:
     spans = {
         m.span(group)
@@ -477,7 +486,9 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
     spans |= {
         m.span("date")
         for m in _NOTED_DAY_MONTH.finditer(text)
-        if parse_date(m.group("date")) is not None and not _a_score(m.group("date"))
+        if parse_date(m.group("date")) is not None
+        and not _a_score(m.group("date"))
+        and not _a_duration_or_share(text, m.start("date"), m.group("date"))
     }
     while True:  # each listed day and month after one found is one more
         listed = {

@@ -269,13 +269,15 @@ def _a_state_body(words: list[str], phrase: str = "") -> bool:
         return False  # "Waikato Hospital Emergency Department": one hospital's department
 
     def serves_or_says(word: str) -> bool:
-        if lexicon.is_region(word) or word.lower() in _AGENCY_DESCRIPTIVE:
+        if lexicon.is_region(word) or word.lower() in _AGENCY_DESCRIPTIVE | _COURT_LEVELS:
             return True  # (the state's words before the lists of names: "Secretaría de Salud")
-        a_town = word in towns or word.lower() in towns or word.title() in towns
-        if lexicon.is_name_word(word) or a_town and lexicon.zipf(word.lower()) < 3.5:
+        # a town named by an everyday word is a town here: "Reading Police", "Juzgado de Paz de Progreso"
+        if lexicon.is_name_word(word) or word in towns or word.title() in towns:
             return False
         return max(lexicon.zipf_in(word.lower(), "es"), lexicon.zipf_in(word.lower(), "en")) >= 3.0
 
+    if lower[-1] == "court" and all(lexicon.is_region(w) for w in rest):
+        return False  # "Jersey Court": a block of flats as often as a court
     # (a region's name may hold a hyphen or a connector: "Castilla-La Mancha")
     regions = _regions_in(" ".join(rest)) + [w for r in _regions_in(phrase) for w in re.split(r"[ \-]", r)]
     if _a_town_of_words(rest, towns, regions):
@@ -284,6 +286,10 @@ def _a_state_body(words: list[str], phrase: str = "") -> bool:
         if not regions and not any(lexicon.is_region(w) for w in rest):
             return False
     return all(serves_or_says(w) or any(w in region.split() for region in regions) for w in rest)
+
+
+# A court's level, which the gazetteer also lists as a town ("Superior", Wisconsin).
+_COURT_LEVELS = frozenset("superior supreme high crown magistrates".split())
 
 
 def _a_town_of_words(words: list[str], towns: frozenset[str], regions: list[str]) -> bool:

@@ -1720,11 +1720,21 @@ _INITIALS_AFTER = re.compile(r"[ \t]*\((?:[^()\n]{0,60}[,;/][ \t]*)?(?P<initials
 _NAME_BEFORE = re.compile(r"(?:[A-ZÀ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*\.? ){0,4}[A-ZÀ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*$")
 
 
+def _an_abbreviation(letters: str) -> bool:
+    """Whether ``letters`` abbreviate something else as often as they name a person ("PR", "IT", "UK"): then
+    only the declaration is the person's."""
+    return (
+        letters in lexicon.CLINICAL_ABBREVIATIONS
+        or letters in lexicon.EVERYDAY_ABBREVIATIONS
+        or max(lexicon.zipf(letters.lower()), lexicon.zipf_in(letters.lower(), "es")) >= 4.0
+    )
+
+
 def _declared_initials(text: str, person: Entity) -> str | None:
     """The initials ``text`` gives ``person`` after the name, when they are the name's own letters (with or
     without its particles' letters): the minutes name the person by them from then on."""
     declared = _INITIALS_AFTER.match(text, person.end)
-    if declared is None or declared.group("initials") in lexicon.CLINICAL_ABBREVIATIONS:
+    if declared is None or _an_abbreviation(declared.group("initials")):
         return None
     # the whole name before the bracket, which the rules may have found in pieces ("Claire Le" and "Brocq")
     name = _NAME_BEFORE.search(text, max(0, person.end - 80), person.end)

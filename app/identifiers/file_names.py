@@ -24,14 +24,28 @@ def find_file_names(text: str) -> list[Entity]:
     found = []
     for name in _FILE_NAME.finditer(text):
         stem_end = name.group(0).rfind(".") + name.start()
-        for part in _PART.finditer(text, name.start(), stem_end):
+        parts = list(_PART.finditer(text, name.start(), stem_end))
+        words = [part.group(0).lower() for part in parts]
+        for index, part in enumerate(parts):
             word = part.group(0)
+            beside = set(words[max(0, index - 1) : index] + words[index + 1 : index + 2])
             if word.isdigit():
-                if _a_compact_date(word):
+                # an invoice's or an order's number after its word ("INV_231299", "order_150624")
+                if _a_compact_date(word) and not beside & _NUMBER_WORDS:
                     found.append(Entity(part.start(), part.end(), T.DATE))
-            elif _a_name(word):
+            elif _a_name(word) and not beside & _SCALE_WORDS and not lexicon.is_kept_term(word):
+                # a scale's or a society's author beside its word: "Escala_Norton", "Hamilton_Depression_Scale"
                 found.append(Entity(part.start(), part.end(), T.PERSON))
     return found
+
+
+# The words a number of some other kind follows in a file's name.
+_NUMBER_WORDS = frozenset("inv invoice order pedido factura fra ref no num id po receipt recibo".split())
+# The words beside an eponym in a file's name: a scale's, a test's, a disease's, a society's.
+_SCALE_WORDS = frozenset(
+    "escala scale test score index indice índice disease enfermedad syndrome sindrome síndrome depression "
+    "uk society sociedad criteria criterios".split()
+)
 
 
 def _a_compact_date(digits: str) -> bool:
@@ -43,7 +57,8 @@ def _a_compact_date(digits: str) -> bool:
         day, month, year = int(digits[:2]), int(digits[2:4]), 2000 + int(digits[4:])
     else:
         return False
-    if not 1900 <= year <= 2099:
+    # (no file is named by a day beyond next year: "231299" is a number)
+    if not 1900 <= year <= date.today().year + 1:
         return False
     try:
         date(year, month, day)

@@ -79,7 +79,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"carn[ée](?: profesional)?|t\.p\.|tarjeta profesional|mpps|cmdm|caja prof\.?|registro profesional|"
         r"exequ[áa]tur|exeq\.?|"
         # Peru's nursing college and Colombia's medical register after a name, a Chilean provider's register
-        r"(?-i:CEP|RM)|registro(?: de la)? superintendencia(?: de salud)?|"
+        # (and not before a date: "RM 12/03/2024" is a scan's)
+        r"(?-i:CEP|RM)(?!\s*\d{1,2}[/.\-]\d{1,2}[/.\-]\d)|registro(?: de la)? superintendencia(?: de salud)?|"
         r"cmd|registro sis|m\.n\.|m\.p\.|con el n\.?[º°]|reg\. prof\.|c[ée]d\. prof\.|"
         r"licen[cs]e #|juris(?: no)?|oba(?: no)?|imc(?: no)?|mcnz|mdcn(?: reg\.?)?(?: no)?|hpcsa(?: no)?|hpi-cpn|"
         r"mmc reg\.?(?: no)?|ahpra|nmbi|dea #|"

@@ -105,9 +105,7 @@ _EN_SUFFIX = (
     r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Close|Drive|Dr|Way|Court|Ct|Place|Pl|Crescent|Cres|Boulevard|Blvd|"
     r"Terrace|Tce|Gardens|Grove|Square|Sq|Row|Walk|Parade|Mews|Hill|Park|Rise|Green|Loop|Highway|Hwy|Parkway|Pkwy|"
     r"Circle|Cir|Trail|Pike|Turnpike|Wynd|Brae|Quay|Wharf|Embankment|Broadway|Esplanade|Promenade|Circus|Mall|"
-    r"Crossing|Heights|Ridge|Vale|Meadows?|Glen|Cove|Chase|Dale|Downs|Fields|Grange|Hollow|Knoll|Manor|Orchard|"
-    # Trinidad's lanes off a main road: "#9 Sookram Trace"
-    r"Trace)"
+    r"Crossing|Heights|Ridge|Vale|Meadows?|Glen|Cove|Chase|Dale|Downs|Fields|Grange|Hollow|Knoll|Manor|Orchard)"
 )
 _UNIT_LINE = re.compile(
     r"(?<!\w)(?:\d{1,2}(?:st|nd|rd|th) Floor|Shop \d{1,4}|Plot No\.? ?[\w-]{1,6}|DX \d{2,6}|"
@@ -135,10 +133,12 @@ _UNIT_LINE = re.compile(
 )
 _PO_BOX = re.compile(
     r"(?<!\w)(?:P\.? ?O\.? ?Box|PO Box|Post Office Box|Apartado(?: de [Cc]orreos| [Pp]ostal)?|Apdo\.?|Casilla|"
-    r"(?:Private|Locked) (?:Mail )?Bag|PMB|"
     r"Postfach|Box)\s*(?:[A-Z]{1,3} ?)?\d{1,7}(?: \d{3})?(?!\w)",
     re.I,
 )
+# A private bag or a locked bag as written, and Nigeria's private mail bag with its number of three digits or
+# more ("PMB 2 weeks" is postmenopausal bleeding).
+_PRIVATE_BAG = re.compile(r"(?<!\w)(?:(?:Private|Locked) (?:Mail )?Bag\s*(?:[A-Z]{1,3} ?)?\d{1,7}|PMB\s*\d{3,7})(?!\w)")
 _MILITARY = re.compile(r"(?<!\w)(?:PSC|CMR|Unit|USS [A-Z][a-z]+)\s*\d{1,5},?\s*Box\s*\d{1,5}(?!\w)")
 _MILITARY_POST = re.compile(r"(?<!\w)(?P<city>APO|FPO|DPO)\s+(?:AE|AP|AA)\s+(?P<zip>\d{5})(?!\d)")
 _FUSED_STREET = re.compile(
@@ -153,7 +153,9 @@ _WARD_WORDS = (
 )
 _STREETS = (
     re.compile(
-        rf"(?<![\w/]){_PREFIX_TYPES}(?: |(?<=[Cc]alles)\n|(?<=[Aa]venidas)\n|(?<=[Cc]alle)\n)?"
+        # ("calle" ending a line goes on to the street's name only before its number: "calle⏎Jabonería, 7")
+        rf"(?<![\w/]){_PREFIX_TYPES}(?: |(?<=[Cc]alles)\n|(?<=[Aa]venidas)\n"
+        rf"|(?<=[Cc]alle)\n(?=[^\n,]{{2,40}},? (?:n\.?[º°] ?)?\d))?"
         rf"{_STREET_NAME}(?:{_HOUSE})?(?:{_FLOOR})*"
     ),
     _FUSED_STREET,
@@ -463,6 +465,9 @@ _LOWER_CITY_STATE_ZIP = re.compile(
 _STATES_THAT_ARE_WORDS = frozenset("al co de hi id in la ma me mi mo ne oh ok or pa wa".split())
 
 
+# Trinidad's lanes off a main road, by the number and a name no everyday word: "#9 Sookram Trace" (a urine
+# dipstick's "Protein Trace" is a reading).
+_TRACE = re.compile(r"(?<![\w,.])#?\d{1,4},? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+)?) Trace\b")
 # A town in capitals closing a heading in capitals after a comma: "QUEEN ELIZABETH UNIVERSITY HOSPITAL, GLASGOW",
 # "JUZGADO DE PRIMERA INSTANCIA N.º 3, BADAJOZ".
 _TOWN_CLOSING_A_HEADING = re.compile(
@@ -652,7 +657,7 @@ def find_places(text: str) -> list[Entity]:
     found: list[Entity] = []
     found += find_neighbourhoods(text)
     found += [Entity(*m.span(), T.LOCATION) for m in _CITY_ZONE.finditer(text)]
-    for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _MILITARY):
+    for pattern in (*_STREETS, _UNIT_LINE, _PO_BOX, _PRIVATE_BAG, _MILITARY):
         found += [
             Entity(*_trim(text, *m.span()), T.ADDRESS)
             for m in pattern.finditer(text)
@@ -694,6 +699,11 @@ def find_places(text: str) -> list[Entity]:
             if match.group("zip"):
                 found.append(Entity(*match.span("zip"), T.POSTCODE))
     found += [Entity(*m.span("town"), T.LOCATION) for m in _LABELLED_PLACE.finditer(text)]
+    found += [
+        Entity(m.start() + (m.group(0).startswith("#")), m.end(), T.ADDRESS)
+        for m in _TRACE.finditer(text)
+        if all(lexicon.zipf(w.lower()) < 3.5 for w in m.group("name").split())
+    ]
     found += [
         Entity(*m.span("town"), T.LOCATION)
         for m in _TOWN_CLOSING_A_HEADING.finditer(text)

@@ -292,11 +292,15 @@ def _surname_then_given(surface: str) -> bool:
     surname, given = surface.split(", ", 1)
     words = surname.split()
     given_words = [w for w in re.findall(r"[^\W\d_]+", given) if len(w) > 1]
-    if not given_words or given_words[0].lower() in _SENTENCE_WORDS or given_words[0].upper() in _ID_LABELS:
+    first_given = given_words[0] if given_words else ""
+    # a clause's word as a deed in capitals writes it ("A QUIEN"), not a given name as a chart writes one
+    # ("DAWSON, Les", "CAPONE, Al")
+    a_clause = first_given.lower() in _SENTENCE_WORDS and not first_given.istitle()
+    if not given_words or a_clause or given_words[0].upper() in _ID_LABELS:
         # a deed's clause or an identity number's label after the comma: "TEPOX HERNÁNDEZ, A QUIEN EN LO
         # SUCESIVO…", "GORDILLO MÁRQUEZ, DNI 80074321M", "SALAZAR RONDÓN, C.I. V-14.827.395"
         return False
-    surname_words = re.findall(r"[^\W\d_]+", surname)
+    surname_words = [w for w in re.findall(r"[^\W\d_]+", surname) if len(w) > 1]  # (the "O" of "O'SULLIVAN")
     a_given_name = given_words[0].lower() in lexicon.first_names()
     if (
         any(w.lower() in _SENTENCE_WORDS - _NAME_LINKS for w in surname_words)
@@ -388,6 +392,44 @@ _READINGS = frozenset(
 _TITLE_BEFORE = re.compile(rf"\b{_TITLE} $")
 
 
+def _a_nickname_of_the_name_before(match: re.Match) -> bool:
+    """``_a_nickname_after`` read from the nickname: the capitalised words before its brackets are the name."""
+    name = re.search(
+        r"[A-Z][\w'’\-]*(?: [A-Z][\w'’\-]*){0,3}$", match.string[max(0, match.start() - 60) : match.start()]
+    )
+    if name is None:
+        return True
+    words = [w for w in name.group(0).split() if w.lower().rstrip(".") not in lexicon.TITLES]
+    if match.group("value").lower() in (w.lower() for w in words):
+        return False
+    return all(w.lower() in lexicon.first_names() or lexicon.zipf(w.lower()) < 4.0 for w in words)
+
+
+def _a_nickname_after(match: re.Match) -> bool:
+    """Whether the quoted word in brackets after a name is a nickname, not the short name a contract defines:
+    none of the name's own words, and each of the name's words a given name or no everyday word ("Tyson ("Ty")",
+    "Bernadette Mary ("Bernie")"; not "The Terminal Date ("Termination")" or "Long Covid ("Long")")."""
+    words = match.group("value").split()
+    if match.group("nick").lower() in (w.lower() for w in words):
+        return False
+    return all(w.lower() in lexicon.first_names() or lexicon.zipf(w.lower()) < 4.0 for w in words)
+
+
+def _no_reading_before(match: re.Match) -> bool:
+    """Whether no reading's word stands in the few words before an age found by its verb ("Heart rate turns
+    ninety-six", "la glucemia capilar tiene noventa y cinco")."""
+    before = match.string[max(0, match.start() - 40) : match.start()].lower()
+    return not any(word in _READINGS or word in _READING_WORDS for word in re.findall(r"[^\W\d_]+", before))
+
+
+# The words of a reading that has a value, as a chart writes it in either language.
+_READING_WORDS = frozenset(
+    "rate pulse glucose glucemia glucosa capilar frecuencia cardíaca cardiaca saturación saturacion sats sat tensión "
+    "tension presión presion pressure temperature temperatura peso weight level nivel score puntuación "
+    "puntuacion hr fc bp ta".split()
+)
+
+
 def _said_of_someone(match: re.Match) -> bool:
     """ "Victoria is 93", "Mrs Ogden is 94": a person's age; "Pulse is 98", "Sats is 94": a reading. A name after
     a title or on the lists, or a word too rare to be everyday that no chart reports."""
@@ -459,11 +501,21 @@ def _no_place(surface: str) -> bool:
     return not lexicon.is_region(surface) and surface not in town_names()
 
 
+# Two consonants no English or Spanish word opens with: an initial before a surname ("jmacisaac", "rboudreau").
+_NO_WORD_OPENS = re.compile(
+    r"(?!bl|br|ch|cl|cr|dr|fl|fr|gl|gn|gr|kl|kn|kr|ll|ph|pl|pn|pr|ps|rh|sc|sh|sk|sl|sm|sn|sp|st|sw|th|tr|ts|tw|wh|wr)"
+    r"[b-df-hj-np-tv-z][b-df-hj-np-tv-xz]"
+)
+
+
 def _a_login(surface: str) -> bool:
     """Whether ``surface`` is an initial or two and a surname, with a second surname's initial or a number
-    after it ("jmacisaac", "mjruizc", "kflett2"), and no word of either language."""
+    after it ("jmacisaac", "mjruizc", "kflett2"), and no word of either language: it opens with two consonants
+    no word opens with ("jm", "rb", "hp"), or ends in digits ("diuretics", "essalud", "inyector" are words)."""
     letters = surface.rstrip("0123456789")
-    if max(lexicon.zipf(letters), lexicon.zipf_in(letters, "es")) >= 2.5:
+    if lexicon.zipf(letters) > 0 or lexicon.is_kept_term(letters):
+        return False
+    if letters == surface and not _NO_WORD_OPENS.match(letters):
         return False
     surnames = lexicon.every_surname()
     return any(len(rest) >= 4 and rest in surnames for cut in (1, 2, 3) for rest in (letters[cut:], letters[cut:-1]))
@@ -856,13 +908,15 @@ RULES: tuple[Rule, ...] = (
         r"still|todav[ía]a|sigue|widow|viud[oa]|bedbound|encamad[oa])\b|(?<=[a-z]) and frail)",
     ),
     # ... spelled after the verb that gives it, with nothing after but a pause ("la nona tiene noventa y uno, es
-    # mejor operar"), or opening a sentence before its years ("Ninety-two years, I'm tired"; not "… years ago")
+    # mejor operar"), unless a reading is what has it ("la glucemia capilar tiene noventa y cinco"); or opening a
+    # sentence before its years of age ("Ninety-two years old, and tired")
     _rule(
         T.AGE,
-        r"(?:\b(?i:tiene|ten[íi]a|cumpli[óo]|cumple|turned|turns|is now) |(?:(?<=[.!?:]\s)|^)(?=[A-Z]))"
+        r"(?:\b(?i:tiene|ten[íi]a|cumpli[óo]|turned|turns) |(?:(?<=[.!?:]\s)|^)(?=[A-Z]))"
         rf"(?P<value>(?i:{_SPELLED_NINETIES}))"
-        r"(?=\s*[,.;:!?)]|\s+(?:y|and|pero|but)\b|(?<=[a-z]) (?i:years|años)\b(?! (?i:ago|of|in|de|atrás|hace)\b))",
+        r"(?=\s*[,.;:!?)]|\s+(?:y|and|pero|but)\b|(?<=[a-z]) (?i:years old|años de edad)\b)",
         re.M,
+        context=_no_reading_before,
     ),
     # An age over 89 after the verb that gives it, with no unit after: "tiene 93 y no puede moverse".
     _rule(
@@ -1157,21 +1211,28 @@ RULES: tuple[Rule, ...] = (
     ),
     # A nickname in quotes after a name, alone in its brackets or first: "Mr Desmond Kilpatrick ("Des")",
     # "Tyson ("Ty", gr. 3)".
-    _rule(T.PERSON, r"(?<=[a-z]) \([\"“'‘«](?P<value>[A-Z][a-zà-ÿ]{1,15})[\"”'’»](?=\)|[,;] )"),
+    _rule(
+        T.PERSON,
+        r"(?<=[a-z]) \([\"“'‘«](?P<value>[A-Z][a-zà-ÿ]{1,15})[\"”'’»](?=\)|[,;] )",
+        context=_a_nickname_of_the_name_before,
+    ),
     # ... and the name it shortens, wherever the sentence puts it: "Tyson ("Ty", gr. 3) arrived with …" (the
     # nickname its first letters), "Bernadette Mary ("Bernie")" (a name on the lists); a product's quoted brand
-    # after it is neither
+    # after it is neither, nor a defined term's short name ("The Terminal Date ("Termination")", "Consejo Superior
+    # («Consejo»)")
     _rule(
         T.PERSON,
         r"(?<![\w.])(?P<value>(?P<first>[A-Z][a-zà-ÿ])[a-zà-ÿ]+(?: [A-Z][a-zà-ÿ]+){0,3}) "
-        r"\([\"“'‘«](?P=first)[a-zà-ÿ]{0,14}[\"”'’»](?=\)|[,;] )",
+        r"\([\"“'‘«](?P<nick>(?P=first)[a-zà-ÿ]{0,14})[\"”'’»](?=\)|[,;] )",
         accept=_no_place,
+        context=_a_nickname_after,
     ),
     _rule(
         T.PERSON,
         r"(?<![\w.])(?P<value>[A-Z][a-zà-ÿ]+(?: [A-Z][a-zà-ÿ]+){0,3}) "
-        r"\([\"“'‘«][A-Z][a-zà-ÿ]{1,15}[\"”'’»](?=\)|[,;] )",
+        r"\([\"“'‘«](?P<nick>[A-Z][a-zà-ÿ]{1,15})[\"”'’»](?=\)|[,;] )",
         accept=lambda surface: any(lexicon.is_name_word(w) for w in surface.split()),
+        context=_a_nickname_after,
     ),
     # A nickname in quotes the text then says is whom: "Q. "Thibs" is Mr. Thibodeau?"
     _rule(
@@ -1183,7 +1244,7 @@ RULES: tuple[Rule, ...] = (
     # A nickname or a name someone is called by.
     _rule(
         T.PERSON,
-        r"(?:\b(?:called|calls?|named|known as|nicknamed|alias|"
+        r"(?:\b(?:called|named|known as|nicknamed|alias|"
         r"goes by|apodad[oa]|llamad[oa]|llamar|le dicen|conocid[oa] como))"
         r",? (?:him |her |them |me |el |la )?[\"“«']?(?P<value>[A-ZÀ-ÞÑ][^\W\d_]+(?: [A-ZÀ-ÞÑ][^\W\d_]+)?)[\"”»']?",
     ),
@@ -1193,7 +1254,9 @@ RULES: tuple[Rule, ...] = (
         T.PERSON,
         r"(?i:\b(?:alias|apodo|apodad[oa]|conocid[oa](?: en [\w ]{2,20}?)? como|known as|a\.?k\.?a\.?|nicknamed|"
         # "un tal 'Pelado'", "le dicen "el Chino"", "a guy called 'Smiley'"
-        r"goes by|un[a]? tal|le (?:dicen|llaman)|(?:a )?(?:guy|man|woman|lad|bloke) (?:called|named)))[:\s]+"
+        r"goes by|un[a]? tal|le (?:dicen|llaman)|(?:a )?(?:guy|man|woman|lad|bloke) (?:called|named)|"
+        # "People call him "Alu Bus"" (not "call Housing", "calls Mum": a name in quotes after the pronoun)
+        r"calls? (?:him|her|them|me)))[:\s]+(?=[\"“«'‘](?-i:[A-Z]))"
         r"[\"“«'‘](?P<value>[^\"”»'’\n]{2,30})[\"”»'’]",
         cued=True,
     ),
@@ -1514,7 +1577,6 @@ EPONYM = re.compile(
     r"manoeuvre|maneuver|criteria|grade|grading|"
     r"classification|class|index|fracture|repair|procedure|technique|tube|needle|stain|protocol|rule|method|"
     r"position|reflex|phenomenon|tumou?r|ulcer|pouch|operation|incision|approach|line|device|bundle|cyst|"
-    r"regimen|extension|stethoscope|forceps|"
     # a method named after its inventor: "Huffman coding", "Dijkstra's algorithm"
     r"algorithm|coding|encoding|transform|theorem|"
     r"enfermedad|síndrome|sindrome|escala|signo|maniobra|criterios|clasificación|prueba|test)s?\b"
@@ -1716,12 +1778,15 @@ MEDICINE_DOSED = re.compile(
     r"|(?<![\w.])[A-Z][\w\-]+(?= (?i:gel|cream|ointment|spray|drops|patch|patches|syrup|inhaler|lozenges?|mouthwash|"
     r"pessar(?:y|ies)|suppositor(?:y|ies)|crema|pomada|jarabe|gotas|parches?|colirio|sobres?|inhalador)\b)"
     r"|(?<=\d x )[A-Z][\w\-]+|(?<=\d× )[A-Z][\w\-]+"
-    # before its dose, its strength ("Rifinah 300/150", "Mixtard 30/70": no day and month) or how often it is
-    # taken ("Panadeine Forte nocte PRN"), a brand's suffix and a closing bracket between ("(Acfol) 5 mg")
-    r"|(?<![\w.])[A-Z][\w\-]+(?: (?:Forte|Retard|Plus|Duo|Rapide|Mite|Junior|Flexpen|Penfill|[A-Z]{2,3}))?"
+    # before its dose, its strength ("Rifinah 300/150" in hundreds, an insulin's mix "Mixtard 30/70": no day and
+    # month, score or duration), its pen ("Metoject pluma"), a brand's or a release's suffix and a closing bracket
+    # between ("Panadeine Forte 500 mg", "Tegretol CR 200 mg", "(Acfol) 5 mg"); how often it is taken only after
+    # a brand's suffix ("Panadeine Forte nocte PRN": "Phoned Oyelaran mane" is a person rung in the morning)
+    r"|(?<![\w.])[A-Z][\w\-]+(?: (?:Forte|Retard|Plus|Duo|Rapide|Mite|Junior|Flexpen|Penfill|CR|SR|XL|XR|LA|MR|ER))?"
     r"(?=\)? (?:\d+(?:[.,]\d+)?\s?(?i:mg|mcg|µg|g|ml|ui|iu|units?|unidades|gotas|drops|puffs?|"
-    r"tabs?|tabletas?|comprimidos?|caps)\b|(?:\d{3,4}/\d{2,4}|\d{1,2}/(?:1[3-9]|[2-9]\d|\d{3,4}))(?![/.\-]?\d)|"
-    r"(?:nocte|mane|PRN|prn|pluma|pen|inh)\b))"
+    r"tabs?|tabletas?|comprimidos?|caps)\b|(?:\d{3,4}/\d{2,4}|(?:10/90|20/80|25/75|30/70|50/50|70/30|75/25))"
+    r"(?![/.\-]?\d)|pluma\b))"
+    r"|(?<![\w.])[A-Z][\w\-]+ (?:Forte|Retard|Mite)(?= (?:nocte|mane|PRN|prn|od|bd|tds|qds)\b)"
 )
 # A product by its maker and model, named before its serial number: "Boston Scientific Accolade (n.º de serie
 # 783421)", "Worcester Bosch Greenstar 30i, serial 4740631", "Geotab GO9, serial G9A3B21C7F04". The serial
