@@ -1088,7 +1088,7 @@ RULES: tuple[Rule, ...] = (
     # J.A.P., de 9 años"). Their letters still narrow who it is.
     _rule(
         T.PERSON,
-        rf"(?:(?:^|\n|\t| {{2,}}|[,;(]\s?)(?i:{_INITIALS_LABELS}):[ \t]*"
+        rf"(?:(?:^|\n|\t|(?<=[ \t][ \t])|[,;(]\s?)(?i:{_INITIALS_LABELS}):[ \t]*"
         rf"|(?i:\b(?:el|la|los|las|the|a|al|del|our|my|su|mi)\s+(?:{_INITIALS_PEOPLE})\s+))"
         r"(?P<value>[A-ZÁÉÍÓÚÑ]\.(?: ?[A-ZÁÉÍÓÚÑ]\.){1,4})(?![\w.])",
         accept=lambda surface: re.sub(r"[.\s]", "", surface) not in _DOTTED_ABBREVIATIONS,
@@ -1442,7 +1442,8 @@ RULES: tuple[Rule, ...] = (
     # A plan only with its kind: "Plan:" alone heads a clinical note's plan ("Plan: Admit under medics").
     _rule(
         T.ORGANIZATION,
-        r"(?:(?:^|\n|\t| {2,})[ \t]*(?i:employer|employed by|company|bank|insurer|insurance|health ins(?:urance)?|"
+        r"(?:(?:(?:^|\n)[ \t]*|(?<=[ \t][ \t])|(?<=\t))"
+        r"(?i:employer|employed by|company|bank|insurer|insurance|health ins(?:urance)?|"
         r"carrier|health plan|plan name|insurance plan|dental plan|payer|payor|school|pharmacy|preferred pharmacy|"
         r"workplace|place of work|"
         # "Plan:" alone where an insurance field follows within two lines
@@ -1530,7 +1531,10 @@ LOWER_CASE_COMPANY = re.compile(r"\b(?:llc|inc|ltd|corp|gmbh|plc|llp|s\.l\.|s\.a
 # Words that open a line naming a person: what follows them on the line is a name.
 NAME_LABELS = re.compile(
     rf"(?:(?:^|\n)[ \t]*(?i:Dear|Signed(?: by)?|Attn\.?|Cc|Fdo\.?|Firmado|Estimad[oa]|Querid[oa]|Hola|Hi|Hello)[ \t]+"
-    rf"|(?:^|\n|\t| {{2,}})[ \t]*(?i:Patient(?: name)?|Name|Full name|Last name|First name|First|Surname|Given names?|"
+    # (a form's column: the label right after a tab or two spaces, looked back at; " {2,}[ \t]*" read a long run
+    # of spaces in cubic time)
+    rf"|(?:(?:^|\n)[ \t]*|(?<=[ \t][ \t])|(?<=\t))"
+    rf"(?i:Patient(?: name)?|Name|Full name|Last name|First name|First|Surname|Given names?|"
     rf"Middle name|Middle initial|Preferred(?: name)?|Goes by|Nickname|Alias|Known as|Apodo|Apellidos y nombres?|"
     rf"Re|To|From|Signed(?: by)?|Signature|Witness(?:es)?|Tenant|Landlord|Lessee|Lessor|"
     rf"Pharmacist|Consultant|Referrer|Referring (?:doctor|physician|clinician)|GP|Cc|Attn\.?|Carer|"

@@ -70,3 +70,19 @@ def test_four_times_the_text_takes_at_most_eight_times_as_long(detector, unit, l
     long = min(_seconds(detector, unit, _LONG, language) for _ in range(2))
     # a floor under the short time: at a few milliseconds the ratio measures the timer, not the reading
     assert long <= 8 * max(short, 0.02), f"{unit!r}: {_SHORT} chars {short:.3f} s, {_LONG} chars {long:.3f} s"
+
+
+@pytest.mark.parametrize("before", ["Entered by", "Employer:", "note"])
+def test_one_long_run_of_spaces_takes_time_in_proportion(detector, before):
+    """A form pasted with its columns aligned by spaces: a label's patterns once read one run of them in cubic
+    time (250 spaces took 11 s)."""
+
+    def seconds(spaces: int) -> float:
+        text = before + " " * spaces + "x"
+        started = time.perf_counter()
+        detector.detect(text, language=Language.ENGLISH)
+        return time.perf_counter() - started
+
+    short = min(seconds(250) for _ in range(2))
+    long = min(seconds(1000) for _ in range(2))
+    assert long <= 8 * max(short, 0.02), f"{before!r}: 250 spaces {short:.3f} s, 1000 spaces {long:.3f} s"
