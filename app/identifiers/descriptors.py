@@ -62,7 +62,7 @@ supervisor jefe jefa jefatura sección seccion gerencia dirección direccion adm
 protección proteccion datos delegado delegada trabajo social registro propiedad certificado vehículo
 vehiculo telecomunicaciones control calidad seguridad prevención prevencion riesgos laborales
 inspectorate inspection commissioner ombudsman regulator tráfico trafico penados departament salut
-attorneys attorney barristers barrister notaries law
+attorneys attorney barristers barrister notaries law deputy registered acting assistant chief associate
 """
 # The state's offices and the documents it issues, named by what they do: "Ministerio de Trabajo", "Caja
 # Nacional de Salud", "Citizenship and Immigration Services", "Número de Identificación Tributaria",

@@ -225,7 +225,7 @@ class IdentifierDetector:
         kept = tuple(kept)
         found = self.detect_by_rules(text, known, language, hidden, kept)
         if not self.use_tagger:
-            return _with_ages_after_people(text, found)
+            return _with_what_the_named_give_away(text, _with_ages_after_people(text, found))
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         tagger = self._tagger or shipped_tagger()
         learned = _drop_medicine_and_law(
@@ -247,7 +247,9 @@ class IdentifierDetector:
             [e for e in _resolve(_further_mentions(text, named, ())) if not index.any_overlap(e)],
             kept_terms,
         )
-        return _with_ages_after_people(text, joined_to_neighbours(text, found, learned))
+        return _with_what_the_named_give_away(
+            text, _with_ages_after_people(text, joined_to_neighbours(text, found, learned))
+        )
 
     def detect_by_rules(
         self,
@@ -1190,6 +1192,8 @@ _BESIDE_BRACKETS = re.compile(r"(?P<outside>[^\W\d_][\w\-]{2,}) \((?P<inside>[^(
 _FORMS_OF_ADDRESS = lexicon.TITLES | frozenset("ilmo ilma ilmos ilmas excmo excma excmos ss enf téc tec".split())
 # The forms a note doses a medicine in, written before its name: alone they name no one either ("Inj.").
 _DOSE_FORMS = frozenset("tab tabs tablet cap caps inj syp syr susp amp comp gtt iv po".split())
+# The units and the times of a dose written after a medicine's name: "Mixtard 30/70 14 U mane".
+_DOSE_UNITS_AND_TIMES = frozenset("u iu ui units mg mcg ml g mane nocte prn od bd tds qds stat sc im".split())
 
 
 _FURTHER_PLEA = re.compile(r"(?i)(?:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|[úu]ltimo)\s+otros[íi]")
@@ -1224,8 +1228,9 @@ def _names_no_one(text: str, entity: Entity) -> bool:
     # "Tab. Atorva 40 mg" doses it: "Atorva" is a medicine wherever the note names it
     return (
         bool(words)
-        and all(w in dosed or w in _DOSE_FORMS for w in words)
+        and all(w in dosed or w in _DOSE_FORMS or w in _DOSE_UNITS_AND_TIMES for w in words)
         and (bool(dosed) or entity.type is not T.ADDRESS)
+        and any(w in dosed or w in _DOSE_FORMS for w in words)
     )
 
 
@@ -1745,6 +1750,47 @@ def _declared_initials(text: str, person: Entity) -> str | None:
     return letters if len(words) >= 2 and letters in (whole, without_particles) else None
 
 
+_SIGNED_BY = re.compile(
+    r"(?i:\b(?:by|por|reviewed|entered|revisad[oa]|usuari[oa]|user))[:\s]{1,3}(?P<login>[a-z]{4,20}\d{0,3})(?![\w@\-])"
+)
+
+
+def _with_what_the_named_give_away(text: str, found: list[Entity]) -> list[Entity]:
+    """``found`` and what its people give away elsewhere, in order: the logins ``_logins_of_the_named`` reads,
+    and the initials a text declares for a person and then writes alone, as minutes and action tables do. Read
+    last, from every name found."""
+    people = [e for e in found if e.type is T.PERSON]
+    more = _logins_of_the_named(text, people)
+    declared = {i for e in people if (i := _declared_initials(text, e)) is not None}
+    if declared:
+        pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(declared, key=len, reverse=True)) + r")(?![\w'’-])")
+        more += [Entity(m.start(), m.end(), T.PERSON) for m in pattern.finditer(text)]
+    more = [e for e in more if not any(f.start < e.end and e.start < f.end for f in found)]
+    return sorted(found + more, key=lambda e: e.start) if more else found
+
+
+def _logins_of_the_named(text: str, people: list[Entity]) -> list[Entity]:
+    """A record system's user after the word that signs the entry that is a named person's initials and surname
+    ("Entered by: mlequesne" where "Marguerite Le Quesne" chaired): the text's own names vouch for it where the
+    lists of surnames do not."""
+    surnames = set()
+    for person in people:
+        words = [w for w in _NAME_WORD.findall(person.text_in(text)) if w.lower() not in lexicon.TITLES]
+        if len(words) >= 2:
+            surnames.add(lexicon.without_accents("".join(words[1:]).lower().replace("'", "").replace("’", "")))
+        if words:
+            surnames.add(lexicon.without_accents(words[-1].lower()))
+    found = []
+    for match in _SIGNED_BY.finditer(text):
+        login = match.group("login").rstrip("0123456789")
+        if any(
+            len(s) >= 4 and (login[1:].startswith(s) or login[2:].startswith(s) or login[3:].startswith(s))
+            for s in surnames
+        ):
+            found.append(Entity(*match.span("login"), T.PERSON))
+    return found
+
+
 def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str, EntityType]]) -> list[Entity]:
     """Every other mention of a name or organisation already found (or known from earlier turns): a
     surname alone, a first name, SURNAME in capitals, the company named again."""
@@ -1776,11 +1822,6 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
         and n.lower() not in _NOT_NAMES | _LABEL_WORDS
     }
     mentions = []
-    # initials a text declares for a person and then writes alone, as minutes and action tables do
-    declared = {i for e in found if e.type is T.PERSON and (i := _declared_initials(text, e)) is not None}
-    if declared:
-        pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(declared, key=len, reverse=True)) + r")(?![\w'’-])")
-        mentions += [Entity(m.start(), m.end(), T.PERSON) for m in pattern.finditer(text)]
     for kind, flags in ((T.PERSON, re.IGNORECASE), (None, 0)):
         words = sorted((n for n, k in needles.items() if (k is T.PERSON) == (kind is T.PERSON)), key=len, reverse=True)
         if not words:

@@ -475,6 +475,13 @@ _TOWN_CLOSING_A_HEADING = re.compile(
 )
 
 
+def _a_role(words: str) -> bool:
+    """Whether ``words`` say what someone does ("Deputy Manager", "Registered Manager"), not a town."""
+    from app.identifiers.descriptors import names_nothing  # descriptors reads the rules, which read this module
+
+    return names_nothing(words) and not _a_town(words)
+
+
 def _a_coded_phrase(text: str, match: re.Match[str]) -> bool:
     """Whether ``_POSTCODE_TOWN``'s town is an everyday word no town list has, going on in lower case: a
     nursing diagnosis's or a procedure's code and its title ("00132 Dolor agudo r/c …", "99213 Office visit")."""
@@ -686,6 +693,8 @@ def find_places(text: str) -> list[Entity]:
     for match in _CITY_STATE.finditer(text):
         if match.group("city").isupper() and not match.group("zip"):
             continue  # "INFORME DE ALTA": a Spanish heading, not a town in Delaware
+        if not match.group("zip") and _a_role(match.group("city")):
+            continue  # "(Deputy Manager, TN)": a job and someone's initials, not a town in Tennessee
         found.append(Entity(*match.span("city"), T.LOCATION))
         if match.group("zip"):
             found.append(Entity(*match.span("zip"), T.POSTCODE))
@@ -695,7 +704,8 @@ def find_places(text: str) -> list[Entity]:
         found += [Entity(*match.span("city"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
     for pattern in (_CITY_REGION_CODE, _CITY_BEFORE_UK_POSTCODE, _CITY_BEFORE_MALTESE_POSTCODE):
         for match in pattern.finditer(text):
-            found.append(Entity(*match.span("city"), T.LOCATION))
+            if not lexicon.is_region(match.group("city")):  # "St Saviour, Jersey JE2 7LQ": the island, no town
+                found.append(Entity(*match.span("city"), T.LOCATION))
             if match.group("zip"):
                 found.append(Entity(*match.span("zip"), T.POSTCODE))
     found += [Entity(*m.span("town"), T.LOCATION) for m in _LABELLED_PLACE.finditer(text)]

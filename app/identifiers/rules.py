@@ -303,7 +303,8 @@ def _surname_then_given(surface: str) -> bool:
     surname_words = [w for w in re.findall(r"[^\W\d_]+", surname) if len(w) > 1]  # (the "O" of "O'SULLIVAN")
     a_given_name = given_words[0].lower() in lexicon.first_names()
     if (
-        any(w.lower() in _SENTENCE_WORDS - _NAME_LINKS for w in surname_words)
+        # (or a clinical abbreviation before a dosed medicine: "PRN, Rifinah 300/150")
+        any(w.lower() in _SENTENCE_WORDS - _NAME_LINKS or w in lexicon.CLINICAL_ABBREVIATIONS for w in surname_words)
         or not a_given_name
         and all(
             not lexicon.is_name_word(w)

@@ -63,6 +63,7 @@ _KEPT_IN_ORGANISATIONS = (
     # the kinds a name typed in lower case is found by, and a saint's word: "brookfield primary", "hartley & webb
     # solicitors", "clinica san rafael" stay a school, a firm and a clinic
     | frozenset(
+        "care home nursing residential "
         "primary nursery solicitors solicitor advocates attorneys lawyers chambers academy pharmacy chemist farmacias "
         "clínica clinica clínicas clinicas centro salud sanatorio escuela residencia guardería guarderia "
         "policlínico policlinico san santa saint".split()

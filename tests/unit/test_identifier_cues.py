@@ -423,3 +423,25 @@ def test_a_date_after_the_letters_for_a_scan_stays_a_date():
     text = "Comparada con RM 12/03/2024 sin cambios."
     found = Detector(use_tagger=False).detect(text)
     assert [(e.text_in(text), e.type.value) for e in found] == [("12/03/2024", "date")]
+
+
+def test_a_set_of_minutes_as_a_user_pasted_it(detector):
+    """Found trying the step's rules on one whole document: a medicine line, the island before its postcode, a
+    job before initials that read as a US state, and the user's login of the chair named above it."""
+    text = (
+        "MAISON VERTE CARE HOME\nLa Route du Fort, St Saviour, Jersey JE2 7LQ\n"
+        "Present: Marguerite Le Quesne (Registered Manager, MLQ); Tomasz Nowicki (Deputy Manager, TN); "
+        "DC Alan Vibert (States of Jersey Police)\n"
+        "Medication: Mixtard 30/70 14 U mane, Panadeine Forte nocte PRN, Rifinah 300/150 2 tabs.\n"
+        "MLQ to contact the Jersey Care Commission.\nEntered by: mlequesne"
+    )
+    assert_kept(
+        detector,
+        text,
+        "Mixtard 30/70 14 U mane, Panadeine Forte nocte PRN, Rifinah 300/150",
+        "Deputy Manager",
+        "States of Jersey Police",
+        "Jersey Care Commission",
+    )
+    assert_hidden(detector, text, "La Route du Fort", "St Saviour", "JE2 7LQ", "Quesne", "Tomasz Nowicki", "mlequesne")
+    assert_every_mention_hidden(detector, text, "MLQ")

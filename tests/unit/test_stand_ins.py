@@ -334,3 +334,10 @@ def test_an_advocates_title_and_her_firms_kind_stay_as_written(seed):
     out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
     shape = re.fullmatch(r"Prepared by Advocate (\w+) (\w+) of (\w+) De \w+ Advocates\.", out)
     assert shape and "Mauger" not in out and shape.group(2) == shape.group(3), out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_care_homes_kind_stays_in_its_stand_in(seed):
+    text = "Resident of MAISON VERTE CARE HOME since March."
+    out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
+    assert re.fullmatch(r"Resident of [A-Z]+ [A-Z]+ CARE HOME since \w+\.", out) and "MAISON VERTE" not in out, out
