@@ -28,6 +28,27 @@ _HELD = 0xE000
 _HELD_ROOM = 0xF8FF - _HELD
 _HELD_CHARACTERS = re.compile("[\ue000-\uf8ff]")
 _WORD_KINDS = (T.PERSON, T.ORGANIZATION, T.ADDRESS, T.LOCATION, T.OTHER)  # stand-ins built word by word
+_INITIALS = re.compile(r"[A-Z]{2,4}")
+_NAME_WORDS = re.compile(r"[^\W\d_]+")
+_TITLE_WORDS = frozenset(
+    "mr mrs ms miss mx dr dra prof sir dame sr sra srta dña don doña lic ds dc pc sgt insp det".split()
+)
+
+
+def _name_words(name: str) -> list[str]:
+    return [w for w in _NAME_WORDS.findall(name) if w.lower() not in _TITLE_WORDS]
+
+
+def _letters_of(name: str) -> str:
+    """Every name word's first letter: "Claire Le Brocq" → "CLB"."""
+    return "".join(w[0].upper() for w in _name_words(name))
+
+
+def _capitals_of(name: str) -> str:
+    """The capitalised words' first letters, particles left out: "Maria de la Cruz" → "MC"."""
+    return "".join(w[0] for w in _name_words(name) if w[0].isupper() and w.lower() not in ("de", "del", "la", "le"))
+
+
 FORMAT = "splitchat-pseudonyms/1"
 # Common English words that are also first names: never a stand-in, or re-identification would rewrite
 # ordinary prose ("will", "grace", "may").
@@ -175,6 +196,8 @@ class Pseudonymiser:
             anchor = _range_anchor(text, entities, index) if entity.type is T.DATE else None
             if anchor is not None:
                 surrogate = self._day_in_range(original, anchor)
+            elif entity.type is T.PERSON and (initials := self._initials_of_a_stand_in(original, originals)):
+                surrogate = initials
             else:
                 surrogate = self._surrogate(entity.type, original, language is Language.SPANISH)
             out += [text[cursor : entity.start], surrogate]
@@ -321,6 +344,25 @@ class Pseudonymiser:
             self._by_original[original] = found = replacement
             self._originals.add(original.lower())
         return found.surrogate
+
+    def _initials_of_a_stand_in(self, original: str, originals: list[str]) -> str | None:
+        """Initials that are the letters of a name already replaced ("CLB" of "Claire Le Brocq") stand in as the
+        same letters of that name's stand-in ("EJG" of "Elaine Jane Garcia"): minutes name a person by both, and
+        the model should read one person, as the writer did."""
+        if original in self._by_original or not _INITIALS.fullmatch(original):
+            return None
+        for name in originals:
+            person = self._by_original.get(name)
+            if person is None or person.type is not T.PERSON or name == original:
+                continue
+            for letters in (_letters_of, _capitals_of):
+                if letters(name) == original and len(stand_in := letters(person.surrogate)) == len(original):
+                    replacement = Replacement(T.PERSON, original, stand_in)
+                    self.pseudonyms.replacements.append(replacement)
+                    self._by_original[original] = replacement
+                    self._originals.add(original.lower())
+                    return stand_in
+        return None
 
     def _day_in_range(self, original: str, anchor: date) -> str:
         """A day alone that opens a range or a list before a full date ("del 10 al 18 de enero de 2025"),

@@ -341,3 +341,24 @@ def test_a_care_homes_kind_stays_in_its_stand_in(seed):
     text = "Resident of MAISON VERTE CARE HOME since March."
     out = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False)).pseudonymise(text).text
     assert re.fullmatch(r"Resident of [A-Z]+ [A-Z]+ CARE HOME since \w+\.", out) and "MAISON VERTE" not in out, out
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_declared_initials_stand_in_as_the_letters_of_the_names_stand_in(seed):
+    """Minutes name a person by the name and by its initials: the model should read one person, and the answer
+    gets both back."""
+    text = (
+        "Present: Claire Le Brocq (Registered Manager, CLB); Tomasz Wisniewski (Deputy Manager, TW)\n"
+        "TW reported the concern.\n| Freeze the card | CLB | 10/07 |"
+    )
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=seed), detector=IdentifierDetector(use_tagger=False))
+    out = pseudonymiser.pseudonymise(text).text
+    shape = re.match(
+        r"Present: (\w+) Le (\w+) \(Registered Manager, ([A-Z]{3})\); (\w+) (\w+) \(Deputy Manager, ([A-Z]{2})\)", out
+    )
+    assert shape, out
+    first, last, initials, first2, last2, initials2 = shape.groups()
+    assert initials == first[0] + "L" + last[0] and initials2 == first2[0] + last2[0], out
+    assert out.count(initials) == 2 and out.count(initials2) == 2 and "CLB" not in out and "TW" not in out, out
+    answer = f"{initials2} raised it; {initials} will freeze the card."
+    assert pseudonymiser.reidentify(answer) == "TW raised it; CLB will freeze the card."
