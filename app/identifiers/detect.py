@@ -1743,11 +1743,19 @@ def _declared_initials(text: str, person: Entity) -> str | None:
         return None
     # the whole name before the bracket, which the rules may have found in pieces ("Claire Le" and "Brocq")
     name = _NAME_BEFORE.search(text, max(0, person.end - 80), person.end)
-    words = [w for w in _NAME_WORD.findall(name.group(0) if name else "") if w.lower() not in lexicon.TITLES]
     letters = declared.group("initials")
+    return letters if letters in name_initials(name.group(0) if name else "") else None
+
+
+def name_initials(name: str) -> tuple[str, str]:
+    """A name's initials two ways, titles left out: every word's first letter ("Claire Le Brocq" → "CLB"), and
+    the capitalised words' without the particles ("María de la Cruz Pérez" → "MCP"). Minutes declare one or
+    the other, and a stand-in's are written the same way. Empty for a name of one word."""
+    words = [w for w in _NAME_WORD.findall(name) if w.lower() not in lexicon.TITLES]
+    if len(words) < 2:
+        return "", ""
     whole = "".join(w[0].upper() for w in words)
-    without_particles = "".join(w[0] for w in words if w[0].isupper() and w.lower() not in _INITIALS_SKIP)
-    return letters if len(words) >= 2 and letters in (whole, without_particles) else None
+    return whole, "".join(w[0] for w in words if w[0].isupper() and w.lower() not in _INITIALS_SKIP)
 
 
 _SIGNED_BY = re.compile(

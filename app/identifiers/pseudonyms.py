@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from app.identifiers.dates import INSIDE_A_LIST_OF_DAYS, Precision, month_first_evidence, parse_date, sub_dates
-from app.identifiers.detect import IdentifierDetector, default_detector
+from app.identifiers.detect import IdentifierDetector, default_detector, name_initials
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
 from app.identifiers.office_terms import any_term
@@ -29,24 +29,6 @@ _HELD_ROOM = 0xF8FF - _HELD
 _HELD_CHARACTERS = re.compile("[\ue000-\uf8ff]")
 _WORD_KINDS = (T.PERSON, T.ORGANIZATION, T.ADDRESS, T.LOCATION, T.OTHER)  # stand-ins built word by word
 _INITIALS = re.compile(r"[A-Z]{2,4}")
-_NAME_WORDS = re.compile(r"[^\W\d_]+")
-_TITLE_WORDS = frozenset(
-    "mr mrs ms miss mx dr dra prof sir dame sr sra srta dña don doña lic ds dc pc sgt insp det".split()
-)
-
-
-def _name_words(name: str) -> list[str]:
-    return [w for w in _NAME_WORDS.findall(name) if w.lower() not in _TITLE_WORDS]
-
-
-def _letters_of(name: str) -> str:
-    """Every name word's first letter: "Claire Le Brocq" → "CLB"."""
-    return "".join(w[0].upper() for w in _name_words(name))
-
-
-def _capitals_of(name: str) -> str:
-    """The capitalised words' first letters, particles left out: "Maria de la Cruz" → "MC"."""
-    return "".join(w[0] for w in _name_words(name) if w[0].isupper() and w.lower() not in ("de", "del", "la", "le"))
 
 
 FORMAT = "splitchat-pseudonyms/1"
@@ -355,8 +337,8 @@ class Pseudonymiser:
             person = self._by_original.get(name)
             if person is None or person.type is not T.PERSON or name == original:
                 continue
-            for letters in (_letters_of, _capitals_of):
-                if letters(name) == original and len(stand_in := letters(person.surrogate)) == len(original):
+            for way, letters in enumerate(name_initials(name)):
+                if letters == original and len(stand_in := name_initials(person.surrogate)[way]) == len(original):
                     replacement = Replacement(T.PERSON, original, stand_in)
                     self.pseudonyms.replacements.append(replacement)
                     self._by_original[original] = replacement

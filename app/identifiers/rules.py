@@ -401,17 +401,20 @@ def _a_nickname_of_the_name_before(match: re.Match) -> bool:
     if name is None:
         return True
     words = [w for w in name.group(0).split() if w.lower().rstrip(".") not in lexicon.TITLES]
-    if match.group("value").lower() in (w.lower() for w in words):
-        return False
-    return all(w.lower() in lexicon.first_names() or lexicon.zipf(w.lower()) < 4.0 for w in words)
+    return _shortened_by(words, match.group("value"))
 
 
 def _a_nickname_after(match: re.Match) -> bool:
     """Whether the quoted word in brackets after a name is a nickname, not the short name a contract defines:
     none of the name's own words, and each of the name's words a given name or no everyday word ("Tyson ("Ty")",
     "Bernadette Mary ("Bernie")"; not "The Terminal Date ("Termination")" or "Long Covid ("Long")")."""
-    words = match.group("value").split()
-    if match.group("nick").lower() in (w.lower() for w in words):
+    return _shortened_by(match.group("value").split(), match.group("nick"))
+
+
+def _shortened_by(words: list[str], nickname: str) -> bool:
+    """Whether ``nickname`` is none of the name's own ``words`` and each of them a given name or no everyday
+    word."""
+    if nickname.lower() in (w.lower() for w in words):
         return False
     return all(w.lower() in lexicon.first_names() or lexicon.zipf(w.lower()) < 4.0 for w in words)
 
@@ -420,14 +423,14 @@ def _no_reading_before(match: re.Match) -> bool:
     """Whether no reading's word stands in the few words before an age found by its verb ("Heart rate turns
     ninety-six", "la glucemia capilar tiene noventa y cinco")."""
     before = match.string[max(0, match.start() - 40) : match.start()].lower()
-    return not any(word in _READINGS or word in _READING_WORDS for word in re.findall(r"[^\W\d_]+", before))
+    return not any(word in _READING_WORDS for word in re.findall(r"[^\W\d_]+", before))
 
 
-# The words of a reading that has a value, as a chart writes it in either language.
-_READING_WORDS = frozenset(
-    "rate pulse glucose glucemia glucosa capilar frecuencia cardíaca cardiaca saturación saturacion sats sat tensión "
-    "tension presión presion pressure temperature temperatura peso weight level nivel score puntuación "
-    "puntuacion hr fc bp ta".split()
+# The words of a reading that has a value, as a chart writes it in either language: the readings after which a
+# number is no age, and the words around them.
+_READING_WORDS = _READINGS | frozenset(
+    "glucemia glucosa capilar frecuencia cardíaca cardiaca saturación saturacion tensión tension presión presion "
+    "pressure temperatura peso nivel puntuación puntuacion hr fc ta".split()
 )
 
 
