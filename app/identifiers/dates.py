@@ -80,7 +80,7 @@ _FORMS: tuple[tuple[str, int], ...] = (
         rf"(?P<month>{_ES_MONTH})"
         # (and a year of two digits after its "del": "el 2 de febrero del 85"; "de 25 a 50 mg" is a dose)
         # (the year may wrap onto the next line: "31 de diciembre de\n2024")
-        rf"(?:,? (?P<of>del?|,)(?: |\n)"
+        rf"(?:,?[ \n](?P<of>del?|,)(?: |\n)"
         rf"(?P<year>{_YEAR4}|(?<=\w del )\d{{2}}(?![\d:%]|[.,]\d)(?! ?(?:a|al|y|o|mg|ml|%)\b)))?",
         re.I,
     ),
@@ -104,7 +104,7 @@ _FORMS: tuple[tuple[str, int], ...] = (
     (rf"(?P<month>{_ES_MONTH}),? (?P<year>{_YEAR4})", re.I),
     (rf"(?P<weekday>{_EN_WEEKDAY}),? (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})", re.I),
     (
-        rf"(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})? day of (?P<month>{_EN_MONTH})(?:,? (?P<year>{_YEAR4}))?",
+        rf"(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})? days? of (?P<month>{_EN_MONTH})(?:,? (?P<year>{_YEAR4}))?",
         re.I,
     ),
     (rf"(?P<weekday>{_ES_WEEKDAY}),? (?:d[íi]a )?(?P<day>\d{{1,2}})(?![\d:/]|[.,]\d)", re.I),
@@ -365,7 +365,7 @@ _LONE_DAY = re.compile(
     rf"(?P<current>\d{{1,2}})(?= (?i:del (?:corriente|actual|presente mes|mismo mes|presente(?=[,.;)]|$)))\b)"
     rf"|(?i:\b(?:del|entre el|desde el|from the|between the) )(?P<range>\d{{1,2}})(?:º|st|nd|rd|th)?"
     # the range's end is a day of a month named ("del 10 al 18 de enero"); "del 1 al 10 de cada mes" names none
-    rf"(?=\s+(?:al|y el|y|hasta el|to the|and the|and|[–-])\s+(?:\d{{1,2}}/\d{{1,2}}(?![/\d])|"
+    rf"(?=\s+(?:al|y el|y|hasta el|to the|and the|and|[–-])\s+(?:\d{{1,2}}/\d{{1,2}}(?:/(?:\d{{4}}|\d{{2}}))?(?![/\d])|"
     rf"\d{{1,2}}(?:º|st|nd|rd|th)?\s+(?:de\s+|of\s+)?(?i:{'|'.join(_EN_MONTHS + _ES_MONTHS)}|setiembre|"
     # or its month written short, as a chart does: "del 4 al 7/02", "las noches del 9 y 10 feb"
     rf"{_SHORT_MONTHS})\b))"
@@ -378,7 +378,9 @@ _DAYS_BEFORE_A_DATE = re.compile(
     r"(?<![\w/.,])"
     + INSIDE_A_LIST_OF_DAYS
     + r"(?P<days>\d{1,2}(?:st|nd|rd|th|º)?(?:, ?\d{1,2}(?:st|nd|rd|th|º)?)*),? (?:y|e|and|&|or|o) "
-    r"(?=\d{1,2}(?:st|nd|rd|th|º)? (?:de |of )?(?i:" + "|".join(_EN_MONTHS + _ES_MONTHS + ["setiembre"]) + r")\b)"
+    r"(?=\d{1,2}(?:st|nd|rd|th|º)? (?:days? )?(?:de |of )?(?i:"
+    + "|".join(_EN_MONTHS + _ES_MONTHS + ["setiembre"])
+    + r")\b)"
 )
 # A month and its year in figures: "stopped 1/2025", "desde 03/2024".
 # "Ley 1/2007", "Real Decreto 3/2010", "expediente n.º 4/2023": a law's or a file's number and its year.

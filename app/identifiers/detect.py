@@ -225,7 +225,7 @@ class IdentifierDetector:
         kept = tuple(kept)
         found = self.detect_by_rules(text, known, language, hidden, kept)
         if not self.use_tagger:
-            return _with_what_the_named_give_away(text, _with_ages_after_people(text, found))
+            return _across_apostrophes(text, _with_what_the_named_give_away(text, _with_ages_after_people(text, found)))
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         tagger = self._tagger or shipped_tagger()
         learned = _drop_medicine_and_law(
@@ -247,8 +247,11 @@ class IdentifierDetector:
             [e for e in _resolve(_further_mentions(text, named, ())) if not index.any_overlap(e)],
             kept_terms,
         )
-        return _with_what_the_named_give_away(
-            text, _with_ages_after_people(text, joined_to_neighbours(text, found, learned))
+        return _across_apostrophes(
+            text,
+            _with_what_the_named_give_away(
+                text, _with_ages_after_people(text, joined_to_neighbours(text, found, learned))
+            ),
         )
 
     def detect_by_rules(
@@ -1761,6 +1764,32 @@ def name_initials(name: str) -> tuple[str, str]:
 _SIGNED_BY = re.compile(
     r"(?i:\b(?:by|por|reviewed|entered|revisad[oa]|usuari[oa]|user))[:\s]{1,3}(?P<login>[a-z]{4,20}\d{0,3})(?![\w@\-])"
 )
+
+
+# The letters after an apostrophe or a glottal stop that belong to the word: Samoan, Hawaiian and Amharic
+# names write it inside ("Mulinu'u", "Ada'a", "Fa'amausili"); English writes a clitic there ("Jo's", "Ana'll").
+_APOSTROPHE_TAIL = re.compile(r"['’ʻ](?!(?i:s|t|re|ll|d|ve|m)(?![^\W\d_]))[^\W\d_]{1,12}(?![\w'’ʻ])")
+_APOSTROPHE_HEAD = re.compile(r"(?<![\w'’ʻ])[A-ZÀ-Þ][a-zà-ÿ]{1,3}['’ʻ]$")
+_NAMED_KINDS = (T.PERSON, T.LOCATION, T.ORGANIZATION, T.ADDRESS)
+
+
+def _across_apostrophes(text: str, found: list[Entity]) -> list[Entity]:
+    """Names found in part where an apostrophe cut the word: the part after it or before it joins the name,
+    unless another finding holds it."""
+    out = []
+    for i, entity in enumerate(found):
+        if entity.type in _NAMED_KINDS:
+            start, end = entity.start, entity.end
+            tail = _APOSTROPHE_TAIL.match(text, end)
+            if tail and (i + 1 == len(found) or found[i + 1].start >= tail.end()):
+                end = tail.end()
+            head = _APOSTROPHE_HEAD.search(text, max(0, start - 5), start)
+            if head and (not out or out[-1].end <= head.start()):
+                start = head.start()
+            if (start, end) != (entity.start, entity.end):
+                entity = Entity(start, end, entity.type)
+        out.append(entity)
+    return out
 
 
 def _with_what_the_named_give_away(text: str, found: list[Entity]) -> list[Entity]:

@@ -156,10 +156,21 @@ def find_lower_case_pairs(text: str, lower_spans: list[tuple[int, int]]) -> list
 
 
 def _a_pair(given: str, surname: str) -> bool:
-    if not (_may_be_a_name(given) and _may_be_a_name(surname)):
-        return False
     given_names = lexicon.every_given_name()
     listed = given in given_names or lexicon.without_accents(given) in given_names
+    # a common given name and a surname, both on the lists, typed in a message ("sean murphy", "maria lopez"):
+    # the web writes them so often that their frequency alone read them as words; a given name that is a word
+    # ("will", "grace") or a surname that is one ("brown", "green") is left to the cues
+    if (
+        listed
+        and given not in lexicon.EVERYDAY_NAMES
+        and _may_be_a_name(given, everyday=5.5)
+        and _is_surname(surname)
+        and _may_be_a_name(surname, everyday=4.7)
+    ):
+        return True
+    if not (_may_be_a_name(given) and _may_be_a_name(surname)):
+        return False
     if listed and lexicon.zipf(given) < 4.6 and given not in lexicon.EVERYDAY_NAMES:
         return _is_surname(surname) or lexicon.zipf(surname) < _RARE or _a_town_as_surname(surname)
     # two words no one writes as words: names the lists lack ("sipho ngcobo"; "faadumo cali", a given name the

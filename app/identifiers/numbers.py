@@ -39,6 +39,8 @@ _CODE = (
     r"|(?<=[A-Z]) (?=\d)|(?<=\d) (?=[A-Z]{1,3}\d)|(?<=\d{3}) (?=(?-i:[A-Z]{2})(?!\w))"
     # a check letter after its digits ("QQ 12 34 56 C", "DNI 07234561 A")
     r"|(?<=\d{2}) (?=(?-i:[A-Z])(?![\w.]))"
+    # a prosecution's number in spaced groups, the force's letters in the middle ("URN: 12 YC 0417 24")
+    r"|(?<=\d) (?=(?-i:[A-Z]{2}) \d)|(?<=(?-i:[A-Z]{2})) (?=\d{3})"
     # thousands written with a comma, as a registry in Puerto Rico or the US numbers ("finca número 18,472")
     r"|(?<=\d),(?=\d{3}(?!\d|\.\d))){2,30}"
 )
@@ -157,7 +159,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"atestado|sumario|denuncia|diligencias(?: previas)?|ejecutoria|ejecuci[óo]n|nig|docket(?: no| number)?|"
         r"index(?: no| number)?|case(?: no| number)?|charge(?: no| number)?|"
         r"incident(?: no| number)?|report(?: no| number)?|"
-        r"crime reference|police reference|urn|citation|con el n[úu]mero|cuij|iue|nurej|rit|rol|"
+        r"crime reference|police ref(?:erence)?|urn|citation|occurrence book(?: no)?|petition(?: no| number)?|"
+        r"con el n[úu]mero|cuij|iue|nurej|rit|rol|"
         # a parking fine's notice, a referral's or a file's number, a South African police case ("CAS 412/06/2022")
         r"pcn|penalty charge notice(?: no| number)?|referral(?: no| number)|file (?:no|number|ref)|cas|"
         r"aktenzeichen|az\.",

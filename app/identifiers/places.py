@@ -439,11 +439,34 @@ _LABELLED_PLACE = re.compile(
     rf"Vereda|Aldea|Caser[íi]o|Ciudadela|Cdla\.)[:\s]+"
     rf"(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,3}}(?: \d{{1,3}}(?!\d|[.,:/]\d))?)"
 )
+_UNITS = (
+    "Boma|Payam|County|Kebele|Woreda|Locality|Suburb|Sub-?county|Sub-?location|Township|Hamlet|Settlement|LGA|"
+    "Taluk|Tehsil|Mandal|Barangay|Purok|Sitio|Colonia|Fraccionamiento|Reparto|Paraje"
+)
+# A form's small units of East Africa, West Africa, South Asia and the Philippines, and a city named as one,
+# whether or not a province has its name ("en la ciudad de Salta"), on the label's line.
+_UNIT_LABELLED_PLACE = re.compile(
+    rf"(?<!\w)(?:(?i:{_UNITS}):[ \t]*|(?:{_UNITS}|colonia|barangay|purok) "
+    rf"|(?P<city>(?i:ciudad|city|town|villa|pueblo|municipio|localidad|poblaci[óo]n) (?i:de|of)) )"
+    # (not a heading's "COUNTY OF LANCASTER", whose town the headings' rules read)
+    rf"(?!(?i:of|de|del|the|la|el)\b)(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,3}})"
+)
 # A town after a label that may also name a room or a ward ("Lugar: Tegucigalpa", not "Lugar: Urgencias"):
 # only a town on the gazetteer.
 _PLACE_LABEL_TOWN = re.compile(
     rf"(?<!\w)(?i:Lugar|Place|Location|Ubicaci[óo]n|Procedencia|Origen|Origin)[ \t]*:[ \t]*"
     rf"(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,2}})"
+)
+# A care home's room is where its resident lives, an address as a flat's number is; a hospital's room or bed is
+# no one's home. The text's words for a home or its residents say which.
+_CARE_HOME = re.compile(
+    r"(?i:\b(?:care|nursing|residential|rest|retirement|group) homes?\b|\bassisted living\b|\bskilled nursing\b|"
+    r"\bresidents?\b|\bresidencia(?: de (?:mayores|ancianos))?\b|\bresidente\b|\bgeri[áa]trico\b|"
+    r"\bhogar de (?:ancianos|reposo)\b|\bcasa de reposo\b|\basilo\b)"
+)
+_ROOM = re.compile(
+    r"(?<![\w/])(?i:room(?:/bed)?|rm\.?|hab\.|habitaci[óo]n|apartment)[ \t]*(?:no\.?|n[º°]\.?)?[ \t]*:?[ \t]*"
+    r"(?P<room>\d{1,4}(?:-?[A-Ha-h])?)(?![\w/.,:]|\.\d)"
 )
 _COUNTY = re.compile(
     rf"(?<!\w)(?:(?P<a>{_NAME}(?: {_NAME})?) (?i:County|Parish|Borough)|(?i:Co\.) (?P<b>{_NAME}))(?!\w)"
@@ -472,6 +495,45 @@ _TRACE = re.compile(r"(?<![\w,.])#?\d{1,4},? (?P<name>[A-Z][a-z]+(?: [A-Z][a-z]+
 # "JUZGADO DE PRIMERA INSTANCIA N.º 3, BADAJOZ".
 _TOWN_CLOSING_A_HEADING = re.compile(
     r"(?m)(?<=[A-ZÁÉÍÓÚÑ0-9.]), (?P<town>[A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ'’\-]+(?: [A-ZÁÉÍÓÚÑ][A-ZÁÉÍÓÚÑ'’\-]+){0,2})[ \t]*$"
+)
+
+# A town in a heading in capitals, after the body's name and its link or dash ("DESTACAMENTO DE ÚBEDA",
+# "HOSPITAL UNIVERSITARIO LA FE – VALENCIA", "REGISTRY AT NAKURU"), or before the office it names ("NAKURU
+# OFFICE"). The gazetteer and the heading's capitals are the evidence, and no everyday word is a town there
+# ("SERVICIO DE URGENCIAS", "COURT OF APPEAL").
+_CAPS_WORD = r"[A-ZÁÉÍÓÚÑÜ][A-ZÁÉÍÓÚÑÜ'’\-]+"
+_TOWN_IN_A_HEADING = re.compile(
+    rf"(?m)(?<=[A-ZÁÉÍÓÚÑÜ.)])(?: [–—-] | DE | DEL | OF | AT | EN )"
+    rf"(?P<town>{_CAPS_WORD}(?: (?:DE |DEL |LA |EL |LOS |LAS )?{_CAPS_WORD}){{0,2}})(?=[ \t]*$|[ \t]*[–—(,])"
+    rf"|^[ \t]*(?P<before>{_CAPS_WORD}(?: {_CAPS_WORD})?) (?=(?:OFFICE|BRANCH|STATION|REGISTRY|SUB-REGISTRY|"
+    rf"DIVISION|DISTRICT OFFICE|POLICE STATION|MAGISTRATES?'? COURT|HIGH COURT)\b)"
+)
+
+
+def towns_in_headings(text: str) -> list[Entity]:
+    """The towns ``_TOWN_IN_A_HEADING`` reads that the gazetteer knows and no region or everyday word names."""
+    from app.identifiers.descriptors import names_nothing  # descriptors reads the rules, which read this module
+
+    found = []
+    for match in _TOWN_IN_A_HEADING.finditer(text):
+        group = "town" if match.group("town") else "before"
+        start, end = match.span(group)
+        if not _a_town(text[start:end].title()) and (inner := _LAST_LINKED.search(text, start, end)):
+            start = inner.start("town")  # "– DESTACAMENTO DE ÚBEDA": the body's name, then its town
+        town = text[start:end].title()
+        if not _a_town(town) or lexicon.is_region(town) or names_nothing(town):
+            continue
+        if town.upper() in _HEADING_WORDS or max(lexicon.zipf(town.lower()), lexicon.zipf_in(town.lower(), "es")) >= 5:
+            continue  # "COURT OF JUSTICE", "DADO DE ALTA": towns somewhere, words here
+        found.append(Entity(start, end, T.LOCATION))
+    return found
+
+
+_LAST_LINKED = re.compile(rf"(?: DE| DEL| OF| AT| EN) (?P<town>{_CAPS_WORD}(?: {_CAPS_WORD})?)$")
+# Words of a heading that the gazetteer also holds as some town's name.
+_HEADING_WORDS = frozenset(
+    "JUSTICE APPEAL APPEALS PEACE CHANCERY EQUITY ADMIRALTY PROBATE JUSTICIA PAZ VICTORIA GUARDIA FAMILY "
+    "FAMILIA CORONER HEALTH WELFARE LABOUR LABOR TRABAJO SALUD SOCIAL".split()
 )
 
 
@@ -709,11 +771,18 @@ def find_places(text: str) -> list[Entity]:
             if match.group("zip"):
                 found.append(Entity(*match.span("zip"), T.POSTCODE))
     found += [Entity(*m.span("town"), T.LOCATION) for m in _LABELLED_PLACE.finditer(text)]
+    for match in _UNIT_LABELLED_PLACE.finditer(text):
+        # "Ciudad de Panamá", "Ciudad de México": the city's own name opens with its word
+        whole = match.group("city") and _a_town(text[match.start("city") : match.end("town")])
+        found.append(Entity(match.start("city") if whole else match.start("town"), match.end("town"), T.LOCATION))
+    if _CARE_HOME.search(text):
+        found += [Entity(*m.span("room"), T.ADDRESS) for m in _ROOM.finditer(text)]
     found += [
         Entity(m.start() + (m.group(0).startswith("#")), m.end(), T.ADDRESS)
         for m in _TRACE.finditer(text)
         if all(lexicon.zipf(w.lower()) < 3.5 for w in m.group("name").split())
     ]
+    found += towns_in_headings(text)
     found += [
         Entity(*m.span("town"), T.LOCATION)
         for m in _TOWN_CLOSING_A_HEADING.finditer(text)

@@ -525,6 +525,65 @@ def _a_login(surface: str) -> bool:
     return any(len(rest) >= 4 and rest in surnames for cut in (1, 2, 3) for rest in (letters[cut:], letters[cut:-1]))
 
 
+def _a_users_name(surface: str) -> bool:
+    """A user's or a typist's name in lower case: no word of either language ("lmk", "gphiri", "sreeja.k"),
+    no abbreviation a chart writes, and no word that says the field is empty ("illegible", "unsigned")."""
+    letters = surface.rstrip("0123456789")
+    return (
+        2 <= len(surface) <= 25
+        and letters.upper() not in lexicon.CLINICAL_ABBREVIATIONS
+        and letters.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
+        and not lexicon.is_kept_term(letters)
+        and max(lexicon.zipf(letters), lexicon.zipf_in(letters, "es")) < 2.5
+    )
+
+
+def _signs_someone(surface: str) -> bool:
+    """What stands between a form's marks of signature is someone's: initials, an initial and a surname, a
+    name, or a user's name, and not an everyday word ("...and...", "..etc..")."""
+    if surface[0].islower() and len(surface) <= 3:  # initials, which read as words online often ("jg", "hk")
+        return (
+            surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
+            and max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 4.0
+        )
+    if surface[0].islower():
+        return _a_users_name(surface)
+    words = re.findall(r"[^\W\d_]+", surface)
+    if all(len(word) == 1 for word in words):
+        return len(words) >= 2
+    return any(
+        lexicon.is_name_word(word) or max(lexicon.zipf(word.lower()), lexicon.zipf_in(word.lower(), "es")) < 4.0
+        for word in words
+        if len(word) > 1
+    )
+
+
+def _a_letters_reference(match: re.Match) -> bool:
+    """ "EBJ/sl", "NG/kd   dictated 13.11.24": the writer's initials, which may read as an abbreviation ("PF/jm")
+    only where the foot says the letter was dictated or typed, and a typist's two or three letters, which read as
+    words online often ("jm", "kd") but not as a word of prose."""
+    writer, typist = match["value"].split("/")
+    dictated = re.match(r"[ \t]+(?i:typed|dictated)\b", match.string[match.end() :]) is not None
+    return (
+        (dictated or _initials_not_a_word(writer))
+        and max(lexicon.zipf(typist), lexicon.zipf_in(typist, "es")) < 4.0
+        and typist.upper() not in lexicon.CLINICAL_ABBREVIATIONS - {"SL"}
+    )
+
+
+def _a_given_name_first(surface: str) -> bool:
+    """A given name on the lists that is no everyday word ("maria", "Tom"; not "back", "here", "sorry"), and
+    the word after it, if any, no everyday word either."""
+    words = surface.split()
+    first = words[0].lower()
+    if first not in lexicon.every_given_name() or first in lexicon.EVERYDAY_NAMES:
+        return False
+    return all(
+        max(lexicon.zipf(word.lower()), lexicon.zipf_in(word.lower(), "es")) < 5.0 or lexicon.is_name_word(word)
+        for word in words
+    ) and not any(lexicon.zipf(word.lower()) >= 5.5 and not lexicon.is_name_word(word) for word in words)
+
+
 def _initials_not_a_word(surface: str) -> bool:
     """Initials in capitals that abbreviate nothing clinical or everyday ("JLP", not "ICU"), or in lower case
     that no language writes as a word ("kcm", not "ok")."""
@@ -625,13 +684,16 @@ _DOTTED_ABBREVIATIONS = frozenset(
 _INITIALS_LABELS = (
     r"Ofendid[oa]|Agraviad[oa]|V[íi]ctima|Menor|Imputad[oa]|Acusad[oa]|Denunciante|Testigo|Paciente|Usuari[oa]|"
     r"Niñ[oa]|Iniciales|Patient|Pt|Victim|Minor|Child|Defendant|Plaintiff|Claimant|Respondent|Witness|Initials|"
-    r"Subject|Client"
+    r"Subject|Client|Received|Recib[íi]|Recibido|Recibida|Conforme"
 )
 _INITIALS_PEOPLE = (
     r"menor|niñ[oa]|adolescente|joven|paciente|v[íi]ctima|ofendid[oa]|agraviad[oa]|imputad[oa]|testigo|"
     r"minor|child|patient|victim|defendant|witness"
 )
 # What makes a number after "she's", "the age of" or "edad de" no age: a span of time, a reading, a share.
+# An office's letters before a file's serial and its year, a space between: "SWMZ 417/24", "CR 2291/24", "LC
+# 11204 P2" (in capitals, so that "ref range 3.5-5.0" is no file's).
+_OFFICE_LETTERS = r"(?:(?-i:[A-Z]{2,6}) (?=\d[\d/\-]*[/\-]\d|\d{4,}))?"
 _NOT_YEARS_AFTER = (
     r" ?(?i:%|percent|per cent|days?|weeks?|months?|hours?|hrs?|minutes?|mins?|seconds?|secs?|d[íi]as?|semanas?|"
     r"meses|horas?|minutos?|on\b|sats?\b|saturation|kg|lbs?|cm)"
@@ -768,14 +830,21 @@ RULES: tuple[Rule, ...] = (
     # Court, tribunal and claim references.
     _rule(
         T.CASE_NUMBER,
-        r"\b(?:case|claim|docket|index|file|matter|appeal)(?: no\.?| number| ref(?:erence)?)?[\s:#.]*"
-        r"(?:(?:\w+\s+){0,4}?is\s+)?(?P<value>[A-Z]{0,4}[\-]?\d[\dA-Z:/\-]{3,}[\dA-Z])\b",
+        r"\b(?:case|claim|docket|index|file|matter|appeal|petition)(?: no\.?| number| ref(?:erence)?)?[\s:#.]*"
+        rf"(?:(?:\w+\s+){{0,4}}?is\s+)?(?P<value>{_OFFICE_LETTERS}[A-Z]{{0,4}}[\-]?\d[\dA-Z:/\-]{{3,}}[\dA-Z])\b",
         re.I,
     ),
     _rule(
         T.CASE_NUMBER,
-        r"\b(?:our |your )?ref(?:erence)?\.?[\s:#]*(?P<value>[A-Z]{0,4}[\-]?\d[\dA-Z:/\-]{3,}[\dA-Z])\b",
+        rf"\b(?:our |your )?ref(?:erence)?\.?[\s:#]*(?P<value>{_OFFICE_LETTERS}[A-Z]{{0,4}}[\-]?\d[\dA-Z:/\-]{{3,}}"
+        r"[\dA-Z])\b",
         re.I,
+    ),
+    # A court's serial and its year in words, as common-law registries number suits: "Civil Suit No. 0087 of
+    # 2023", "DC (Civ) No. 421 of 2024", "MISCELLANEOUS APPLICATION NO. 0412 OF 2024".
+    _rule(
+        T.CASE_NUMBER,
+        r"(?i:\b(?:no|nos|number|n[º°])\.?)[ \t]*:?[ \t]*(?P<value>\d{1,6}[ \t]+(?i:of)[ \t]+(?:19|20)\d{2})(?!\d)",
     ),
     _rule(T.CASE_NUMBER, r"\b\d:\d{2}-(?:cv|cr|mc|bk)-\d{3,6}(?:-[A-Z]{2,4})?\b", re.I),
     # a state court's number in spaced groups, the year, the division's letters, the serial: "Case No. 2024 L
@@ -1093,7 +1162,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.PERSON,
         rf"(?:(?:^|\n|\t|(?<=[ \t][ \t])|[,;(]\s?)(?i:{_INITIALS_LABELS}):[ \t]*"
-        rf"|(?i:\b(?:el|la|los|las|the|a|al|del|our|my|su|mi)\s+(?:{_INITIALS_PEOPLE})\s+))"
+        rf"|(?i:\b(?:el|la|los|las|the|a|al|del|our|my|su|mi)\s+(?:{_INITIALS_PEOPLE})\s+)"
+        # a person named so by the writer's word: "sus hijos de iniciales A.R.H. y D.R.H.", "initials J.D."
+        r"|(?i:\b(?:de |con |las |sus |the |with )?(?:iniciales|initials)\s+)"
+        r"|(?<=[A-ZÁÉÍÓÚÑ]\.) (?i:y|e|and|&) )"
         r"(?P<value>[A-ZÁÉÍÓÚÑ]\.(?: ?[A-ZÁÉÍÓÚÑ]\.){1,4})(?![\w.])",
         accept=lambda surface: re.sub(r"[.\s]", "", surface) not in _DOTTED_ABBREVIATIONS,
         cued=True,
@@ -1119,11 +1191,49 @@ RULES: tuple[Rule, ...] = (
         accept=_a_login,
         cued=True,
     ),
-    # A letter's reference on a line of its own: the writer's initials and the typist's ("RJM/kcm", "AB/cd")
+    # A letter's reference on a line of its own, or with the day it was typed: the writer's initials and the
+    # typist's ("RJM/kcm", "AB/cd   typed 30/10/2024")
     _rule(
         T.PERSON,
-        r"(?m)^[ \t]*(?:(?i:our ref|ref|n/ref|ntra\. ref\.?|s/ref)[:.]?[ \t]*)?(?P<value>[A-Z]{2,3}/[a-z]{2,4})[ \t]*$",
-        accept=lambda surface: all(_initials_not_a_word(part) for part in surface.split("/")),
+        r"(?m)^[ \t]*(?:(?i:our ref|ref|n/ref|ntra\. ref\.?|s/ref)[:.]?[ \t]*)?(?P<value>[A-Z]{2,3}/[a-z]{2,4})"
+        # what a letter's foot writes beside it: when it was dictated and typed, what is enclosed
+        r"(?=[ \t]*$|[ \t]{2,}|[ \t]+(?i:typed|dictated|enc|encl|cc)\b)",
+        context=_a_letters_reference,
+        cued=True,
+    ),
+    # A signature written between a form's marks, its dots, its line or tildes: "Signature: ..kbanda..",
+    # "____/H.T./____", "~jg~", "....LQuispe....", "___V. Arce___". A line of dots is where a hand signs.
+    _rule(
+        T.PERSON,
+        r"(?:(?<![.\w])\.{2,}|_{2,}/?|(?<![~\w])~)"
+        r"(?P<value>[A-Z]\.(?: ?[A-Z]\.?){1,3}|[A-Z]\.? ?[A-ZÀ-Þ][a-zà-ÿ'’\-]{1,30}(?:[A-Z]\.?)?"
+        r"|[A-ZÀ-Þ][a-zà-ÿ'’\-]+ [A-ZÀ-Þ][a-zà-ÿ'’\-]+|[a-z][a-z0-9]*(?:[._][a-z0-9]+)*)"
+        r"(?:\.{2,}(?!\w)|/?_{2,}|~(?![~\w]))",
+        accept=_signs_someone,
+        cued=True,
+    ),
+    # A record's user, its typist or its filer after the field's label, in lower case and any shape ("Typed:
+    # sreeja.k", "Transcripción: agutierrez", "Filer: athibault88", "Signature: gphiri").
+    _rule(
+        T.PERSON,
+        r"(?:(?:^|\n)[ \t]*|(?<=[ \t][ \t])|(?<=\t)|(?<=[(,;] ))"
+        r"(?i:typed(?: by)?|typist|transcribed(?: by)?|transcription|transcripci[óo]n|transcrit[oa](?: por)?|"
+        r"mecanografiad[oa](?: por)?|digitad[oa] por|digitador[a]?|filer|filed by|user(?:name)?|usuari[oa]|"
+        r"operator|operador[a]?|login|signature|signed|firma|tandatangan|entered by|scribe):[ \t]*"
+        r"(?P<value>(?-i:[a-z][a-z0-9]*(?:[._][a-z0-9]+)*))(?=[ \t]*(?:$|\n|[,;|–—-]|[ \t]{2}|[ \t]\d))",
+        accept=_a_users_name,
+        cued=True,
+    ),
+    # A name spelled letter by letter, as a caller spells it for the one writing it down: "k-a-t-r-i-n-a",
+    # "O-B-R-I-E-N" (three letters at least; "x-ray" and "t-shirt" have words in them).
+    _rule(T.PERSON, r"(?<![\w\-.])[A-Za-zÑñ](?:-[A-Za-zÑñ]){2,24}(?![\w\-])", cued=True),
+    # A caller or a writer who gives their name: "hi its maria from reception", "this is tom at the
+    # pharmacy", "soy lucía de la clínica" — a name, on the lists, before where they are from.
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:it'?s|it is|this is|i'?m|i am|my name is|soy|le habla|te habla|habla) )"
+        r"(?P<value>[^\W\d_]{2,20}(?: [^\W\d_]{2,20})?)(?= (?i:from|at|with|here|de|del|desde|en)\b|[,.])",
+        accept=_a_given_name_first,
         cued=True,
     ),
     # Initials signing a note's last line after a dash: "INR 1,3 el 17/1. — JLP", "Email ok. – O.A."

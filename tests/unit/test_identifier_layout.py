@@ -1,0 +1,101 @@
+"""Identifiers that a form's or a letter's layout gives away: a signature between a form's dots, a letter's
+reference at its foot, a user's name after its field, a common-law court's number, a place after its unit's
+label, a care home's room, a name cut by an apostrophe, a date across a line, a town in a heading, a name
+spelled out or typed in a message. And what the same shapes hold
+that is no one's. None of these examples is from an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.identifiers.detect import IdentifierDetector
+from tests.unit.test_identifier_classes import assert_hidden, assert_kept
+
+
+@pytest.fixture(scope="module")
+def detector() -> IdentifierDetector:
+    return IdentifierDetector()
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # a signature between a form's marks
+        ("Patient seen.\nSignature: ..kbanda..        Date: 03/05/2024", ["kbanda"]),
+        ("Sworn before me ____T. Okafor____ Commissioner for Oaths", ["T. Okafor"]),
+        ("Firma del paciente: ....LQuispe....", ["LQuispe"]),
+        ("Signature: ____/R.M./____   Stamp: MED. WARD", ["R.M."]),
+        ("Tandatangan: ~hk~\nHASSAN KARIM, Pegawai", ["hk"]),
+        # a letter's reference at its foot, with the day it was typed or what it encloses
+        ("Yours sincerely,\n\nDr P. Ferguson\nPF/jm   dictated 02.03.25, typed 04.03.25", ["PF/jm"]),
+        ("Yours faithfully,\nOwen Pryce\nOWP/ht    Enc. copy of lease", ["OWP/ht"]),
+        # a user's, a typist's or a filer's name after its field
+        ("Typed: hnakamura   12/03/2025", ["hnakamura"]),
+        ("Transcrito por: jlopezgar – 11/02/2025", ["jlopezgar"]),
+        ("Filer: mwalsh77     Submitted: 9/18/2024", ["mwalsh77"]),
+        ("Verified: Dr Amal Nair\nTyped: priya.s  07-02-2025 14:52", ["priya.s"]),
+        # initials the writer gives a person, and a receipt's
+        ("los menores de iniciales P.G.L. y M.G.L., de 9 y 6 años", ["P.G.L.", "M.G.L."]),
+        ("Recibí: J.M.R.\n(a mano) no conforme", ["J.M.R."]),
+        # a common-law court's serial and year; an office's letters before a serial
+        ("IN THE HIGH COURT OF KENYA AT NAIROBI\nCIVIL SUIT NO. 231 OF 2023", ["231 OF 2023"]),
+        ("(Arising from Criminal Case No. 77 of 2022)", ["77 of 2022"]),
+        ("Police Ref: CR 1877/23     Occurrence Book: OB 22/05/23", ["CR 1877/23", "OB 22/05/23"]),
+        ("CMAC Ref: SWMN 812/23", ["SWMN 812/23"]),
+        ("URN: 44 KB 1029 23", ["44 KB 1029 23"]),
+        ("the Registry gave the petition number LC 88120 P3 for the hearing", ["LC 88120 P3"]),
+        # a place after its unit's label, and a city named as one that a province also names
+        ("Boma: Pajok     Payam: Magwi     County: Torit     State: Eastern Equatoria", ["Pajok", "Magwi", "Torit"]),
+        ("Barangay: Lahug\nPurok: Sampaguita", ["Lahug", "Sampaguita"]),
+        ("En la ciudad de Mendoza, a 3 de mayo de 2024, comparecen", ["Mendoza"]),
+        # a care home's room
+        ("Resident: O'HARA, Peg      Room/Bed: 208-B", ["208-B"]),
+        ("Discharged to Rosewood Nursing Home – Room 12 (respite)", ["12"]),
+        ("Residente: Josefa Goñi      Edad: 96 años      Hab. 214", ["214"]),
+        # a name an apostrophe or a glottal stop cuts
+        ("the hearing will be at Mulinu'u next month", ["Mulinu'u"]),
+        # a date across a line, a range's first day with its full date, a deed's days of a month
+        ("Fue despedida por carta de 12 de agosto\nde 2024, con efectos del mismo día.", ["12 de agosto\nde 2024"]),
+        ("Semana del 4 al 10/03/2024: sin incidencias", ["4", "10/03/2024"]),
+        ("on the 4th, 5th and 6th days of June 2023", ["4th", "5th", "6th days of June"]),
+        # a town in a heading in capitals, after its body or before its office
+        ("COMANDANCIA DE JAÉN – DESTACAMENTO DE ÚBEDA", ["ÚBEDA"]),
+        ("KENYA POLICE SERVICE\nNAKURU OFFICE – 1st Floor", ["NAKURU"]),
+        ("HOSPITAL UNIVERSITARIO LA FE – VALENCIA", ["VALENCIA"]),
+        # a name spelled letter by letter, a caller's name before where they call from, a name typed in a message
+        ("my name is k-a-t-r-i-n-a, last name o-b-r-i-e-n", ["k-a-t-r-i-n-a", "o-b-r-i-e-n"]),
+        ("hi its maria from reception, can u call back", ["maria"]),
+        ("left vm for sean murphy at the number on file", ["sean murphy"]),
+    ],
+)
+def test_what_a_layout_gives_away_is_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # an ellipsis around a word, a form's blank line, a route of a drug at a line's start
+        ("I thought...and then...nothing. Signature: ..........", ["and", "nothing", "Signature"]),
+        ("IV/po   switch when afebrile", ["IV/po"]),
+        # a field that says it is empty
+        ("Signature: illegible\nTyped: n/a", ["illegible"]),
+        # a lab's reference range, a dose's range
+        ("Potassium 5.9 (Ref range 3.5-5.0 mmol/L)", ["3.5-5.0"]),
+        ("de 25 a 50 mg cada 8 horas", ["25 a 50 mg"]),
+        # a hospital's room and bed, where no one lives
+        ("Admitted to ward 7, room 3, bed 2. Seen in Room 4 of the clinic.", ["room 3", "Room 4"]),
+        # a possessive and a clitic are not part of a name
+        ("Mary's test results were normal.", ["'s test results"]),
+        # a letter's enclosure
+        ("Yours faithfully,\nOwen Pryce\nOWP/ht    Enc. copy of lease", ["Enc. copy of lease"]),
+        # a heading's words that the gazetteer holds as towns, a heading with no town
+        ("IN THE COURT OF JUSTICE\nSERVICIO DE URGENCIAS\nINFORME DE ALTA – MEDICINA INTERNA", ["JUSTICE", "ALTA"]),
+        # words with hyphens, what a message says of itself, a given name that is a word before a colour
+        ("its about the x-ray and a t-shirt; e.g. at 9 a.m.", ["x-ray", "t-shirt", "e.g.", "a.m."]),
+        ("this is serious, I am sorry, it's here", ["serious", "sorry", "here"]),
+        ("will brown bread do? the grace period ends", ["will brown", "grace period"]),
+    ],
+)
+def test_what_the_same_shapes_hold_that_is_no_ones_is_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
