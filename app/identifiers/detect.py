@@ -31,6 +31,8 @@ from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
 from app.identifiers.plates import VEHICLE_WORDS
 from app.identifiers.spelled_numbers import find_spelled_numbers
+from app.identifiers.spoken import find_spoken
+from app.identifiers.tables import find_table_cells
 from app.identifiers.towns import find_towns, town_names
 
 T = EntityType
@@ -272,6 +274,9 @@ class IdentifierDetector:
         found += dates
         found += find_numbers(text)
         found += find_spelled_numbers(text)
+        # what was read aloud and what a table's column names: the form is the evidence, whatever the words
+        read_by_form = find_spoken(text) + find_table_cells(text)
+        found += read_by_form
         found += find_file_names(text)
         # "18-VI-2019" reads as a code of letters and digits too; a date it is, and its stand-in a date
         found = [
@@ -339,7 +344,7 @@ class IdentifierDetector:
         found = _drop_public_references(text, _drop_medicine_and_law(text, found))
         found = [tidied for e in found if (tidied := e if e in cued else _tidy_edges(text, e)) is not None]
         # what a label, a list or the gazetteer vouches for stays, whatever its words
-        vouched = set(cued) | set(listed) | set(towns) | set(places.find_neighbourhoods(text))
+        vouched = set(cued) | set(listed) | set(towns) | set(places.find_neighbourhoods(text)) | set(read_by_form)
         found = [
             _without_nameless_head(text, e)
             for e in found
@@ -349,7 +354,9 @@ class IdentifierDetector:
         found = [
             e
             for e in found
-            if not _kept(text, e, kept_terms) or e in cued and e.text_in(text).lower() not in kept_terms
+            if not _kept(text, e, kept_terms)
+            or (e in cued or e in read_by_form)
+            and e.text_in(text).lower() not in kept_terms
         ]
         found += _further_mentions(text, found, known)
         found += _first_names_before(text, found)

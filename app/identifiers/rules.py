@@ -578,6 +578,8 @@ def _a_given_name_first(surface: str) -> bool:
     first = words[0].lower()
     if first not in lexicon.every_given_name() or first in lexicon.EVERYDAY_NAMES:
         return False
+    if max(lexicon.zipf(first), lexicon.zipf_in(first, "es")) >= 5.5:
+        return False  # "soy una carga": a word of the sentence that a list also holds as a name
     return all(
         max(lexicon.zipf(word.lower()), lexicon.zipf_in(word.lower(), "es")) < 5.0 or lexicon.is_name_word(word)
         for word in words
@@ -1289,11 +1291,13 @@ RULES: tuple[Rule, ...] = (
         r"(?:[A-Z][a-z]{2} \d{1,2}, |\d{1,4}[/.\-]\d{1,2}(?:[/.\-]\d{2,4})?,? )?\d{1,2}:\d{2}(?::\d{2})?"
         r"(?: ?[apAP]\.? ?[mM]\.?)?\]?[,\-– ]+(?:(?i:t[íi]a|t[íi]o|abuela|abuelo|mam[áa]|pap[áa]|aunt|uncle|"
         r"nurse|dr\.?) )?(?P<value>(?!(?i:me|mum|mom|dad|mam[áa]|pap[áa]|yo)\b)[^\W\d_]{2,}"
-        # (a contact saved with the role beside the name: "gary landlord", "rosa vecina")
+        # (a contact saved with the role beside the name: "gary landlord", "rosa vecina"; or with a surname's
+        # initial, "Marisol T")
         r"(?: (?!(?i:landlord|landlady|tenant|neighbou?r|boss|work|carer|plumber|vecin[oa]|jefe|jefa|trabajo|"
-        r"casero|casera)\b)[^\W\d_]{2,}){0,3})(?: (?i:landlord|landlady|tenant|neighbou?r|boss|work|carer|plumber|"
-        r"vecin[oa]|jefe|jefa|trabajo|casero|casera))?"
-        r"(?: \([^()\n]{1,30}\))?:",
+        r"casero|casera)\b)(?:[^\W\d_]{2,}|[A-Z]\.?(?=[ \t:]))){0,3})(?: (?i:landlord|landlady|tenant|neighbou?r|"
+        r"boss|work|carer|plumber|vecin[oa]|jefe|jefa|trabajo|casero|casera))?"
+        # (and the emoji a contact is saved with: "Marisol T 🌵:")
+        r"(?: \([^()\n]{1,30}\))?(?: ?[^\w\s:()]{1,4})?:",
         accept=_not_a_label,
         cued=True,
     ),
@@ -1306,8 +1310,27 @@ RULES: tuple[Rule, ...] = (
         rf",? (?:DOB|D\.O\.B\.?|dob|born|b\.|F\. ?N\.?|FN|nacid[oa]|fecha de nacimiento)\b",
         accept=_not_a_label,
     ),
-    # A name spelled out letter by letter, as a caller does: "Dwayne Morrison, M-O-R-R-I-S-O-N".
-    _rule(T.PERSON, r"(?<![\w-])(?:[A-Z]-){3,}[A-Z](?![\w-])", cued=True),
+    # Who wrote a note, by initials in brackets after the note's word: "my notes so far (LM):", "notas (VP):",
+    # "Follow-ups (MT):", "NOTA RECEPCIÓN — 10/7/24 9:10 am — (gm)".
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:notes?|notas?|follow-?ups?|seguimiento|handover|entrega|recepci[óo]n|to-?do|pendientes|"
+        r"tasks?|tareas))\b[^\n()]{0,30}\((?P<value>(?-i:[A-Z]{2,3}|[a-z]{2,3}))\)(?=[ \t]*(?::|$|\n))",
+        accept=lambda surface: (
+            surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
+            and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
+        ),
+        cued=True,
+    ),
+    # A team chat's author above each message, by handle or name, and the time it was posted: "jmendoza  8:03 AM",
+    # "dr.okafor  9:05 AM", "Tasha Williams  10:12".
+    _rule(
+        T.PERSON,
+        r"(?m)^(?P<value>[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*|[A-Z][a-z]+(?: [A-Z][a-z]+){1,2})[ \t]{1,3}"
+        r"\d{1,2}:\d{2}(?: ?[APap]\.?[Mm]\.?)?[ \t]*$",
+        accept=lambda surface: _a_users_name(surface) if surface[0].islower() else _not_a_label(surface),
+        cued=True,
+    ),
     # ... and in lower case after the words that offer it: "that's p-e-n-n-i-n-g-t-o-n",
     # "o apostrophe d o n o g h u e".
     _rule(

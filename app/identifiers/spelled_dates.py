@@ -114,7 +114,13 @@ def english_year(year: int, joined: bool = False) -> str:
     return f"{english_below_100(century)} {tail}"
 
 
-_EN_YEAR_VALUES = {english_year(y, joined): y for y in range(1900, 2100) for joined in (False, True)}
+# (a transcript writes "nineteen sixty two" as it writes "nineteen sixty-two")
+_EN_YEAR_VALUES = {
+    spoken: y
+    for y in range(1900, 2100)
+    for joined in (False, True)
+    for spoken in {english_year(y, joined), english_year(y, joined).replace("-", " ")}
+}
 _EN_YEAR_WORDS = "|".join(sorted(_EN_YEAR_VALUES, key=len, reverse=True))
 _EN_DAY_VALUES = {english_ordinal(n, sep): n for n in range(1, 32) for sep in ("-", " ")}
 _EN_DAY_WORDS = "|".join(sorted(_EN_DAY_VALUES, key=len, reverse=True))
@@ -127,9 +133,11 @@ _SPELLED_EN = (
 SPELLED_EN = re.compile(rf"(?<=\bthe ){_SPELLED_EN}", re.IGNORECASE)
 _SPELLED_EN_WHOLE = re.compile(_SPELLED_EN, re.IGNORECASE)
 # As a date is read out: "June ninth, two thousand six", "March the third, 1998".
-# The month capitalised: "we may first ask" is no date.
+# The month capitalised, or in lower case as a transcript or a message writes it, but for "may": "we may first
+# ask" is no date.
 _SPOKEN_EN = (
-    rf"(?P<month>{'|'.join(_EN_MONTHS)}|{'|'.join(m.upper() for m in _EN_MONTHS)}) (?i:the )?"
+    rf"(?P<month>{'|'.join(_EN_MONTHS)}|{'|'.join(m.upper() for m in _EN_MONTHS)}|"
+    rf"{'|'.join(m.lower() for m in _EN_MONTHS if m != 'May')}) (?i:the )?"
     rf"(?P<day>(?i:{_EN_DAY_WORDS}))(?:(?P<of>,? )(?P<year>(?i:{_EN_YEAR_WORDS})|1[6-9]\d\d|20\d\d))?(?![\w-])"
 )
 SPOKEN_EN = re.compile(rf"(?<![\w]){_SPOKEN_EN}")

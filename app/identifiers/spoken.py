@@ -1,0 +1,179 @@
+"""Identifiers read aloud, as a voicemail's transcript, a dictation and a call's notes write them: a name spelled
+letter by letter ("g o n z a l e z", "efe e erre erre a ene de i ese", "Z for zebra"), a code read out in
+words ("l t three oh eight five one four dash twenty four", "cuatro ocho dos uno, ka, ele, eme"), an address
+read out in words ("twenty one forty grand concourse"), an e-mail address read out ("lupe ochoa fifty eight
+at gmail dot com") and an age over 89 said in words ("she's ninety one").
+
+A speech recogniser writes what it hears: the digits, letters and punctuation are words, so the patterns that
+read written identifiers see none of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.identifiers import lexicon
+from app.identifiers.entities import Entity, EntityType
+
+T = EntityType
+
+_EN_DIGITS = "zero oh one two three four five six seven eight nine".split()
+_EN_NUMBERS = (
+    "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty "
+    "sixty seventy eighty ninety hundred thousand double triple"
+).split()
+_ES_NUMBERS = (
+    "cero uno una dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
+    "diecisiete dieciocho diecinueve veinte veintiuno veintidós veintitrés veinticuatro veinticinco veintiséis "
+    "veintisiete veintiocho veintinueve treinta cuarenta cincuenta sesenta setenta ochenta noventa cien ciento "
+    "doscientos trescientos cuatrocientos quinientos seiscientos setecientos ochocientos novecientos mil"
+).split()
+# Spanish names of the letters that are no everyday word; "a", "e", "de", "te", "ese" are words too.
+_ES_LETTER_NAMES = "be ce ge hache jota ka ele eme ene eñe pe cu erre ere efe uve equis ye zeta ese te de".split()
+_DISTINCT_LETTER_NAMES = frozenset("hache jota ka ele eme ene eñe cu erre ere efe uve equis zeta".split())
+_SEPARATORS = "dash hyphen slash guion guión barra".split()
+_NUMBER_WORD = "|".join(sorted(_EN_DIGITS + _EN_NUMBERS + _ES_NUMBERS, key=len, reverse=True))
+_LETTER = rf"(?:[a-zñ]|{'|'.join(sorted(_ES_LETTER_NAMES, key=len, reverse=True))})"
+_TOKEN = rf"(?:{_NUMBER_WORD}|{'|'.join(_SEPARATORS)}|(?<![\w'’])[a-zñ](?![\w'’])|{_LETTER})"
+
+# A code read out after the word that asks for it: a run of number words, letters and their dashes and slashes.
+_CODE_CUE = re.compile(
+    r"(?i:\b(?P<cue>index|docket|case|claim|file|record|mrn|m r n|dni|nie|nhi|social|license|licence|licencia|"
+    r"badge|plate|placa|matr[íi]cula|serial|terminal|account|cuenta|policy|p[óo]liza|member|plan|medi[ -]?cal|"
+    r"medicaid|medicare|n[úu]mero|number|no|id|code|c[óo]digo|afiliaci[óo]n|seguridad social|expediente|ticket)"
+    r"\b(?: (?:number|n[úu]mero|no|is|es|el|of|de|la|it's|its))*[:,]? (?:is |es |it's |its |es el |uh |um |eh )*)"
+    rf"(?P<code>{_TOKEN}(?:[ ,]{{1,2}}{_TOKEN}){{2,24}})(?![\w])"
+)
+_CUE_KINDS = {
+    "index": T.CASE_NUMBER,
+    "docket": T.CASE_NUMBER,
+    "case": T.CASE_NUMBER,
+    "claim": T.CASE_NUMBER,
+    "expediente": T.CASE_NUMBER,
+    "file": T.CASE_NUMBER,
+    "dni": T.NATIONAL_ID,
+    "nie": T.NATIONAL_ID,
+    "nhi": T.NATIONAL_ID,
+    "social": T.NATIONAL_ID,
+    "seguridad social": T.NATIONAL_ID,
+    "license": T.LICENCE,
+    "licence": T.LICENCE,
+    "licencia": T.LICENCE,
+    "badge": T.LICENCE,
+    "plate": T.VEHICLE,
+    "placa": T.VEHICLE,
+    "matrícula": T.VEHICLE,
+    "matricula": T.VEHICLE,
+    "serial": T.DEVICE,
+    "terminal": T.DEVICE,
+    "account": T.ACCOUNT,
+    "cuenta": T.ACCOUNT,
+    "policy": T.ACCOUNT,
+    "póliza": T.ACCOUNT,
+    "poliza": T.ACCOUNT,
+    "member": T.ACCOUNT,
+    "plan": T.ACCOUNT,
+}
+# A name spelled letter by letter: single letters apart ("o k o n k w o", "G-U-Z"), or the Spanish letters'
+# names ("efe e erre erre a ene de i ese"), or a letter for a word ("Z for zebra, K for kilo").
+_SPELLED_LETTERS = re.compile(
+    r"(?<![\w'’\-])(?:[a-zñáéíóúü][ ,]{1,2}){2,30}[a-zñáéíóúü](?![\w'’\-])"
+    r"|(?<![\w'’\-])(?:[A-ZÑÁÉÍÓÚÜ] ){3,30}[A-ZÑÁÉÍÓÚÜ](?![\w'’\-])"
+)
+_LETTER_NAMES_RUN = re.compile(
+    rf"(?i)(?<![\w'’])(?:{_LETTER}|[aeiou])(?:,? (?:con |with )?(?:dos |two )?(?:{_LETTER}|[aeiou])){{3,30}}(?![\w'’])"
+)
+_PHONETIC = re.compile(r"(?<![\w'’])(?P<letter>[A-Za-z]) (?:for|as in|de|como en|con) (?P<word>[A-Za-z]+)(?![\w'’])")
+_BETWEEN_LETTERS = re.compile(r"[ ,;]{0,3}")
+# An e-mail address read out: the box's words, "at" or "arroba", the host's words joined by "dot" or "punto".
+_TLD = r"(?:com|net|org|edu|gov|es|mx|ar|cl|co|pe|uk|ie|au|nz|ca|us|info|io|cat|eus|gal)"
+_SPOKEN_MAILBOX = re.compile(
+    r"(?i)(?<![\w@.])(?P<box>[a-zñ0-9]+(?: (?:dot|punto|underscore|guion bajo|[a-zñ0-9]+)){0,6}) (?:at|arroba) "
+    rf"(?P<host>[a-z0-9]+(?:(?: dot | punto |\.)[a-z0-9]+)*(?: dot | punto |\.){_TLD})(?![\w])"
+)
+_NOT_THE_BOX = frozenset(
+    "email e-mail mail correo is es me my mi su your at to a the el la send sent enviar envíe envie me it's its "
+    "address dirección direccion electrónico electronico and y or o please por favor favor his her their our "
+    "is son".split()
+)
+# An age over 89 said in words after the words that give one.
+_AGE_WORDS = (
+    r"(?:ninety|noventa)(?:[ -](?:y )?(?:one|two|three|four|five|six|seven|eight|nine|uno|un|dos|tres|cuatro|"
+    r"cinco|seis|siete|ocho|nueve))?|(?:one )?hundred(?: and \w+)?|cien|ciento \w+"
+)
+_SPOKEN_AGE = re.compile(
+    rf"(?i)\b(?:(?:he|she)(?:'s| is)|aged?|cumple|cumplió|cumplirá) (?P<age>{_AGE_WORDS})(?![\w-])"
+    r"(?! (?:percent|per cent|por ciento|%|pounds|libras|kilos|dollars|d[óo]lares|pesos|euros|mg|over))"
+    # after a verb that has other objects, only with its years: "tiene noventa y dos años", not "tiene noventa
+    # y dos euros"; "turned ninety-six years old", not "heart rate turned ninety-six"
+    rf"|\b(?:tiene|turned|turns|de) (?P<aged>{_AGE_WORDS}) (?:años|years(?! ago)|yrs)"
+)
+
+
+# A form's labels that a dictation spells out as letters ("d o b", "m r n").
+_SPOKEN_LABELS = frozenset("DOB MRN SSN NHS NHI DNI NIE NIF NPI DEA ER ED OR ICU PCP GP NOK DNR AKA".split())
+
+
+def _a_name_spelled(letters: list[str]) -> bool:
+    """Three letters or more that no abbreviation writes, as a name spelled aloud is."""
+    joined = "".join(letters).upper()
+    if len(letters) < 3 or joined in lexicon.CLINICAL_ABBREVIATIONS or joined in lexicon.EVERYDAY_ABBREVIATIONS:
+        return False
+    if joined in _SPOKEN_LABELS:
+        return False
+    # a heading spaced out letter by letter, as a filing's are ("H E C H O S", "P R U E B A S"), spells a word
+    word = joined.lower()
+    if max(lexicon.zipf(word), lexicon.zipf_in(word, "es")) >= 3.0 and not lexicon.is_name_word(word):
+        return False
+    return not all(letter.lower() in "aio" for letter in letters)
+
+
+def find_spoken(text: str) -> list[Entity]:
+    """Identifiers read aloud in ``text``."""
+    found = []
+    for match in _SPELLED_LETTERS.finditer(text):
+        letters = re.findall(r"[^\W\d_]", match.group(0))
+        if _a_name_spelled(letters):
+            found.append(Entity(*match.span(), T.PERSON))
+    for match in _LETTER_NAMES_RUN.finditer(text):
+        words = re.findall(r"[^\W\d_]+", match.group(0).lower())
+        distinct = sum(word in _DISTINCT_LETTER_NAMES for word in words)
+        if distinct >= 2 or distinct >= 1 and match.group(0).count(",") >= 3:
+            found.append(Entity(*match.span(), T.PERSON))
+    found += _spelled_by_words(text)
+    for match in _CODE_CUE.finditer(text):
+        code = match.group("code")
+        tokens = re.findall(r"[^\W\d_]+", code.lower())
+        numbers = sum(token in _EN_DIGITS or token in _EN_NUMBERS or token in _ES_NUMBERS for token in tokens)
+        if numbers < 3 or numbers == 3 and len(tokens) == 3:
+            continue  # "claim number is on the form", "plan one, two, three": words and a count, not a code
+        cue = match.group("cue").lower()
+        found.append(Entity(*match.span("code"), _CUE_KINDS.get(cue, T.RECORD_NUMBER)))
+    for match in _SPOKEN_MAILBOX.finditer(text):
+        # the box is the words before "at" back to the first that says what follows ("his email is …")
+        words = match.group("box").split()
+        kept = 0
+        while kept < len(words) and words[-1 - kept].lower() not in _NOT_THE_BOX:
+            kept += 1
+        if kept:
+            box = " ".join(words[-kept:])
+            found.append(Entity(match.end("box") - len(box), match.end("host"), T.EMAIL))
+    found += [Entity(*m.span("age" if m.group("age") else "aged"), T.AGE) for m in _SPOKEN_AGE.finditer(text)]
+    return found
+
+
+def _spelled_by_words(text: str) -> list[Entity]:
+    """Letters each spelled by a word that opens with it, "Z for zebra, K for kilo", "B de Barcelona": two in a
+    row, or one with its letter in capitals; the letters and digits said after them belong to the same code."""
+    pairs = [m for m in _PHONETIC.finditer(text) if m.group("word")[0].lower() == m.group("letter").lower()]
+    runs: list[list[re.Match]] = []
+    for pair in pairs:
+        if runs and _BETWEEN_LETTERS.fullmatch(text, runs[-1][-1].end(), pair.start()):
+            runs[-1].append(pair)
+        else:
+            runs.append([pair])
+    return [
+        Entity(run[0].start(), run[-1].end(), T.PERSON)
+        for run in runs
+        if len(run) >= 2 or run[0].group("letter").isupper()
+    ]

@@ -1,0 +1,90 @@
+"""Identifiers in informal text: read aloud in a voicemail's transcript or a dictation, spelled letter by
+letter, in a chat's export and a team chat, in a pasted spreadsheet's columns. And what the same forms hold
+that is no one's. None of these examples is from an evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.identifiers.detect import IdentifierDetector
+from app.identifiers.entities import EntityType
+from app.identifiers.spoken import find_spoken
+from app.identifiers.tables import find_table_cells
+from tests.unit.test_identifier_classes import assert_hidden, assert_kept
+
+
+@pytest.fixture(scope="module")
+def detector() -> IdentifierDetector:
+    return IdentifierDetector()
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # dates, ages and e-mail addresses read aloud
+        ("the court date is november twenty second and i have my dad with me", ["november twenty second"]),
+        ("date of birth april fourth nineteen sixty two m r n five five one", ["april fourth nineteen sixty two"]),
+        ("my dad is with me he's ninety three and the heat is off", ["ninety three"]),
+        ("La abuela tiene noventa y dos años y vive sola.", ["noventa y dos"]),
+        ("email me at maria lopez sixty one at gmail dot com thanks", ["maria lopez sixty one at gmail dot com"]),
+        ("correo: lucia punto vega arroba hotmail punto com", ["lucia punto vega arroba hotmail punto com"]),
+        # codes read out after their word
+        ("the index number is l t four four one two dash twenty four slash q n", ["l t four four one two"]),
+        ("claim number c x two three dash one one four five", ["c x two three dash one one four five"]),
+        ("la matrícula es cuatro cuatro dos uno, be, ele, ere", ["cuatro cuatro dos uno, be, ele, ere"]),
+        # names spelled aloud
+        ("my last name is g o n z a l e z and first is a n a", ["g o n z a l e z", "a n a"]),
+        ("spell that? o k o n k w o", ["o k o n k w o"]),
+        ("Ferrandis con dos erres, efe e erre erre a ene de i ese, coma", ["efe e erre erre a ene de i ese"]),
+        ("the code on her script is Z for zebra, Q for quebec", ["Z for zebra, Q for quebec"]),
+        ("Barreiro, con be de Barcelona: B de Barcelona", ["B de Barcelona"]),
+        # a chat's export and a team chat's authors
+        (
+            "9/16/24, 8:02 AM - Carla M 🌻: hola buenos dias\n9/16/24, 8:03 AM - Carla M 🌻: mi papa no puede",
+            ["Carla M"],
+        ),
+        ("tasha.w  8:01 AM\nmorning all\njmendoza  8:03 AM\nyes pls put it in", ["tasha.w", "jmendoza"]),
+        # initials of who wrote a note
+        ("my notes so far (LM):\n- call the landlord back", ["LM"]),
+        # a pasted spreadsheet's cells, by their column
+        (
+            'last,first,dob,phone,neighborhood,notes\nreyes,j,,206 883 1204,ballard,"tooth abscess"',
+            ["reyes", "206 883 1204", "ballard"],
+        ),
+        ("nº;apellidos;nombre;f. nac.;barrio\n2;Etxeberria Goikoetxea;Iñaki;14/02/1933;Santutxu", ["Santutxu"]),
+    ],
+)
+def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # an abbreviation spelled in letters, a label a dictation spells, a spelled word's letter and its word
+        ("he works at the e c g lab; d o b on file", ["e c g", "d o b"]),
+        ("Antecedente de tiroiditis de Hashimoto y de osteocondrosis de Scheuermann.", ["y de osteocondrosis"]),
+        # a count, a reading and a sum in words
+        ("the plan is one, two, three and done", ["one, two, three"]),
+        ("Heart rate turned ninety-six, regular. La glucemia tiene noventa y cinco, normal.", ["ninety-six"]),
+        ("Ninety-two years ago the hospital opened.", ["Ninety-two"]),
+        # a table with no column of identifiers, and a meeting's time that is no chat's author
+        ("drug,dose,route\nmetformin,500 mg,po\nramipril,5 mg,po", ["metformin", "ramipril"]),
+        ("The meeting  10:00 AM\nLunch  12:30", ["The meeting", "Lunch"]),
+        ("we may first ask the court", ["may first"]),
+    ],
+)
+def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_code_read_out_takes_the_kind_its_word_names():
+    text = "his license is d l four four two one nine and the plate is six six one two k"
+    kinds = {text[e.start : e.end]: e.type for e in find_spoken(text)}
+    assert kinds == {"d l four four two one nine": EntityType.LICENCE, "six six one two k": EntityType.VEHICLE}
+
+
+def test_a_table_ends_where_its_rows_do():
+    text = "name,phone,town\nann lee,555 0101,kent\n\nthe end, of, the, story"
+    cells = [(text[e.start : e.end], e.type) for e in find_table_cells(text)]
+    assert cells == [("ann lee", EntityType.PERSON), ("555 0101", EntityType.PHONE), ("kent", EntityType.LOCATION)]
