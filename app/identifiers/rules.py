@@ -1221,7 +1221,10 @@ RULES: tuple[Rule, ...] = (
         r"(?:(?:^|\n)[ \t]*|(?<=[ \t][ \t])|(?<=\t)|(?<=[(,;] ))"
         r"(?i:typed(?: by)?|typist|transcribed(?: by)?|transcription|transcripci[óo]n|transcrit[oa](?: por)?|"
         r"mecanografiad[oa](?: por)?|digitad[oa] por|digitador[a]?|filer|filed by|user(?:name)?|usuari[oa]|"
-        r"operator|operador[a]?|login|signature|signed|firma|tandatangan|entered by|scribe):[ \t]*"
+        r"operator|operador[a]?|oper\.?|op\.|login|signature|signed|firma|tandatangan|entered by|scribe)"
+        r"(?::[ \t]*|(?<=\.)[ \t]+)"
+        # (or two, as a call centre's shift lists its operators: "Oper: cjh / mpv")
+        r"(?:(?-i:[a-z][a-z0-9]*)[ \t]*/[ \t]*)?"
         r"(?P<value>(?-i:[a-z][a-z0-9]*(?:[._][a-z0-9]+)*))(?=[ \t]*(?:$|\n|[,;|–—-]|[ \t]{2}|[ \t]\d))",
         accept=_a_users_name,
         cued=True,
@@ -1322,12 +1325,29 @@ RULES: tuple[Rule, ...] = (
         ),
         cued=True,
     ),
-    # A team chat's author above each message, by handle or name, and the time it was posted: "jmendoza  8:03 AM",
-    # "dr.okafor  9:05 AM", "Tasha Williams  10:12".
+    # The first of two operators a shift lists: "Oper: cjh / mpv", "Op. mgimenez / lrojas".
     _rule(
         T.PERSON,
-        r"(?m)^(?P<value>[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*|[A-Z][a-z]+(?: [A-Z][a-z]+){1,2})[ \t]{1,3}"
-        r"\d{1,2}:\d{2}(?: ?[APap]\.?[Mm]\.?)?[ \t]*$",
+        r"(?i:\b(?:operators?|operador[ae]s?|oper\.?|op\.))(?::[ \t]*|(?<=\.)[ \t]+)"
+        r"(?P<value>(?-i:[a-z][a-z0-9]*(?:[._][a-z0-9]+)*))[ \t]*/[ \t]*(?-i:[a-z])",
+        accept=_a_users_name,
+        cued=True,
+    ),
+    # The day a team chat's message was posted, between its author and its time: "Ceci Pintos 17/6 19:05".
+    _rule(
+        T.DATE,
+        r"(?m)^[A-ZÀ-Þ][a-zà-ÿ'’]+(?: [A-ZÀ-Þ][a-zà-ÿ'’]+){0,2},?[ \t]{1,3}"
+        r"(?P<value>(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2]))[ \t]\d{1,2}:\d{2}[ \t]*$",
+        cued=True,
+    ),
+    # A team chat's author above each message, by handle or name, and the day and time it was posted:
+    # "jmendoza  8:03 AM", "dr.okafor  9:05 AM", "Tasha Williams  10:12", "Priya N 16:44", "Sofía Lara 17/6 19:02",
+    # "Bec Sorensen, 8:10 AM"; a messenger's "Gabo 🇪🇸, 08:30: …" with what was said after it.
+    _rule(
+        T.PERSON,
+        r"(?m)^(?P<value>[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*|[A-ZÀ-Þ][a-zà-ÿ'’]+(?: [A-ZÀ-Þ][a-zà-ÿ'’]+){0,2}"
+        r"(?: [A-Z]\.?)?)(?: ?[^\w\s:,()]{1,4})?,?[ \t]{1,3}(?:\d{1,2}/\d{1,2}(?:/\d{2,4})? )?"
+        r"\d{1,2}:\d{2}(?: ?[APap]\.?[Mm]\.?)?(?:[ \t]*$|:[ \t])",
         accept=lambda surface: _a_users_name(surface) if surface[0].islower() else _not_a_label(surface),
         cued=True,
     ),

@@ -44,6 +44,13 @@ _CODE_CUE = re.compile(
     r"\b(?: (?:number|n[úu]mero|no|is|es|el|of|de|la|it's|its))*[:,]? (?:is |es |it's |its |es el |uh |um |eh )*)"
     rf"(?P<code>{_TOKEN}(?:[ ,]{{1,2}}{_TOKEN}){{2,24}})(?![\w])"
 )
+# A phone number read out after its word, a few words on: "le dejo mi teléfono por si no lo tiene ochenta y
+# uno, ochenta y tres, …", "our fax is five oh four eight eight five thirty one forty".
+_PHONE_CUE = re.compile(
+    r"(?i:\b(?:phone|telephone|cell|mobile|fax|number|tel[ée]fono|celular|cel|m[óo]vil|whatsapp|n[úu]mero)\b)"
+    r"(?:[ ,:]+[^\W\d_]+){0,6}?[ ,:]+"
+    rf"(?P<code>(?:{_NUMBER_WORD})(?:[ ,\-]{{1,2}}(?:(?:y|and) )?(?:{_NUMBER_WORD})){{4,24}})(?![\w])"
+)
 _CUE_KINDS = {
     "index": T.CASE_NUMBER,
     "docket": T.CASE_NUMBER,
@@ -78,13 +85,32 @@ _CUE_KINDS = {
 # names ("efe e erre erre a ene de i ese"), or a letter for a word ("Z for zebra, K for kilo").
 _SPELLED_LETTERS = re.compile(
     r"(?<![\w'’\-])(?:[a-zñáéíóúü][ ,]{1,2}){2,30}[a-zñáéíóúü](?![\w'’\-])"
-    r"|(?<![\w'’\-])(?:[A-ZÑÁÉÍÓÚÜ] ){3,30}[A-ZÑÁÉÍÓÚÜ](?![\w'’\-])"
+    r"|(?<![\w'’\-])(?:[A-ZÑÁÉÍÓÚÜ][ ,]{1,2}){3,30}[A-ZÑÁÉÍÓÚÜ](?![\w'’\-])"
 )
 _LETTER_NAMES_RUN = re.compile(
-    rf"(?i)(?<![\w'’])(?:{_LETTER}|[aeiou])(?:,? (?:con |with )?(?:dos |two )?(?:{_LETTER}|[aeiou])){{3,30}}(?![\w'’])"
+    rf"(?i)(?<![\w'’])(?:{_LETTER}|[aeiou])(?:(?: con tilde| con acento| acentuada| with an accent| may[úu]scula)?"
+    rf",? (?:con |with )?(?:dos |two )?(?:{_LETTER}|[aeiou])){{3,30}}(?![\w'’])"
 )
 _PHONETIC = re.compile(r"(?<![\w'’])(?P<letter>[A-Za-z]) (?:for|as in|de|como en|con) (?P<word>[A-Za-z]+)(?![\w'’])")
 _BETWEEN_LETTERS = re.compile(r"[ ,;]{0,3}")
+# A day of the month said as an ordinal after the words that name a day: "on the twenty fourth", "monday the
+# eleventh", "by the third" (not "on the first floor", "the second time").
+_ORDINALS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth"
+).split()
+_ORDINAL_DAY = (
+    r"(?:(?:twenty|thirty)[ -](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|"
+    + "|".join(_ORDINALS)
+    + ")"
+)
+_SPOKEN_DAY = re.compile(
+    r"(?i)\b(?:on|by|until|till|from|before|after|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|"
+    rf"wed|thurs?|fri|sat|sun) the (?P<day>{_ORDINAL_DAY})\b"
+    r"(?! (?:of (?!(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)"
+    r"|floor|time|day|week|month|year|visit|dose|attempt|one|person|thing|place|round|line|page|item|option|"
+    r"step|stage|session|trimester|degree|grade|class|shift|child|baby|patient)\b)"
+)
 # An e-mail address read out: the box's words, "at" or "arroba", the host's words joined by "dot" or "punto".
 _TLD = r"(?:com|net|org|edu|gov|es|mx|ar|cl|co|pe|uk|ie|au|nz|ca|us|info|io|cat|eus|gal)"
 _SPOKEN_MAILBOX = re.compile(
@@ -110,6 +136,7 @@ _SPOKEN_AGE = re.compile(
 )
 
 
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # A form's labels that a dictation spells out as letters ("d o b", "m r n").
 _SPOKEN_LABELS = frozenset("DOB MRN SSN NHS NHI DNI NIE NIF NPI DEA ER ED OR ICU PCP GP NOK DNR AKA".split())
 
@@ -120,6 +147,8 @@ def _a_name_spelled(letters: list[str]) -> bool:
     if len(letters) < 3 or joined in lexicon.CLINICAL_ABBREVIATIONS or joined in lexicon.EVERYDAY_ABBREVIATIONS:
         return False
     if joined in _SPOKEN_LABELS:
+        return False
+    if joined in _ALPHABET or joined in _ALPHABET.lower():  # a list's items, "a, b, c, d"
         return False
     # a heading spaced out letter by letter, as a filing's are ("H E C H O S", "P R U E B A S"), spells a word
     word = joined.lower()
@@ -149,6 +178,9 @@ def find_spoken(text: str) -> list[Entity]:
             continue  # "claim number is on the form", "plan one, two, three": words and a count, not a code
         cue = match.group("cue").lower()
         found.append(Entity(*match.span("code"), _CUE_KINDS.get(cue, T.RECORD_NUMBER)))
+    for match in _PHONE_CUE.finditer(text):
+        found.append(Entity(*match.span("code"), T.PHONE))
+    found += [Entity(*m.span("day"), T.DATE) for m in _SPOKEN_DAY.finditer(text)]
     for match in _SPOKEN_MAILBOX.finditer(text):
         # the box is the words before "at" back to the first that says what follows ("his email is …")
         words = match.group("box").split()

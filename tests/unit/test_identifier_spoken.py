@@ -44,6 +44,20 @@ def detector() -> IdentifierDetector:
             ["Carla M"],
         ),
         ("tasha.w  8:01 AM\nmorning all\njmendoza  8:03 AM\nyes pls put it in", ["tasha.w", "jmendoza"]),
+        # a team chat's author with the day and time, a messenger's sender, a shift's two operators
+        ("Ceci Pintos 17/6 19:05\nSí, con 2 lts.\nPriya N 16:44\nhypos again", ["Ceci Pintos", "17/6", "Priya N"]),
+        ("Bec Sorensen, 8:10 AM\ngot a new one\nGabo 🇪🇸, 08:30: Hola doctora", ["Bec Sorensen", "Gabo"]),
+        ("AFTER HOURS MESSAGES\nOper: cjh / mpv", ["cjh", "mpv"]),
+        # a phone number read out with its tens, a few words after its word; a day said as an ordinal
+        (
+            "le dejo mi teléfono por si no lo tiene ochenta y uno, ochenta y tres, cuarenta y siete, cero dos",
+            ["ochenta y uno, ochenta y tres, cuarenta y siete, cero dos"],
+        ),
+        ("our fax is five oh four eight eight five thirty one forty thanks", ["five oh four eight eight five"]),
+        ("before his MRI on the twenty fourth; revisit monday the eleventh", ["twenty fourth", "eleventh"]),
+        # letters spelled in capitals with commas, a letter's accent said
+        ("Yanet con y griega... Y, A, N, E, T.", ["Y, A, N, E, T"]),
+        ("Sí, hache, u, a, eme, a con tilde, ene.", ["hache, u, a, eme, a con tilde, ene"]),
         # initials of who wrote a note
         ("my notes so far (LM):\n- call the landlord back", ["LM"]),
         # a pasted spreadsheet's cells, by their column
@@ -72,6 +86,11 @@ def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
         ("drug,dose,route\nmetformin,500 mg,po\nramipril,5 mg,po", ["metformin", "ramipril"]),
         ("The meeting  10:00 AM\nLunch  12:30", ["The meeting", "Lunch"]),
         ("we may first ask the court", ["may first"]),
+        # an ordinal that counts, a list's letters, a count after a phone's word, a meeting's time
+        ("she lives on the first floor and came the second time", ["first floor", "second time"]),
+        ("options A, B, C, D are wrong", ["A, B, C, D"]),
+        ("the phone rang two or three times", ["two or three"]),
+        ("Meeting 10:00\nLunch, 12:30\nFollow up 9:15 AM", ["Meeting", "Lunch", "Follow up"]),
     ],
 )
 def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):
