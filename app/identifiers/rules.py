@@ -586,6 +586,27 @@ def _a_given_name_first(surface: str) -> bool:
     ) and not any(lexicon.zipf(word.lower()) >= 5.5 and not lexicon.is_name_word(word) for word in words)
 
 
+def _a_given_name_in_lower_case(surface: str) -> bool:
+    """A given name on the lists, typed in lower case, that is no everyday word ("gary", "inma"; not "will",
+    "is", "and")."""
+    return (
+        surface in lexicon.every_given_name()
+        and surface not in lexicon.EVERYDAY_NAMES
+        and max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 5.0
+        and not lexicon.is_kept_term(surface)
+    )
+
+
+def _a_typists_initials(surface: str) -> bool:
+    """Two or three letters in lower case that sign a line ("bt", "kh"): they read as words online often, but
+    not as a word of prose or an abbreviation a chart writes."""
+    return (
+        surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
+        and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
+        and max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 4.0
+    )
+
+
 def _initials_not_a_word(surface: str) -> bool:
     """Initials in capitals that abbreviate nothing clinical or everyday ("JLP", not "ICU"), or in lower case
     that no language writes as a word ("kcm", not "ok")."""
@@ -1184,6 +1205,15 @@ RULES: tuple[Rule, ...] = (
         accept=_initials_not_a_word,
         cued=True,
     ),
+    # Initials after the verb that records who wrote or took it, anywhere on the line and with no colon: "typed by
+    # kh", "PHONE NOTE – taken by FJ", "dictated by RM".
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:typed|transcribed|dictated|entered|taken|keyed|logged|written) by)[: \t]+"
+        r"(?P<value>(?-i:[a-z]{2,3}|[A-Z]{2,3}))(?![\w.])",
+        accept=lambda surface: _a_typists_initials(surface) if surface.islower() else _initials_not_a_word(surface),
+        cued=True,
+    ),
     # A record system's user, an initial or two and a surname in lower case, after the word that signs the entry:
     # "Entered by: hpostlethwaite", "completed … by jmacisaac. Reviewed rboudreau", "Transcrito por: mjruizc".
     _rule(
@@ -1313,12 +1343,37 @@ RULES: tuple[Rule, ...] = (
         rf",? (?:DOB|D\.O\.B\.?|dob|born|b\.|F\. ?N\.?|FN|nacid[oa]|fecha de nacimiento)\b",
         accept=_not_a_label,
     ),
+    # Who wrote a note, by login before their role or the day in its bracket: "--- internal note (dgarza, front
+    # desk, 3/12) ---".
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:notes?|notas?|follow-?ups?|handover|entrega|recepci[óo]n|to-?do|pendientes))\b[^\n()]{0,30}"
+        r"\((?P<value>(?-i:[a-z][a-z0-9]*(?:[._][a-z0-9]+)*)),",
+        accept=_a_users_name,
+        cued=True,
+    ),
+    # A message signed at its end with a dash and a short name or an initial, on its own line or after the last
+    # sentence: "—bt", "…is the issue. –M", "— Gaby".
+    _rule(
+        T.PERSON,
+        r"(?:(?m:^)[ \t]*|(?<=[.!?)]) )[—–][ \t]?(?P<value>[A-Z](?=[ \t]*$)|(?-i:[a-z]{2,3})|[A-ZÀ-Þ][a-zà-ÿ]{2,12})"
+        r"[ \t]*(?=\n|$)",
+        accept=lambda surface: (
+            len(surface) == 1
+            or (
+                _a_typists_initials(surface)
+                if surface.islower()
+                else _not_a_label(surface) and lexicon.is_name_word(surface)
+            )
+        ),
+        cued=True,
+    ),
     # Who wrote a note, by initials in brackets after the note's word: "my notes so far (LM):", "notas (VP):",
     # "Follow-ups (MT):", "NOTA RECEPCIÓN — 10/7/24 9:10 am — (gm)".
     _rule(
         T.PERSON,
         r"(?i:\b(?:notes?|notas?|follow-?ups?|seguimiento|handover|entrega|recepci[óo]n|to-?do|pendientes|"
-        r"tasks?|tareas))\b[^\n()]{0,30}\((?P<value>(?-i:[A-Z]{2,3}|[a-z]{2,3}))\)(?=[ \t]*(?::|$|\n))",
+        r"tasks?|tareas))\b[^\n()]{0,30}\((?P<value>(?-i:[A-Z]{2,3}|[a-z]{2,3}))\)(?=[ \t]*(?::|$|\n|-{2,}|—))",
         accept=lambda surface: (
             surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
             and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
@@ -1338,6 +1393,17 @@ RULES: tuple[Rule, ...] = (
         T.DATE,
         r"(?m)^[A-ZÀ-Þ][a-zà-ÿ'’]+(?: [A-ZÀ-Þ][a-zà-ÿ'’]+){0,2},?[ \t]{1,3}"
         r"(?P<value>(?:0?[1-9]|[12]\d|3[01])/(?:0?[1-9]|1[0-2]))[ \t]\d{1,2}:\d{2}[ \t]*$",
+        cued=True,
+    ),
+    # A relative, a carer or a student named in lower case after the word for them, as a handover types it: "son
+    # gary staying", "wife joan mobile …", "hija inma se queda", "student chloe out with lou".
+    _rule(
+        T.PERSON,
+        r"(?<![\w'’])(?:son|daughter|wife|husband|partner|mum|mom|dad|sister|brother|carer|nok|student|neighbour|"
+        r"neighbor|grandson|granddaughter|niece|nephew|hijo|hija|esposa|esposo|marido|mujer|madre|padre|hermano|"
+        r"hermana|nieto|nieta|sobrino|sobrina|vecino|vecina|cuidadora|cuidador|yerno|nuera)[ \t]+"
+        r"(?P<value>[a-zñáéíóú]{2,15})(?![\w'’\-])",
+        accept=_a_given_name_in_lower_case,
         cued=True,
     ),
     # A team chat's author above each message, by handle or name, and the day and time it was posted:

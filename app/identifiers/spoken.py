@@ -111,6 +111,12 @@ _SPOKEN_DAY = re.compile(
     r"|floor|time|day|week|month|year|visit|dose|attempt|one|person|thing|place|round|line|page|item|option|"
     r"step|stage|session|trimester|degree|grade|class|shift|child|baby|patient)\b)"
 )
+# A name spelled in the phonetic alphabet, four words or more: "Mike Alpha Charlie India November November".
+_NATO = (
+    "alpha alfa bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima mike november oscar "
+    "papa quebec romeo sierra tango uniform victor whiskey whisky x-ray xray yankee zulu"
+).split()
+_NATO_RUN = re.compile(rf"(?i)(?<![\w-])(?:{'|'.join(_NATO)})(?:[ ,\-]{{1,2}}(?:{'|'.join(_NATO)})){{3,30}}(?![\w-])")
 # An e-mail address read out: the box's words, "at" or "arroba", the host's words joined by "dot" or "punto".
 _TLD = r"(?:com|net|org|edu|gov|es|mx|ar|cl|co|pe|uk|ie|au|nz|ca|us|info|io|cat|eus|gal)"
 _SPOKEN_MAILBOX = re.compile(
@@ -170,6 +176,7 @@ def find_spoken(text: str) -> list[Entity]:
         if distinct >= 2 or distinct >= 1 and match.group(0).count(",") >= 3:
             found.append(Entity(*match.span(), T.PERSON))
     found += _spelled_by_words(text)
+    found += [Entity(*m.span(), T.PERSON) for m in _NATO_RUN.finditer(text)]
     for match in _CODE_CUE.finditer(text):
         code = match.group("code")
         tokens = re.findall(r"[^\W\d_]+", code.lower())

@@ -58,8 +58,16 @@ def detector() -> IdentifierDetector:
         # letters spelled in capitals with commas, a letter's accent said
         ("Yanet con y griega... Y, A, N, E, T.", ["Y, A, N, E, T"]),
         ("Sí, hache, u, a, eme, a con tilde, ene.", ["hache, u, a, eme, a con tilde, ene"]),
-        # initials of who wrote a note
+        # initials of who wrote a note, took a call or typed a list; a message's sign-off after a dash
         ("my notes so far (LM):\n- call the landlord back", ["LM"]),
+        ("--- internal note (mlopez, front desk, 3/12) ---\n--- my notes (KM) ---", ["mlopez", "KM"]),
+        ("dn handover – east team – typed by kh\nPHONE NOTE – Fri 4/10 11:20 – taken by FJ", ["kh", "FJ"]),
+        ("ok, see you then.\n—bt", ["bt"]),
+        ("The letter is the issue. –M", ["M"]),
+        ("Abro carpeta nueva. — Gaby", ["Gaby"]),
+        # a relative or a carer named in lower case after the word for them; a name in the phonetic alphabet
+        ("son gary staying, he's nok. wife joan mobile on file", ["gary", "joan"]),
+        ('caller spelled surname: "Mike Alpha Charlie India November November Echo Sierra"', ["Mike Alpha Charlie"]),
         # a pasted spreadsheet's cells, by their column
         (
             'last,first,dob,phone,neighborhood,notes\nreyes,j,,206 883 1204,ballard,"tooth abscess"',
@@ -91,6 +99,9 @@ def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
         ("options A, B, C, D are wrong", ["A, B, C, D"]),
         ("the phone rang two or three times", ["two or three"]),
         ("Meeting 10:00\nLunch, 12:30\nFollow up 9:15 AM", ["Meeting", "Lunch", "Follow up"]),
+        # a ward's abbreviation or a plan's word after a dash, a kin word before a word
+        ("IV fluids given. – ICU\nPain better. — Plan", ["ICU", "Plan"]),
+        ("son will be there; wife and kids at home", ["son will", "wife and"]),
     ],
 )
 def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):
