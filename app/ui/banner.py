@@ -149,7 +149,7 @@ def measured_elsewhere() -> str:
 DETECTION_MEASURED = QT_TRANSLATE_NOOP(
     "ChatPane",
     "more than 9 identifier words in 10 are found (92–97 % in English, 94–98 % in Spanish, measured on documents "
-    "the detector was not tuned on; about 91 % in chats and transcripts); the rest reach it as written",
+    "the detector was not tuned on; 91–94 % in chats and transcripts); the rest reach it as written",
 )
 
 
