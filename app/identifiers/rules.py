@@ -1237,7 +1237,8 @@ RULES: tuple[Rule, ...] = (
     # "____/H.T./____", "~jg~", "....LQuispe....", "___V. Arce___". A line of dots is where a hand signs.
     _rule(
         T.PERSON,
-        r"(?:(?<![.\w])\.{2,}|_{2,}/?|(?<![~\w])~)"
+        # (a run of marks read from its start only: read from each of a long line's underscores, it was quadratic)
+        r"(?:(?<![.\w])\.{2,}|(?<!_)_{2,}/?|(?<![~\w])~)"
         r"(?P<value>[A-Z]\.(?: ?[A-Z]\.?){1,3}|[A-Z]\.? ?[A-ZÀ-Þ][a-zà-ÿ'’\-]{1,30}(?:[A-Z]\.?)?"
         r"|[A-ZÀ-Þ][a-zà-ÿ'’\-]+ [A-ZÀ-Þ][a-zà-ÿ'’\-]+|[a-z][a-z0-9]*(?:[._][a-z0-9]+)*)"
         r"(?:\.{2,}(?!\w)|/?_{2,}|~(?![~\w]))",

@@ -46,6 +46,9 @@ FAMILIES = [
     ("Jersey Care Commission of ", Language.ENGLISH),  # a state body's words that run on without its head
     ('Tyson ("Ty", ', Language.ENGLISH),  # a name and its nickname's bracket, never closed
     ("by jmacisaac ", Language.ENGLISH),  # a record system's users one after another
+    ("_", Language.ENGLISH),  # a form's line of underscores, each once read as a signature's opening mark
+    ("one two ", Language.ENGLISH),  # number words read aloud, each once a code's possible start
+    ("a, ", Language.SPANISH),  # letters spelled with commas
 ]
 
 
@@ -86,3 +89,22 @@ def test_one_long_run_of_spaces_takes_time_in_proportion(detector, before):
     short = min(seconds(250) for _ in range(2))
     long = min(seconds(1000) for _ in range(2))
     assert long <= 8 * max(short, 0.02), f"{before!r}: 250 spaces {short:.3f} s, 1000 spaces {long:.3f} s"
+
+
+@pytest.mark.parametrize("mark", ["_", "-", "."])
+def test_a_forms_line_of_marks_reaches_the_model_in_proportion(mark):
+    """spaCy's tokenizer read one long run of a mark as one token in quadratic time (4,000 underscores took
+    1.3 s, 8,000 took 5.8 s); the run reaches the model as short tokens now."""
+    detector = IdentifierDetector(use_tagger=False)
+    detector.detect("Warm up: Dr Ana López, 12 de marzo, 28009 Madrid.")
+
+    def seconds(length: int) -> float:
+        text = f"Name: John Smith\nSignature: {mark * length}\nDate: 12/03/2024"
+        started = time.perf_counter()
+        found = detector.detect(text, language=Language.ENGLISH)
+        assert [text[e.start : e.end] for e in found] == ["John Smith", "12/03/2024"]
+        return time.perf_counter() - started
+
+    short = min(seconds(_SHORT) for _ in range(2))
+    long = min(seconds(_LONG) for _ in range(2))
+    assert long <= 8 * max(short, 0.02), f"{mark!r}: {_SHORT} marks {short:.3f} s, {_LONG} marks {long:.3f} s"
