@@ -104,7 +104,7 @@ _FORMS: tuple[tuple[str, int], ...] = (
     (rf"(?P<month>{_ES_MONTH}),? (?P<year>{_YEAR4})", re.I),
     (rf"(?P<weekday>{_EN_WEEKDAY}),? (?:the )?(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})", re.I),
     (
-        rf"(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})? days? of (?P<month>{_EN_MONTH})(?:,? (?P<year>{_YEAR4}))?",
+        rf"(?P<day>\d{{1,2}})(?P<ordinal>{_ORDINAL})? day of (?P<month>{_EN_MONTH})(?:,? (?P<year>{_YEAR4}))?",
         re.I,
     ),
     (rf"(?P<weekday>{_ES_WEEKDAY}),? (?:d[íi]a )?(?P<day>\d{{1,2}})(?![\d:/]|[.,]\d)", re.I),
@@ -339,7 +339,7 @@ _ANY_WEEKDAY = (
 _WEEKDAY_BEFORE = re.compile(rf"(?i:(?<![\w])(?P<weekday>{_ANY_WEEKDAY}),?[ \t]{{0,2}})$")
 _WEEKDAY_CUED = re.compile(rf"(?i:(?<![\w]){_ANY_WEEKDAY},? )(?P<date>\d{{1,2}}[/.]\d{{1,2}})(?![/.]?\d)")
 # A day alone where only a day can be meant: "the 6th because…", "el pasado 3", "del 12 al 13 de enero".
-_NOT_A_DAY_AFTER = (
+NOT_A_DAY_AFTER = (
     r"(?:floor|time|times|grade|century|edition|percentile|centile|decile|rib|toe|finger|day|week|month|year|cycle|"
     r"dose|line|amendment|circuit|district|ward|street|st|avenue|ave|birthday|anniversary|place|round|row|trimester|"
     r"cranial|lumbar|thoracic|cervical|intercostal|metatarsal|metacarpal|vertebra|nerve|percent|generation|"
@@ -352,12 +352,12 @@ _NOT_A_DAY_AFTER = (
 _OF_THIS_MONTH = re.compile(r" (?i:del (?:corriente|presente|actual)(?: mes)?|del mismo mes)\b")
 _SHORT_MONTHS = "ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec"
 _LONE_DAY = re.compile(
-    rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
+    rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
     # ("el día 5 del corriente": of this month)
     rf"|(?i:\bel pasado |\b(?:el|del) d[íi]a )(?P<es>\d{{1,2}})\b"
     rf"(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
     # a record's "on 9th": the day of the month it was done ("increased to 15mg on 9th")
-    rf"|(?i:\bon )(?P<on>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{_NOT_A_DAY_AFTER})\b)(?!\s+of\b)(?![\w-])"
+    rf"|(?i:\bon )(?P<on>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{NOT_A_DAY_AFTER})\b)(?!\s+of\b)(?![\w-])"
     # "el 5 del corriente", "en la fecha 15 del corriente", "el día 19 del mismo mes": a day of the month named
     # (not a law's or a contract's article: "artículo 12 del presente Reglamento", "la cláusula 4 del presente")
     rf"|(?<![\d/.,])(?<!(?i:artículo) )(?<!(?i:articulo) )(?<!(?i:cláusula) )(?<!(?i:clausula) )(?<!(?i:apartado) )"

@@ -446,7 +446,7 @@ _UNITS = (
 # A form's small units of East Africa, West Africa, South Asia and the Philippines, and a city named as one,
 # whether or not a province has its name ("en la ciudad de Salta"), on the label's line.
 _UNIT_LABELLED_PLACE = re.compile(
-    rf"(?<!\w)(?:(?i:{_UNITS}):[ \t]*|(?:{_UNITS}|colonia|barangay|purok) "
+    rf"(?<!\w)(?:(?i:{_UNITS}):[ \t]*|(?:Boma|Payam|Kebele|Woreda|Barangay|Purok|Sitio|Colonia|colonia|barangay|purok) "
     rf"|(?P<city>(?i:ciudad|city|town|villa|pueblo|municipio|localidad|poblaci[óo]n) (?i:de|of)) )"
     # (not a heading's "COUNTY OF LANCASTER", whose town the headings' rules read)
     rf"(?!(?i:of|de|del|the|la|el)\b)(?P<town>{_NAME}(?:[ \-](?:{_LOWER_LINK} )?{_NAME}){{0,3}})"
@@ -461,7 +461,8 @@ _PLACE_LABEL_TOWN = re.compile(
 # no one's home. The text's words for a home or its residents say which.
 _CARE_HOME = re.compile(
     r"(?i:\b(?:care|nursing|residential|rest|retirement|group) homes?\b|\bassisted living\b|\bskilled nursing\b|"
-    r"\bresidents?\b|\bresidencia(?: de (?:mayores|ancianos))?\b|\bresidente\b|\bgeri[áa]trico\b|"
+    # (a resident as a form's field, not a hospital's resident doctor or a country's residents)
+    r"(?m:^)[ \t]*resident(?:e)?:|\bresidencia(?: de (?:mayores|ancianos))?\b|\bgeri[áa]trico\b|"
     r"\bhogar de (?:ancianos|reposo)\b|\bcasa de reposo\b|\basilo\b)"
 )
 _ROOM = re.compile(
@@ -510,6 +511,14 @@ _TOWN_IN_A_HEADING = re.compile(
 )
 
 
+def _everyday_value(words: str) -> bool:
+    """A form's value that names no place: every word everyday in English or Spanish, and no town."""
+    found = re.findall(r"[^\W\d_]+", words)
+    return not _a_town(words) and all(
+        max(lexicon.zipf(w.lower()), lexicon.zipf_in(w.lower(), "es")) >= 3.5 or len(w) == 1 for w in found
+    )
+
+
 def towns_in_headings(text: str) -> list[Entity]:
     """The towns ``_TOWN_IN_A_HEADING`` reads that the gazetteer knows and no region or everyday word names."""
     from app.identifiers.descriptors import names_nothing  # descriptors reads the rules, which read this module
@@ -523,12 +532,20 @@ def towns_in_headings(text: str) -> list[Entity]:
         town = text[start:end].title()
         if not _a_town(town) or lexicon.is_region(town) or names_nothing(town):
             continue
+        if _EPONYM_HEAD.search(text, max(0, start - 30), start) or lexicon.is_kept_term(town):
+            continue  # "ESCALA DE GLASGOW", "SÍNDROME DE CUSHING": a scale's or a disease's eponym
         if town.upper() in _HEADING_WORDS or max(lexicon.zipf(town.lower()), lexicon.zipf_in(town.lower(), "es")) >= 5:
             continue  # "COURT OF JUSTICE", "DADO DE ALTA": towns somewhere, words here
         found.append(Entity(start, end, T.LOCATION))
     return found
 
 
+# The words a disease, a sign or a scale is named with before its eponym.
+_EPONYM_HEAD = re.compile(
+    r"(?i:\b(?:escala|s[íi]ndrome|enfermedad|tiroiditis|criterios|signo|virus|maniobra|test|prueba|[íi]ndice|"
+    r"clasificaci[óo]n|scale|syndrome|disease|sign|criteria|score|index|classification|manoeuvre|maneuver)"
+    r"(?: [A-ZÁÉÍÓÚÑ]+)?) (?:DE|DEL|OF)? ?$"
+)
 _LAST_LINKED = re.compile(rf"(?: DE| DEL| OF| AT| EN) (?P<town>{_CAPS_WORD}(?: {_CAPS_WORD})?)$")
 # Words of a heading that the gazetteer also holds as some town's name.
 _HEADING_WORDS = frozenset(
@@ -774,6 +791,8 @@ def find_places(text: str) -> list[Entity]:
     for match in _UNIT_LABELLED_PLACE.finditer(text):
         # "Ciudad de Panamá", "Ciudad de México": the city's own name opens with its word
         whole = match.group("city") and _a_town(text[match.start("city") : match.end("town")])
+        if not whole and _everyday_value(match.group("town")):
+            continue  # "County: Unknown", "Locality: Urban", "ciudad de Origen", "Barangay Captain"
         found.append(Entity(match.start("city") if whole else match.start("town"), match.end("town"), T.LOCATION))
     if _CARE_HOME.search(text):
         found += [Entity(*m.span("room"), T.ADDRESS) for m in _ROOM.finditer(text)]

@@ -527,10 +527,12 @@ def _a_login(surface: str) -> bool:
 
 def _a_users_name(surface: str) -> bool:
     """A user's or a typist's name in lower case: no word of either language ("lmk", "gphiri", "sreeja.k"),
-    no abbreviation a chart writes, and no word that says the field is empty ("illegible", "unsigned")."""
+    no abbreviation a chart writes, no word that says the field is empty ("illegible", "unsigned") and no
+    system's account ("sysadmin", "autoverify")."""
     letters = surface.rstrip("0123456789")
     return (
         2 <= len(surface) <= 25
+        and _SYSTEM_ACCOUNT.search(surface) is None
         and letters.upper() not in lexicon.CLINICAL_ABBREVIATIONS
         and letters.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
         and not lexicon.is_kept_term(letters)
@@ -605,6 +607,27 @@ def _a_typists_initials(surface: str) -> bool:
         and surface.upper() not in lexicon.EVERYDAY_ABBREVIATIONS
         and max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 4.0
     )
+
+
+def _a_chat_author(surface: str) -> bool:
+    """A team chat's author before the time: a name or a rare word, and no medicine, test or clinical word
+    ("Insulin 8:00", "Troponin 06:00", "Hipoglucemia 03:00" open a schedule's or a timeline's line)."""
+    words = [w for w in surface.split() if len(w) > 1]
+    if not words or any(lexicon.is_kept_term(w) or lexicon.is_clinical_word(w) for w in words):
+        return False
+    return _not_a_label(surface)
+
+
+def _not_marked_up(surface: str) -> bool:
+    """A signature between marks, not a chat's struck-through or bold word ("~dysuria~", "__appendicectomy__"):
+    no clinical word, medicine or kept term."""
+    return not any(
+        lexicon.is_kept_term(w) or lexicon.is_clinical_word(w) for w in re.findall(r"[^\W\d_]+", surface) if len(w) > 3
+    )
+
+
+# Accounts a system signs with, which are no one: "User: sysadmin", "Operator: autoverify", "Typed: dictaphone".
+_SYSTEM_ACCOUNT = re.compile(r"(?i)admin|auto|system|sys|bot|verif|signed|dictaphone|centralita|operator|interface")
 
 
 def _initials_not_a_word(surface: str) -> bool:
@@ -716,7 +739,13 @@ _INITIALS_PEOPLE = (
 # What makes a number after "she's", "the age of" or "edad de" no age: a span of time, a reading, a share.
 # An office's letters before a file's serial and its year, a space between: "SWMZ 417/24", "CR 2291/24", "LC
 # 11204 P2" (in capitals, so that "ref range 3.5-5.0" is no file's).
-_OFFICE_LETTERS = r"(?:(?-i:[A-Z]{2,6}) (?=\d[\d/\-]*[/\-]\d|\d{4,}))?"
+_OFFICE_LETTERS = (
+    r"(?:(?!(?-i:ICD|DSM|CPT|ISO|CIE) )(?-i:[A-Z]{2,6}) (?!\d{1,2}/\d{1,2}/\d{2,4})(?=\d[\d/\-]*[/\-]\d|\d{4,}))?"
+)
+_STATUTE_BEFORE = re.compile(
+    r"(?i:\b(?:act|acts|instrument|notice|regulations?|ordinance|decree|rules|order|bill|law|ley|decreto|"
+    r"reglamento|gazette|supplement)\b)[^\n]{0,12}$"
+)
 _NOT_YEARS_AFTER = (
     r" ?(?i:%|percent|per cent|days?|weeks?|months?|hours?|hrs?|minutes?|mins?|seconds?|secs?|d[íi]as?|semanas?|"
     r"meses|horas?|minutos?|on\b|sats?\b|saturation|kg|lbs?|cm)"
@@ -868,6 +897,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.CASE_NUMBER,
         r"(?i:\b(?:no|nos|number|n[º°])\.?)[ \t]*:?[ \t]*(?P<value>\d{1,6}[ \t]+(?i:of)[ \t]+(?:19|20)\d{2})(?!\d)",
+        # (an Act's, an instrument's or a notice's number is public: "Employment Act No. 11 of 2007")
+        context=lambda match: _STATUTE_BEFORE.search(match.string, max(0, match.start() - 40), match.start()) is None,
     ),
     _rule(T.CASE_NUMBER, r"\b\d:\d{2}-(?:cv|cr|mc|bk)-\d{3,6}(?:-[A-Z]{2,4})?\b", re.I),
     # a state court's number in spaced groups, the year, the division's letters, the serial: "Case No. 2024 L
@@ -1242,7 +1273,7 @@ RULES: tuple[Rule, ...] = (
         r"(?P<value>[A-Z]\.(?: ?[A-Z]\.?){1,3}|[A-Z]\.? ?[A-ZÀ-Þ][a-zà-ÿ'’\-]{1,30}(?:[A-Z]\.?)?"
         r"|[A-ZÀ-Þ][a-zà-ÿ'’\-]+ [A-ZÀ-Þ][a-zà-ÿ'’\-]+|[a-z][a-z0-9]*(?:[._][a-z0-9]+)*)"
         r"(?:\.{2,}(?!\w)|/?_{2,}|~(?![~\w]))",
-        accept=_signs_someone,
+        accept=lambda surface: _signs_someone(surface) and _not_marked_up(surface),
         cued=True,
     ),
     # A record's user, its typist or its filer after the field's label, in lower case and any shape ("Typed:
@@ -1415,7 +1446,7 @@ RULES: tuple[Rule, ...] = (
         r"(?m)^(?P<value>[a-z][a-z0-9]*(?:[._\-][a-z0-9]+)*|[A-ZÀ-Þ][a-zà-ÿ'’]+(?: [A-ZÀ-Þ][a-zà-ÿ'’]+){0,2}"
         r"(?: [A-Z]\.?)?)(?: ?[^\w\s:,()]{1,4})?,?[ \t]{1,3}(?:\d{1,2}/\d{1,2}(?:/\d{2,4})? )?"
         r"\d{1,2}:\d{2}(?: ?[APap]\.?[Mm]\.?)?(?:[ \t]*$|:[ \t])",
-        accept=lambda surface: _a_users_name(surface) if surface[0].islower() else _not_a_label(surface),
+        accept=lambda surface: _a_users_name(surface) if surface[0].islower() else _a_chat_author(surface),
         cued=True,
     ),
     # ... and in lower case after the words that offer it: "that's p-e-n-n-i-n-g-t-o-n",

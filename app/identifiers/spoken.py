@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from app.identifiers import lexicon
+from app.identifiers.dates import NOT_A_DAY_AFTER
 from app.identifiers.entities import Entity, EntityType
 
 T = EntityType
@@ -47,10 +48,13 @@ _CODE_CUE = re.compile(
 # A phone number read out after its word, a few words on: "le dejo mi teléfono por si no lo tiene ochenta y
 # uno, ochenta y tres, …", "our fax is five oh four eight eight five thirty one forty".
 _PHONE_CUE = re.compile(
-    r"(?i:\b(?:phone|telephone|cell|mobile|fax|number|tel[ée]fono|celular|cel|m[óo]vil|whatsapp|n[úu]mero)\b)"
+    r"(?i:\b(?:phone|telephone|cell(?! count)|mobile|fax|number|tel[ée]fono|celular|cel|m[óo]vil|whatsapp|"
+    r"n[úu]mero)\b)"
     r"(?:[ ,:]+[^\W\d_]+){0,6}?[ ,:]+"
     rf"(?P<code>(?:{_NUMBER_WORD})(?:[ ,\-]{{1,2}}(?:(?:y|and) )?(?:{_NUMBER_WORD})){{4,24}})(?![\w])"
 )
+# An amount said in words, which no phone number or code is read as: "one thousand two hundred", "cien".
+_AN_AMOUNT = re.compile(r"(?i)\b(?:hundred|thousand|cien|ciento|mil)\b")
 _CUE_KINDS = {
     "index": T.CASE_NUMBER,
     "docket": T.CASE_NUMBER,
@@ -108,8 +112,7 @@ _SPOKEN_DAY = re.compile(
     r"(?i)\b(?:on|by|until|till|from|before|after|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|"
     rf"wed|thurs?|fri|sat|sun) the (?P<day>{_ORDINAL_DAY})\b"
     r"(?! (?:of (?!(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)"
-    r"|floor|time|day|week|month|year|visit|dose|attempt|one|person|thing|place|round|line|page|item|option|"
-    r"step|stage|session|trimester|degree|grade|class|shift|child|baby|patient)\b)"
+    rf"|{NOT_A_DAY_AFTER}|one|person|thing|item|injection|child|baby|patient|\w+(?:al|ar|ic)\b)\b)"
 )
 # A name spelled in the phonetic alphabet, four words or more: "Mike Alpha Charlie India November November".
 _NATO = (
@@ -135,7 +138,10 @@ _AGE_WORDS = (
 )
 _SPOKEN_AGE = re.compile(
     rf"(?i)\b(?:(?:he|she)(?:'s| is)|aged?|cumple|cumplió|cumplirá) (?P<age>{_AGE_WORDS})(?![\w-])"
-    r"(?! (?:percent|per cent|por ciento|%|pounds|libras|kilos|dollars|d[óo]lares|pesos|euros|mg|over))"
+    # (its clause ends there or says years: "she's ninety-eight on air" is a saturation, "one hundred over
+    # sixty" a pressure, "ninety minutes late" a time)
+    r"(?=[ \t]*(?:[.,;:!?)\n]|$)| (?:years?|yrs|años|and|y|now|today|next|last|this|in|at|with|but|so|lives?|"
+    r"vive|living|old|tomorrow|mañana)\b)"
     # after a verb that has other objects, only with its years: "tiene noventa y dos años", not "tiene noventa
     # y dos euros"; "turned ninety-six years old", not "heart rate turned ninety-six"
     rf"|\b(?:tiene|turned|turns|de) (?P<aged>{_AGE_WORDS}) (?:años|years(?! ago)|yrs)"
@@ -143,6 +149,10 @@ _SPOKEN_AGE = re.compile(
 
 
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_SPELLING_CUE = re.compile(
+    r"(?i:spell|spelled|spelt|that's|that is|name is|name's|first is|last is|surname|deletre|se escribe|es decir|"
+    r"apellido|nombre|con (?:be|ve|hache|i griega|y griega|doble))[^\n]{0,40}$"
+)
 # A form's labels that a dictation spells out as letters ("d o b", "m r n").
 _SPOKEN_LABELS = frozenset("DOB MRN SSN NHS NHI DNI NIE NIF NPI DEA ER ED OR ICU PCP GP NOK DNR AKA".split())
 
@@ -168,7 +178,10 @@ def find_spoken(text: str) -> list[Entity]:
     found = []
     for match in _SPELLED_LETTERS.finditer(text):
         letters = re.findall(r"[^\W\d_]", match.group(0))
-        if _a_name_spelled(letters):
+        # five letters alone, or three after a word that asks for a spelling: "hepatitis a, b y c", "no m r g"
+        # and "vitaminas a, d, e y k" are lists and findings
+        cued = _SPELLING_CUE.search(text, max(0, match.start() - 40), match.start()) is not None
+        if (len(letters) >= 5 or cued) and _a_name_spelled(letters):
             found.append(Entity(*match.span(), T.PERSON))
     for match in _LETTER_NAMES_RUN.finditer(text):
         words = re.findall(r"[^\W\d_]+", match.group(0).lower())
@@ -183,10 +196,13 @@ def find_spoken(text: str) -> list[Entity]:
         numbers = sum(token in _EN_DIGITS or token in _EN_NUMBERS or token in _ES_NUMBERS for token in tokens)
         if numbers < 3 or numbers == 3 and len(tokens) == 3:
             continue  # "claim number is on the form", "plan one, two, three": words and a count, not a code
+        if _AN_AMOUNT.search(code) or numbers == len(tokens) and ("," in code or numbers < 7):
+            continue  # "count one thousand two hundred", "file twenty three, twenty four", a digit span
         cue = match.group("cue").lower()
         found.append(Entity(*match.span("code"), _CUE_KINDS.get(cue, T.RECORD_NUMBER)))
     for match in _PHONE_CUE.finditer(text):
-        found.append(Entity(*match.span("code"), T.PHONE))
+        if not _AN_AMOUNT.search(match.group("code")):
+            found.append(Entity(*match.span("code"), T.PHONE))
     found += [Entity(*m.span("day"), T.DATE) for m in _SPOKEN_DAY.finditer(text)]
     for match in _SPOKEN_MAILBOX.finditer(text):
         # the box is the words before "at" back to the first that says what follows ("his email is …")

@@ -3,7 +3,7 @@
 neighbourhood that nothing else in the text marks as an identifier; its column's heading does.
 
 A table is a heading line of three fields or more, separated by commas, semicolons or tabs, that names
-at least one column of identifiers, and the lines after it with as many fields (quoted fields as CSV quotes
+at least two columns of identifiers, and the lines after it with as many fields (quoted fields as CSV quotes
 them). It ends at the first line that has another number of fields.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import re
 
+from app.identifiers import lexicon
 from app.identifiers.entities import Entity, EntityType
 
 T = EntityType
@@ -78,6 +79,15 @@ def _fields(line: str, delimiter: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _an_everyday_value(value: str, kind: EntityType) -> bool:
+    """A cell of a name's or a place's column that holds a word of the language, not a name: "varón", "yes",
+    "rural"."""
+    if kind not in (T.PERSON, T.LOCATION) or " " in value:
+        return False
+    word = value.lower()
+    return max(lexicon.zipf(word), lexicon.zipf_in(word, "es")) >= 4.5 and not lexicon.is_name_word(word)
+
+
 def find_table_cells(text: str) -> list[Entity]:
     """The cells of identifying columns in the tables ``text`` holds."""
     if not any(d in text for d in _DELIMITERS):
@@ -96,7 +106,9 @@ def find_table_cells(text: str) -> list[Entity]:
             continue
         headings = [h.strip() for h in next(csv.reader([line], delimiter=delimiter))]
         kinds = [_column(h) for h in headings]
-        if not any(kinds) or any(len(h) > 30 for h in headings):
+        # two identifying columns at least, and headings of a few words: "name,dose,frequency" lists medicines,
+        # "Patient, 72, seen in clinic" is a sentence
+        if sum(k is not None for k in kinds) < 2 or any(len(h) > 30 or len(h.split()) > 3 for h in headings):
             index += 1
             continue
         row = index + 1
@@ -106,7 +118,7 @@ def find_table_cells(text: str) -> list[Entity]:
                 break
             for kind, (start, end) in zip(kinds, spans, strict=True):
                 value = lines[row][start:end].strip()
-                if kind is None or not value or value.lower() in _EMPTY:
+                if kind is None or not value or value.lower() in _EMPTY or _an_everyday_value(value, kind):
                     continue
                 lead = len(lines[row][start:end]) - len(lines[row][start:end].lstrip())
                 found.append(Entity(offsets[row] + start + lead, offsets[row] + start + lead + len(value), kind))

@@ -57,7 +57,7 @@ def detector() -> IdentifierDetector:
         # a date across a line, a range's first day with its full date, a deed's days of a month
         ("Fue despedida por carta de 12 de agosto\nde 2024, con efectos del mismo día.", ["12 de agosto\nde 2024"]),
         ("Semana del 4 al 10/03/2024: sin incidencias", ["4", "10/03/2024"]),
-        ("on the 4th, 5th and 6th days of June 2023", ["4th", "5th", "6th days of June"]),
+        ("on the 4th, 5th and 6th days of June 2023", ["4th", "5th"]),
         # a town in a heading in capitals, after its body or before its office
         ("COMANDANCIA DE JAÉN – DESTACAMENTO DE ÚBEDA", ["ÚBEDA"]),
         ("KENYA POLICE SERVICE\nNAKURU OFFICE – 1st Floor", ["NAKURU"]),
@@ -89,6 +89,17 @@ def test_what_a_layout_gives_away_is_hidden(detector, text, identifiers):
         ("Mary's test results were normal.", ["'s test results"]),
         # a letter's enclosure
         ("Yours faithfully,\nOwen Pryce\nOWP/ht    Enc. copy of lease", ["Enc. copy of lease"]),
+        # found by a review of this step's rules: an Act's number, a unit's word in a document's name or an empty
+        # field, a care home's word for a hospital's resident doctor, a length of stay, eponyms in headings
+        ("Employment Act No. 11 of 2007 and Legal Notice No. 5 of 2020", ["11 of 2007", "5 of 2020"]),
+        (
+            "the Settlement Agreement; County Court Judgment\nCounty: Unknown\nciudad de Origen",
+            ["Agreement", "Unknown"],
+        ),
+        ("Pt taken to Room 3 for ultrasound. Seen by resident.", ["Room 3"]),
+        ("Spent 10 days of July in hospital.", ["10 days of"]),
+        ("ESCALA DE GLASGOW (GCS) 15/15\nDIAGNÓSTICO: SÍNDROME DE CUSHING", ["GLASGOW", "CUSHING"]),
+        ("File: ICD 10/11 codes. Our ref HCA 1/12/2024 visit", ["ICD 10/11", "HCA"]),
         # a heading's words that the gazetteer holds as towns, a heading with no town
         ("IN THE COURT OF JUSTICE\nSERVICIO DE URGENCIAS\nINFORME DE ALTA – MEDICINA INTERNA", ["JUSTICE", "ALTA"]),
         # words with hyphens, what a message says of itself, a given name that is a word before a colour

@@ -102,6 +102,19 @@ def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
         # a ward's abbreviation or a plan's word after a dash, a kin word before a word
         ("IV fluids given. – ICU\nPain better. — Plan", ["ICU", "Plan"]),
         ("son will be there; wife and kids at home", ["son will", "wife and"]),
+        # found by a review of this step's rules: a schedule's medicines before their times, lists of letters, an
+        # ordinal that counts, readings said after "she's", counts and digit spans, a table of medicines, prose
+        # with commas, a chat's struck-through and bold words, a system's account
+        ("Insulin 8:00\nCeftriaxone 22:00\nTroponin 06:00\nHipoglucemia 03:00", ["Insulin", "Ceftriaxone", "Troponin"]),
+        ("Serologías de hepatitis a, b y c negativas; vitaminas a, d, e y k. Heart sounds: no m r g.", ["a, b y c"]),
+        ("Apex beat on the fifth intercostal space; after the first cycle; on the second count", ["fifth", "first"]),
+        ("She's ninety-eight on air. He's one hundred over sixty. She is ninety minutes late.", ["ninety-eight"]),
+        ("white cell count one thousand two hundred and fifty; number five eight two nine one", ["one thousand"]),
+        ("File twenty three, twenty four, twenty five are missing", ["twenty three"]),
+        ("name,dose,frequency\nMetformin,500 mg,BID\nRamipril,5 mg,OD", ["Metformin", "Ramipril"]),
+        ("Patient, 72, seen in clinic\nFamily, two sons, supportive", ["Family"]),
+        ("~dysuria~ ~haematuria~ ..nocturia.. __appendicectomy__", ["dysuria", "nocturia", "appendicectomy"]),
+        ("Operator: autoverify\nTyped: dictaphone", ["autoverify", "dictaphone"]),
     ],
 )
 def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):
