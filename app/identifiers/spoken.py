@@ -54,7 +54,8 @@ _PHONE_CUE = re.compile(
     rf"(?P<code>(?:{_NUMBER_WORD})(?:[ ,\-]{{1,2}}(?:(?:y|and) )?(?:{_NUMBER_WORD})){{4,24}})(?![\w])"
 )
 # An amount said in words, which no phone number or code is read as: "one thousand two hundred", "cien".
-_AN_AMOUNT = re.compile(r"(?i)\b(?:hundred|thousand|cien|ciento|mil)\b")
+# (a year said inside a code is none: "guion dos mil veinticuatro", "dash two thousand twenty four")
+_AN_AMOUNT = re.compile(r"(?i)\b(?:hundred|(?<!two )thousand|cien|ciento|(?<!dos )mil)\b")
 _CUE_KINDS = {
     "index": T.CASE_NUMBER,
     "docket": T.CASE_NUMBER,
@@ -112,7 +113,8 @@ _SPOKEN_DAY = re.compile(
     r"(?i)\b(?:on|by|until|till|from|before|after|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|"
     rf"wed|thurs?|fri|sat|sun) the (?P<day>{_ORDINAL_DAY})\b"
     r"(?! (?:of (?!(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)"
-    rf"|{NOT_A_DAY_AFTER}|one|person|thing|item|injection|child|baby|patient|\w+(?:al|ar|ic)\b)\b)"
+    # (a dictation's spoken stop is no count's noun: "monday the eleventh period")
+    rf"|(?!period\b){NOT_A_DAY_AFTER}|one|person|thing|item|injection|child|baby|patient|\w+(?:al|ar|ic)\b)\b)"
 )
 # A name spelled in the phonetic alphabet, four words or more: "Mike Alpha Charlie India November November".
 _NATO = (

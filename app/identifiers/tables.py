@@ -82,8 +82,8 @@ def _fields(line: str, delimiter: str) -> list[tuple[int, int]]:
 def _an_everyday_value(value: str, kind: EntityType) -> bool:
     """A cell of a name's or a place's column that holds a word of the language, not a name: "varón", "yes",
     "rural"."""
-    if kind not in (T.PERSON, T.LOCATION) or " " in value:
-        return False
+    if kind not in (T.PERSON, T.LOCATION) or " " in value or len(value) <= 2:
+        return False  # (an initial is someone's: "reyes,j")
     word = value.lower()
     return max(lexicon.zipf(word), lexicon.zipf_in(word, "es")) >= 4.5 and not lexicon.is_name_word(word)
 
