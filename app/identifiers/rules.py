@@ -544,10 +544,7 @@ def _signs_someone(surface: str) -> bool:
     """What stands between a form's marks of signature is someone's: initials, an initial and a surname, a
     name, or a user's name, and not an everyday word ("...and...", "..etc..")."""
     if surface[0].islower() and len(surface) <= 3:  # initials, which read as words online often ("jg", "hk")
-        return (
-            surface.upper() not in lexicon.CLINICAL_ABBREVIATIONS
-            and max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < 4.0
-        )
+        return _a_typists_initials(surface)
     if surface[0].islower():
         return _a_users_name(surface)
     words = re.findall(r"[^\W\d_]+", surface)
@@ -585,7 +582,7 @@ def _a_given_name_first(surface: str) -> bool:
     return all(
         max(lexicon.zipf(word.lower()), lexicon.zipf_in(word.lower(), "es")) < 5.0 or lexicon.is_name_word(word)
         for word in words
-    ) and not any(lexicon.zipf(word.lower()) >= 5.5 and not lexicon.is_name_word(word) for word in words)
+    )
 
 
 def _a_given_name_in_lower_case(surface: str) -> bool:

@@ -86,8 +86,9 @@ _CUE_KINDS = {
     "member": T.ACCOUNT,
     "plan": T.ACCOUNT,
 }
-# A name spelled letter by letter: single letters apart ("o k o n k w o", "G-U-Z"), or the Spanish letters'
-# names ("efe e erre erre a ene de i ese"), or a letter for a word ("Z for zebra, K for kilo").
+# A name spelled letter by letter: single letters apart ("o k o n k w o", "Y, A, N, E, T"; with hyphens,
+# "k-a-t-r-i-n-a", rules.py reads it), or the Spanish letters' names ("efe e erre erre a ene de i ese"), or a
+# letter for a word ("Z for zebra, K for kilo").
 _SPELLED_LETTERS = re.compile(
     r"(?<![\w'’\-])(?:[a-zñáéíóúü][ ,]{1,2}){2,30}[a-zñáéíóúü](?![\w'’\-])"
     r"|(?<![\w'’\-])(?:[A-ZÑÁÉÍÓÚÜ][ ,]{1,2}){3,30}[A-ZÑÁÉÍÓÚÜ](?![\w'’\-])"
