@@ -406,14 +406,24 @@ _DAY_MONTH_RANGE = re.compile(
 # after a reading's label, and not a child's age in months ("18/12 old") or a span of weeks or months.
 # (a part written with its leading zero, or a day past the twelfth before October to December, which no count
 # is: "10/12 lymph nodes" and "11/12 stations" are counts, "21/11" a date)
-_TWO_DIGIT_DAY_MONTH = re.compile(
-    r"(?<![\w/.:,\-])(?P<date>(?=0|\d\d/0)\d{2}/\d{2}|(?:1[3-9]|2\d|3[01])/1[0-2])(?![\w/]|[.,]\d)"
+_NO_COUNT_AFTER = (
     r"(?!\s*(?i:positiv[oe]s?|negativ[oe]s?|nodes?|ganglios?|stations|items|fractions?|fracciones|correct|"
     r"correctas?|aciertos)\b)"
     r"(?!\s*(?i:mg|mcg|ml|g|kg|%|mmol|mm|cm|mmhg|units?|u|meq|l|lbs?|°|per|/|x|ago|old|hx|history|months?|weeks?|"
     r"days?|hours?|hrs?|h|years?|times|d[íi]as?|semanas?|mes(?:es)?|años?|horas?|veces|sesiones|sessions|ciclos|"
     r"cycles|dosis|doses|tabs?|tablets?|comprimidos?|c[áa]psulas?|capsules?|gotas|drops|puffs?|ampollas?|sobres?)\b)"
 )
+_TWO_DIGIT_DAY_MONTH = re.compile(
+    r"(?<![\w/.:,\-])(?P<date>(?=0|\d\d/0)\d{2}/\d{2}|(?:1[3-9]|2\d|3[01])/1[0-2])(?![\w/]|[.,]\d)" + _NO_COUNT_AFTER
+)
+# Any day and month, in a text that writes its dates with slashes (two of them with their years, or a chat's
+# time stamps): "MRI 8/2 showed", "I'm out 9/9–9/13", "lmp 8/20", "at 3rd & pine 10/7". Such a writer's "8/2"
+# is a date more often than anything else; a fraction ("1/2", "3/4"), a score out of five or ten, a British
+# span of days or weeks and a reading's value are still no dates.
+_DAY_MONTH_IN_DATED_TEXT = re.compile(
+    r"(?<![\w/.:,\-$#+=^*])(?P<date>\d{1,2}/\d{1,2})(?![\w/%]|[.,]\d)" + _NO_COUNT_AFTER
+)
+_DATES_FOR_EVIDENCE = 2
 _READING_BEFORE = re.compile(
     r"(?i:\b(?:bp|ta|tas|gcs|va|bcva|ucva|acuity|vision|visus|agudeza|snellen|score|scored|power|mmse|moca|phq-?9|"
     r"gad-?7|hx|h/o|ratio|fio2|pao2|peep|ie|i:e|pain|dolor|eva|vas|nrs|apgar|glasgow|for|over|aged?|x|durante|hace|"
@@ -451,6 +461,42 @@ _MONTH_ALONE = re.compile(
     r"|(?<![\w])(?P<c>enero|febrero|marzo|abril|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
     r"diciembre)(?![\w])"
 )
+
+
+# The most a score or a grade reaches: "Allred 8/8", "Katz ADL 2/6", "Nottingham 7/9", "Barthel 8/20",
+# "Tinetti 12/28", "MMSE 27/30".
+_SCORE_MAXIMA = frozenset({5, 6, 8, 9, 10, 15, 20, 21, 24, 27, 28, 30})
+_SCORE_NAMED_BEFORE = re.compile(
+    r"(?:[A-ZÀ-Þ][\w\-]*|=|(?i:murmur|soplo|grade|grado|systolic|diastolic|sist[óo]lico|diast[óo]lico))[ \t]*\(?$"
+)
+# A scan's or a test's name before its day, in capitals like a score's: "MRI 7/9 showed", "CT 8/5".
+_A_TEST_BEFORE = re.compile(r"\b(?:MRI|CT|CXR|XR|ECG|EKG|EEG|ECHO|Echo|US|PET|EGD|OGD|RMN|TAC|TC|Rx|RX)[ \t]*\(?$")
+# A page or a file's folios: "P. 3/3", "fs. 7/9", "pág. 2/4".
+_PAGE_BEFORE = re.compile(r"(?i:\b(?:p|pp|pg|page|pages|p[áa]g|fs|fojas|folios?|hoja)\.?)[ \t]*$")
+# Snellen's fractions of visual acuity, in metres and in feet.
+_SNELLEN = frozenset(
+    {(6, n) for n in (5, 6, 9, 12, 18, 24, 36, 60)} | {(20, n) for n in (20, 25, 30, 40, 50, 60, 70, 80, 100, 200)}
+)
+
+
+def _a_named_score_or_page(text: str, start: int, day_month: str) -> bool:
+    """A day and month's shape that a score after its name, a page or an acuity has as well."""
+    first, second = (int(part) for part in day_month.split("/"))
+    line_before = text[max(0, text.rfind("\n", 0, start) + 1, start - 30) : start]
+    if (first, second) in _SNELLEN or _PAGE_BEFORE.search(line_before):
+        return True
+    return (
+        second in _SCORE_MAXIMA
+        and first <= second
+        and _SCORE_NAMED_BEFORE.search(line_before) is not None
+        and not _A_TEST_BEFORE.search(line_before)
+    )
+
+
+def _a_fraction(day_month: str) -> bool:
+    """ "1/2", "2/3", "3/4": a share of something before it is a date."""
+    first, second = (int(part) for part in day_month.split("/"))
+    return second <= 4 and first < second
 
 
 def _a_score(day_month: str) -> bool:
@@ -548,6 +594,19 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         if not m.group(0)[0].isdigit() or not _NUMBERED_BEFORE.search(text, max(0, m.start() - 24), m.start())
     }
     spans |= {m.span("date") for m in _LOGGED_DAY_MONTH.finditer(text) if parse_date(m.group("date")) is not None}
+    if len(_NUMERIC_DATE.findall(text)) >= _DATES_FOR_EVIDENCE:
+        # (a writer who puts the month first writes no British span of months: "out 8/12–8/16")
+        british = month_first_evidence(text) <= 0
+        spans |= {
+            m.span("date")
+            for m in _DAY_MONTH_IN_DATED_TEXT.finditer(text)
+            if parse_date(m.group("date")) is not None
+            and not _a_score(m.group("date"))
+            and not _a_fraction(m.group("date"))
+            and not _a_named_score_or_page(text, m.start("date"), m.group("date"))
+            and not (british and _a_duration_or_share(text, m.start("date"), m.group("date")))
+            and not _READING_BEFORE.search(text, max(0, m.start() - 24), m.start())
+        }
     spans |= {
         m.span("date")
         for m in _TWO_DIGIT_DAY_MONTH.finditer(text)

@@ -1697,7 +1697,8 @@ def _learned_credible(
 # closing the sentence: "teodoro villaseñor (92) was seen", "mrs ogden, 94, lives alone", "Seán Ryan, 91."
 # ("Smith, 95, 96" is a list).
 _AGE_AFTER_A_PERSON = re.compile(
-    r"(?: \(((?:9\d|1[01]\d))\)(?! ?(?:%|mg|kg|mmhg|/))|, ((?:9\d|1[01]\d))(?:,(?= [^\W\d_]{2,}\b)|(?=[.;](?:\s|$))))"
+    # (the word after the comma may be a side's letter: "Mr Nowak, 94, R #NOF")
+    r"(?: \(((?:9\d|1[01]\d))\)(?! ?(?:%|mg|kg|mmhg|/))|, ((?:9\d|1[01]\d))(?:,(?= [^\W\d_]+\b)|(?=[.;](?:\s|$))))"
 )
 
 

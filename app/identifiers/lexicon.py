@@ -56,6 +56,7 @@ KEEP_TERMS = frozenset(
     twingo sprinter jetta tiguan passat touareg qashqai navara sentra altima x-trail elantra picanto sportage
     sorento outlander pajero f-150 wrangler berlingo xsara corsa aveo cx-5 vitara jimny ateca
     enc encl encs
+    misc civ crim anor ors
     thyssenkrupp magnetom somatom aquilion ingenia voluson acuson logiq
     troponin creatinine bilirubin albumin haemoglobin hemoglobin ferritin lactate procalcitonin ck-mb bnp nt-probnp
     inr aptt crp esr tsh ldl hdl hba1c egfr alt ast ggt alp wbc rbc mcv ecg ekg echo eeg emg mri ct cxr pet

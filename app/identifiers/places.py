@@ -464,10 +464,15 @@ _CARE_HOME = re.compile(
     # (a resident as a form's field, not a hospital's resident doctor or a country's residents)
     r"(?m:^)[ \t]*resident(?:e)?:|\bresidencia(?: de (?:mayores|ancianos))?\b|\bgeri[áa]trico\b|"
     r"\bhogar de (?:ancianos|reposo)\b|\bcasa de reposo\b|\basilo\b)"
+    # (Uruguay's word for one, before its name: "Residencial Los Ceibos", not "zona residencial")
+    r"|\bResidencial(?= [A-ZÀ-Þ])"
 )
+# How far before a room the text may name its home.
+_ROOM_AFTER_HOME = 600
 _ROOM = re.compile(
-    r"(?<![\w/])(?i:room(?:/bed)?|rm\.?|hab\.|habitaci[óo]n|apartment)[ \t]*(?:no\.?|n[º°]\.?)?[ \t]*:?[ \t]*"
-    r"(?P<room>\d{1,4}(?:-?[A-Ha-h])?)(?![\w/.,:]|\.\d)"
+    r"(?<![\w/])(?i:room(?:/bed)?|rm\.?|hab\.?|habitaci[óo]n|apartment)[ \t]*(?:no\.?|n[º°]\.?)?[ \t]*:?[ \t]*"
+    # (at a clause's end too: "moved to room 14.", but no decimal or time: "room 1.5", "hab 2,5", "rm 10:30")
+    r"(?P<room>\d{1,4}(?:-?[A-Ha-h])?)(?![\w/]|[.,:]\d)"
 )
 _COUNTY = re.compile(
     rf"(?<!\w)(?:(?P<a>{_NAME}(?: {_NAME})?) (?i:County|Parish|Borough)|(?i:Co\.) (?P<b>{_NAME}))(?!\w)"
@@ -794,8 +799,15 @@ def find_places(text: str) -> list[Entity]:
         if not whole and _everyday_value(match.group("town")):
             continue  # "County: Unknown", "Locality: Urban", "ciudad de Origen", "Barangay Captain"
         found.append(Entity(match.start("city") if whole else match.start("town"), match.end("town"), T.LOCATION))
-    if _CARE_HOME.search(text):
-        found += [Entity(*m.span("room"), T.ADDRESS) for m in _ROOM.finditer(text)]
+    homes = [m.start() for m in _CARE_HOME.finditer(text)]
+    heading_end = text.find("\n") % (len(text) + 1)
+    # a home named in the heading, or before the room: a hospital's room in a note that mentions a relative's
+    # care home further on is no one's home ("sube a planta, hab. 312" … "ingresado en la Residencia Ederki")
+    found += [
+        Entity(*m.span("room"), T.ADDRESS)
+        for m in _ROOM.finditer(text)
+        if any(home < heading_end or m.start() - _ROOM_AFTER_HOME <= home < m.start() for home in homes)
+    ]
     found += [
         Entity(m.start() + (m.group(0).startswith("#")), m.end(), T.ADDRESS)
         for m in _TRACE.finditer(text)

@@ -561,12 +561,14 @@ def _a_letters_reference(match: re.Match) -> bool:
     """ "EBJ/sl", "NG/kd   dictated 13.11.24": the writer's initials, which may read as an abbreviation ("PF/jm")
     only where the foot says the letter was dictated or typed, and a typist's two or three letters, which read as
     words online often ("jm", "kd") but not as a word of prose."""
-    writer, typist = match["value"].split("/")
+    writer, *typists = [part for part in match["value"].split("/") if not part.isdigit()]
     dictated = re.match(r"[ \t]+(?i:typed|dictated)\b", match.string[match.end() :]) is not None
-    return (
-        (dictated or _initials_not_a_word(writer))
-        and max(lexicon.zipf(typist), lexicon.zipf_in(typist, "es")) < 4.0
+    # (two typists' letters or a serial after them make it a reference whatever the writer's letters read as)
+    shaped = len(match["value"].split("/")) > 2
+    return (dictated or shaped or _initials_not_a_word(writer)) and all(
+        max(lexicon.zipf(typist), lexicon.zipf_in(typist, "es")) < (4.5 if shaped else 4.0)
         and typist.upper() not in lexicon.CLINICAL_ABBREVIATIONS - {"SL"}
+        for typist in typists
     )
 
 
@@ -774,7 +776,8 @@ RULES: tuple[Rule, ...] = (
         r"\s*:?\s+(?P<value>(?:9\d|1[01]\d))\b(?! ?(?:%|mg|kg))",
         re.I,
     ),
-    _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|añitos|a\.|añas))(?!\w)", re.I),
+    # (Catalan's "anys" too: a Spanish office's notes mix it in)
+    _rule(T.AGE, r"(?<!\w)(?P<value>(?:9\d|1[01]\d)\s?(?:años|añitos|a\.|añas|anys))(?!\w)", re.I),
     # a lab report's and a chart's shortest forms: "(94 y)", "(92 a)", "94y", and an age in brackets after the
     # date of birth it follows from ("DOB: 02/14/1931 (94)")
     _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)(?: ?[ya](?=\))|y(?![\w/])))"),
@@ -890,10 +893,13 @@ RULES: tuple[Rule, ...] = (
         re.I,
     ),
     # A court's serial and its year in words, as common-law registries number suits: "Civil Suit No. 0087 of
-    # 2023", "DC (Civ) No. 421 of 2024", "MISCELLANEOUS APPLICATION NO. 0412 OF 2024".
+    # 2023", "DC (Civ) No. 421 of 2024", "MISCELLANEOUS APPLICATION NO. 0412 OF 2024", and after the filing's
+    # own word without a number's, with the registry's letter: "Petition 15 of 2023", "Appeal E045 of 2023".
     _rule(
         T.CASE_NUMBER,
-        r"(?i:\b(?:no|nos|number|n[º°])\.?)[ \t]*:?[ \t]*(?P<value>\d{1,6}[ \t]+(?i:of)[ \t]+(?:19|20)\d{2})(?!\d)",
+        r"(?i:\b(?:no|nos|number|n[º°])\.?[ \t]*:?|\b(?:petition|appeal|suit|cause|application|case|claim|"
+        r"complaint|revision|reference|misc|cr|crim|civ)\.?)[ \t]*"
+        r"(?P<value>(?-i:[A-Z]{1,3})?\d{1,6}[ \t]+(?i:of)[ \t]+(?:19|20)\d{2})(?!\d)",
         # (an Act's, an instrument's or a notice's number is public: "Employment Act No. 11 of 2007")
         context=lambda match: _STATUTE_BEFORE.search(match.string, max(0, match.start() - 40), match.start()) is None,
     ),
@@ -1252,10 +1258,12 @@ RULES: tuple[Rule, ...] = (
         cued=True,
     ),
     # A letter's reference on a line of its own, or with the day it was typed: the writer's initials and the
-    # typist's ("RJM/kcm", "AB/cd   typed 30/10/2024")
+    # typist's, a second typist's, the office's serial ("RJM/kcm", "AB/cd   typed 30/10/2024", "PF/jm/ab",
+    # "DKM/ls/0423")
     _rule(
         T.PERSON,
-        r"(?m)^[ \t]*(?:(?i:our ref|ref|n/ref|ntra\. ref\.?|s/ref)[:.]?[ \t]*)?(?P<value>[A-Z]{2,3}/[a-z]{2,4})"
+        r"(?m)(?:^[ \t]*|(?<![\w/])(?i:our ref|your ref|ref|n/ref|ntra\. ref\.?|s/ref)[:.]?[ \t]*)"
+        r"(?P<value>[A-Z]{2,3}/[a-z]{2,4}(?:/[a-z]{2,4})?(?:/\d{1,6})?)"
         # what a letter's foot writes beside it: when it was dictated and typed, what is enclosed
         r"(?=[ \t]*$|[ \t]{2,}|[ \t]+(?i:typed|dictated|enc|encl|cc)\b)",
         context=_a_letters_reference,

@@ -37,6 +37,32 @@ _NUMBER_WORD = "|".join(sorted(_EN_DIGITS + _EN_NUMBERS + _ES_NUMBERS, key=len, 
 _LETTER = rf"(?:[a-zñ]|{'|'.join(sorted(_ES_LETTER_NAMES, key=len, reverse=True))})"
 _TOKEN = rf"(?:{_NUMBER_WORD}|{'|'.join(_SEPARATORS)}|(?<![\w'’])[a-zñ](?![\w'’])|{_LETTER})"
 
+# An address read out: the house number in words, the street's name, its kind and a flat said after it
+# ("twenty two oh eight san dario avenue", "twenty one forty grand concourse apartment five f"), or in Spanish
+# the street's kind first and its number after its name ("calle emili baró cuarenta y dos puerta nueve").
+_EN_NUMBER = "|".join(sorted(_EN_DIGITS + _EN_NUMBERS, key=len, reverse=True))
+_ES_NUMBER = "|".join(sorted(_ES_NUMBERS, key=len, reverse=True))
+_STREET_KINDS = (
+    r"street|avenue|road|boulevard|drive|lane|way|place|court|concourse|terrace|parkway|highway|crescent|close|"
+    r"grove|circle|square|st|ave|rd|blvd|dr|ln"
+)
+_NOT_A_STREET_WORD = frozenset(
+    "the a an on in at to of my his her your their our and or this that more other same one ones of for by with "
+    "from is was were be been are it its no not per every each last next first".split()
+)
+_SPOKEN_STREET_EN = re.compile(
+    rf"(?i)(?<![\w'’])(?P<number>(?:{_EN_NUMBER})(?:[ -](?:{_EN_NUMBER})){{0,5}}) "
+    rf"(?P<name>(?:[^\W\d_][\w'’.\-]* ){{1,3}}?)(?:{_STREET_KINDS})(?![\w'’])"
+    rf"(?P<unit> (?:apartment|apt|unit|suite|flat|number) (?:{_EN_NUMBER}|[a-z])(?:[ -](?:{_EN_NUMBER}|[a-z])(?![\w'’])){{0,3}})?"
+)
+_STREET_NAME_PARTICLES = frozenset("de del la las los san santa sant".split())
+_SENTENCE_WORD_ZIPF = 5.7
+_SPOKEN_STREET_ES = re.compile(
+    rf"(?i)(?<![\w'’])(?:calle|avenida|avda\.?|paseo|plaza|carrer|r[úu]a|camino|ronda|traves[íi]a|pasaje) "
+    rf"(?P<name>(?:[^\W\d_][\w'’.\-]* ){{1,4}}?)(?P<number>(?:{_ES_NUMBER})(?: (?:y )?(?:{_ES_NUMBER})){{0,4}})"
+    rf"(?P<rest>(?: (?:puerta|piso|planta|bajo|izquierda|derecha|escalera|letra|portal)"
+    rf"(?: (?:{_ES_NUMBER}|[a-z]|{_LETTER})(?![\w'’]))?){{0,3}})(?![\w'’])"
+)
 # A code read out after the word that asks for it: a run of number words, letters and their dashes and slashes.
 _CODE_CUE = re.compile(
     r"(?i:\b(?P<cue>index|docket|case|claim|file|record|mrn|m r n|dni|nie|nhi|social|license|licence|licencia|"
@@ -92,6 +118,9 @@ _CUE_KINDS = {
 _SPELLED_LETTERS = re.compile(
     r"(?<![\w'’\-])(?:[a-zñáéíóúü][ ,]{1,2}){2,30}[a-zñáéíóúü](?![\w'’\-])"
     r"|(?<![\w'’\-])(?:[A-ZÑÁÉÍÓÚÜ][ ,]{1,2}){3,30}[A-ZÑÁÉÍÓÚÜ](?![\w'’\-])"
+    # with a mark between the letters, the same each time: "spelled M.A.C.K.E.N.Z.I.E.", "K–O–W–A–L"
+    r"|(?<![\w'’\-.–])(?:[A-Za-zÑÁÉÍÓÚÜñáéíóúü]\.){3,30}(?![\w'’\-–])"
+    r"|(?<![\w'’\-.–])(?:[A-Za-zÑÁÉÍÓÚÜñáéíóúü]–){2,30}[A-Za-zÑÁÉÍÓÚÜñáéíóúü](?![\w'’\-–])"
 )
 _LETTER_NAMES_RUN = re.compile(
     rf"(?i)(?<![\w'’])(?:{_LETTER}|[aeiou])(?:(?: con tilde| con acento| acentuada| with an accent| may[úu]scula)?"
@@ -184,7 +213,10 @@ def find_spoken(text: str) -> list[Entity]:
         # five letters alone, or three after a word that asks for a spelling: "hepatitis a, b y c", "no m r g"
         # and "vitaminas a, d, e y k" are lists and findings
         cued = _SPELLING_CUE.search(text, max(0, match.start() - 40), match.start()) is not None
-        if (len(letters) >= 5 or cued) and _a_name_spelled(letters):
+        # letters between dots or dashes are as often an abbreviation ("C.J.P.P.U. 45.218", "S.A.R.L."): only
+        # after a word that asks for a spelling
+        marked = re.search(r"[.–]", match.group(0)) is not None
+        if (len(letters) >= 5 and not marked or cued) and _a_name_spelled(letters):
             found.append(Entity(*match.span(), T.PERSON))
     for match in _LETTER_NAMES_RUN.finditer(text):
         words = re.findall(r"[^\W\d_]+", match.group(0).lower())
@@ -207,6 +239,7 @@ def find_spoken(text: str) -> list[Entity]:
         if not _AN_AMOUNT.search(match.group("code")):
             found.append(Entity(*match.span("code"), T.PHONE))
     found += [Entity(*m.span("day"), T.DATE) for m in _SPOKEN_DAY.finditer(text)]
+    found += _spoken_streets(text)
     for match in _SPOKEN_MAILBOX.finditer(text):
         # the box is the words before "at" back to the first that says what follows ("his email is …")
         words = match.group("box").split()
@@ -217,6 +250,24 @@ def find_spoken(text: str) -> list[Entity]:
             box = " ".join(words[-kept:])
             found.append(Entity(match.end("box") - len(box), match.end("host"), T.EMAIL))
     found += [Entity(*m.span("age" if m.group("age") else "aged"), T.AGE) for m in _SPOKEN_AGE.finditer(text)]
+    return found
+
+
+def _spoken_streets(text: str) -> list[Entity]:
+    """Addresses read out in words. A house number of one word is a count as often ("two more on main
+    street"), so it needs two, and the street's name no word that a sentence joins with."""
+    found = []
+    for match in _SPOKEN_STREET_EN.finditer(text):
+        names = match.group("name").lower().split()
+        if len(match.group("number").split()) < 2 or any(word in _NOT_A_STREET_WORD for word in names):
+            continue
+        found.append(Entity(match.start(), match.end(), T.ADDRESS))
+    for match in _SPOKEN_STREET_ES.finditer(text):
+        # a name's own words are rarer than a sentence's ("calle del mar", not "la calle tiene dos carriles")
+        names = [word for word in match.group("name").lower().split() if word not in _STREET_NAME_PARTICLES]
+        if not names or any(lexicon.zipf_in(word, "es") >= _SENTENCE_WORD_ZIPF for word in names):
+            continue
+        found.append(Entity(match.start(), match.end(), T.ADDRESS))
     return found
 
 

@@ -170,8 +170,9 @@ def _spelled_nineties(unit: int, spanish: bool, units: list[str]) -> str:
     return f"noventa y {units[unit - 1]}" if spanish else f"ninety-{units[unit - 1]}"
 
 
-# A name spelled out letter by letter ("p-e-n-n-i-n-g-t-o-n", "o apostrophe d o n o g h u e").
-_SPELLED_OUT = re.compile(r"[a-z](?:(?:-|\s(?:(?:apostrophe|hyphen|double)\s)?)[a-z](?![a-z])){3,}", re.I)
+# A name spelled out letter by letter ("p-e-n-n-i-n-g-t-o-n", "o apostrophe d o n o g h u e", "M.A.C.K.A.Y.").
+_SPELLED_OUT = re.compile(r"[a-z](?:(?:[-–.]|\s(?:(?:apostrophe|hyphen|double)\s)?)[a-z](?![a-z])){3,}\.?", re.I)
+_JOINING_WORD = re.compile(r"(?i)(?<=\s)(?:of|de|del)(?=\s)(?:\s+(?:19|20)\d{2}$)?")
 # The kinds of number a deed may write in words ("ESCRITURA NÚMERO CIENTO OCHENTA Y SIETE"); an age in words
 # has its own stand-in.
 _SPELLABLE = frozenset({T.RECORD_NUMBER, T.CASE_NUMBER, T.LICENCE, T.NATIONAL_ID, T.ACCOUNT, T.OTHER})
@@ -340,13 +341,17 @@ class SurrogateMaker:
 
     def _person(self, original: str) -> str:
         if _SPELLED_OUT.fullmatch(original):  # "p-e-n-n-i-n-g-t-o-n": the stand-in of the name it spells, spelled
-            letters = [w for w in re.split(r"[-\s]+", original) if len(w) == 1]
+            letters = [w for w in re.split(r"[-–.\s]+", original) if len(w) == 1]
             stand_in = self.word("".join(letters), "last").replace("'", "")
             stand_in = stand_in.upper() if "".join(letters).isupper() else stand_in.lower()  # "M-O-R-R-I-S-O-N"
-            return ("-" if "-" in original else " ").join(stand_in)
-        if reference := re.fullmatch(r"([A-Z]{2,3})/([a-z]{2,4})", original):
-            # a letter's reference ("RJM/kcm") stays the writer's and the typist's initials
-            return "/".join(self._person(part) for part in reference.groups())
+            mark = next((mark for mark in "-–." if mark in original), " ")
+            return mark.join(stand_in) + ("." if original.endswith(".") else "")
+        if re.fullmatch(r"[A-Z]{2,3}/[a-z]{2,4}(?:/[a-z]{2,4})?(?:/\d{1,6})?", original):
+            # a letter's reference ("RJM/kcm", "PF/jm/ab", "DKM/ls/0423") stays initials and a serial
+            return "/".join(
+                re.sub(r"\d+", self._other_digits, part) if part.isdigit() else self._person(part)
+                for part in original.split("/")
+            )
         if re.fullmatch(r"[A-Z]{2,3}", original):  # a form signed with initials ("Actioned by: CW") stays initials
             initials = "".join(self._initial(letter) for letter in original)
             while initials == original:
@@ -510,6 +515,22 @@ class SurrogateMaker:
                     else self._same_format(m.group(0))
                     if m.group(0).isupper() and len(m.group(0)) <= 3
                     else self.word(m.group(0), "last")
+                ),
+                numbers,
+            )
+        if not re.search(r"\d", original) and _SPOKEN_NUMBER.search(original):
+            # read out ("twenty one forty grand concourse apartment five f"): other numbers in words, a flat's
+            # letter kept, the street's name replaced
+            spanish = any(word.lower() in _ES_NUMBER_WORDS for word in _WORD.findall(original))
+            digits = (_ES_DIGITS if spanish else _EN_DIGITS)[1:]
+            while (numbers := _SPOKEN_NUMBER.sub(lambda _: self._rng.choice(digits), original)) == original:
+                pass
+            kept = _STREET_WORDS | _CORNER_WORDS | _SPOKEN_ADDRESS_WORDS | frozenset(digits)
+            return _WORD.sub(
+                lambda m: (
+                    m.group(0)
+                    if m.group(0).lower() in kept | _PARTICLES or len(m.group(0)) == 1
+                    else self.word(m.group(0), "last").lower()
                 ),
                 numbers,
             )
@@ -677,6 +698,9 @@ class SurrogateMaker:
         A key's fingerprint or a digest stays hexadecimal, so the model still reads it as one."""
         letters = "abcdef" if _HEXADECIMAL.fullmatch(original) else "abcdefghijklmnopqrstuvwxyz"
         masked = {i for m in _MASK.finditer(original) for i in range(*m.span())}  # "xxx-xx-6621": hidden already
+        # a serial's joining word and its year stay: "421 of 2024", "87 de 2023" (not "421 ok 7285"); a year
+        # alone is no identifier
+        masked |= {i for m in _JOINING_WORD.finditer(original) for i in range(*m.span())}
         return "".join(
             c
             if i in masked
@@ -694,6 +718,22 @@ class SurrogateMaker:
 
 _EN_DIGITS = "zero one two three four five six seven eight nine".split()
 _ES_DIGITS = "cero uno dos tres cuatro cinco seis siete ocho nueve".split()
+_EN_NUMBER_WORDS = frozenset(
+    _EN_DIGITS
+    + "oh ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty "
+    "fifty sixty seventy eighty ninety hundred".split()
+)
+_ES_NUMBER_WORDS = frozenset(
+    _ES_DIGITS
+    + "una diez once doce trece catorce quince dieciséis diecisiete dieciocho diecinueve veinte veintiuno "
+    "veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete veintiocho veintinueve treinta cuarenta "
+    "cincuenta sesenta setenta ochenta noventa cien ciento".split()
+)
+_SPOKEN_NUMBER = re.compile(
+    rf"(?i)(?<![\w'’])(?:{'|'.join(sorted(_EN_NUMBER_WORDS | _ES_NUMBER_WORDS, key=len, reverse=True))})(?![\w'’])"
+)
+# The words of an address read out that say what it is: kept, as the street's kind is.
+_SPOKEN_ADDRESS_WORDS = frozenset("concourse boulevard highway parkway y planta escalera letra portal number".split())
 
 
 _AT = f"(@|{MAILBOX_AT})"  # how an address joins its mailbox to its host, written out or not

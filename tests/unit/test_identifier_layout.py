@@ -1,8 +1,8 @@
 """Identifiers that a form's or a letter's layout gives away: a signature between a form's dots, a letter's
 reference at its foot, a user's name after its field, a common-law court's number, a place after its unit's
 label, a care home's room, a name cut by an apostrophe, a date across a line, a town in a heading, a name
-spelled out or typed in a message. And what the same shapes hold
-that is no one's. None of these examples is from an evaluation set."""
+spelled out or typed in a message, a day and month where the text writes its dates with slashes. And what the
+same shapes hold that is no one's. None of these examples is from an evaluation set."""
 
 from __future__ import annotations
 
@@ -66,6 +66,24 @@ def detector() -> IdentifierDetector:
         ("my name is k-a-t-r-i-n-a, last name o-b-r-i-e-n", ["k-a-t-r-i-n-a", "o-b-r-i-e-n"]),
         ("hi its maria from reception, can u call back", ["maria"]),
         ("left vm for sean murphy at the number on file", ["sean murphy"]),
+        # a court's serial after the filing's own word, a letter's reference with two typists or the office's serial
+        ("listed as Petition 22 of 2021; Civil Appeal E118 of 2022", ["22 of 2021", "E118 of 2022"]),
+        ("Yours sincerely\nRuth Adebayo\nRA/tk/mn", ["RA/tk/mn"]),
+        ("Your ref: LT/88   Our ref: GHW/sp/1190", ["GHW/sp/1190"]),
+        # a name spelled with dots or dashes between its letters after the word that asks for a spelling
+        ("Surname, spelled W.O.J.C.I.K., first name Ola", ["W.O.J.C.I.K."]),
+        ("el apellido se escribe Q–U–I–R–O–G–A", ["Q–U–I–R–O–G–A"]),
+        # a care home's room at a clause's end, with the Spanish word short and no point
+        ("Hillside Nursing Home. Mrs Penrose in room 8. Settled.", ["8"]),
+        ("Residencia de mayores El Pinar: la residente de la hab 31, sin incidencias", ["31"]),
+        # an age over 89 after a name, before a side's letter or in Catalan
+        ("Mr Arkadiusz Zielinski, 93, L #NOF, for theatre", ["93"]),
+        ("la sra Roser Bonet i Vidal, 95 anys, viu sola", ["95"]),
+        # a day and month in a text that writes its dates with slashes
+        (
+            "DOB 3/14/1961. Seen 10/02/2024.\nMRI 7/9 showed a tear. I'm out 8/12–8/16; lmp 6/20",
+            ["7/9", "8/12", "8/16", "6/20"],
+        ),
     ],
 )
 def test_what_a_layout_gives_away_is_hidden(detector, text, identifiers):
@@ -106,6 +124,17 @@ def test_what_a_layout_gives_away_is_hidden(detector, text, identifiers):
         ("its about the x-ray and a t-shirt; e.g. at 9 a.m.", ["x-ray", "t-shirt", "e.g.", "a.m."]),
         ("this is serious, I am sorry, it's here", ["serious", "sorry", "here"]),
         ("will brown bread do? the grace period ends", ["will brown", "grace period"]),
+        # a statute's or a case series' number, abbreviations in dots, a hospital's room in a note that names a
+        # relative's care home further on, a number's serial of a statute
+        ("Under Act 15 of 2023 and Regulation 12 of 2018; Smith & Anor v Jones; Misc. Application", ["15 of 2023"]),
+        ("Flown to the U.S.A. and back; P.R.N. analgesia; C.J.P.P.U. 45.218", ["U.S.A.", "P.R.N.", "C.J.P.P.U."]),
+        ("Sube a planta, hab. 312.\nSu marido sigue ingresado en la Residencia Ederra.", ["hab. 312"]),
+        # in a text that writes its dates with slashes: fractions, scores after their names, pages and acuities
+        (
+            "DOB 3/14/1961. Seen 10/02/2024.\nHalf: 1/2 tab. Allred 8/8, Barthel 8/20, murmur 2/6.\nP. 3/3, fs. 7/9."
+            " Visual acuity 6/9 (L), 6/6 (R).",
+            ["1/2", "8/8", "8/20", "2/6", "3/3", "7/9", "6/9", "6/6"],
+        ),
     ],
 )
 def test_what_the_same_shapes_hold_that_is_no_ones_is_kept(detector, text, kept):

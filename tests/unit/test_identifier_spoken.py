@@ -68,6 +68,9 @@ def detector() -> IdentifierDetector:
         # a relative or a carer named in lower case after the word for them; a name in the phonetic alphabet
         ("son gary staying, he's nok. wife joan mobile on file", ["gary", "joan"]),
         ('caller spelled surname: "Mike Alpha Charlie India November November Echo Sierra"', ["Mike Alpha Charlie"]),
+        # an address read out in words, its flat's number and letter; a Spanish one with its door
+        ("i live at thirty one twelve cedar grove avenue apartment four b in", ["thirty one twelve cedar grove"]),
+        ("vive en la calle lluís vives veintiocho puerta seis coma", ["calle lluís vives veintiocho puerta seis"]),
         # a pasted spreadsheet's cells, by their column
         (
             'last,first,dob,phone,neighborhood,notes\nreyes,j,,206 883 1204,ballard,"tooth abscess"',
@@ -115,6 +118,9 @@ def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
         ("Patient, 72, seen in clinic\nFamily, two sons, supportive", ["Family"]),
         ("~dysuria~ ~haematuria~ ..nocturia.. __appendicectomy__", ["dysuria", "nocturia", "appendicectomy"]),
         ("Operator: autoverify\nTyped: dictaphone", ["autoverify", "dictaphone"]),
+        # counts and streets in a sentence that are no address read out
+        ("we saw two more on the main street; walk twenty minutes down the road", ["two more on the main street"]),
+        ("la calle tiene dos carriles y la avenida tres", ["calle tiene dos"]),
     ],
 )
 def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):

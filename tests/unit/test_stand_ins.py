@@ -362,3 +362,35 @@ def test_declared_initials_stand_in_as_the_letters_of_the_names_stand_in(seed):
     assert out.count(initials) == 2 and out.count(initials2) == 2 and "CLB" not in out and "TW" not in out, out
     answer = f"{initials2} raised it; {initials} will freeze the card."
     assert pseudonymiser.reidentify(answer) == "TW raised it; CLB will freeze the card."
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_name_spelled_between_dots_stands_in_spelled_between_dots(seed):
+    made = _maker(seed).make(T.PERSON, "M.A.C.K.E.N.Z.I.E.")
+    assert re.fullmatch(r"(?:[A-Z]\.){2,}", made) and made != "M.A.C.K.E.N.Z.I.E.", made
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_letters_reference_with_two_typists_and_a_serial_keeps_its_shape(seed):
+    maker = _maker(seed)
+    assert re.fullmatch(r"[A-Z]{2}/[a-z]{2}/[a-z]{2}", made := maker.make(T.PERSON, "PF/jm/ab")), made
+    made = maker.make(T.PERSON, "DKM/ls/0423")
+    assert re.fullmatch(r"[A-Z]{3}/[a-z]{2}/\d{4}", made) and not made.endswith("0423"), made
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_courts_serial_keeps_its_joining_word_and_year(seed):
+    made = _maker(seed).make(T.CASE_NUMBER, "E045 of 2023")
+    assert re.fullmatch(r"[A-Z]\d{3} of 2023", made) and made != "E045 of 2023", made
+    made = _maker(seed).make(T.CASE_NUMBER, "0412 OF 2024")
+    assert re.fullmatch(r"\d{4} OF 2024", made) and made != "0412 OF 2024", made
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_address_read_out_stands_in_read_out(seed):
+    made = _maker(seed).make(T.ADDRESS, "twenty one forty grand concourse apartment five f")
+    words = made.split()
+    assert words[4:6] == ["concourse", "apartment"] and words[-1] == "f" and "grand" not in words, made
+    assert all(word in "one two three four five six seven eight nine".split() for word in words[:3] + words[6:7])
+    made = _maker(seed).make(T.ADDRESS, "calle emili baró cuarenta y dos puerta nueve")
+    assert made.startswith("calle ") and " puerta " in made and "emili" not in made and "baró" not in made, made
