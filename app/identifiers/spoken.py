@@ -53,7 +53,8 @@ _NOT_A_STREET_WORD = frozenset(
 _SPOKEN_STREET_EN = re.compile(
     rf"(?i)(?<![\w'’])(?P<number>(?:{_EN_NUMBER})(?:[ -](?:{_EN_NUMBER})){{0,5}}) "
     rf"(?P<name>(?:[^\W\d_][\w'’.\-]* ){{1,3}}?)(?:{_STREET_KINDS})(?![\w'’])"
-    rf"(?P<unit> (?:apartment|apt|unit|suite|flat|number) (?:{_EN_NUMBER}|[a-z])(?:[ -](?:{_EN_NUMBER}|[a-z])(?![\w'’])){{0,3}})?"
+    rf"(?P<unit> (?:apartment|apt|unit|suite|flat|number) (?:{_EN_NUMBER}|[a-z])"
+    rf"(?:[ -](?:{_EN_NUMBER}|[a-z])(?![\w'’])){{0,3}})?"
 )
 _STREET_NAME_PARTICLES = frozenset("de del la las los san santa sant".split())
 _SENTENCE_WORD_ZIPF = 5.7
