@@ -370,6 +370,15 @@ _LONE_DAY = re.compile(
     # or its month written short, as a chart does: "del 4 al 7/02", "las noches del 9 y 10 feb"
     rf"{_SHORT_MONTHS})\b))"
 )
+# A day alone after the words a message plans a day with: "el finde del 7", "hasta el 20 y después vuelvo", "la
+# deposición del 24 choca con la vista", "a partir del 3" (not a count's or a reading's: "hasta el 20 %", "desde
+# el 3 de la lista").
+_PLANNED_DAY_ES = re.compile(
+    r"(?i:\b(?:finde|fin de semana|puente|hasta|desde|a partir|antes|despu[ée]s|para|deposici[óo]n|audiencia|vista|"
+    r"cita|turno|reuni[óo]n|juicio|firma)\s+(?:del|el|de el)\s+)(?P<day>[1-9]|[12]\d|3[01])"
+    r"(?![\d.,:/%°ºª]\d|[\d%°ºª]|\s*[%°€$]|\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|hs?\b|mg|kg|km|"
+    r"euros|€|pesos|d[óo]lares|por ?ciento|puntos|a\.\s?m|p\.\s?m|am\b|pm\b|veces|unidades|ui\b|ml\b))"
+)
 # The days listed before a day and its month: "los días 14, 15 y 21 de septiembre", "on the 3rd, 4th and 9th
 # of May", "2, 9 and 16 June".
 # A list is read from its first day only: read again from each later one, a long list of numbers was quadratic.
@@ -560,6 +569,7 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
             if group in ("current", "es") and (month := _OF_THIS_MONTH.match(text, end)):
                 end = month.end()  # "el 5 del actual": the phrase names the month
             spans.add((start, end))
+    spans |= {m.span("day") for m in _PLANNED_DAY_ES.finditer(text)}
     for match in _MONTH_ALONE.finditer(text):
         start, end = match.span(next(g for g in ("a", "b", "c") if match.group(g)))
         spans.add((start, year.end() if (year := _THIS_YEAR_AFTER.match(text, end)) else end))

@@ -30,7 +30,13 @@ _RUN = re.compile(rf"(?<![\w@./\-]){_CAPITALISED}(?: (?:{_LINK} )?{_CAPITALISED}
 # A town in lower case counts only after the words that place someone somewhere: "salgo de alcobendas",
 # "salgo d alcobendas" as a chat abbreviates it.
 _LOWER_CUED = re.compile(
-    r"(?<!\w)(?i:from|in|to|near|at|de|d|desde|en|hasta|hacia|para|a)\s+(?P<town>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]{3,})(?!\w)"
+    r"(?<!\w)(?i:from|in|to|near|at|de|d|desde|en|hasta|hacia|para|a)\s+"
+    r"(?P<town>the(?= )|[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]{3,})(?!\w)"
+)
+# The words that say where someone lives, has moved or comes from, just before a town typed in lower case.
+_RESIDENCE_BEFORE = re.compile(
+    r"(?i:\b(?:li(?:ve|ves|ving|ved)(?: out| over| up| down)?|moved|staying|stays|from|reside[ns]?|"
+    r"viv[eoí]n?|viv[íi]a|se mud[óo]|es de|son de|soy de) (?:in|to|at|near|en|a)?\s*)$"
 )
 # A town in lower case before its state or country, as a chat or a portal message types one: "outside
 # bangor, maine", "vive en ciudad de la costa, canelones". The region vouches for the town before it.
@@ -155,15 +161,24 @@ def find_towns(text: str) -> list[Entity]:
             if surface in towns and not lexicon.is_region(surface) and _a_lower_town(surface):
                 found.append(Entity(start, match.end("words"), T.LOCATION))
                 break
+    # a text typed without capitals names its towns so too, the famous among them, after the words that say
+    # where someone lives or comes from ("she moved to seattle", "lives in kent", "i live in the bronx"): there
+    # a town as frequent as a capitalised one inside a sentence is one
+    informal = names.mostly_lower_case(text)
     for match in _LOWER_CUED.finditer(text):
         start, end = match.span("town")
+        lived = informal and _RESIDENCE_BEFORE.search(text, max(0, start - 24), start) is not None
+        if text[start:end].lower() == "the":
+            if not lived or (town := _NEXT_LOWER_WORD.match(text, end)) is None:
+                continue  # "in the villages": a town's name only where someone lives there
+            end = town.end()  # "the bronx"
         # the longest town of several words from here: "en alcala de henares", "in new york"
         ends, position = [], end
         while len(ends) < 3 and (following := _NEXT_LOWER_WORD.match(text, position)) is not None:
             ends.append(position := following.end())
         end = next((e for e in reversed(ends) if text[start:e] in towns), end)
         surface = text[start:end]
-        if surface in towns and _the_town(text, start, end, surface):
+        if surface in towns and _the_town(text, start, end, surface, lived):
             found.append(Entity(start, end, T.LOCATION))
     return found
 
@@ -216,7 +231,7 @@ def _a_place_heading(surface: str, towns: frozenset[str]) -> bool:
     return any(len(w) > 3 and max(lexicon.zipf(w), lexicon.zipf_in(w, "es")) < _OPENING_ZIPF for w in words)
 
 
-def _the_town(text: str, start: int, end: int, surface: str) -> bool:
+def _the_town(text: str, start: int, end: int, surface: str, informal: bool = False) -> bool:
     lower = surface.lower()
     if lower in _CALENDAR or lower in _LATIN or lexicon.is_region(surface) or lexicon.is_kept_term(surface):
         return False
@@ -233,7 +248,7 @@ def _the_town(text: str, start: int, end: int, surface: str) -> bool:
     frequency = max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es"))
     if surface.islower():
         return (
-            frequency < _LOWER_ZIPF
+            frequency < (_INSIDE_SENTENCE_ZIPF if informal else _LOWER_ZIPF)
             and not lexicon.is_clinical_word(surface)
             and not _EPONYM_BEFORE.search(text, max(0, start - 16), start)
         )

@@ -71,6 +71,13 @@ def detector() -> IdentifierDetector:
         # an address read out in words, its flat's number and letter; a Spanish one with its door
         ("i live at thirty one twelve cedar grove avenue apartment four b in", ["thirty one twelve cedar grove"]),
         ("vive en la calle lluís vives veintiocho puerta seis coma", ["calle lluís vives veintiocho puerta seis"]),
+        # a day alone after the words a message plans a day with
+        ("el finde del 12 no puedo; estoy fuera hasta el 20 y la audiencia del 24 sigue", ["12", "20", "24"]),
+        # a famous town typed in lower case where someone lives or has moved
+        (
+            "her son lives in kent now and she moved to seattle. i live in the bronx, no heat",
+            ["kent", "seattle", "bronx"],
+        ),
         # a pasted spreadsheet's cells, by their column
         (
             'last,first,dob,phone,neighborhood,notes\nreyes,j,,206 883 1204,ballard,"tooth abscess"',
@@ -121,6 +128,9 @@ def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
         # counts and streets in a sentence that are no address read out
         ("we saw two more on the main street; walk twenty minutes down the road", ["two more on the main street"]),
         ("la calle tiene dos carriles y la avenida tres", ["calle tiene dos"]),
+        # a share, a list's item and a dose after the words that plan a day; a town's word where no one lives
+        ("subir hasta el 10 %, desde el 3 de la lista, para el 15 mg", ["hasta el 10 %", "el 3 de", "el 15 mg"]),
+        ("we walked in the villages; going to bake; she went to bath after the walk", ["the villages", "bake"]),
     ],
 )
 def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):
