@@ -376,8 +376,8 @@ _LONE_DAY = re.compile(
 _PLANNED_DAY_ES = re.compile(
     r"(?i:\b(?:finde|fin de semana|puente|hasta|desde|a partir|antes|despu[ée]s|para|deposici[óo]n|audiencia|vista|"
     r"cita|turno|reuni[óo]n|juicio|firma)\s+(?:del|el|de el)\s+)(?P<day>[1-9]|[12]\d|3[01])"
-    r"(?![\d.,:/%°ºª]\d|[\d%°ºª]|\s*[%°€$]|\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|hs?\b|mg|kg|km|"
-    r"euros|€|pesos|d[óo]lares|por ?ciento|puntos|a\.\s?m|p\.\s?m|am\b|pm\b|veces|unidades|ui\b|ml\b))"
+    r"(?![\d.,:/%°ºª]\d|[\d%°ºª]|\s*[%°€$]|\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|hs?\b|"
+    r"mg|kg|km|euros|€|pesos|d[óo]lares|por ?ciento|puntos|a\.\s?m|p\.\s?m|am\b|pm\b|veces|unidades|ui\b|ml\b))"
 )
 # The days listed before a day and its month: "los días 14, 15 y 21 de septiembre", "on the 3rd, 4th and 9th
 # of May", "2, 9 and 16 June".
