@@ -1740,39 +1740,34 @@ def _initials(surface: str) -> str | None:
 
 # A person's initials given in brackets after the name, alone or after the role: "Claire Le Brocq (Registered
 # Manager, CLB)", "Helen Vibert (HV)".
+_DECLARED_FOR_MINUTES = 2
 _INITIALS_AFTER = re.compile(r"[ \t]*\((?:[^()\n]{0,60}[,;/][ \t]*)?(?P<initials>[A-Z]{2,4})\)")
 
 
 _NAME_BEFORE = re.compile(r"(?:[A-ZÀ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*\.? ){0,4}[A-ZÀ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*$")
 
 
-def _an_abbreviation(letters: str) -> bool:
-    """Whether ``letters`` abbreviate something else as often as they name a person ("PR", "IT", "UK"): then
-    only the declaration is the person's."""
-    return (
-        letters in lexicon.CLINICAL_ABBREVIATIONS
-        or letters in lexicon.EVERYDAY_ABBREVIATIONS
-        or max(lexicon.zipf(letters.lower()), lexicon.zipf_in(letters.lower(), "es")) >= 4.0
-    )
-
-
-def _declared_initials(text: str, person: Entity) -> str | None:
+def _declared_initials(text: str, person: Entity) -> re.Match | None:
     """The initials ``text`` gives ``person`` after the name, when they are the name's own letters (with or
     without its particles' letters): the minutes name the person by them from then on."""
     declared = _INITIALS_AFTER.match(text, person.end)
-    if declared is None or _an_abbreviation(declared.group("initials")):
+    if declared is None:
         return None
     # the whole name before the bracket, which the rules may have found in pieces ("Claire Le" and "Brocq")
     name = _NAME_BEFORE.search(text, max(0, person.end - 80), person.end)
-    letters = declared.group("initials")
-    return letters if letters in name_initials(name.group(0) if name else "") else None
+    return declared if declared.group("initials") in name_initials(name.group(0) if name else "") else None
+
+
+# A police officer's or a soldier's rank before the name, which minutes leave out of the initials ("DS Paul
+# Renouf (PR)").
+_RANKS = frozenset("ds dc di dci dsupt pc psc sgt insp supt cst cpl det lt capt maj col".split())
 
 
 def name_initials(name: str) -> tuple[str, str]:
     """A name's initials two ways, titles left out: every word's first letter ("Claire Le Brocq" → "CLB"), and
     the capitalised words' without the particles ("María de la Cruz Pérez" → "MCP"). Minutes declare one or
     the other, and a stand-in's are written the same way. Empty for a name of one word."""
-    words = [w for w in _NAME_WORD.findall(name) if w.lower() not in lexicon.TITLES]
+    words = [w for w in _NAME_WORD.findall(name) if w.lower() not in lexicon.TITLES | _RANKS]
     if len(words) < 2:
         return "", ""
     whole = "".join(w[0].upper() for w in words)
@@ -1816,10 +1811,18 @@ def _with_what_the_named_give_away(text: str, found: list[Entity]) -> list[Entit
     last, from every name found."""
     people = [e for e in found if e.type is T.PERSON]
     more = _logins_of_the_named(text, people)
-    declared = {i for e in people if (i := _declared_initials(text, e)) is not None}
+    declarations = [d for e in people if (d := _declared_initials(text, e)) is not None]
+    # The letters are the person's wherever written alone in capitals, since the text has said whose they are.
+    # Those that are also a clinical abbreviation ("HR", "PR", "RA") only where a list of people declares its
+    # initials, as minutes do: a note that gives one doctor's letters still writes "HR 88" for a heart rate.
+    declared = {d.group("initials") for d in declarations}
+    if len(declared) < _DECLARED_FOR_MINUTES:
+        declared -= lexicon.CLINICAL_ABBREVIATIONS
+    more += [Entity(*d.span("initials"), T.PERSON) for d in declarations]
     if declared:
         pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(declared, key=len, reverse=True)) + r")(?![\w'’-])")
         more += [Entity(m.start(), m.end(), T.PERSON) for m in pattern.finditer(text)]
+    more = list({(e.start, e.end): e for e in more}.values())
     more = [e for e in more if not any(f.start < e.end and e.start < f.end for f in found)]
     return sorted(found + more, key=lambda e: e.start) if more else found
 

@@ -6,6 +6,8 @@ same shapes hold that is no one's. None of these examples is from an evaluation 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app.identifiers.detect import IdentifierDetector
@@ -139,3 +141,12 @@ def test_what_a_layout_gives_away_is_hidden(detector, text, identifiers):
 )
 def test_what_the_same_shapes_hold_that_is_no_ones_is_kept(detector, text, kept):
     assert_kept(detector, text, *kept)
+
+
+def test_initials_that_minutes_declare_are_hidden_wherever_written(detector):
+    # with a rank before the name, and letters that also abbreviate a clinical term ("RA")
+    text = "Present: DS Owen Quayle (Police, OQ); Ruth Amy (advocate, RA)\nRA will attend. | OQ | 14 May |"
+    found = {(e.start, e.end) for e in detector.detect(text)}
+    for letters in ("OQ", "RA"):
+        spans = [(m.start(), m.end()) for m in re.finditer(letters, text)]
+        assert len(spans) == 2 and set(spans) <= found, (letters, spans, found)
