@@ -509,8 +509,10 @@ _TOWN_CLOSING_A_HEADING = re.compile(
 # ("SERVICIO DE URGENCIAS", "COURT OF APPEAL").
 _CAPS_WORD = r"[A-ZÁÉÍÓÚÑÜ][A-ZÁÉÍÓÚÑÜ'’\-]+"
 _TOWN_IN_A_HEADING = re.compile(
-    rf"(?m)(?<=[A-ZÁÉÍÓÚÑÜ.)])(?: [–—-] | DE | DEL | OF | AT | EN )"
-    rf"(?P<town>{_CAPS_WORD}(?: (?:DE |DEL |LA |EL |LOS |LAS )?{_CAPS_WORD}){{0,2}})(?=[ \t]*$|[ \t]*[–—(,])"
+    # (or the court's town on a line of its own: "AT GOROKA")
+    rf"(?m)(?:(?<=[A-ZÁÉÍÓÚÑÜ.)])(?: [–—-] | DE | DEL | OF | AT | EN )|^[ \t]*(?:AT|EN) )"
+    rf"(?P<town>{_CAPS_WORD}(?: (?:DE |DEL |LA |EL |LOS |LAS )?{_CAPS_WORD}){{0,2}})"
+    r"(?=[ \t]*$|[ \t]*[–—(,]|[ \t]+-[ \t])"
     rf"|^[ \t]*(?P<before>{_CAPS_WORD}(?: {_CAPS_WORD})?) (?=(?:OFFICE|BRANCH|STATION|REGISTRY|SUB-REGISTRY|"
     rf"DIVISION|DISTRICT OFFICE|POLICE STATION|MAGISTRATES?'? COURT|HIGH COURT)\b)"
 )
@@ -532,9 +534,12 @@ def towns_in_headings(text: str) -> list[Entity]:
     for match in _TOWN_IN_A_HEADING.finditer(text):
         group = "town" if match.group("town") else "before"
         start, end = match.span(group)
-        if not _a_town(text[start:end].title()) and (inner := _LAST_LINKED.search(text, start, end)):
+        if not _a_town(_titled(text[start:end])) and (inner := _LAST_LINKED.search(text, start, end)):
             start = inner.start("town")  # "– DESTACAMENTO DE ÚBEDA": the body's name, then its town
-        town = text[start:end].title()
+        elif not _a_town(_titled(text[start:end])) and (first := _FIRST_WORD.match(text, start, end)):
+            if _everyday_value(text[first.end() : end]):
+                end = first.end()  # "— KABWE CENTRAL —": the town, then its part
+        town = _titled(text[start:end])
         if not _a_town(town) or lexicon.is_region(town) or names_nothing(town):
             continue
         if _EPONYM_HEAD.search(text, max(0, start - 30), start) or lexicon.is_kept_term(town):
@@ -551,11 +556,21 @@ _EPONYM_HEAD = re.compile(
     r"clasificaci[óo]n|scale|syndrome|disease|sign|criteria|score|index|classification|manoeuvre|maneuver)"
     r"(?: [A-ZÁÉÍÓÚÑ]+)?) (?:DE|DEL|OF)? ?$"
 )
+_FIRST_WORD = re.compile(_CAPS_WORD + r"(?= )")
+_LINK_WORDS = frozenset("de del la el los las y of the on upon".split())
+
+
+def _titled(words: str) -> str:
+    """A place's name in capitals as a gazetteer writes it: "SANTIAGO DE CUBA" → "Santiago de Cuba"."""
+    return " ".join(w.lower() if w.lower() in _LINK_WORDS and i else w.title() for i, w in enumerate(words.split(" ")))
+
+
 _LAST_LINKED = re.compile(rf"(?: DE| DEL| OF| AT| EN) (?P<town>{_CAPS_WORD}(?: {_CAPS_WORD})?)$")
 # Words of a heading that the gazetteer also holds as some town's name.
 _HEADING_WORDS = frozenset(
     "JUSTICE APPEAL APPEALS PEACE CHANCERY EQUITY ADMIRALTY PROBATE JUSTICIA PAZ VICTORIA GUARDIA FAMILY "
-    "FAMILIA CORONER HEALTH WELFARE LABOUR LABOR TRABAJO SALUD SOCIAL".split()
+    "FAMILIA CORONER HEALTH WELFARE LABOUR LABOR TRABAJO SALUD SOCIAL NACIMIENTO MATRIMONIO DEFUNCIÓN DEFUNCION "
+    "PROGRESO ESPERANZA CONCORDIA".split()
 )
 
 

@@ -84,6 +84,9 @@ _STRUCTURAL = frozenset(
     "camino centro sala juzgado tribunal audiencia clínica colegio parroquia notaría notaria unidad "
     "mobile union liberty independence providence enterprise".split()
 )
+# A line that a sentence runs on from: its last word in lower case, no stop after it ("his brother comes
+# from\nVitoria", "the flat in\nLiverpool"); the word opening the next line is inside the sentence.
+_WRAPPED_LINE = re.compile(r"(?<![\w'’])(?-i:[a-zà-ÿ]{2,})[ \t]*\n[ \t]*$")
 # Everyday words below this frequency are taken as the town when capitalised inside a sentence; one that
 # opens a sentence (capitalised anyway) must be rarer; one in capitals or in lower case rarer still.
 _INSIDE_SENTENCE_ZIPF = 4.5
@@ -254,6 +257,6 @@ def _the_town(text: str, start: int, end: int, surface: str, informal: bool = Fa
         )
     if surface.isupper():  # four capitals or fewer are an abbreviation's ("HIDA", "CABA")
         return len(surface) > 4 and frequency < _CAPITALS_ZIPF and surface not in lexicon.CLINICAL_ABBREVIATIONS
-    if names.opens_sentence(text, start):
+    if names.opens_sentence(text, start) and not _WRAPPED_LINE.search(text, max(0, start - 40), start):
         return frequency < _OPENING_ZIPF
     return frequency < _INSIDE_SENTENCE_ZIPF

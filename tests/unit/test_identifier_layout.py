@@ -81,6 +81,11 @@ def detector() -> IdentifierDetector:
         # an age over 89 after a name, before a side's letter or in Catalan
         ("Mr Arkadiusz Zielinski, 93, L #NOF, for theatre", ["93"]),
         ("la sra Roser Bonet i Vidal, 95 anys, viu sola", ["95"]),
+        # a town in a heading between dashes, on a court's line of its own, before its part's word
+        ("HOSPITAL REGIONAL - TARMA - Servicio de Medicina\nIN THE HIGH COURT OF KENYA\nAT KISII", ["TARMA", "KISII"]),
+        ("STAMP: ZAMBIA POLICE — MANSA CENTRAL — 09 JUL 2024", ["MANSA"]),
+        # a town opening a line that a sentence runs on to
+        ("su sobrina viene desde\nLogroño y se queda; the flat in\nLeicester is let", ["Logroño", "Leicester"]),
         # a day and month in a text that writes its dates with slashes
         (
             "DOB 3/14/1961. Seen 10/02/2024.\nMRI 7/9 showed a tear. I'm out 8/12–8/16; lmp 6/20",
@@ -131,6 +136,8 @@ def test_what_a_layout_gives_away_is_hidden(detector, text, identifiers):
         ("Under Act 15 of 2023 and Regulation 12 of 2018; Smith & Anor v Jones; Misc. Application", ["15 of 2023"]),
         ("Flown to the U.S.A. and back; P.R.N. analgesia; C.J.P.P.U. 45.218", ["U.S.A.", "P.R.N.", "C.J.P.P.U."]),
         ("Sube a planta, hab. 312.\nSu marido sigue ingresado en la Residencia Ederra.", ["hab. 312"]),
+        # a heading's word that some town is named
+        ("REGISTRO DEL ESTADO CIVIL\nCERTIFICACIÓN DE NACIMIENTO", ["NACIMIENTO"]),
         # in a text that writes its dates with slashes: fractions, scores after their names, pages and acuities
         (
             "DOB 3/14/1961. Seen 10/02/2024.\nHalf: 1/2 tab. Allred 8/8, Barthel 8/20, murmur 2/6.\nP. 3/3, fs. 7/9."
