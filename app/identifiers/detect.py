@@ -1740,11 +1740,40 @@ def _initials(surface: str) -> str | None:
 
 # A person's initials given in brackets after the name, alone or after the role: "Claire Le Brocq (Registered
 # Manager, CLB)", "Helen Vibert (HV)".
-_DECLARED_FOR_MINUTES = 2
 _INITIALS_AFTER = re.compile(r"[ \t]*\((?:[^()\n]{0,60}[,;/][ \t]*)?(?P<initials>[A-Z]{2,4})\)")
 
 
 _NAME_BEFORE = re.compile(r"(?:[A-ZÀ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*\.? ){0,4}[A-ZÀ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*$")
+
+
+def _an_abbreviation(letters: str) -> bool:
+    """Whether ``letters`` abbreviate something else as often as they name a person ("PR", "IT", "UK")."""
+    return (
+        letters in lexicon.CLINICAL_ABBREVIATIONS
+        or letters in lexicon.EVERYDAY_ABBREVIATIONS
+        or max(lexicon.zipf(letters.lower()), lexicon.zipf_in(letters.lower(), "es")) >= 4.0
+    )
+
+
+# Where minutes write a person's initials: a table's cell or a pair ("| PR |", "SB/MT"), in brackets, opening
+# a line before a colon, or before what the person did or will do.
+_MINUTES_CELL = re.compile(r"(?:\|[ \t]*|/|\()$")
+_MINUTES_CELL_AFTER = re.compile(
+    r"[ \t]*(?:\||/|\)|$)|\s+(?:will|to|said|says|reported|confirmed|agreed|advised|noted|explained|"
+    r"asked|stated|attended|visited|saw|spoke|called|raised|informed|requested|shared|contacted|met|is|was|has|had|"
+    r"and [A-Z]{2,4}\b)\b",
+    re.M,
+)
+
+
+def _where_minutes_write_a_person(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 3) : start]
+    line_start = not text[text.rfind("\n", 0, start) + 1 : start].strip()
+    return (
+        _MINUTES_CELL.search(before) is not None
+        or (line_start and text.startswith(":", end))
+        or _MINUTES_CELL_AFTER.match(text, end) is not None
+    )
 
 
 def _declared_initials(text: str, person: Entity) -> re.Match | None:
@@ -1812,16 +1841,19 @@ def _with_what_the_named_give_away(text: str, found: list[Entity]) -> list[Entit
     people = [e for e in found if e.type is T.PERSON]
     more = _logins_of_the_named(text, people)
     declarations = [d for e in people if (d := _declared_initials(text, e)) is not None]
-    # The letters are the person's wherever written alone in capitals, since the text has said whose they are.
-    # Those that are also a clinical abbreviation ("HR", "PR", "RA") only where a list of people declares its
-    # initials, as minutes do: a note that gives one doctor's letters still writes "HR 88" for a heart rate.
-    declared = {d.group("initials") for d in declarations}
-    if len(declared) < _DECLARED_FOR_MINUTES:
-        declared -= lexicon.CLINICAL_ABBREVIATIONS
     more += [Entity(*d.span("initials"), T.PERSON) for d in declarations]
+    declared = {d.group("initials") for d in declarations}
     if declared:
         pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(sorted(declared, key=len, reverse=True)) + r")(?![\w'’-])")
-        more += [Entity(m.start(), m.end(), T.PERSON) for m in pattern.finditer(text)]
+        # The letters are the person's wherever written alone in capitals, since the text has said whose they
+        # are. Those that abbreviate something else ("PR", "IT", "RA") only where minutes write a person's: in
+        # an action table's cell, opening a line before a colon, in brackets, before what the person did ("RA
+        # will attend"); "PR 112" is a pulse still and "the IT helpdesk" a department.
+        more += [
+            Entity(m.start(), m.end(), T.PERSON)
+            for m in pattern.finditer(text)
+            if not _an_abbreviation(m.group(0)) or _where_minutes_write_a_person(text, m.start(), m.end())
+        ]
     more = list({(e.start, e.end): e for e in more}.values())
     more = [e for e in more if not any(f.start < e.end and e.start < f.end for f in found)]
     return sorted(found + more, key=lambda e: e.start) if more else found
