@@ -23,7 +23,12 @@ _ENGLISH_KINDS = (
     r"nursing home|infirmary|building society|credit union|dental practice|practice|elementary|middle school|"
     r"estate agents|funeral home|daycare|preschool|kindergarten|"
     # a care provider named before its trade ("this is derek from craven view care")
-    r"care|home care|care services|lettings|plumbing|garage"
+    r"care|home care|care services|lettings|plumbing|garage|"
+    # insurers, suppliers, therapists, advice projects and shops a dictation or a chat names ("borinquen casualty
+    # insurance", "lakeshore home medical", "eastside bone and joint", "la fiesta tortilleria")
+    r"insurance|home medical|medical supply|medical supplies|rehab|physio|physical therapy|orthopedics|"
+    r"orthopaedics|bone and joint|law project|legal aid|legal services|grocery|store|market|towing|auto body|"
+    r"body shop|tortilleria|bakery|restaurant|cafe|deli"
 )
 _SPANISH_KINDS = (
     r"hospital|cl[íi]nica|farmacias?|centro de salud|centro m[ée]dico|consultorio|sanatorio|colegio|escuela|"

@@ -71,6 +71,12 @@ def detector() -> IdentifierDetector:
         # an address read out in words, its flat's number and letter; a Spanish one with its door
         ("i live at thirty one twelve cedar grove avenue apartment four b in", ["thirty one twelve cedar grove"]),
         ("vive en la calle lluís vives veintiocho puerta seis coma", ["calle lluís vives veintiocho puerta seis"]),
+        # an insurer, a supplier and a clinic named in lower case before their trade
+        (
+            "adjuster at borinquen casualty insurance; oxygen from lakeshore home medical; films at eastside bone and "
+            "joint",
+            ["borinquen casualty insurance", "lakeshore home medical", "eastside bone and joint"],
+        ),
         # a day alone after the words a message plans a day with
         ("el finde del 12 no puedo; estoy fuera hasta el 20 y la audiencia del 24 sigue", ["12", "20", "24"]),
         # a famous town typed in lower case where someone lives or has moved
@@ -131,6 +137,7 @@ def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
         # a share, a list's item and a dose after the words that plan a day; a town's word where no one lives
         ("subir hasta el 10 %, desde el 3 de la lista, para el 15 mg", ["hasta el 10 %", "el 3 de", "el 15 mg"]),
         ("we walked in the villages; going to bake; she went to bath after the walk", ["the villages", "bake"]),
+        ("the corner store, the grocery store, workers comp insurance, home medical equipment", ["corner store"]),
     ],
 )
 def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):
