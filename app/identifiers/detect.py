@@ -16,7 +16,17 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 
-from app.identifiers import address_tails, descriptors, lexicon, names, organisations, places, rules, spelled_numbers
+from app.identifiers import (
+    address_tails,
+    descriptors,
+    file_names,
+    lexicon,
+    names,
+    organisations,
+    places,
+    rules,
+    spelled_numbers,
+)
 from app.identifiers.dates import CALENDAR_WORDS, find_dates
 from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
@@ -27,6 +37,7 @@ from app.identifiers.learned_tagger import LearnedTagger, joined_to_neighbours, 
 from app.identifiers.lower_case_institutions import find_lower_case_institutions
 from app.identifiers.lower_case_names import find_labelled_lower_case_names, find_lower_case_pairs
 from app.identifiers.numbers import cue_spans, find_numbers
+from app.identifiers.ocr import with_digits_repaired
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
 from app.identifiers.plates import VEHICLE_WORDS
@@ -225,9 +236,13 @@ class IdentifierDetector:
         the user marked for this conversation, beside the office's lists."""
         language = language or detect_language(text)
         kept = tuple(kept)
+        text = with_digits_repaired(text)  # the same length: every span found is the span in the text given
         found = self.detect_by_rules(text, known, language, hidden, kept)
         if not self.use_tagger:
-            return _across_apostrophes(text, _with_what_the_named_give_away(text, _with_ages_after_people(text, found)))
+            return _across_line_breaks(
+                text,
+                _across_apostrophes(text, _with_what_the_named_give_away(text, _with_ages_after_people(text, found))),
+            )
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         tagger = self._tagger or shipped_tagger()
         learned = _drop_medicine_and_law(
@@ -249,10 +264,13 @@ class IdentifierDetector:
             [e for e in _resolve(_further_mentions(text, named, ())) if not index.any_overlap(e)],
             kept_terms,
         )
-        return _across_apostrophes(
+        return _across_line_breaks(
             text,
-            _with_what_the_named_give_away(
-                text, _with_ages_after_people(text, joined_to_neighbours(text, found, learned))
+            _across_apostrophes(
+                text,
+                _with_what_the_named_give_away(
+                    text, _with_ages_after_people(text, joined_to_neighbours(text, found, learned))
+                ),
             ),
         )
 
@@ -266,6 +284,7 @@ class IdentifierDetector:
     ) -> list[Entity]:
         """``detect`` without the learned stage: what the learned tagger reads beside each word."""
         language = language or detect_language(text)
+        text = with_digits_repaired(text)
         cued = self._cued_findings(text)
         found = self._rule_findings(text) + cued
         dates = [Entity(s, e, T.DATE) for s, e in find_dates(text)]
@@ -278,6 +297,7 @@ class IdentifierDetector:
         read_by_form = find_spoken(text) + find_table_cells(text)
         found += read_by_form
         found += find_file_names(text)
+        found += self._inside_file_names(text)
         # "18-VI-2019" reads as a code of letters and digits too; a date it is, and its stand-in a date
         found = [
             f
@@ -390,6 +410,19 @@ class IdentifierDetector:
             + organisations.find_copyright_holders(text)
             + find_dialogue_speakers(text)
         )
+
+    def _inside_file_names(self, text: str) -> list[Entity]:
+        """The dates, checked numbers and cued codes inside quoted files' names and folders' paths, read as
+        words ("DNI_Montaña_28954107M.pdf", "2025-03-04_Petition_25CH1-25-cv-00418.pdf", "Medicaid_card_
+        100847362.jpg"); the names of people in them are ``find_file_names``'s."""
+        found = []
+        for start, end in file_names.stems(text):
+            words = file_names.as_words(text[start:end])
+            inner = [Entity(s, e, T.DATE) for s, e in find_dates(words)] + find_numbers(words)
+            inner += [Entity(s, e, rule.type) for rule in rules.RULES if rule.cued for s, e in rule.find(words)]
+            inner += [e for e in self._rule_findings(words) if e.type is not T.PERSON]
+            found += [Entity(start + e.start, start + e.end, e.type) for e in inner]
+        return found
 
     def _rule_findings(self, text: str) -> list[Entity]:
         found = [
@@ -1813,6 +1846,36 @@ _SIGNED_BY = re.compile(
 _APOSTROPHE_TAIL = re.compile(r"['’ʻ](?!(?i:s|t|re|ll|d|ve|m)(?![^\W\d_]))[^\W\d_]{1,12}(?![\w'’ʻ])")
 _APOSTROPHE_HEAD = re.compile(r"(?<![\w'’ʻ])[A-ZÀ-Þ][a-zà-ÿ]{1,3}['’ʻ]$")
 _NAMED_KINDS = (T.PERSON, T.LOCATION, T.ORGANIZATION, T.ADDRESS)
+
+
+# A word that a scan or a narrow column broke at a line's end with a hyphen: its tail opens the next line
+# ("Mrs Tre-\ngear", "MEJÍA BONI-\nLLA", "Marie-Thé-\nrèse").
+_BROKEN_TAIL = re.compile(r"-[ \t]*\n[ \t]*[^\W\d_]+")
+_BROKEN_HEAD = re.compile(r"(?<![\w'’])[^\W\d_]+-[ \t]*\n[ \t]*$")
+
+
+def _across_line_breaks(text: str, found: list[Entity]) -> list[Entity]:
+    """Names found in part where a hyphen broke the word at a line's end: the part on the other line joins
+    the name, unless another finding holds it."""
+    out: list[Entity] = []
+    absorbed = -1
+    for i, entity in enumerate(found):
+        if i == absorbed:
+            continue
+        if entity.type in _NAMED_KINDS:
+            start, end = entity.start, entity.end
+            tail = _BROKEN_TAIL.match(text, end)
+            if tail and i + 1 < len(found) and end < found[i + 1].start and found[i + 1].end <= tail.end():
+                absorbed = i + 1  # the tail read alone as another word ("CALDE-\nRÓN": "RÓN" a town)
+            if tail and (i + 1 == len(found) or found[i + 1].start >= tail.end() or absorbed == i + 1):
+                end = tail.end()
+            head = _BROKEN_HEAD.search(text, max(0, start - 40), start) if not text[start:end].startswith("-") else None
+            if head and (not out or out[-1].end <= head.start()):
+                start = head.start()
+            if (start, end) != (entity.start, entity.end):
+                entity = Entity(start, end, entity.type)
+        out.append(entity)
+    return out
 
 
 def _across_apostrophes(text: str, found: list[Entity]) -> list[Entity]:

@@ -19,6 +19,23 @@ _PART = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"[A-Z][a-z]+")
 
 
+# A folder's path on a shared drive, which names the client and the matter as a file's name does:
+# "S:\\Clients\\Holloway_B (25-0112)\\Pleadings\\", "Z:\\DESPACHO\\EXPEDIENTES 2025\\25-046 GIL MOGOLLON …\\".
+_FOLDER_PATH = re.compile(r"(?<![\w\\])[A-Za-z]:\\[^\n\\]+(?:\\[^\n\\]+)*\\?")
+
+
+def stems(text: str) -> list[tuple[int, int]]:
+    """The spans of the quoted files' names without their extensions, and of folders' paths: read with their
+    underscores and backslashes as spaces, a name's codes and dates are what the rules find in prose."""
+    spans = [(m.start(), m.group(0).rfind(".") + m.start()) for m in _FILE_NAME.finditer(text)]
+    return spans + [m.span() for m in _FOLDER_PATH.finditer(text)]
+
+
+def as_words(stem: str) -> str:
+    """``stem`` with the marks that join a file's words as spaces, the same length."""
+    return stem.replace("_", " ").replace("\\", " ")
+
+
 def find_file_names(text: str) -> list[Entity]:
     """The dates and the people's names in the files' names ``text`` quotes."""
     found = []

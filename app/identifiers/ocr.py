@@ -1,0 +1,35 @@
+"""Numbers as a scanner's text recognition writes them: "2O24", "7O4 219 386", "1l85 Main Street",
+"(204) 582-77OO", "V-18.4l2.907". A fax or a scan pasted into a message reads O for 0 and l or I for 1, and a
+number so written looks like a word to every rule that reads digits.
+
+The rules read a copy of the text with those letters put back to digits inside runs that are mostly digits
+already; the copy has the same length, so every span found in it is the span in the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A run of digits and the letters read for them, with the marks that join a number's groups.
+_NUMBER_RUN = re.compile(r"(?<!\w)[0-9OoIl]+(?:[/\-.:][0-9OoIl]+)*(?!\w)")
+_DIGIT_FOR = str.maketrans("OoIl", "0011")
+# Two digits at least, and no more letters than digits: "O2", "Il" and "lOl" are what they read as.
+_MIN_DIGITS = 2
+
+
+_GROUP = re.compile(r"[0-9OoIl]+")
+
+
+def _repaired(match: re.Match) -> str:
+    run = match.group(0)
+    digits = sum(c.isdigit() for c in run)
+    letters = sum(c in "OoIl" for c in run)
+    if not letters or digits < _MIN_DIGITS or letters > digits:
+        return run
+    # a group of letters alone is a word or a form's letter still: "I-485", "O-negative"
+    return _GROUP.sub(lambda g: g.group(0).translate(_DIGIT_FOR) if re.search(r"\d", g.group(0)) else g.group(0), run)
+
+
+def with_digits_repaired(text: str) -> str:
+    """``text`` with the letters a scan read for digits inside numbers put back, the same length."""
+    return _NUMBER_RUN.sub(_repaired, text)

@@ -1,0 +1,73 @@
+"""Identifiers in text pasted from other software: numbers as a scan's text recognition writes them ("2O24"),
+names a narrow column broke at a line's end with a hyphen, the dates, codes and numbers in quoted files' names
+and folders' paths. And what the same forms hold that is no one's. None of these examples is from an
+evaluation set."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.identifiers.detect import IdentifierDetector
+from app.identifiers.ocr import with_digits_repaired
+from app.identifiers.pseudonyms import Pseudonymiser, Pseudonyms
+from tests.unit.test_identifier_classes import assert_hidden, assert_kept
+
+
+@pytest.fixture(scope="module")
+def detector() -> IdentifierDetector:
+    return IdentifierDetector()
+
+
+@pytest.mark.parametrize(
+    ("scanned", "read"),
+    [
+        ("Admitted l2/1l/2O24, seen Dec 2O24", "Admitted 12/11/2024, seen Dec 2024"),
+        ("Tel (613) 582-77OO, C.I. V-18.4l2.907", "Tel (613) 582-7700, C.I. V-18.412.907"),
+        # letters that are words, a gas's or a form's name, a single digit beside a letter
+        ("SpO2 92% on O2, CO2 45; form I-485; lOl; O3-Mar", "SpO2 92% on O2, CO2 45; form I-485; lOl; O3-Mar"),
+    ],
+)
+def test_a_scans_letters_for_digits_are_read_as_digits_inside_numbers_only(scanned, read):
+    assert with_digits_repaired(scanned) == read
+    assert len(with_digits_repaired(scanned)) == len(scanned)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        # numbers a scan misread
+        ("Faxed 14/O3/2O25. NHS No. 943 47O 5919. Tel 0l632 96O 441", ["14/O3/2O25", "943 47O 5919"]),
+        ("Fecha de ingreso: l2/1l/2O24   DNI 5O7l8293Z", ["l2/1l/2O24"]),
+        # a name broken at a line's end by a hyphen
+        ("Thank you for referring Mrs Pen-\nhaligon, a lady who lives alone", ["Mrs Pen-\nhaligon"]),
+        ("el paciente\nRIGOBERTO ANTONIO SARMIENTO CALDE-\nRÓN, con Identidad", ["SARMIENTO CALDE-\nRÓN"]),
+        # dates, codes and checked numbers in files' names and a folder's path
+        (
+            "  2024-11-04_Petition_Guardianship_24-PR-00731.pdf\n  DNI_Alcántara_50718293Z.pdf\n"
+            "  extracto_ES9121000418450200051332.xlsx",
+            ["2024-11-04", "50718293Z", "ES9121000418450200051332"],
+        ),
+    ],
+)
+def test_what_pasted_text_gives_away_is_hidden(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("SpO2 88% on 2L O2; pCO2 6.1; form I-485 filed", ["SpO2", "O2", "pCO2", "I-485"]),
+        ("The pre-\noperative check was fine; she is well-\nknown to the team", ["operative", "known"]),
+        ("  Escala_Barthel_enfermeria.pdf\n  plantilla_informe_alta.docx", ["Escala", "plantilla_informe_alta"]),
+    ],
+)
+def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):
+    assert_kept(detector, text, *kept)
+
+
+def test_a_scanned_number_gets_a_stand_in_and_comes_back_as_written():
+    pseudonymiser = Pseudonymiser(Pseudonyms(seed=3), detector=IdentifierDetector(use_tagger=False))
+    text = "Seen 14/O3/2O25 by Dr Lowri Pen-\nhaligon. NHS No. 943 47O 5919."
+    result = pseudonymiser.pseudonymise(text)
+    assert "2O25" not in result.text and "47O 5919" not in result.text and "haligon" not in result.text
+    assert pseudonymiser.reidentify(result.text) == text
