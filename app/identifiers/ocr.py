@@ -30,6 +30,16 @@ def _repaired(match: re.Match) -> str:
     return _GROUP.sub(lambda g: g.group(0).translate(_DIGIT_FOR) if re.search(r"\d", g.group(0)) else g.group(0), run)
 
 
+# One digit and one letter read for another ("Feb 2O", "O4 de marzo", "9l años"): a number only in a text
+# that shows a scan's misreadings already, and never oxygen or ozone.
+_SHORT_RUN = re.compile(r"(?<![\w.,/\-])(?:[OoIl]\d|\d[OoIl])(?![\w/]|[.,\-]\d)")
+_GASES = frozenset({"O2", "O3"})
+_SCANNED = 2
+
+
 def with_digits_repaired(text: str) -> str:
     """``text`` with the letters a scan read for digits inside numbers put back, the same length."""
-    return _NUMBER_RUN.sub(_repaired, text)
+    repaired = _NUMBER_RUN.sub(_repaired, text)
+    if sum(a != b for a, b in zip(text, repaired)) < _SCANNED:
+        return repaired
+    return _SHORT_RUN.sub(lambda m: m.group(0) if m.group(0) in _GASES else m.group(0).translate(_DIGIT_FOR), repaired)

@@ -745,6 +745,8 @@ _STATUTE_BEFORE = re.compile(
     r"(?i:\b(?:act|acts|instrument|notice|regulations?|ordinance|decree|rules|order|bill|law|ley|decreto|"
     r"reglamento|gazette|supplement)\b)[^\n]{0,12}$"
 )
+# A law's or an order's short word before its number: "RD 1093/1997", "Orden SND/399/2020", "Directiva 2011/24".
+_A_LAWS_SHORT_WORD = re.compile(r"(?i:\b(?:rd|rdl|lo|l\.o\.|directiva|orden|circular|art\.?|arts\.?)\b)[^\n]{0,6}$")
 _NOT_YEARS_AFTER = (
     r" ?(?i:%|percent|per cent|days?|weeks?|months?|hours?|hrs?|minutes?|mins?|seconds?|secs?|d[íi]as?|semanas?|"
     r"meses|horas?|minutos?|on\b|sats?\b|saturation|kg|lbs?|cm)"
@@ -950,8 +952,17 @@ RULES: tuple[Rule, ...] = (
         r"(?<!\w)(?:(?:Deed|Plat|Map|Official Records|O\.R\.|Will|Mortgage) )?Book \d{1,5},? (?:at )?Pages? "
         r"(?P<value>\d{1,5}(?:\s?[-–]\s?\d{1,5})?)(?!\d)",
     ),
-    # A serial number and its year, as courts and registries number matters ("169647/2025").
+    # A serial number and its year, as courts and registries number matters ("169647/2025"), and with three
+    # digits where no law's word stands before it ("Provisión de apoyos 318/2025"; "Ley 100/1993" is a law's).
     _rule(T.CASE_NUMBER, r"\b\d{4,}/(?:19|20)\d{2}\b"),
+    _rule(
+        T.CASE_NUMBER,
+        r"(?<![\w/.\-])\d{3}/(?:19|20)\d{2}(?![\w/]|[.,]\d)",
+        context=lambda match: (
+            _STATUTE_BEFORE.search(match.string, max(0, match.start() - 40), match.start()) is None
+            and _A_LAWS_SHORT_WORD.search(match.string, max(0, match.start() - 16), match.start()) is None
+        ),
+    ),
     # A shorter serial after the word naming the proceedings: "Juicio Verbal 412/2024", "Sentencia n.º 88/2025".
     _rule(
         T.CASE_NUMBER,

@@ -23,8 +23,11 @@ def detector() -> IdentifierDetector:
     [
         ("Admitted l2/1l/2O24, seen Dec 2O24", "Admitted 12/11/2024, seen Dec 2024"),
         ("Tel (613) 582-77OO, C.I. V-18.4l2.907", "Tel (613) 582-7700, C.I. V-18.412.907"),
-        # letters that are words, a gas's or a form's name, a single digit beside a letter
-        ("SpO2 92% on O2, CO2 45; form I-485; lOl; O3-Mar", "SpO2 92% on O2, CO2 45; form I-485; lOl; O3-Mar"),
+        # letters that are words, a gas's or a form's name, a single digit beside a letter where no other
+        # number shows a scan's misreading
+        ("SpO2 92% on O2, CO2 45; form I-485; lOl; O4-Mar", "SpO2 92% on O2, CO2 45; form I-485; lOl; O4-Mar"),
+        # and where others do
+        ("Fax 2O25-O3-1l: seen O4-Mar, 9l años, on O2", "Fax 2025-03-11: seen 04-Mar, 91 años, on O2"),
     ],
 )
 def test_a_scans_letters_for_digits_are_read_as_digits_inside_numbers_only(scanned, read):
@@ -38,6 +41,8 @@ def test_a_scans_letters_for_digits_are_read_as_digits_inside_numbers_only(scann
         # numbers a scan misread
         ("Faxed 14/O3/2O25. NHS No. 943 47O 5919. Tel 0l632 96O 441", ["14/O3/2O25", "943 47O 5919"]),
         ("Fecha de ingreso: l2/1l/2O24   DNI 5O7l8293Z", ["l2/1l/2O24"]),
+        # a court's serial and its year after the proceedings' own words
+        ("Provisión de apoyos 318/2025, Juzgado de Primera Instancia", ["318/2025"]),
         # a name broken at a line's end by a hyphen
         ("Thank you for referring Mrs Pen-\nhaligon, a lady who lives alone", ["Mrs Pen-\nhaligon"]),
         ("el paciente\nRIGOBERTO ANTONIO SARMIENTO CALDE-\nRÓN, con Identidad", ["SARMIENTO CALDE-\nRÓN"]),
@@ -57,6 +62,7 @@ def test_what_pasted_text_gives_away_is_hidden(detector, text, identifiers):
     ("text", "kept"),
     [
         ("SpO2 88% on 2L O2; pCO2 6.1; form I-485 filed", ["SpO2", "O2", "pCO2", "I-485"]),
+        ("Ley 100/1993, RD 174/2011 y la Ley Orgánica 3/2018", ["100/1993", "174/2011"]),
         ("The pre-\noperative check was fine; she is well-\nknown to the team", ["operative", "known"]),
         ("  Escala_Barthel_enfermeria.pdf\n  plantilla_informe_alta.docx", ["Escala", "plantilla_informe_alta"]),
     ],
