@@ -40,6 +40,6 @@ _SCANNED = 2
 def with_digits_repaired(text: str) -> str:
     """``text`` with the letters a scan read for digits inside numbers put back, the same length."""
     repaired = _NUMBER_RUN.sub(_repaired, text)
-    if sum(a != b for a, b in zip(text, repaired)) < _SCANNED:
+    if sum(a != b for a, b in zip(text, repaired, strict=True)) < _SCANNED:
         return repaired
     return _SHORT_RUN.sub(lambda m: m.group(0) if m.group(0) in _GASES else m.group(0).translate(_DIGIT_FOR), repaired)
