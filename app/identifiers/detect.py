@@ -239,7 +239,7 @@ class IdentifierDetector:
         text = with_digits_repaired(text)  # the same length: every span found is the span in the text given
         found = self.detect_by_rules(text, known, language, hidden, kept)
         if not self.use_tagger:
-            return _across_line_breaks(
+            return _finished(
                 text,
                 _across_apostrophes(text, _with_what_the_named_give_away(text, _with_ages_after_people(text, found))),
             )
@@ -264,7 +264,7 @@ class IdentifierDetector:
             [e for e in _resolve(_further_mentions(text, named, ())) if not index.any_overlap(e)],
             kept_terms,
         )
-        return _across_line_breaks(
+        return _finished(
             text,
             _across_apostrophes(
                 text,
@@ -1846,6 +1846,24 @@ _SIGNED_BY = re.compile(
 _APOSTROPHE_TAIL = re.compile(r"['’ʻ](?!(?i:s|t|re|ll|d|ve|m)(?![^\W\d_]))[^\W\d_]{1,12}(?![\w'’ʻ])")
 _APOSTROPHE_HEAD = re.compile(r"(?<![\w'’ʻ])[A-ZÀ-Þ][a-zà-ÿ]{1,3}['’ʻ]$")
 _NAMED_KINDS = (T.PERSON, T.LOCATION, T.ORGANIZATION, T.ADDRESS)
+
+
+# A calendar invitation's time zone, which names the zone's cities: "(UTC+01:00) Bruselas, Copenhague, Madrid,
+# París", "(UTC-05:00) Bogotá, Lima, Quito".
+_TIME_ZONE = re.compile(r"\((?:UTC|GMT)[ \t]?(?:[+\-−±][ \t]?\d{1,2}(?::\d{2})?)?\)[^\n]{0,80}")
+
+
+def _finished(text: str, found: list[Entity]) -> list[Entity]:
+    """``found`` with names joined across a line's hyphen and without a time zone's cities."""
+    found = _across_line_breaks(text, found)
+    zones = [m.span() for m in _TIME_ZONE.finditer(text)]
+    if not zones:
+        return found
+    return [
+        e
+        for e in found
+        if e.type is not T.LOCATION or not any(start <= e.start and e.end <= end for start, end in zones)
+    ]
 
 
 # A word that a scan or a narrow column broke at a line's end with a hyphen: its tail opens the next line

@@ -28,7 +28,8 @@ _MAKES = (
 )
 _SEP = r"(?:,?\s*(?:[:#]|(?i:no\.?|n[º°]\.?)|is|was|es|era)\s*|\s+)"
 _NOT_A_VEHICLE_WORD = rf"(?!(?i:{VEHICLE_WORDS})(?!\w))"
-_PLATE = rf"{_NOT_A_VEHICLE_WORD}(?P<plate>[A-Za-z0-9]{{1,5}}(?:[ \-][A-Za-z0-9]{{1,5}}){{0,3}})(?![\w\-])"
+# (a plate of one group has up to eight characters: "MPH417", "KTR882", "7ABC123")
+_PLATE = rf"{_NOT_A_VEHICLE_WORD}(?P<plate>[A-Za-z0-9]{{1,8}}(?:[ \-][A-Za-z0-9]{{1,5}}){{0,3}})(?![\w\-])"
 _CUED_PLATE = re.compile(
     rf"(?<![\w\-])(?:(?i:{VEHICLE_WORDS})(?!\w)"
     # the make and a model's word or two, the fewest first: "VW Golf F-AO 2291"
@@ -36,11 +37,19 @@ _CUED_PLATE = re.compile(
 )
 
 
+_CUE = re.compile(rf"(?<![\w\-])(?:(?i:{VEHICLE_WORDS})(?!\w)|(?i:{_MAKES}))")
+
+
 def find_plates(text: str) -> list[Entity]:
     """Plates named by a vehicle's word or its make and model."""
     found = []
-    for match in _CUED_PLATE.finditer(text):
+    # read from every cue, not only after the last match: "the plate on his ute is MPH417" is read from "ute"
+    # once the words after "plate" are no plate
+    matches = (_CUED_PLATE.match(text, cue.start()) for cue in _CUE.finditer(text))
+    for match in (m for m in matches if m is not None):
         start, end = match.span("plate")
+        if any(start < f.end for f in found[-1:]):
+            continue
         groups = re.split(r"([ \-])", match.group("plate"))
         while groups and _goes_on(groups[-1]):  # "rkz 4471 on royal avenue": the plate ended before "on"
             groups = groups[:-2]

@@ -41,6 +41,8 @@ def test_a_scans_letters_for_digits_are_read_as_digits_inside_numbers_only(scann
         # numbers a scan misread
         ("Faxed 14/O3/2O25. NHS No. 943 47O 5919. Tel 0l632 96O 441", ["14/O3/2O25", "943 47O 5919"]),
         ("Fecha de ingreso: l2/1l/2O24   DNI 5O7l8293Z", ["l2/1l/2O24"]),
+        # a plate of six characters, named after the words about the vehicle
+        ("The plate on his ute is KRT552 if they need to move it off the drive", ["KRT552"]),
         # a court's serial and its year after the proceedings' own words
         ("Provisión de apoyos 318/2025, Juzgado de Primera Instancia", ["318/2025"]),
         # a name broken at a line's end by a hyphen
@@ -63,6 +65,8 @@ def test_what_pasted_text_gives_away_is_hidden(detector, text, identifiers):
     [
         ("SpO2 88% on 2L O2; pCO2 6.1; form I-485 filed", ["SpO2", "O2", "pCO2", "I-485"]),
         ("Ley 100/1993, RD 174/2011 y la Ley Orgánica 3/2018", ["100/1993", "174/2011"]),
+        # a calendar invitation's time zone names its cities
+        ("Cuándo: jueves, 13 de marzo 9:30 (UTC+01:00) Bruselas, Copenhague, Madrid, París", ["Bruselas", "Madrid"]),
         ("The pre-\noperative check was fine; she is well-\nknown to the team", ["operative", "known"]),
         ("  Escala_Barthel_enfermeria.pdf\n  plantilla_informe_alta.docx", ["Escala", "plantilla_informe_alta"]),
     ],
