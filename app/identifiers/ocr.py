@@ -18,10 +18,14 @@ _MIN_DIGITS = 2
 
 
 _GROUP = re.compile(r"[0-9OoIl]+")
+# What any misread number holds: a digit beside one of the letters (most texts have none).
+_A_LETTER_IN_A_NUMBER = re.compile(r"\d[OoIl]|[OoIl]\d")
 
 
 def _repaired(match: re.Match) -> str:
     run = match.group(0)
+    if run.isalpha() or not _A_LETTER_IN_A_NUMBER.search(run):
+        return run  # most runs are a number's digits alone, or a word ("Il", "lo")
     digits = sum(c.isdigit() for c in run)
     letters = sum(c in "OoIl" for c in run)
     if not letters or digits < _MIN_DIGITS or letters > digits:
@@ -39,7 +43,9 @@ _SCANNED = 2
 
 def with_digits_repaired(text: str) -> str:
     """``text`` with the letters a scan read for digits inside numbers put back, the same length."""
+    if not _A_LETTER_IN_A_NUMBER.search(text):
+        return text
     repaired = _NUMBER_RUN.sub(_repaired, text)
-    if sum(a != b for a, b in zip(text, repaired, strict=True)) < _SCANNED:
+    if repaired == text or sum(a != b for a, b in zip(text, repaired, strict=True)) < _SCANNED:
         return repaired
     return _SHORT_RUN.sub(lambda m: m.group(0) if m.group(0) in _GASES else m.group(0).translate(_DIGIT_FOR), repaired)
