@@ -1853,9 +1853,45 @@ _NAMED_KINDS = (T.PERSON, T.LOCATION, T.ORGANIZATION, T.ADDRESS)
 _TIME_ZONE = re.compile(r"\((?:UTC|GMT)[ \t]?(?:[+\-−±][ \t]?\d{1,2}(?::\d{2})?)?\)[^\n]{0,80}")
 
 
+# A Spanish nickname's article, which is part of it ("el Güero", "la Chata", "el Negro Ibáñez"), and the words
+# that give a nickname ("conocido como «el Cuervo»", "le dicen el Güero", "("el Rubio")").
+_ARTICLE_BEFORE = re.compile(r"(?<![\w'’])(?i:el|la) $")
+_NICKNAME_CUE_BEFORE = re.compile(
+    r"(?i:\b(?:conocid[oa] como|alias|apodad[oa]|le dicen|le llaman|le decían|a quien le dicen)[ \t]*[«\"“(]?|"
+    r"[«\"“]|\([\"“«])(?i:el|la) $"
+)
+
+
+def _with_nickname_articles(text: str, found: list[Entity]) -> list[Entity]:
+    """A nickname found without its article, the article joined to it: a person's nickname that is no given
+    name on the lists ("el Chuchi", not "la María"), and a word the rules took for a place or a firm where the
+    words before it give a nickname ("conocido como «el Cuervo»")."""
+    out = []
+    for entity in found:
+        article = _ARTICLE_BEFORE.search(text, max(0, entity.start - 3), entity.start)
+        first = entity.text_in(text).split()[0] if entity.text_in(text).split() else ""
+        if article and first[:1].isupper() and entity.type in (T.PERSON, T.LOCATION, T.ORGANIZATION):
+            cued = _NICKNAME_CUE_BEFORE.search(text, max(0, entity.start - 40), entity.start) is not None
+            # (one word, no title's, given name's or abbreviation's, nor the first of a longer name: "el Dr.
+            # García", "la María", "la ART" and "el Guardia Civil" are no nicknames)
+            nickname = (
+                entity.type is T.PERSON
+                and " " not in entity.text_in(text).strip()
+                and not first.isupper()
+                and not re.match(r" [A-ZÀ-Þ]", text[entity.end : entity.end + 2])
+                and first.lower().rstrip(".") not in lexicon.TITLES
+                and first.lower() not in lexicon.every_given_name()
+            )
+            if cued or nickname:
+                entity = Entity(article.start(), entity.end, T.PERSON)
+        out.append(entity)
+    return out
+
+
 def _finished(text: str, found: list[Entity]) -> list[Entity]:
-    """``found`` with names joined across a line's hyphen and without a time zone's cities."""
-    found = _across_line_breaks(text, found)
+    """``found`` with names joined across a line's hyphen and to a nickname's article, and without a time
+    zone's cities."""
+    found = _with_nickname_articles(text, _across_line_breaks(text, found))
     zones = [m.span() for m in _TIME_ZONE.finditer(text)]
     if not zones:
         return found

@@ -1379,7 +1379,8 @@ RULES: tuple[Rule, ...] = (
         r"boss|work|carer|plumber|vecin[oa]|jefe|jefa|trabajo|casero|casera))?"
         # (and the emoji a contact is saved with: "Marisol T 🌵:")
         r"(?: \([^()\n]{1,30}\))?(?: ?[^\w\s:()]{1,4})?:",
-        accept=_not_a_label,
+        # (a nickname with its article is a contact's, never a line's label: "- el flaco:", "- la negra:")
+        accept=lambda surface: _not_a_label(surface) or re.match(r"(?i:el|la) \S", surface) is not None,
         cued=True,
     ),
     # A name before the date of birth that identifies its holder, as lists and registers write them: "- Duc

@@ -77,6 +77,9 @@ def detector() -> IdentifierDetector:
             "joint",
             ["borinquen casualty insurance", "lakeshore home medical", "eastside bone and joint"],
         ),
+        # a Spanish nickname with its article: a chat's sender, a neighbour, one given in quotes
+        ("14/5/25 09:20 - el flaco: ya voy\nUn vecino, el Chuchi, le sube la leña", ["el flaco", "el Chuchi"]),
+        ("su pareja, conocido como «el Cuervo», llegó tarde", ["el Cuervo"]),
         # a day alone after the words a message plans a day with
         ("el finde del 12 no puedo; estoy fuera hasta el 20 y la audiencia del 24 sigue", ["12", "20", "24"]),
         # a famous town typed in lower case where someone lives or has moved
@@ -138,6 +141,8 @@ def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
         ("subir hasta el 10 %, desde el 3 de la lista, para el 15 mg", ["hasta el 10 %", "el 3 de", "el 15 mg"]),
         ("we walked in the villages; going to bake; she went to bath after the walk", ["the villages", "bake"]),
         ("the corner store, the grocery store, workers comp insurance, home medical equipment", ["corner store"]),
+        # an article before a title, a given name, an abbreviation or a longer name is no nickname's
+        ("la vio el Dr. Salas; vino la María; llamó a la ART; ante el Guardia Civil", ["la vio el", "vino la", "a la"]),
     ],
 )
 def test_what_the_same_forms_hold_that_is_no_ones_is_kept(detector, text, kept):
