@@ -287,6 +287,17 @@ _ID_LABELS = frozenset(
 )
 
 
+def _a_rare_capital_word(word: str) -> bool:
+    """A word in capitals that abbreviates nothing, names no place on its own and no dictionary holds."""
+    return (
+        word not in lexicon.CLINICAL_ABBREVIATIONS
+        and word not in lexicon.EVERYDAY_ABBREVIATIONS
+        and not lexicon.is_kept_term(word)
+        and not lexicon.is_region(word.title())
+        and max(lexicon.zipf(word.lower()), lexicon.zipf_in(word.lower(), "es")) < 2.5
+    )
+
+
 def _surname_then_given(surface: str) -> bool:
     """Whether "SURNAME, Given" is a person's: not a county and its state, nor a surname before a state."""
     surname, given = surface.split(", ", 1)
@@ -1480,6 +1491,21 @@ RULES: tuple[Rule, ...] = (
         rf"(?<=\| )(?P<value>(?:{_PARTICLE} ){{0,3}}{_CAPITAL_NAME}(?: {_CAPITAL_NAME})?, {_CAPITAL_NAME}"
         rf"(?: {_CAPITAL_NAME})?)(?= +\|)",
         accept=_surname_then_given,
+    ),
+    # A surname in capitals and the initials after it, as registers and African and Asian forms write a name:
+    # "Client ATUHAIRE P. K. (ART No. …)", "MUTASA T.R."
+    _rule(
+        T.PERSON,
+        r"(?<![\w.])(?P<value>[A-ZÀ-Þ]{3,}(?:[ \-][A-ZÀ-Þ]{3,})?(?: [A-Z]\.(?: ?[A-Z]\.){0,2}))(?![\w])",
+        accept=lambda surface: all(_a_rare_capital_word(w) for w in re.findall(r"[A-ZÀ-Þ]{3,}", surface)),
+    ),
+    # A sole trader before the business's name: "KAUPA WAPI trading as KAUPA BROTHERS TRANSPORT", "Dawn Reid t/a
+    # Reid's Cleaning".
+    _rule(
+        T.PERSON,
+        rf"(?<![\w'’])(?P<value>{_CAPITAL_NAME}(?: {_CAPITAL_NAME}){{1,3}}) (?:trading as|t/a)\b",
+        accept=_not_a_label,
+        cued=True,
     ),
     # A nickname in quotes after a name, alone in its brackets or first: "Mr Desmond Kilpatrick ("Des")",
     # "Tyson ("Ty", gr. 3)".

@@ -81,6 +81,9 @@ def detector() -> IdentifierDetector:
         # an age over 89 after a name, before a side's letter or in Catalan
         ("Mr Arkadiusz Zielinski, 93, L #NOF, for theatre", ["93"]),
         ("la sra Roser Bonet i Vidal, 95 anys, viu sola", ["95"]),
+        # a surname in capitals and its initials; a sole trader before the business's name
+        ("Client NAMUGGA B. K. (ART No. 2291) received", ["NAMUGGA B. K."]),
+        ("BETWEEN:   TOKAME BARIGA trading as BARIGA TRANSPORT", ["TOKAME BARIGA"]),
         # a town in a heading between dashes, on a court's line of its own, before its part's word
         ("HOSPITAL REGIONAL - TARMA - Servicio de Medicina\nIN THE HIGH COURT OF KENYA\nAT KISII", ["TARMA", "KISII"]),
         ("STAMP: ZAMBIA POLICE — MANSA CENTRAL — 09 JUL 2024", ["MANSA"]),
@@ -136,6 +139,8 @@ def test_what_a_layout_gives_away_is_hidden(detector, text, identifiers):
         ("Under Act 15 of 2023 and Regulation 12 of 2018; Smith & Anor v Jones; Misc. Application", ["15 of 2023"]),
         ("Flown to the U.S.A. and back; P.R.N. analgesia; C.J.P.P.U. 45.218", ["U.S.A.", "P.R.N.", "C.J.P.P.U."]),
         ("Sube a planta, hab. 312.\nSu marido sigue ingresado en la Residencia Ederra.", ["hab. 312"]),
+        # capitals and initials that abbreviate something: a unit's and a wave's
+        ("ECG T. waves flat; CXR P. A. view", ["ECG T.", "CXR P. A."]),
         # a heading's word that some town is named
         ("REGISTRO DEL ESTADO CIVIL\nCERTIFICACIÓN DE NACIMIENTO", ["NACIMIENTO"]),
         # in a text that writes its dates with slashes: fractions, scores after their names, pages and acuities
