@@ -1800,6 +1800,7 @@ _MINUTES_CELL_AFTER = re.compile(
 
 
 def _where_minutes_write_a_person(text: str, start: int, end: int) -> bool:
+    """Whether the letters at ``text[start:end]`` stand where minutes write a person's initials."""
     before = text[max(0, start - 3) : start]
     line_start = not text[text.rfind("\n", 0, start) + 1 : start].strip()
     return (
@@ -1848,11 +1849,6 @@ _APOSTROPHE_HEAD = re.compile(r"(?<![\w'’ʻ])[A-ZÀ-Þ][a-zà-ÿ]{1,3}['’ʻ]
 _NAMED_KINDS = (T.PERSON, T.LOCATION, T.ORGANIZATION, T.ADDRESS)
 
 
-# A calendar invitation's time zone, which names the zone's cities: "(UTC+01:00) Bruselas, Copenhague, Madrid,
-# París", "(UTC-05:00) Bogotá, Lima, Quito".
-_TIME_ZONE = re.compile(r"\((?:UTC|GMT)[ \t]?(?:[+\-−±][ \t]?\d{1,2}(?::\d{2})?)?\)[^\n]{0,80}")
-
-
 # A Spanish nickname's article, which is part of it ("el Güero", "la Chata", "el Negro Ibáñez"), and the words
 # that give a nickname ("conocido como «el Cuervo»", "le dicen el Güero", "("el Rubio")").
 _ARTICLE_BEFORE = re.compile(r"(?<![\w'’])(?i:el|la) $")
@@ -1886,6 +1882,11 @@ def _with_nickname_articles(text: str, found: list[Entity]) -> list[Entity]:
                 entity = Entity(article.start(), entity.end, T.PERSON)
         out.append(entity)
     return out
+
+
+# A calendar invitation's time zone, which names the zone's cities: "(UTC+01:00) Bruselas, Copenhague, Madrid,
+# París", "(UTC-05:00) Bogotá, Lima, Quito".
+_TIME_ZONE = re.compile(r"\((?:UTC|GMT)[ \t]?(?:[+\-−±][ \t]?\d{1,2}(?::\d{2})?)?\)[^\n]{0,80}")
 
 
 def _finished(text: str, found: list[Entity]) -> list[Entity]:
