@@ -1911,7 +1911,22 @@ _BROKEN_HEAD = re.compile(r"(?<![\w'’])[^\W\d_]+-[ \t]*\n[ \t]*$")
 
 def _across_line_breaks(text: str, found: list[Entity]) -> list[Entity]:
     """Names found in part where a hyphen broke the word at a line's end: the part on the other line joins
-    the name, unless another finding holds it."""
+    the name, and a finding of that part alone is the same name's ("CALDE-\nRÓN": "RÓN" read as a town)."""
+    return _joined_across(text, found, _BROKEN_TAIL, _BROKEN_HEAD, reach=40, absorb=True)
+
+
+def _across_apostrophes(text: str, found: list[Entity]) -> list[Entity]:
+    """Names found in part where an apostrophe cut the word: the part after it or before it joins the name,
+    unless another finding holds it."""
+    return _joined_across(text, found, _APOSTROPHE_TAIL, _APOSTROPHE_HEAD, reach=5, absorb=False)
+
+
+def _joined_across(
+    text: str, found: list[Entity], tail_pattern: re.Pattern, head_pattern: re.Pattern, reach: int, absorb: bool
+) -> list[Entity]:
+    """``found`` (in order) with each name extended over the part of its word that ``tail_pattern`` reads after
+    it and ``head_pattern`` within ``reach`` characters before it, where no other finding holds that part, or,
+    with ``absorb``, where one holds that part alone."""
     out: list[Entity] = []
     absorbed = -1
     for i, entity in enumerate(found):
@@ -1919,31 +1934,13 @@ def _across_line_breaks(text: str, found: list[Entity]) -> list[Entity]:
             continue
         if entity.type in _NAMED_KINDS:
             start, end = entity.start, entity.end
-            tail = _BROKEN_TAIL.match(text, end)
-            if tail and i + 1 < len(found) and end < found[i + 1].start and found[i + 1].end <= tail.end():
-                absorbed = i + 1  # the tail read alone as another word ("CALDE-\nRÓN": "RÓN" a town)
-            if tail and (i + 1 == len(found) or found[i + 1].start >= tail.end() or absorbed == i + 1):
+            tail = tail_pattern.match(text, end)
+            following = found[i + 1] if i + 1 < len(found) else None
+            if tail and absorb and following and end < following.start and following.end <= tail.end():
+                absorbed = i + 1
+            if tail and (following is None or following.start >= tail.end() or absorbed == i + 1):
                 end = tail.end()
-            head = _BROKEN_HEAD.search(text, max(0, start - 40), start) if not text[start:end].startswith("-") else None
-            if head and (not out or out[-1].end <= head.start()):
-                start = head.start()
-            if (start, end) != (entity.start, entity.end):
-                entity = Entity(start, end, entity.type)
-        out.append(entity)
-    return out
-
-
-def _across_apostrophes(text: str, found: list[Entity]) -> list[Entity]:
-    """Names found in part where an apostrophe cut the word: the part after it or before it joins the name,
-    unless another finding holds it."""
-    out = []
-    for i, entity in enumerate(found):
-        if entity.type in _NAMED_KINDS:
-            start, end = entity.start, entity.end
-            tail = _APOSTROPHE_TAIL.match(text, end)
-            if tail and (i + 1 == len(found) or found[i + 1].start >= tail.end()):
-                end = tail.end()
-            head = _APOSTROPHE_HEAD.search(text, max(0, start - 5), start)
+            head = None if text[start:end].startswith("-") else head_pattern.search(text, max(0, start - reach), start)
             if head and (not out or out[-1].end <= head.start()):
                 start = head.start()
             if (start, end) != (entity.start, entity.end):
