@@ -2031,7 +2031,8 @@ def _further_mentions(text: str, found: list[Entity], known: Iterable[tuple[str,
         words = sorted((n for n, k in needles.items() if (k is T.PERSON) == (kind is T.PERSON)), key=len, reverse=True)
         if not words:
             continue
-        pattern = re.compile(r"(?<![\w'’-])(?:" + "|".join(map(re.escape, words)) + r")(?![\w'’-])", flags)
+        # (an underscore parts a name from the words beside it: "Referral_Oyelaran_2025.pdf" names her again)
+        pattern = re.compile(r"(?<![^\W_]|['’-])(?:" + "|".join(map(re.escape, words)) + r")(?![^\W_]|['’-])", flags)
         for match in pattern.finditer(text):
             if kind is T.PERSON and not match.group(0)[0].isupper() and match.group(0).lower() not in lower_needles:
                 if match.group(0).lower() not in typed_lower:

@@ -18,13 +18,15 @@ from app.identifiers.entities import Entity, EntityType
 
 
 def any_term(terms: Iterable[str]) -> re.Pattern:
-    """Any of ``terms`` as a whole word or phrase, in any case, the longest first."""
+    """Any of ``terms`` as a whole word or phrase, in any case, the longest first; an underscore is no part of a
+    word."""
     return _any_term(tuple(sorted(set(terms), key=lambda t: (-len(t), t))))
 
 
 @functools.lru_cache(maxsize=64)
 def _any_term(terms: tuple[str, ...]) -> re.Pattern:
-    return re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, terms)) + r")(?![\w])", re.IGNORECASE)
+    # (an underscore parts a term from the words beside it, as a file's name joins them: "OPG_DeSilva_2025.dcm")
+    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, terms)) + r")(?![^\W_])", re.IGNORECASE)
 
 
 class TermListError(Exception):

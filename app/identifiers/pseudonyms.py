@@ -19,6 +19,7 @@ from app.identifiers.dates import INSIDE_A_LIST_OF_DAYS, Precision, month_first_
 from app.identifiers.detect import IdentifierDetector, default_detector, name_initials
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.language import Language, detect_language
+from app.identifiers.ocr import with_digits_repaired
 from app.identifiers.office_terms import any_term
 from app.identifiers.surrogates import REALISTIC, TAGS, SurrogateMaker, name_key
 
@@ -321,7 +322,9 @@ class Pseudonymiser:
     def _surrogate(self, kind: EntityType, original: str, spanish: bool = False) -> str:
         found = self._by_original.get(original)
         if found is None:
-            replacement = Replacement(kind, original, self._maker.make(kind, original, spanish))
+            # a number as a scan misread it ("1931-O8-17") stands in as one of its kind read right: the model
+            # reads a date, not "9392-Q1-60"; the original goes back into the answer as written
+            replacement = Replacement(kind, original, self._maker.make(kind, with_digits_repaired(original), spanish))
             self.pseudonyms.replacements.append(replacement)
             self._by_original[original] = found = replacement
             self._originals.add(original.lower())
