@@ -237,7 +237,7 @@ class IdentifierDetector:
         language = language or detect_language(text)
         kept = tuple(kept)
         text = with_digits_repaired(text)  # the same length: every span found is the span in the text given
-        found = self.detect_by_rules(text, known, language, hidden, kept)
+        found = self._by_rules(text, known, language, hidden, kept)
         if not self.use_tagger:
             return _finished(
                 text,
@@ -283,8 +283,17 @@ class IdentifierDetector:
         kept: Iterable[str] = (),
     ) -> list[Entity]:
         """``detect`` without the learned stage: what the learned tagger reads beside each word."""
-        language = language or detect_language(text)
-        text = with_digits_repaired(text)
+        return self._by_rules(with_digits_repaired(text), known, language or detect_language(text), hidden, kept)
+
+    def _by_rules(
+        self,
+        text: str,
+        known: Iterable[tuple[str, EntityType]],
+        language: Language,
+        hidden: Iterable[str],
+        kept: Iterable[str],
+    ) -> list[Entity]:
+        """``detect_by_rules`` on a text whose misread digits are repaired already."""
         cued = self._cued_findings(text)
         found = self._rule_findings(text) + cued
         dates = [Entity(s, e, T.DATE) for s, e in find_dates(text)]
@@ -1865,14 +1874,15 @@ def _with_nickname_articles(text: str, found: list[Entity]) -> list[Entity]:
     out = []
     for entity in found:
         article = _ARTICLE_BEFORE.search(text, max(0, entity.start - 3), entity.start)
-        first = entity.text_in(text).split()[0] if entity.text_in(text).split() else ""
+        words = entity.text_in(text).split()
+        first = words[0] if words else ""
         if article and first[:1].isupper() and entity.type in (T.PERSON, T.LOCATION, T.ORGANIZATION):
             cued = _NICKNAME_CUE_BEFORE.search(text, max(0, entity.start - 40), entity.start) is not None
             # (one word, no title's, given name's or abbreviation's, nor the first of a longer name: "el Dr.
             # García", "la María", "la ART" and "el Guardia Civil" are no nicknames)
             nickname = (
                 entity.type is T.PERSON
-                and " " not in entity.text_in(text).strip()
+                and len(words) == 1
                 and not first.isupper()
                 and not re.match(r" [A-ZÀ-Þ]", text[entity.end : entity.end + 2])
                 and first.lower().rstrip(".") not in lexicon.TITLES

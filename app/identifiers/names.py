@@ -10,6 +10,7 @@ and initials beside it ("Olga P Smirnova", "María José Fernández Ruiz", "Garc
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from functools import partial
@@ -228,6 +229,7 @@ def _rare_name(word: str) -> bool:
     return _is_name(word) and lower not in lexicon.EVERYDAY_NAMES and lexicon.zipf(lower) < 3.6
 
 
+@functools.lru_cache(maxsize=8)  # asked of the same text by many rules in one detection
 def mostly_lower_case(text: str) -> bool:
     """Typed without capitals (a patient portal, a chat): fewer than one word in twenty-five capitalised
     other than at a sentence's start."""

@@ -234,7 +234,9 @@ def _a_place_heading(surface: str, towns: frozenset[str]) -> bool:
     return any(len(w) > 3 and max(lexicon.zipf(w), lexicon.zipf_in(w, "es")) < _OPENING_ZIPF for w in words)
 
 
-def _the_town(text: str, start: int, end: int, surface: str, informal: bool = False) -> bool:
+def _the_town(text: str, start: int, end: int, surface: str, lived: bool = False) -> bool:
+    """Whether ``surface`` is a town where it stands; ``lived``: after the words that say someone lives there,
+    in a text typed without capitals, where a famous town's name is as frequent as a word."""
     lower = surface.lower()
     if lower in _CALENDAR or lower in _LATIN or lexicon.is_region(surface) or lexicon.is_kept_term(surface):
         return False
@@ -251,7 +253,7 @@ def _the_town(text: str, start: int, end: int, surface: str, informal: bool = Fa
     frequency = max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es"))
     if surface.islower():
         return (
-            frequency < (_INSIDE_SENTENCE_ZIPF if informal else _LOWER_ZIPF)
+            frequency < (_INSIDE_SENTENCE_ZIPF if lived else _LOWER_ZIPF)
             and not lexicon.is_clinical_word(surface)
             and not _EPONYM_BEFORE.search(text, max(0, start - 16), start)
         )
