@@ -77,8 +77,20 @@ _NOT_A_PLACE = FUNCTION_WORDS | frozenset(
 
 def unit_after(text: str, end: int) -> int:
     """Where a street address ends once the flat, floor or door written after it (if any) are counted."""
+    if _STREET_TYPE_BEFORE.search(text, max(0, end - 12), end):
+        directional = _POST_DIRECTIONAL.match(text, end)
+        end = directional.end() if directional else end
     tail = _TAIL.match(text, end)
     return tail.end() if tail else end
+
+
+# A US or Canadian street's quadrant after its type ("1510 rainier ave s, seattle", "800 Pine St NW Apt 3"),
+# then the line's comma, its end or the unit: not a word of the sentence.
+_STREET_TYPE_BEFORE = re.compile(
+    r"(?i:\b(?:ave|avenue|st|street|rd|road|blvd|boulevard|way|dr|drive|pl|place|ct|court|ln|lane|hwy|highway|"
+    r"pkwy|parkway|ter|terrace|cir|circle))\.?$"
+)
+_POST_DIRECTIONAL = re.compile(r" (?:[NSEW]|NE|NW|SE|SW|[nsew]|ne|nw|se|sw)\.?(?=,|\n|$| (?i:apt|unit|suite|ste|#))")
 
 
 def lower_case_places_after(text: str, end: int) -> list[Entity]:

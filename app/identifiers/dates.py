@@ -20,6 +20,9 @@ from app.identifiers.spelled_dates import find_spelled, parse_spelled
 
 _EN_MONTHS = "January February March April May June July August September October November December".split()
 _ES_MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
+# Catalan's months, as a Barcelona or Valencia office writes them in a Spanish text's company ("l'1 de setembre",
+# "des del 15 d'agost"); their stand-ins are Catalan too.
+_CA_MONTHS = "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre".split()
 _EN_WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _ES_WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()
 # Months and weekdays in both languages, lower case, also as typed without accents ("miercoles").
@@ -94,6 +97,10 @@ _FORMS: tuple[tuple[str, int], ...] = (
         re.I,
     ),
     (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ES_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", re.I),
+    (
+        rf"(?P<day>\d{{1,2}}) (?:de |d['’])(?P<month>{'|'.join(_CA_MONTHS)})(?:,? (?P<of>del?) (?P<year>{_YEAR4}))?",
+        re.I,
+    ),
     # The month in Roman numerals, as Latin American and Spanish deeds and records write it: "18-VI-2019",
     # "3.XII.1998"; capitals only, joined by a hyphen, a slash or a point, with its four-digit year ("VI" alone
     # is a grade or a cranial nerve, "3 X 10" a set of exercises).
@@ -1045,6 +1052,8 @@ def _month_like(original: str, month: int, spanish: bool) -> str:
     stem = original.rstrip(".")
     dot = "." if original.endswith(".") else ""
     names = _ES_MONTHS if spanish else _EN_MONTHS
+    if stem.lower() in _CA_MONTHS and stem.lower() not in _ES_MONTHS:
+        names = _CA_MONTHS
     name = names[month - 1]
     full = stem.lower() in {n.lower() for n in names} or stem.lower() == "setiembre"
     if not full:
@@ -1096,4 +1105,4 @@ def _month_number(name: str) -> int | None:
         for index, month in enumerate(names, start=1):
             if month.lower() == key or (len(key) >= 3 and month.lower().startswith(key)):
                 return index
-    return None
+    return _CA_MONTHS.index(key) + 1 if key in _CA_MONTHS else None

@@ -1027,7 +1027,7 @@ def _without_role_abbreviation(text: str, entity: Entity) -> Entity:
     Mele". A given name in capitals stays ("JOHN Smith"); two capitals are always a role's."""
     if entity.type is not T.PERSON:
         return entity
-    match = re.match(r"([A-Z]{2,3}) (?=[A-ZÀ-Þ][a-zà-ÿ])", text[entity.start : entity.end])
+    match = re.match(r"([A-Z]{2,3}) (?=[A-ZÀ-Þ](?:[a-zà-ÿ]|\. [A-ZÀ-Þ]))", text[entity.start : entity.end])
     if match and (len(match.group(1)) == 2 or not lexicon.is_name_word(match.group(1))):
         return Entity(entity.start + match.end(), entity.end, entity.type)
     # ... and after it, a qualification or a role in capitals: "Aisling PHN", "Tobias Wren MRICS"
@@ -1903,6 +1903,7 @@ def _finished(text: str, found: list[Entity]) -> list[Entity]:
     """``found`` with names joined across a line's hyphen and to a nickname's article, and without a time
     zone's cities."""
     found = _with_nickname_articles(text, _across_line_breaks(text, found))
+    found = [_without_record_role(text, e) for e in found]
     zones = [m.span() for m in _TIME_ZONE.finditer(text)]
     if not zones:
         return found
@@ -1911,6 +1912,27 @@ def _finished(text: str, found: list[Entity]) -> list[Entity]:
         for e in found
         if e.type is not T.LOCATION or not any(start <= e.start and e.end <= end for start, end in zones)
     ]
+
+
+# The role a record gives the person or the firm it names, written before the name as a field's label without
+# its colon ("Cardholder Oladipupo Akinwale", "Beneficiario Juan Pérez Gómez", "Return to Sender Mudgee Honey Co").
+_RECORD_ROLES = frozenset(
+    "cardholder holder company sender recipient applicant insured beneficiary guest customer client owner "
+    "employer employee shipper consignee contact user beneficiario beneficiaria ordenante peticionario "
+    "peticionaria solicitante cliente huésped propietario propietaria tomador tomadora asegurado asegurada "
+    "inquilino inquilina avalista accionante interesado interesada usuario usuaria contacto".split()
+)
+_FIRST_WORD = re.compile(r"[^\W\d_]+ (?=\S+ \S)")
+
+
+def _without_record_role(text: str, entity: Entity) -> Entity:
+    """A person or a firm without the role written before it, where two words or more follow the role."""
+    if entity.type not in (T.PERSON, T.ORGANIZATION):
+        return entity
+    first = _FIRST_WORD.match(text, entity.start, entity.end)
+    if first is None or first.group(0).strip().lower() not in _RECORD_ROLES:
+        return entity
+    return Entity(first.end(), entity.end, entity.type)
 
 
 # A word that a scan or a narrow column broke at a line's end with a hyphen: its tail opens the next line

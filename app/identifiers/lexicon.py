@@ -13,18 +13,23 @@ from __future__ import annotations
 import functools
 import gzip
 import importlib
+import itertools
 import math
 import os
 import re
 import unicodedata
+import zlib
 from dataclasses import dataclass
 from importlib.resources import files
 
 _NAME_LOCALES = (
     "en_US en_GB en_IE en_IN en_NG es_ES es_MX es_AR es_CO es_CL pt_PT pt_BR fr_FR de_DE it_IT nl_NL sv_SE pl_PL "
     "fi_FI da_DK no_NO cs_CZ ro_RO hu_HU tr_TR el_GR hi_IN ar_AA fa_IR he_IL vi_VN id_ID tl_PH zh_CN ja_JP ko_KR "
-    "ru_RU uk_UA"
+    "ru_RU uk_UA es_CA"
 ).split()
+# Locales whose given names are often everyday words of English or Spanish ("Nil", "Pau", "Roc"): only their
+# rarer names are read.
+_WORDY_LOCALES = frozenset({"es_CA"})
 _LATIN_NAME = re.compile(r"[^\W\d_]+(?:[-'’ ][^\W\d_]+)*")
 # Given names that are also everyday words: only ever a name beside another name.
 EVERYDAY_NAMES = frozenset(
@@ -265,7 +270,9 @@ def _in_census(word: str, lower: str) -> bool:
 def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
     """Given names and surnames, lower case. Gathered from Faker's modules once (a fifth of a second) and
     kept in the user cache beside the other word lists, keyed by Faker's release."""
-    cached = _cache_folder() / f"name-words-{_release('Faker')}.txt"
+    # (keyed by the locales read too: a list that gains one must not be answered from the old cache)
+    locales = zlib.crc32(" ".join(_NAME_LOCALES).encode())
+    cached = _cache_folder() / f"name-words-{_release('Faker')}-{locales:08x}.txt"
     try:
         first_line, last_line = cached.read_text(encoding="utf-8").split("\n")
         return frozenset(first_line.split(" ")), frozenset(last_line.split(" "))
@@ -279,7 +286,10 @@ def _name_lists() -> tuple[frozenset[str], frozenset[str]]:
         except ImportError:
             continue
         for attribute in ("first_names", "first_names_female", "first_names_male"):
-            first |= _latin(getattr(provider, attribute, ()))
+            given = _latin(getattr(provider, attribute, ()))
+            if locale in _WORDY_LOCALES:
+                given = {name for name in given if max(zipf_in(name, "en"), zipf_in(name, "es")) < 3.0}
+            first |= given
         last |= _latin(getattr(provider, "last_names", ()))
     # Multi-word entries ("de la cruz") hold spaces; the cache separates by spaces, so they are matched
     # word by word anyway and only single words are kept.
@@ -517,19 +527,40 @@ _NAMES_THAT_ARE_MAKES = frozenset("lincoln ford mercedes mini ram seat tata mahi
 
 
 def _a_spanish_medicine(lower: str) -> bool:
-    """A medicine as Spanish spells it, the English name and an "a" ("insulina", "heparina", "aspirina")."""
-    if not (len(lower) > 6 and lower.endswith("a") and lower[:-1] in drug_names() and not is_name_word(lower)):
+    """A medicine as Spanish spells it: the English name and an "a" ("insulina", "heparina", "aspirina"), with
+    an accent the English lacks ("losartán", "ondansetrón"), or with "t" for its "th" and "i" for its "y"
+    ("levotiroxina")."""
+    if len(lower) <= 6 or is_name_word(lower):
+        return False
+    plain = without_accents(lower)
+    if not (plain != lower and plain in drug_names() or lower.endswith("a") and _an_english_medicine(lower[:-1])):
         return False
     from app.identifiers.towns import town_names  # (towns reads this module's lists)
 
     return lower not in town_names()  # "Calceta, Manabí" is a town
 
 
+def _an_english_medicine(stem: str) -> bool:
+    """Whether ``stem`` (a Spanish medicine without its "a") is an English medicine's name, with or without
+    its final "e", any of its "th" written "t" and any of its "y" written "i"."""
+    names = drug_names()
+    places = [index for index, letter in enumerate(stem) if letter in "ti"][:6]
+    for chosen in itertools.product((False, True), repeat=len(places)):
+        letters = list(stem)
+        for index, respell in zip(places, chosen, strict=True):
+            if respell:
+                letters[index] = "th" if stem[index] == "t" else "y"
+        form = "".join(letters)
+        if form in names or form + "e" in names:
+            return True
+    return False
+
+
 # Titles, as a text writes them before a name: they name no one, stand-ins keep them as written, and scores
 # count them neither way (sets differ on whether a span holds them: "Dr Ana Ruiz" or "Dr [Ana Ruiz]").
 TITLES = frozenset(
     "mr mrs ms miss mx dr dra prof profa sir dame d dña dª don doña sr sra srta lic licda ing mtro mtra proc ldo lda "
-    "señor señora señorita".split()
+    "señor señora señorita herr herrn frau signor signora mme mlle monsieur madame".split()
 )
 
 

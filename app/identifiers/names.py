@@ -165,6 +165,8 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     """The words after a title or an introduction that can be a name: not function words, not everyday words
     (unless on the name lists), the longest such start."""
     words = list(re.finditer(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", match.group("name")))
+    if words and a_field_label(text, match.start("name") + words[0].start(), match.start("name") + words[0].end()):
+        return None  # "DR Desc:NIP/TRF": a debit's label after its "DR", no doctor
     # "don ramon aquino": after don or doña come a given name and the surnames, however rare the word
     spanish_honorific = re.match(r"(?i)(?:don|doña|dña)\.? ", match.group(0)) is not None
     # a sign-off closing the message or its line ("thx jen", "besos, majo"): what follows is the writer's name
@@ -564,6 +566,9 @@ def find_title_case_runs(text: str) -> list[Entity]:
     found = []
     for match in _TITLE_CASE_RUN.finditer(text):
         run = match.group("run").rstrip(" ,")
+        last = run.rfind(" ") + 1
+        if a_field_label(text, match.start("run") + last, match.start("run") + len(run)):
+            run = run[:last].rstrip(" ,")  # "DR Desc:NIP/TRF": the next field's label ends the run
         words = re.findall(r"[^\W\d_]+", run)
         capitals = [w for w in words if w[0].isupper()]
         if len(capitals) < 2 or opens_sentence(text, match.start()) or run.isupper():
@@ -721,11 +726,14 @@ def a_cell_or_label(text: str, start: int, end: int) -> bool:
 
 def a_field_label(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a form's label: before a colon, at the start of its line or of a field
-    set apart by a tab or spaces ("Teléfono: …    Aseguradora: …"); "Kaixo Ainhoa:" greets someone."""
+    set apart by a tab or spaces ("Teléfono: …    Aseguradora: …"), or glued to its value; "Kaixo Ainhoa:"
+    greets someone."""
     if text[end : end + 1] != ":":
         return False
     before = text[text.rfind("\n", 0, start) + 1 : start]
-    return not before.strip() or before.endswith(("\t", "  "))
+    # a bank's alert glues each label to its value: "Acct:021**975 Amt:NGN50,000.00 Desc:NIP/TRF"
+    glued = text[end + 1 : end + 2].isalnum() and (not before or before.endswith(" "))
+    return not before.strip() or before.endswith(("\t", "  ")) or glued
 
 
 def a_table_item(text: str, start: int, end: int) -> bool:

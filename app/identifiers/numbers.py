@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from stdnum import iban, luhn
 from stdnum.ar import cbu
+from stdnum.be import nn as be_nn
 from stdnum.es import cif, dni, nie
 from stdnum.fi import hetu
 from stdnum.fr import nir
@@ -66,8 +67,8 @@ def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:
 _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
     _cued(
         T.DEVICE,
-        r"serial(?: number| no)?|s/n|sn|imei|udi|device id|device identifier|n\.?[º°]\.? de serie|n[úu]mero de serie|"
-        r"serie|mac address|mac|device serial|pump serial|generator serial|lead serial",
+        r"serials?(?: numbers?| no)?|s/n|sn|imei|udi|device id|device identifier|n\.?[º°]\.? de serie|"
+        r"n[úu]mero de serie|serie|mac address|mac|device serial|pump serial|generator serial|lead serial",
     ),
     _cued(
         T.LICENCE,
@@ -118,6 +119,8 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"padr[óo]n|chart(?: #| no\.?| number)|visit(?: #| no\.?| number)|episodio|n\.?[º°]\.? de episodio|"
         r"hospital (?:number|no\.?|id)|unit number|patient (?:number|no\.?|id)|case ?note number|"
         r"fojas|hc n\.?[º°]|hoja|folio|"
+        # an order's and a payment's authorisation ("anticipo pedido 1187", "Autorización 482193")
+        r"pedido|order(?: #| no\.?| number)|autorizaci[óo]n|authori[sz]ation(?: code| no\.?)?|"
         # a deed's and a land registry's volume, book, plot and the notary's own registration ("Tomo 908",
         # "LIBRO CUARENTA", "Volume 1187", "Solar número 14", "Registro Notarial N° 412", "RUA número 14,882");
         # capitalised, and before three digits, where the word is also a verb or a measure ("Tomo 20 gotas",
@@ -132,7 +135,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         # "my POSB account 188-41327-4": the word alone before digits in groups
         r"account(?= \d{2,}[-\s]\d)|"
         r"n\.?[º°]\.? de cuenta|n[úu]mero de cuenta|cuenta(?: corriente| de ahorros?| vista)?|caja de ahorros?|cbu|cci|"
-        r"alias(?: cbu)?|clabe",
+        r"alias(?: cbu)?|clabe|philhealth(?: no| number)?",
     ),
     _cued(
         T.NATIONAL_ID,
@@ -163,7 +166,7 @@ _CUED: tuple[tuple[EntityType, re.Pattern], ...] = (
         r"con el n[úu]mero|cuij|iue|nurej|rit|rol|"
         # a parking fine's notice, a referral's or a file's number, a South African police case ("CAS 412/06/2022")
         r"pcn|penalty charge notice(?: no| number)?|referral(?: no| number)|file (?:no|number|ref)|cas|"
-        r"aktenzeichen|az\.",
+        r"aktenzeichen|az\.|radicado|radicaci[óo]n|n[úu]mero de radicado",
     ),
 )
 # A code of letters and digits in groups ("6HJ2-QM8-WT41", "AIC/PROP/25/017"): a record, claim or member
@@ -286,11 +289,19 @@ _PHONE_ENDING = re.compile(
 # A police officer's collar number before the name: "PC 2217 Hollie Saunders", "DS 4410 Patel".
 _COLLAR_NUMBER = re.compile(r"(?<!\w)(?:PC|DC|PS|DS|PCSO|Sgt\.?|Cst\.?) (?P<value>\d{3,5})(?= [A-Z][a-z])")
 _MASKED_SSN = re.compile(r"[xX*]{3}-[xX*]{2}-\d{4}")
+# A number masked in its middle, its first and last digits shown, as a bank's alert writes a card or an account
+# ("5399 **** **** 4172", "Acct:021**975"): four groups of four are a card's.
+_MASKED_MIDDLE = re.compile(r"(?<![\w*•.,])\d{2,6}(?:[ \-]?(?:[*•]{2,6}|[xX]{3,6})){1,3}[ \-]?\d{2,6}(?![\w*•])")
+_CARD_SHAPE = re.compile(r"\d{4}(?:[ \-]?[\d*•xX]{4}){3}")
 _CLABE = re.compile(r"(?<!\d)\d{3}[ ]?\d{3}[ ]?\d{11}[ ]?\d(?!\d)")
 _NPI = re.compile(r"(?<!\d)[12]\d{9}(?!\d)")
 _RUT = re.compile(r"(?<![\w.])\d{1,2}\.\d{3}\.\d{3}-[\dkK](?!\w)")
 _DOTTED_ID = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3}){2,3}(?:-\d)?(?![\w.])")
 # Bolivia's identity card with the department that issued it: "C.I. 4567890 LP", "3.218.907 SC".
+# Belgium's national number, its last two digits a check ("03.06.19-284.56").
+_BELGIAN_NN = re.compile(r"(?<![\w.])\d{2}\.?\d{2}\.?\d{2}[-.]?\d{3}\.?\d{2}(?![\w.]|-\d)")
+# Venezuela's identity card with the letter of nationality before it ("V-24.118.903", "E-84.123.456").
+_VENEZUELAN_CI = re.compile(r"(?<![\w.\-])[VEve]-\d{1,2}\.?\d{3}\.?\d{3}(?![\w.]|-\d)")
 _BOLIVIAN_CI = re.compile(
     r"(?<![\w.])(?:\d{1,2}\.\d{3}\.\d{3}|\d{5,8})(?:-\d[A-Z])? (?:LP|SC|CB|OR|PT|TJ|CH|BE|PD)\.?(?!\w)"
 )
@@ -392,6 +403,8 @@ _CHECKED: tuple[tuple[EntityType, re.Pattern, Callable[[str], bool]], ...] = (
     (T.NATIONAL_ID, _RUT, lambda s: True),
     (T.NATIONAL_ID, _NAF, lambda s: True),
     (T.NATIONAL_ID, _BOLIVIAN_CI, _not_a_round_quantity),
+    (T.NATIONAL_ID, _BELGIAN_NN, lambda s: len(_compact(s)) == 11 and _valid(be_nn.validate, _compact(s))),
+    (T.NATIONAL_ID, _VENEZUELAN_CI, lambda s: True),
 )
 
 
@@ -480,10 +493,20 @@ def find_numbers(text: str) -> list[Entity]:
             found.append(Entity(*match.span(), T.CARD))
     found += [Entity(*m.span("value"), T.CARD) for m in _CARD_ENDING.finditer(text)]
     found += [Entity(*m.span("value"), T.PHONE) for m in _PHONE_ENDING.finditer(text)]
+    found += [
+        Entity(*m.span("value"), _LAST_DIGITS_KINDS.get(m.group("cue").split()[0].lower(), T.ACCOUNT))
+        for m in _LAST_DIGITS.finditer(text)
+    ]
     found += [Entity(*m.span("value"), T.LICENCE) for m in _COLLAR_NUMBER.finditer(text)]
+    middle = [
+        Entity(*m.span(), T.CARD if _CARD_SHAPE.fullmatch(m.group(0)) else T.ACCOUNT)
+        for m in _MASKED_MIDDLE.finditer(text)
+    ]
+    found += middle
     found += [
         Entity(*m.span(), T.NATIONAL_ID if _MASKED_SSN.fullmatch(m.group(0)) else T.ACCOUNT)
         for m in _MASKED.finditer(text)
+        if not any(e.start <= m.start() < e.end for e in middle)
     ]
     found += _passports_listed(text)
     found += [Entity(*m.span(), T.ACCOUNT) for m in _WALLET.finditer(text)]
@@ -545,6 +568,8 @@ def find_numbers(text: str) -> list[Entity]:
                 continue  # "one incident in 2021", "report at 7.00 a.m.": the sentence's year or hour
         if kind is T.VEHICLE and not (any(c.isalpha() for c in value) or len(_compact(value)) >= 5):
             continue  # "plate 3" is a count
+        if _HOW_MANY_SHOWN.match(text, end) or text[max(0, start - 5) : start].lower() == "last ":
+            continue  # "SSN last 4 on requisition": how many digits are shown, which ``_LAST_DIGITS`` reads
         # "C.I.: 4827153 L.P.": the department that issued it is part of the number, and no litre
         issued = _BOLIVIAN_DEPARTMENT.match(text, end) if kind is T.NATIONAL_ID else None
         if not issued and (_is_law_or_quantity(text, start, end) or _A_MEASURE.fullmatch(value)):
@@ -556,6 +581,17 @@ def find_numbers(text: str) -> list[Entity]:
     return found
 
 
+# How many of a number's digits a form shows, where the cue's look ahead took that count for the number.
+_HOW_MANY_SHOWN = re.compile(r" (?i:digits|d[íi]gitos)\b")
+# The last digits of a number, shown after a cue that says they are the last ("SSN last 4 on requisition:
+# 4417", "card, last four digits 8804", "cuenta, últimos 4 dígitos: 3377"): the cue's kind is theirs.
+_LAST_DIGITS = re.compile(
+    r"(?i:\b(?P<cue>ssn|social security(?: number)?|card|account|acct|tarjeta|cuenta)\b[^\n\d]{0,12}"
+    r"\b(?:last|[úu]ltimos) (?:4|four|cuatro)(?: (?:digits|d[íi]gitos))?\b[^\n\d]{0,25}?)(?P<value>\d{4})(?!\d)"
+)
+_LAST_DIGITS_KINDS = {"ssn": T.NATIONAL_ID, "social": T.NATIONAL_ID, "card": T.CARD, "tarjeta": T.CARD}
+
+
 # The department after a Bolivian identity card's number ("4827153 L.P.", "6543210 SC").
 _BOLIVIAN_DEPARTMENT = re.compile(
     r" (?:L\.P\.|LP|C\.B\.|CB|S\.C\.|SC|O\.R\.|OR|P\.T\.|PT|CH\.?|Ch\.|T\.J\.|TJ|B\.N\.|BN|P\.D\.|PD)(?![\w.])"
@@ -564,18 +600,26 @@ _BOLIVIAN_DEPARTMENT = re.compile(
 
 # Another code after a cued one, joined by a comma or a conjunction: "carné profesional 118447 y 120935",
 # "Col. 18.447 and 21.093".
-_NEXT_CODE = re.compile(r"(?:,\s*|\s+(?:y|e|and|&|or|o)\s+)(?P<value>[A-Z]{0,3}\d[\d.\-/]*\d)(?![\w/])")
+# (a serial's letters and digits mixed too: "serials 8KQ4R93 and 3HZ7T21")
+_NEXT_CODE = re.compile(
+    r"(?:,\s*|\s+(?:y|e|and|&|or|o)\s+)(?P<value>[A-Z]{0,3}\d[\d.\-/]*\d|(?=[A-Z]*\d)[A-Z0-9]{5,20})(?![\w/])"
+)
 
 
 def _coordinated(text: str, end: int, kind: EntityType, value: str) -> list[Entity]:
-    """The codes listed after a cued one that have its shape (as many digits, give or take one)."""
+    """The codes listed after a cued one that have its shape: as many digits, give or take one, and where
+    letters mix in, as long and with as many letters."""
     digits = sum(c.isdigit() for c in value)
+    letters = sum(c.isalpha() for c in value)
     out = []
     while (match := _NEXT_CODE.match(text, end)) is not None:
         other = match.group("value")
+        mixed = letters >= 2 and len(value) >= 5
         if (
             abs(sum(c.isdigit() for c in other) - digits) > 1
-            or digits < 4
+            or (digits < 4 and not mixed)
+            or mixed
+            and (len(other) != len(value) or abs(sum(c.isalpha() for c in other) - letters) > 1)
             or _is_law_or_quantity(text, *match.span("value"))
         ):
             break

@@ -657,13 +657,15 @@ _CUED_ADDRESS = re.compile(
     r"(?<!web )(?<!hardware )(?<!wallet )address(?: on file)?|located at|"
     # a label's value follows its colon, on its line or the next; without a colon, a line's last word is a
     # heading ("MÉDICO – Domicilio⏎Mejor. Sin ortopnea…")
-    r"mailing address|direcci[óo]n de notificaciones)(?:[ \t]*:\s*|[ \t]+)(?:(?:la|el|en|de|del|is|es) )?"
-    r"(?P<address>(?=[^\n;]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;]{2,90}?)(?=,? (?!(?:número|piso|puerta|bajo|esquina|"
+    # (a label's own words before its colon: "Dirección del paciente:", "Dirección actual:", "Address for service:")
+    r"mailing address|direcci[óo]n de notificaciones)"
+    r"(?:(?:[ \t]+[a-záéíóúñ]+(?: [a-záéíóúñ]+){0,2})?[ \t]*:\s*|[ \t]+)(?:(?:la|el|en|de|del|is|es) )?"
+    r"(?P<address>(?=[^\n;|]{0,40}\d)[A-ZÀ-Þa-zà-ÿ0-9#][^\n;|]{2,90}?)(?=,? (?!(?:número|piso|puerta|bajo|esquina|"
     r"local|apto|dpto|depto|departamento|oficina|of|barrio|sector|edificio|casa|manzana|lote|portal|escalera|"
     r"planta|interior|despacho|consultorio|bodega|km|entre|frente)\b)(?:[a-záéíóú]{2,}\b|C\.?P\.)|[;\n]|$|"
     # a neighbourhood's label closes the street ("…, piso 3, Col. Centro"): the neighbourhood is a place
     r",? (?=(?:Col|Colonia|Fracc|Barrio|Bº|Urb)\b)|"
-    r"\.(?:\s|$))"
+    r"\.(?:\s|$)|\s*\|)"
 )
 
 
@@ -917,9 +919,16 @@ def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:
             # the state or the country that closes an address is no identifier ("…, Sacramento, California")
             if index and lexicon.is_region(text[a:b].strip(" ,.;")):
                 continue
+            if text[a:b].strip(" .,").lower() in _AREA_WORDS:
+                continue  # "colonia Trejo": the neighbourhood's word, its name a place found apart
             if re.search(r"[^\W_]", text[a:b]):
                 out.append(Entity(a, b, T.ADDRESS))
     return out
+
+
+_AREA_WORDS = frozenset(
+    "col colonia fracc fraccionamiento urb urbanización barrio bº sector reparto zona aldea".split()
+)
 
 
 def _generic_district(match: re.Match) -> bool:
@@ -965,7 +974,15 @@ def _time_before_words(text: str, match: re.Match, timeline: bool) -> bool:
     return (lexicon.zipf(town) >= 3.0 or len(town) <= 3) and len(re.findall(r"\b[a-z]{2,}\b", rest)) >= 2
 
 
+# A label or a preposition a street's pattern read as the street name's first word: "Address Råsundavägen 101",
+# "From Via Cernaia 27, 10121 Torino to Via Nassa 44", "Tel 0920-147 22".
+_LEADING_LABEL = re.compile(r"(?i:from|to|address|addr|tel|telephone|phone|mob|mobile|fax)\.?:? (?=\S)")
+
+
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    label = _LEADING_LABEL.match(text, start, end)
+    if label is not None and re.search(r"[^\W\d_]", text[label.end() : end]):
+        start = label.end()
     while end > start and text[end - 1] in " ,.;:-–":
         if text[end - 1] == "." and re.search(r"(?:\b[A-Za-z]{1,4}|º|°)\.$", text[start:end]):
             break  # "Avda." "St." keep their dot

@@ -44,7 +44,9 @@ _RANK = (
     r"(?:(?:Sgt|SGT|Sgto|Cpl|CPL|Const|CONST|Cst|Det|Supt|Capt|Cdr|Rev|Revd|Cllr|Haji|Hajjah|Mst|Engr|Atty|"
     r"Sheikh|Imam|Rabbi|Lcdo|Lcda|Abog|Mtro|Mtra|Subinsp|Subof|(?<![\d ] )Fr)\.?|"
     # a chief's, an elder's or a pilgrim's honorific: "Nana Kofi Adjei III", "NANA OSEI BONSU", "Togbe Afede"
-    r"(?:Nana|NANA|Togbe|TOGBE|Opanin|Oba|OBA|Alhaji|ALHAJI|Alhaja|Hajia|Mosammat|Nutar|Lt\.? ?Col\.?)"
+    r"(?:Nana|NANA|Togbe|TOGBE|Opanin|Oba|OBA|Alhaji|ALHAJI|Alhaja|Hajia|Mosammat|Nutar|Lt\.? ?Col\.?|"
+    # the forms of address of the European clients a bank or a firm writes about ("Herr Reto Gschwend")
+    r"Herr|Herrn|Frau|Signor|Signora|Mme\.?|Mlle\.?|Monsieur|Madame)"
     r"(?= [A-ZÀ-Þ]))"
 )
 # A rank written whole, which is also a word of other phrases ("Inspector General", "Agente Naranja"): only a
@@ -78,6 +80,9 @@ _LEGAL_FORM = (
     # a Spanish community of goods and a Venezuelan company after their comma: "Assessoria Túria, C.B.",
     # "Inversiones Lacustre 2020, C.A."
     r"(?<=, )C\.B\.|(?<=, )C\.A\.|"
+    # without its points or its comma after a name in lower case letters ("Forn Bertran Solé CB", "Lozano &
+    # Vidal Arquitectos SLP"), and Japan's kabushiki kaisha ("Hoshizora Retail K.K.")
+    r"(?-i:(?<=[a-zà-ÿ] )CB(?![\w.])|SLP(?![\w.])|K\.K\.)|"
     r"SLU|SL|SA de CV|SA|SAS|SRL|SAC|EIRL|Ltda|S\.p\.A\.|BV|B\.V\.|NV|AB|Oy|ApS|Sp\. z o\.o\.|Lda|Pvt Ltd|"
     r"Pvt\. Ltd\.|Pty Ltd|Co Ltd|S\.r\.l\.?|Srl|S\.a\.s\.?|S\.n\.c\.?|Oyj|A/S|ASA|Kft\.|s\.r\.o\.|d\.o\.o\.|SARL|EURL|"
     # a US professional corporation in capitals ("MARLOWE COLLINS PC"), Central America's "R.L."
@@ -795,6 +800,8 @@ RULES: tuple[Rule, ...] = (
     # date of birth it follows from ("DOB: 02/14/1931 (94)")
     _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)(?: ?[ya](?=\))|y(?![\w/])))"),
     _rule(T.AGE, r"(?<=\d{4}) \((?P<value>(?:9\d|1[01]\d))\)"),
+    # a specimen label's age and sex: "DOB 03/14/1934 | 91Y F", "94Y/F"
+    _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d))(?=Y ?/?[MF]\b)"),
     # a chart's short forms: "91 y/o", "93yo", "92 y.o."
     _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)\s?(?:y/o|y\.o\.?|yo(?=[\s,.;)]|$)|yr old|yr-old))", re.I),
     # an age and a sex opening a case: "91F with sepsis", "92 M, DNR" (a temperature in Fahrenheit, "98F, HR
@@ -1274,7 +1281,9 @@ RULES: tuple[Rule, ...] = (
     # "Entered by: hpostlethwaite", "completed … by jmacisaac. Reviewed rboudreau", "Transcrito por: mjruizc".
     _rule(
         T.PERSON,
-        r"(?i:\b(?:by|por|reviewed|entered|revisado|revisada))[:\s]+"
+        # (and after the word for the staff member who wrote it: "Note from agent jsandberg:")
+        r"(?i:\b(?:by|por|reviewed|entered|revisado|revisada|agent|agente|rep|asesor|asesora|advisor|adviser|"
+        r"analyst|clerk))[:\s]+"
         r"(?P<value>(?-i:[a-z]{4,17}\d{0,3}))(?![\w@\-]|\.\w)",
         accept=_a_login,
         cued=True,
@@ -1412,14 +1421,40 @@ RULES: tuple[Rule, ...] = (
         accept=_a_users_name,
         cued=True,
     ),
+    # ... or alone in the bracket with a point inside, or as initials after the desk's word: "Recruiter note
+    # (priya.m):", "Intake note (reception, KW):"
+    _rule(
+        T.PERSON,
+        r"(?i:\b(?:notes?|notas?|follow-?ups?|handover|entrega|to-?do|pendientes))\b[^\n()]{0,30}"
+        r"\((?:(?i:reception|recepci[óo]n|front desk|admin|intake|triage|enfermer[íi]a|nursing)[ \t]*[,/–-][ \t]*)?"
+        r"(?P<value>(?-i:[a-z][a-z0-9]*[._][a-z0-9]+(?:[._][a-z0-9]+)*|(?<=[,/–-] )[A-Z]{2,3}))\)",
+        accept=lambda surface: _a_users_name(surface) if surface.islower() else _initials_not_a_word(surface),
+        cued=True,
+    ),
+    # Who took a call or a request, after the desk's word and a dash inside the bracket: "(llamada, anotada por
+    # recepción – Bea)", "(front desk – Aoife Byrne)"
+    _rule(
+        T.PERSON,
+        r"\([^()\n]{0,40}\b(?i:recepci[óo]n|reception|front desk|admin|centralita|switchboard|call centre|"
+        r"call center|triage|secretar[íi]a)[ \t]*[–—-][ \t]*"
+        r"(?P<value>[A-ZÀ-Þ][a-zà-ÿ'’]+(?: [A-ZÀ-Þ][a-zà-ÿ'’]+){0,2})\)",
+        # (a short name is a word somewhere too, "Bea", "Fran": after the desk and its dash, only a word of the
+        # note's own languages is not a name)
+        accept=lambda surface: all(
+            lexicon.is_name_word(w) or lexicon.zipf(w) < 3.5 and not lexicon.is_kept_term(w) for w in surface.split()
+        ),
+        cued=True,
+    ),
     # A message signed at its end with a dash and a short name or an initial, on its own line or after the last
     # sentence: "—bt", "…is the issue. –M", "— Gaby".
     _rule(
         T.PERSON,
-        r"(?:(?m:^)[ \t]*|(?<=[.!?)]) )[—–][ \t]?(?P<value>[A-Z](?=[ \t]*$)|(?-i:[a-z]{2,3})|[A-ZÀ-Þ][a-zà-ÿ]{2,12})"
+        r"(?:(?m:^)[ \t]*|(?<=[.!?)\"”’]) )[—–][ \t]?"
+        r"(?P<value>[A-Z](?=[ \t]*$)|(?-i:[a-z]{2,3})|[A-ZÀ-Þ][a-zà-ÿ]{2,12}|(?-i:[a-z][a-z0-9]*[._][a-z0-9]+))"
         r"[ \t]*(?=\n|$)",
         accept=lambda surface: (
             len(surface) == 1
+            or (_a_users_name(surface) if "." in surface or "_" in surface else False)
             or (
                 _a_typists_initials(surface)
                 if surface.islower()
