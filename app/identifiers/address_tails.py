@@ -90,7 +90,10 @@ _STREET_TYPE_BEFORE = re.compile(
     r"(?i:\b(?:ave|avenue|st|street|rd|road|blvd|boulevard|way|dr|drive|pl|place|ct|court|ln|lane|hwy|highway|"
     r"pkwy|parkway|ter|terrace|cir|circle))\.?$"
 )
-_POST_DIRECTIONAL = re.compile(r" (?:[NSEW]|NE|NW|SE|SW|[nsew]|ne|nw|se|sw)\.?(?=,|\n|$| (?i:apt|unit|suite|ste|#))")
+# (in capitals before the sentence's next word too: "at Kipling Ave & Finch Ave W on 14 June")
+_POST_DIRECTIONAL = re.compile(
+    r" (?:(?:[NSEW]|NE|NW|SE|SW)\.?(?=[ ,.;)\n]|$)|(?:[nsew]|ne|nw|se|sw)\.?(?=,|\n|$| (?i:apt|unit|suite|ste|#)))"
+)
 
 
 def lower_case_places_after(text: str, end: int) -> list[Entity]:

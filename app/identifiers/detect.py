@@ -510,7 +510,9 @@ def _an_amount(text: str, start: int, end: int) -> bool:
 _QUANTITY_UNIT_AFTER = re.compile(
     r" ?(?:bytes|octetos|bits|km|kilómetros|kilometres|kilometers|millas|miles|metros|metres|meters|kg|kilos|"
     r"toneladas|tonnes|tons|litros|litres|liters|habitantes|inhabitants|personas|people|pacientes|patients|"
-    r"casos|cases|visitas|visits|usuarios|users|copias|copies|unidades|units|pasos|steps)\b(?![^\n]{0,30}:\s)"
+    r"casos|cases|visitas|visits|usuarios|users|copias|copies|unidades|units|pasos|steps|"
+    # a wage as Latin America states it: "gano como 1.300.000 líquido", "2.100.000 brutos mensuales"
+    r"l[íi]quidos?|brutos?|netos?|mensuales|lucas|palos)\b(?![^\n]{0,30}:\s)"
 )
 
 
@@ -1672,6 +1674,11 @@ def _part_of_a_nameless_run(text: str, entity: Entity) -> bool:
     return False
 
 
+# Money in a receipt's line, or a rate at its end: what an address never holds.
+_AN_AMOUNT_INSIDE = re.compile(r"(?:S/\.?|US\$|[$€£¥₹₱₦])[ \t]?\d+(?:[.,]\d{3})*[.,]\d{2}(?!\d)")
+_A_RATE_LAST = re.compile(r"\d+ ?(?:[KMGT]bps|[KMG]B|GHz|MHz|kWh)$")
+
+
 def _learned_credible(
     text: str, entity: Entity, found: list[Entity], language: str, learned: Sequence[Entity] = ()
 ) -> bool:
@@ -1684,6 +1691,8 @@ def _learned_credible(
         return False  # one letter or digit: too short to name anyone, and its stand-in would be any "2" in the text
     if all(_national_or_label_abbreviation(w) for w in surface.split()):
         return False  # "llegó el SAMU": a national service, as the rules read it
+    if entity.type is T.ADDRESS and (_AN_AMOUNT_INSIDE.search(surface) or _A_RATE_LAST.search(surface)):
+        return False  # "Op. gravada S/ 76.19", "Plan Hogar Fibra 200 Mbps": a receipt's lines, no street
     beside_its_kind = any(
         other.type is entity.type and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
         for other in [*found, *learned]
@@ -1903,7 +1912,7 @@ def _finished(text: str, found: list[Entity]) -> list[Entity]:
     """``found`` with names joined across a line's hyphen and to a nickname's article, and without a time
     zone's cities."""
     found = _with_nickname_articles(text, _across_line_breaks(text, found))
-    found = [_without_record_role(text, e) for e in found]
+    found = [_without_record_role(text, e) for e in found if not _a_weekday_named(text, e)]
     zones = [m.span() for m in _TIME_ZONE.finditer(text)]
     if not zones:
         return found
@@ -1912,6 +1921,17 @@ def _finished(text: str, found: list[Entity]) -> list[Entity]:
         for e in found
         if e.type is not T.LOCATION or not any(start <= e.start and e.end <= end for start, end in zones)
     ]
+
+
+_WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday lunes martes miércoles miercoles jueves viernes "
+    "sábado sabado domingo".split()
+)
+
+
+def _a_weekday_named(text: str, entity: Entity) -> bool:
+    """A weekday alone read as a person or a place by a model ("moved to Friday the twelfth")."""
+    return entity.type in (T.PERSON, T.LOCATION, T.ORGANIZATION) and entity.text_in(text).lower() in _WEEKDAYS
 
 
 # The role a record gives the person or the firm it names, written before the name as a field's label without

@@ -583,6 +583,7 @@ def find_title_case_runs(text: str) -> list[Entity]:
     return found
 
 
+_A_UNIT = re.compile(r"[KMGT]bps|[KMGT]b/s|[kKMG]hz|[kKMG]Hz|[kKMG]?Wh|mAh|Kcal|Mpx")
 _CAPITALISED = re.compile(
     r"(?<![\w'’\-@./])[A-ZÀ-ÖØ-ÞŁŚŻ][a-zà-öø-ÿłśżźćńą]{2,}(?:[-'’][A-Za-zÀ-ÿ][a-zà-ÿ]+)?(?![\w@/]|\.\w)"
 )
@@ -638,6 +639,8 @@ def find_rare_capitalised(text: str, language: str) -> list[Entity]:
             continue
         if lexicon.a_derived_word(word):
             continue  # "Unwitnessed fall", "Laceration of the forearm": an everyday word, made from another
+        if _A_UNIT.fullmatch(word):
+            continue  # "Fibra 200 Mbps", "2.4 Ghz": a rate's or a frequency's unit
         before = text[max(0, match.start() - 4) : match.start()].lower()
         kind = T.LOCATION if re.search(r"(?:in|at|to|en|a|de) $", before) else T.PERSON
         found.append(Entity(match.start(), match.end(), kind))
@@ -675,9 +678,11 @@ def _a_person(text: str, names: list[tuple[int, int, str]], lower_text: bool) ->
         and _rare_name(word)
         and word.lower() in lexicon.first_names(lower_case=True)
         and lexicon.zipf(word) < 3.4
+        and not _A_CLITIC_BEFORE.search(text, max(0, names[0][0] - 4), names[0][0])  # "me roza": a verb
     )
 
 
+_A_CLITIC_BEFORE = re.compile(r"(?<![\w])(?:me|te|se|le|les|nos) $")
 _LINE_TIME = re.compile(r"(?:^|\n)[ \t]*(?:[01]\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:hrs?|h))?[ \t:–-]*$")
 
 
@@ -822,6 +827,9 @@ _PARTICLE_OR_DESCENT = r"(?:y |i |de la |del |de |" + _DESCENT + r")"
 _NAME_WORD = r"([A-ZÀ-ÖØ-Þ][^\W\d_]+(?:['’\-][^\W\d_]+)*|[A-Z]\.?(?= [A-ZÀ-ÖØ-Þ]))"
 _NAME_WORD_AFTER = re.compile(rf"(?: {_PARTICLE_OR_DESCENT}?){_NAME_WORD}")
 _CAPITAL_NAME_WORD_AFTER = re.compile(rf"(?: {_CAPITAL_PARTICLE}?){_NAME_WORD}")
+_LOWER_LINKED_NAME_AFTER = re.compile(
+    r" (?:de la|de las|de los|del|de|y|da|dos|van der|van|von) ([a-zñáéíóú]{2,})(?!\w)"
+)
 _LOWER_NAME_WORD_AFTER = re.compile(r" ([a-zñáéíóú]\.?|[a-zñáéíóú]{2,})(?![\w])")
 
 
@@ -904,7 +912,11 @@ def _walk(reached: dict[tuple[str, int], int], way: str, edge: int, step: Callab
 
 
 def _lower_name_word_after(text: str, end: int) -> int | None:
-    """Where a name typed in lower case ends if the word after ``end`` belongs to it."""
+    """Where a name typed in lower case ends if the word after ``end`` belongs to it: a name word, or the small
+    words of a surname before one ("alvaro mendez de la vega")."""
+    linked = _LOWER_LINKED_NAME_AFTER.match(text, end)
+    if linked is not None and lexicon.is_name_word(linked.group(1)) and linked.group(1) not in FUNCTION_WORDS:
+        return linked.end()
     after = _LOWER_NAME_WORD_AFTER.match(text, end)
     if after is None:
         return None

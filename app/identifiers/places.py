@@ -14,12 +14,17 @@ from __future__ import annotations
 import re
 
 from app.identifiers import lexicon
+from app.identifiers.dates import CALENDAR_WORDS
 from app.identifiers.entities import Entity, EntityType
 
 T = EntityType
 # At most 48 characters, as rules.py's names, for the same reason.
 _NAME = r"[A-ZÀ-ÖØ-ÞĄĆĘŁŃŚŹŻŠŽČŘ](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,47}"
-_LOWER_LINK = r"(?:de|del|de la|de los|de las|das|dos|do|da|des|du|di|della|la|le|el|los|las|y|e|i|von|van|der|den)"
+# (Catalan's "al", "dels", "de les" too: "Avinguda al Vedat 77", "Carrer dels Arcs 4")
+_LOWER_LINK = (
+    r"(?:de|del|de la|de los|de las|de les|dels|al|das|dos|do|da|des|du|di|della|la|le|el|los|las|y|e|i|von|van|"
+    r"der|den)"
+)
 # Shared with towns.py: a capitalised word of a place's name, and the small words between them.
 CAPITALISED_NAME = _NAME
 NAME_LINK = _LOWER_LINK
@@ -634,6 +639,10 @@ _CANADA = re.compile(
 _UK_POSTCODE = re.compile(r"(?<!\w)(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})(?!\w)")
 _ZIP_AFTER_TOWN = re.compile(rf"(?<=, )(?P<town>{_NAME}(?: {_NAME}){{0,2}}),? (?P<zip>\d{{5}}(?:-\d{{4}})?)(?!\d)")
 # Someone lives, was born or is from a place: the capitalised words after the cue are that place.
+# The words of a sentence typed in capitals that no town's name holds after its first word.
+_CAPITALS_STOPS = CALENDAR_WORDS | frozenset(
+    "in on at to from for with and or the by as is was en con por para desde hasta".split()
+)
 _LIVES_IN = re.compile(
     rf"(?<!\w)(?i:(?:lives?|living|lived|resides?|residing|resident|born|moved|relocated|raised|grew up|based|"
     rf"travell?ed|vive|viv[íi]a|reside|resid[íi]a|residente|nacid[oa]|domiciliad[oa]|con domicilio|trasladad[oa]|"
@@ -805,6 +814,9 @@ def find_places(text: str) -> list[Entity]:
         found += [Entity(*match.span("city"), T.LOCATION), Entity(*match.span("zip"), T.POSTCODE)]
     for pattern in (_CITY_REGION_CODE, _CITY_BEFORE_UK_POSTCODE, _CITY_BEFORE_MALTESE_POSTCODE):
         for match in pattern.finditer(text):
+            city = match.group("city")
+            if pattern is _CITY_REGION_CODE and city.isupper() and not match.group("zip") and not _a_town(city):
+                continue  # "THE CAR WAS STOLEN ON 2ND AUGUST": a sentence in capitals, not Ontario's town
             if not lexicon.is_region(match.group("city")):  # "St Saviour, Jersey JE2 7LQ": the island, no town
                 found.append(Entity(*match.span("city"), T.LOCATION))
             if match.group("zip"):
@@ -872,8 +884,13 @@ def find_places(text: str) -> list[Entity]:
     for match in _LIVES_IN.finditer(text):  # "born in Mexico" names a country, "vive en Getafe" a town
         # "moved to Room 4", "trasladado a Box 3": a numbered room or bay in the building, not a town
         numbered = " " not in match.group("town") and re.match(r" \d{1,3}(?!\d)", text[match.end() : match.end() + 5])
-        if not lexicon.is_region(match.group("town")) and not numbered:
-            found.append(Entity(*match.span("town"), T.LOCATION))
+        start, end = match.span("town")
+        if text[start:end].isupper():  # "MOVED FROM CORK IN AUGUST": in capitals the sentence's words end the town
+            words = list(re.finditer(r"[^\s\-]+", text[start:end]))
+            cut = next((w for w in words[1:] if w.group(0).lower() in _CAPITALS_STOPS), None)
+            end = start + (words[words.index(cut) - 1].end() if cut else words[-1].end())
+        if not lexicon.is_region(text[start:end]) and not numbered:
+            found.append(Entity(start, end, T.LOCATION))
     found += _address_lines(text, found)
     found += _towns_before_postcodes(text, found)
     found += _line_end_postcodes(text, found)
@@ -994,7 +1011,9 @@ _HOUSE_LINE = re.compile(rf"^[ \t]*(?P<street>\d{{1,5}}[A-Za-z]?,? (?:{_NAME} ?)
 
 
 _LINE_END_CODE = re.compile(
-    rf"(?:(?<=, )|(?<= ))(?:(?P<town>{_NAME}(?: {_NAME}){{0,2}})\s?[–-]?\s?)?(?P<zip>\d{{4,6}})[ \t]*$", re.M
+    # (a table's cell ends its line's text too: "…, Noida, Uttar Pradesh 201301 | laptop")
+    rf"(?:(?<=, )|(?<= ))(?:(?P<town>{_NAME}(?: {_NAME}){{0,2}})\s?[–-]?\s?)?(?P<zip>\d{{4,6}})[ \t]*(?:$|(?=\|))",
+    re.M,
 )
 
 
@@ -1007,6 +1026,9 @@ def _line_end_postcodes(text: str, found: list[Entity]) -> list[Entity]:
         line_start = text.rfind("\n", 0, match.start()) + 1
         if not any(line_start <= e.start < match.start() for e in streets):
             continue
+        cell = text[match.end() : match.end() + 1] == "|" or text[match.start() - 2 : match.start()].strip() == "|"
+        if cell and (re.fullmatch(r"(?:19|20)\d\d", match.group("zip")) or not match.group("town")):
+            continue  # a table's other cells: "| paid 2025 |", "| 4001 |"
         out.append(Entity(*match.span("zip"), T.POSTCODE))
         if match.group("town") and not lexicon.is_region(match.group("town")):
             out.append(Entity(*match.span("town"), T.LOCATION))

@@ -303,6 +303,28 @@ def _a_rare_capital_word(word: str) -> bool:
     )
 
 
+def _a_field_not_a_clause(match: re.Match) -> bool:
+    """ "SURNAME, GIVEN" in capitals where a field ends after it (a column's gap, a bar, the line's end, an
+    identity number's label), or with no everyday word after its comma: in a note typed in capitals the same
+    shape is a clause ("MOTIVO: FLEMÓN, CARA HINCHADA, ALÉRGICO…", "24 WKS PREGNANT, BOOKED WITH THE ROTUNDA")."""
+    given = match.group(0).split(", ", 1)[-1]
+    if not given.isupper() or _FIELD_END.match(match.string, match.end()):
+        return True
+    return not any(
+        len(w) >= 4
+        and not lexicon.is_name_word(w.lower())
+        and max(lexicon.zipf_in(w, "es"), lexicon.zipf_in(w, "en")) >= 3.0
+        for w in re.findall(r"[^\W\d_]+", given)
+        if w.lower() not in _NAME_LINKS
+    )
+
+
+_FIELD_END = re.compile(
+    r"[ \t]*(?:$|\n|\||\t|[ \t]{2}|[;:)]|,? (?i:dob|d\.o\.b|dni|nie|nss|mrn|ssn|nhs|id|born|age|edad|nacid[oa]|"
+    r"c\.?i|cc|rut|curp)\b)"
+)
+
+
 def _surname_then_given(surface: str) -> bool:
     """Whether "SURNAME, Given" is a person's: not a county and its state, nor a surname before a state."""
     surname, given = surface.split(", ", 1)
@@ -370,7 +392,7 @@ def _not_a_heading(surface: str) -> bool:
 _CLAUSE_WORDS = frozenset(
     "you your yours we were was is are be been being have has had will would shall should can could may might "
     "must do does did i me my he she it they them their this that these those who which when where if by days "
-    "before after against".split()
+    "before after against with booked seen sent".split()
 )
 
 
@@ -1380,6 +1402,7 @@ RULES: tuple[Rule, ...] = (
         rf"[A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}}(?: [A-ZÀ-ÞŁŚŻŹĆŠŽ][A-ZÀ-ÞŁŚŻŹĆŠŽ'’\-]{{2,}})?, "
         rf"{_CAPITAL_NAME}(?: (?:(?:DA|DE|DEL|DOS|DAS|da|dos|das) )?{_CAPITAL_NAME}){{0,2}}(?: [A-Z](?!\w))?",
         accept=_surname_then_given,
+        context=_a_field_not_a_clause,
     ),
     # A chat's sender at the start of its line: "[16/5/24, 9:02 p.m.] Memo:", "Mar 2, 12:05, Kwame:", a
     # phone's export "10/05/2024, 06:52 - kiri:" typed in lower case, "… - Anahera (midwife):". The export's

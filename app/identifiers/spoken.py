@@ -146,6 +146,12 @@ _SPOKEN_DAY = re.compile(
     r"(?! (?:of (?!(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)"
     # (a dictation's spoken stop is no count's noun: "monday the eleventh period")
     rf"|(?!period\b){NOT_A_DAY_AFTER}|one|person|thing|item|injection|child|baby|patient|\w+(?:al|ar|ic)\b)\b)"
+    # nor before a noun of the sentence ("from the first application"): a day said aloud ends the phrase, or a
+    # word of the sentence that goes on from it follows ("on the fifth at ten", "by the first we'll know")
+    r"(?! (?!(?:of|at|and|or|in|on|to|for|please|then|so|but|we|i|you|he|she|they|it|is|was|if|when|because|"
+    r"morning|afternoon|evening|night|next|this|that|from|until|till|by|with|after|before|our|my|your|his|her|"
+    r"their|us|me|him|them|as|about|around|would|will|should|can|could|are|were|has|had|have|be|do|did|not|no|"
+    r"yes|okay|ok|thanks|thank|period|comma|full|new|colon|semicolon|dash|hyphen)\b)[a-z]+\b)"
 )
 # A name spelled in the phonetic alphabet, four words or more: "Mike Alpha Charlie India November November".
 _NATO = (

@@ -44,6 +44,13 @@ _LOWER_BEFORE_REGION = re.compile(
     r"(?<![\w@./\-])(?P<words>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]+(?: [a-zà-öø-ÿ'\-]+){0,3}),[ \t]*"
     r"(?P<region>[a-zà-öø-ÿ][a-zà-öø-ÿ]+(?: [a-zà-öø-ÿ]+){0,2}?)(?=[ \t]*(?:[.,;:)!?\n]|$))"
 )
+# (not a year's digits, nor a longer number's last group: "in 2024 police found", "…5531 vence 08/27")
+_LOWER_AFTER_POSTCODE = re.compile(
+    r"(?<![\w.,/\-])(?<!\d )(?!(?:19|20)\d\d )(?:\d{5}|\d{4}|\d{2}-\d{3}|\d{3} \d{2}|\d{4}-\d{3}) "
+    r"(?P<words>[a-zà-öø-ÿ][a-zà-öø-ÿ'\-]{2,}(?: [a-zà-öø-ÿ'\-]{2,}){0,2})"
+)
+# A word this common after a number is the sentence's ("1500 people", "12000 made"), not a town.
+_EVERYDAY_AFTER_POSTCODE_ZIPF = 4.0
 # The words after a town's first in lower case that may be its name's: "alcala de henares", "san juan del rio".
 _NEXT_LOWER_WORD = re.compile(r" [a-zà-öø-ÿ'\-]{2,}")
 # "enfermedad de parkinson", "tiroiditis de hashimoto": a disease's or a test's eponym in lower case.
@@ -163,6 +170,22 @@ def find_towns(text: str) -> list[Entity]:
             surface = text[start : match.end("words")]
             if surface in towns and not lexicon.is_region(surface) and _a_lower_town(surface):
                 found.append(Entity(start, match.end("words"), T.LOCATION))
+                break
+    # a town typed in lower case after its postcode, as an address line writes them: "08221 terrassa", "46001
+    # valencia" (the postcode vouches for it, however common a word the town's name is)
+    for match in _LOWER_AFTER_POSTCODE.finditer(text):
+        words = list(re.finditer(r"\S+", match.group("words")))
+        for last in reversed(words):  # the longest run of its first words that is a town
+            end = match.start("words") + last.end()
+            surface = text[match.start("words") : end]
+            everyday = max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) >= _EVERYDAY_AFTER_POSTCODE_ZIPF
+            if (
+                surface in towns
+                and not lexicon.is_region(surface)
+                and surface.lower() not in _CALENDAR
+                and not everyday
+            ):
+                found.append(Entity(match.start("words"), end, T.LOCATION))
                 break
     # a text typed without capitals names its towns so too, the famous among them, after the words that say
     # where someone lives or comes from ("she moved to seattle", "lives in kent", "i live in the bronx"): there

@@ -55,6 +55,17 @@ def detector() -> IdentifierDetector:
         ("Solicitud 3 (llamada, anotada por recepción – Tere)", ["Tere"]),
         # a European form of address before the name
         ("Kunde 4821-0093 – Herr Lukas Brandstetter, neue Adresse", ["Lukas Brandstetter"]),
+        # a corner of two streets, the second with its quadrant, before the sentence goes on
+        ("Hit at Dufferin St & Eglinton Ave W on the 14th around 5 pm.", ["Dufferin St & Eglinton Ave W"]),
+        # a Catalan street with its small word, a town in lower case after its postcode
+        ("la planta baixa d'Avinguda al Parc 12 es va inundar", ["Avinguda al Parc 12"]),
+        ("visc a c/ Major 3, 2n, 25001 lleida. mòbil 611 402 337", ["c/ Major 3, 2n", "25001", "lleida"]),
+        # a postcode closing a table's cell
+        ("| 7 MG Road, Sector 14, Gurugram, Haryana 122001 | laptop issued |", ["122001"]),
+        # a surname's small words after a name typed in lower case
+        ("el conductor es ramon garcia de la torre, dni 21887364M", ["ramon garcia de la torre"]),
+        # "SURNAME, GIVEN" in capitals where the field ends, given names on no list
+        ("ORDERING: KAHANANUI, LEIALOHA MD   NPI 1234567893", ["KAHANANUI, LEIALOHA"]),
     ],
 )
 def test_identifiers_in_records_are_hidden(detector, text, identifiers):
@@ -76,6 +87,19 @@ def test_identifiers_in_records_are_hidden(detector, text, identifiers):
         ("He lives on Main St e was his friend.", ["e was his friend"]),
         # a bracket after a desk's dash that holds an everyday word
         ("(front desk – Appendix)", ["Appendix"]),
+        # an ordinal said before a noun of the sentence; a weekday a model read as a place
+        ("The card differs from the first application.", ["first application"]),
+        ("It was moved to Friday the twelfth.", ["Friday"]),
+        # a receipt's amounts and a plan's rate; a wage in thousands
+        ("Plan Fibra 300 Mbps · Op. gravada S/ 84.75 · IGV S/ 15.25", ["Mbps", "S/ 84.75", "IGV S/ 15.25"]),
+        ("gano como 1.450.000 líquido y arriendo 390.000", ["1.450.000 líquido"]),
+        # a note typed in capitals: its clauses are no names and no towns
+        ("24 WKS PREGNANT, BOOKED WITH THE ROTUNDA CLINIC", ["BOOKED WITH THE"]),
+        ("THE VAN WAS STOLEN ON 2ND MAY AND FOUND IN A CAR PARK", ["WAS STOLEN"]),
+        ("NEW PATIENT - MOVED FROM GALWAY IN AUGUST", ["IN AUGUST"]),
+        # a Spanish verb after its pronoun, a year before a word, a card's last group before a word
+        ("tengo un bracket suelto y me roza al comer", ["roza"]),
+        ("On 9 March 2024 police found him walking", ["police"]),
     ],
 )
 def test_what_records_hold_that_is_no_ones_is_kept(detector, text, kept):
@@ -120,3 +144,12 @@ def test_a_catalan_date_stands_in_as_a_catalan_date(detector):
     months = "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre".split()
     assert "1 de setembre" not in result and "15 d'agost" not in result
     assert sum(result.count(month) for month in months) == 2, result
+
+
+def test_a_surname_and_given_in_capitals_end_where_the_clause_goes_on(detector):
+    text = "FRONT DOOR LOCK SNAPPED. DEREK AITKEN, FLAT 4, 60 CRAIGMILLAR CASTLE AVENUE"
+    people = [text[e.start : e.end] for e in detector.detect(text) if e.type is EntityType.PERSON]
+    assert people == ["DEREK AITKEN"], people
+    field = "Client: THERIAULT, ALPHONSINE M.    Client #: PHH-2077"
+    people = [field[e.start : e.end] for e in detector.detect(field) if e.type is EntityType.PERSON]
+    assert people == ["THERIAULT, ALPHONSINE M."], people
