@@ -36,7 +36,7 @@ from app.identifiers.language import Language, detect_language
 from app.identifiers.learned_tagger import LearnedTagger, joined_to_neighbours, shipped_tagger
 from app.identifiers.lower_case_institutions import find_lower_case_institutions
 from app.identifiers.lower_case_names import find_labelled_lower_case_names, find_lower_case_pairs
-from app.identifiers.numbers import cue_spans, find_numbers
+from app.identifiers.numbers import cue_spans, find_numbers, names_a_number
 from app.identifiers.ocr import with_digits_repaired
 from app.identifiers.office_terms import OfficeTerms, any_term
 from app.identifiers.places import find_places
@@ -1912,7 +1912,9 @@ def _finished(text: str, found: list[Entity]) -> list[Entity]:
     """``found`` with names joined across a line's hyphen and to a nickname's article, and without a time
     zone's cities."""
     found = _with_nickname_articles(text, _across_line_breaks(text, found))
-    found = [_without_record_role(text, e) for e in found if not _a_weekday_named(text, e)]
+    found = [
+        _without_record_role(text, e) for e in found if not _a_weekday_named(text, e) and not _a_label_word(text, e)
+    ]
     zones = [m.span() for m in _TIME_ZONE.finditer(text)]
     if not zones:
         return found
@@ -1932,6 +1934,20 @@ _WEEKDAYS = frozenset(
 def _a_weekday_named(text: str, entity: Entity) -> bool:
     """A weekday alone read as a person or a place by a model ("moved to Friday the twelfth")."""
     return entity.type in (T.PERSON, T.LOCATION, T.ORGANIZATION) and entity.text_in(text).lower() in _WEEKDAYS
+
+
+def _a_label_word(text: str, entity: Entity) -> bool:
+    """A single word read as a person, a firm or a place that is a word naming a kind of number, with the
+    number after it or alone ("Aadhaar 3576 2201 4987", "| PAN | Aadhaar |"); a chat's speaker before a colon
+    stays a person ("Beto:", "NOE:")."""
+    if entity.type not in (T.PERSON, T.LOCATION, T.ORGANIZATION):
+        return False
+    surface = entity.text_in(text)
+    if " " in surface.strip():
+        return False
+    if any(start <= entity.start and entity.end <= end for start, end in cue_spans(text)):
+        return True
+    return names_a_number(surface) and not lexicon.is_name_word(surface)
 
 
 # The role a record gives the person or the firm it names, written before the name as a field's label without

@@ -56,7 +56,12 @@ _SEP = (
 _NOT_A_VERSION = r"(?!(?:version|versi[óo]n|rev\.?)\s|v\d+(?:\.\d+)*(?![\w\-]| \d))"
 
 
+# Every cue's words, each list as written: ``names_a_number`` reads a word against them all.
+_CUE_WORDS: list[str] = []
+
+
 def _cued(kind: EntityType, cues: str) -> tuple[EntityType, re.Pattern]:
+    _CUE_WORDS.append(cues)
     return kind, re.compile(
         # "License, Version 3", "licence v2": a document's version, not a number of anyone's
         rf"(?<!\w)(?:{cues})(?!\w){_SEP}(?:\([^)\n]{{1,20}}\)[:\s]*)?\(?{_NOT_A_VERSION}(?P<value>{_CODE})(?![\w])",
@@ -632,6 +637,17 @@ def _coordinated(text: str, end: int, kind: EntityType, value: str) -> list[Enti
 def _cued_matches(text: str) -> tuple[tuple[EntityType, re.Match], ...]:
     """Every cue and the code after it, read once a text: ``find_numbers`` and ``cue_spans`` both ask."""
     return tuple((kind, match) for kind, pattern in _CUED for match in pattern.finditer(text))
+
+
+@functools.lru_cache(maxsize=1)
+def _a_cue_word() -> re.Pattern:
+    return re.compile("|".join(f"(?:{cues})" for cues in _CUE_WORDS), re.I)
+
+
+def names_a_number(word: str) -> bool:
+    """Whether ``word`` is one of the words that name a kind of number ("Aadhaar", "PhilHealth", "NIN"), as a
+    heading or a sentence names one without the number after it."""
+    return _a_cue_word().fullmatch(word) is not None
 
 
 @functools.lru_cache(maxsize=4)

@@ -100,6 +100,11 @@ def test_identifiers_in_records_are_hidden(detector, text, identifiers):
         # a Spanish verb after its pronoun, a year before a word, a card's last group before a word
         ("tengo un bracket suelto y me roza al comer", ["roza"]),
         ("On 9 March 2024 police found him walking", ["police"]),
+        # the word naming a kind of number, in a sheet's heading or before its number
+        (
+            "Emp ID | Name | DOB | PAN | Aadhaar | Mobile\nAadhaar per card 3576 2201 4987",
+            ["| Aadhaar |", "Aadhaar per"],
+        ),
     ],
 )
 def test_what_records_hold_that_is_no_ones_is_kept(detector, text, kept):
