@@ -156,7 +156,23 @@ _WARD_WORDS = (
     r"(?i:Habitaci[óo]n|Hab|Cama|Box|Sala|Quir[óo]fano|Consulta|Consultorio|Planta|Piso|Puerta|Despacho|Aula|"
     r"M[óo]dulo|Room|Bed|Bay|Ward|Unit|Floor|Level|Box|Art[íi]culo|Art|Ley|Decreto|Expediente|Paciente)\b"
 )
+# India's addresses: a house's or a flat's number, then the cross and main roads, blocks, sectors, layouts and
+# nagars that find it ("#42, 3rd Cross, 6th Block", "No. 9, Vinayaka Nagar", "Flat 302, Sai Residency, 14th
+# Main", "H.No. 118, Sector 50"); the suburb and the town after them are places.py's and towns.py's.
+_INDIAN_PART = (
+    r"(?:\d{1,2}(?:st|nd|rd|th) (?:Cross|Main|Block|Stage|Phase|Sector|Street|Road|Avenue|Floor)(?: Road)?"
+    r"|(?:Sector|Phase|Block|Pocket) \d{1,3}[A-Z]?"
+    r"|[A-Z][a-z]+(?: [A-Z][a-z]+){0,2} (?:Nagar|Layout|Colony|Residency|Apartments|Enclave|Vihar|Puram|Palya|Halli|"
+    r"Extension|Main Road|Cross Road|Road|Street|Marg|Gali|Chowk|House|Towers|Heights))"
+)
+_INDIAN_ADDRESS = re.compile(
+    # (a number's "No." after a document's word is the document's: "Invoice No. 12, Main Road Stores"; the
+    # locality's name follows the address)
+    r"(?<![\w#])(?:#|(?:(?<![A-Za-z] )|(?<=\bat ))No\.|H\. ?No\.?|Door No\.?|Plot No\.?|Flat(?: No\.?)?) ?"
+    rf"\d{{1,5}}[A-Z]?(?:[/-]\d{{1,4}}[A-Z]?)?(?:, {_INDIAN_PART}){{1,3}}(?=,? [A-Z][a-z])"
+)
 _STREETS = (
+    _INDIAN_ADDRESS,
     re.compile(
         # ("calle" ending a line goes on to the street's name only before its number: "calle⏎Jabonería, 7")
         rf"(?<![\w/]){_PREFIX_TYPES}(?: |(?<=[Cc]alles)\n|(?<=[Aa]venidas)\n"

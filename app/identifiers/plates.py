@@ -53,10 +53,13 @@ def find_plates(text: str) -> list[Entity]:
         groups = re.split(r"([ \-])", match.group("plate"))
         while groups and _goes_on(groups[-1]):  # "rkz 4471 on royal avenue": the plate ended before "on"
             groups = groups[:-2]
-        while len(groups) > 2 and _goes_on(groups[0]):  # "the car was at 3pm", "car seat 2": no plate
+        # (a group joined by a hyphen is the plate's, whatever word it spells: "car AT-48-ZT")
+        while len(groups) > 2 and groups[1] != "-" and _goes_on(groups[0]):  # "the car was at 3pm": no plate
             start += len(groups[0]) + len(groups[1])
             groups = groups[2:]
-        if not groups or any(group.lower() in FUNCTION_WORDS for group in groups[::2]):
+        # (groups in capitals joined by hyphens are a plate's, whatever word one spells: "car AT-48-ZT")
+        hyphened = bool(groups) and set(groups[1::2]) == {"-"} and "".join(groups).isupper()
+        if not groups or not hyphened and any(group.lower() in FUNCTION_WORDS for group in groups[::2]):
             continue  # "vehicle 1 of 2"
         if any(group.isalpha() and (len(group) >= 5 or lexicon.is_kept_term(group)) for group in groups[::2]):
             continue  # "car Mazda CX-5": a make and its model, no plate

@@ -64,6 +64,11 @@ def detector() -> IdentifierDetector:
         ("| 7 MG Road, Sector 14, Gurugram, Haryana 122001 | laptop issued |", ["122001"]),
         # a surname's small words after a name typed in lower case
         ("el conductor es ramon garcia de la torre, dni 21887364M", ["ramon garcia de la torre"]),
+        # India's addresses by their house number and the roads, blocks and nagars after it
+        ("| #17, 2nd Cross, 4th Block, Jayanagar, Bengaluru 560011 |", ["#17, 2nd Cross, 4th Block", "560011"]),
+        ("lives at No. 7, Gandhi Nagar, Vellore 632006", ["No. 7, Gandhi Nagar", "632006"]),
+        # a plate whose groups are joined by hyphens, whatever word one spells
+        ("Portuguese car AT-52-QZ, PCN IZ48222705 issued 5 Aug", ["AT-52-QZ"]),
         # "SURNAME, GIVEN" in capitals where the field ends, given names on no list
         ("ORDERING: KAHANANUI, LEIALOHA MD   NPI 1234567893", ["KAHANANUI, LEIALOHA"]),
     ],
@@ -100,6 +105,7 @@ def test_identifiers_in_records_are_hidden(detector, text, identifiers):
         # a Spanish verb after its pronoun, a year before a word, a card's last group before a word
         ("tengo un bracket suelto y me roza al comer", ["roza"]),
         ("On 9 March 2024 police found him walking", ["police"]),
+        ("see No. 3, Phase 2 of the plan; the car was at 3pm", ["No. 3, Phase 2", "at 3pm"]),
         # the word naming a kind of number, in a sheet's heading or before its number
         (
             "Emp ID | Name | DOB | PAN | Aadhaar | Mobile\nAadhaar per card 3576 2201 4987",
