@@ -1936,6 +1936,9 @@ def _a_weekday_named(text: str, entity: Entity) -> bool:
     return entity.type in (T.PERSON, T.LOCATION, T.ORGANIZATION) and entity.text_in(text).lower() in _WEEKDAYS
 
 
+_AN_AGENTS_NOUN = re.compile(r".{4,}(?:ante|ente|iente|ario|aria|ador|adora|ista)$")
+
+
 def _a_label_word(text: str, entity: Entity) -> bool:
     """A single word read as a person, a firm or a place that is a word naming a kind of number, with the
     number after it or alone ("Aadhaar 3576 2201 4987", "| PAN | Aadhaar |"); a chat's speaker before a colon
@@ -1947,7 +1950,16 @@ def _a_label_word(text: str, entity: Entity) -> bool:
         return False
     if any(start <= entity.start and entity.end <= end for start, end in cue_spans(text)):
         return True
-    return names_a_number(surface) and not lexicon.is_name_word(surface)
+    if names_a_number(surface) and not lexicon.is_name_word(surface):
+        return True
+    # a form's label for a party, a Spanish noun of who does something, before its colon ("Ordenante: Luis
+    # Gavilanes", "Peticionaria: María Rojas"); a chat's speaker is on the name lists ("Vicente:", "Rosario:")
+    return (
+        names.a_field_label(text, entity.start, entity.end)
+        and _AN_AGENTS_NOUN.search(surface.lower()) is not None
+        and not lexicon.is_name_word(surface)
+        and not lexicon.is_name_word(surface.lower())
+    )
 
 
 # The role a record gives the person or the firm it names, written before the name as a field's label without

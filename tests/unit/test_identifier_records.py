@@ -106,6 +106,12 @@ def test_identifiers_in_records_are_hidden(detector, text, identifiers):
         ("tengo un bracket suelto y me roza al comer", ["roza"]),
         ("On 9 March 2024 police found him walking", ["police"]),
         ("see No. 3, Phase 2 of the plan; the car was at 3pm", ["No. 3, Phase 2", "at 3pm"]),
+        # a party's label, a Spanish noun of who does something, before its colon
+        (
+            "Operadora: Buenas tardes, le habla Carmen.\nLlamante: Aló, buenas tardes.\n"
+            "Operadora: ¿Me da su nombre completo?\nLlamante: Yanet Quispe Mamani.",
+            ["Llamante: Aló", "Llamante: #"],
+        ),
         # the word naming a kind of number, in a sheet's heading or before its number
         (
             "Emp ID | Name | DOB | PAN | Aadhaar | Mobile\nAadhaar per card 3576 2201 4987",
