@@ -25,12 +25,10 @@ _ES_MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octub
 _CA_MONTHS = "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre".split()
 _EN_WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _ES_WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()
-# Months and weekdays in both languages, lower case, also as typed without accents ("miercoles").
-CALENDAR_WORDS = frozenset(w.lower() for w in _EN_MONTHS + _ES_MONTHS + _EN_WEEKDAYS + _ES_WEEKDAYS) | {
-    "setiembre",
-    "miercoles",
-    "sabado",
-}
+# Weekdays in both languages, lower case, also as typed without accents ("miercoles").
+WEEKDAY_WORDS = frozenset(w.lower() for w in _EN_WEEKDAYS + _ES_WEEKDAYS) | {"miercoles", "sabado"}
+# Months and weekdays in both languages, lower case, also as typed without accents.
+CALENDAR_WORDS = frozenset(w.lower() for w in _EN_MONTHS + _ES_MONTHS) | WEEKDAY_WORDS | {"setiembre"}
 _EN_MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"

@@ -27,7 +27,7 @@ from app.identifiers import (
     rules,
     spelled_numbers,
 )
-from app.identifiers.dates import CALENDAR_WORDS, find_dates
+from app.identifiers.dates import CALENDAR_WORDS, WEEKDAY_WORDS, find_dates
 from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.file_names import find_file_names
@@ -1909,8 +1909,9 @@ _TIME_ZONE = re.compile(r"\((?:UTC|GMT)[ \t]?(?:[+\-−±][ \t]?\d{1,2}(?::\d{2}
 
 
 def _finished(text: str, found: list[Entity]) -> list[Entity]:
-    """``found`` with names joined across a line's hyphen and to a nickname's article, and without a time
-    zone's cities."""
+    """``found`` with names joined across a line's hyphen and to a nickname's article, without the role a
+    record writes before a name, and without a time zone's cities, a weekday read as a name or a place, or a
+    label's word read as one."""
     found = _with_nickname_articles(text, _across_line_breaks(text, found))
     found = [
         _without_record_role(text, e) for e in found if not _a_weekday_named(text, e) and not _a_label_word(text, e)
@@ -1925,15 +1926,9 @@ def _finished(text: str, found: list[Entity]) -> list[Entity]:
     ]
 
 
-_WEEKDAYS = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday lunes martes miércoles miercoles jueves viernes "
-    "sábado sabado domingo".split()
-)
-
-
 def _a_weekday_named(text: str, entity: Entity) -> bool:
     """A weekday alone read as a person or a place by a model ("moved to Friday the twelfth")."""
-    return entity.type in (T.PERSON, T.LOCATION, T.ORGANIZATION) and entity.text_in(text).lower() in _WEEKDAYS
+    return entity.type in (T.PERSON, T.LOCATION, T.ORGANIZATION) and entity.text_in(text).lower() in WEEKDAY_WORDS
 
 
 _AN_AGENTS_NOUN = re.compile(r".{4,}(?:ante|ente|iente|ario|aria|ador|adora|ista)$")
@@ -1941,8 +1936,8 @@ _AN_AGENTS_NOUN = re.compile(r".{4,}(?:ante|ente|iente|ario|aria|ador|adora|ista
 
 def _a_label_word(text: str, entity: Entity) -> bool:
     """A single word read as a person, a firm or a place that is a word naming a kind of number, with the
-    number after it or alone ("Aadhaar 3576 2201 4987", "| PAN | Aadhaar |"); a chat's speaker before a colon
-    stays a person ("Beto:", "NOE:")."""
+    number after it or alone ("Aadhaar 3576 2201 4987", "| PAN | Aadhaar |"), or a party's label before its
+    colon ("Ordenante:"); a chat's speaker before a colon stays a person ("Beto:", "NOE:")."""
     if entity.type not in (T.PERSON, T.LOCATION, T.ORGANIZATION):
         return False
     surface = entity.text_in(text)
