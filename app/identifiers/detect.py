@@ -1931,6 +1931,7 @@ def _a_weekday_named(text: str, entity: Entity) -> bool:
     return entity.type in (T.PERSON, T.LOCATION, T.ORGANIZATION) and entity.text_in(text).lower() in WEEKDAY_WORDS
 
 
+_A_GLUED_VALUE = re.compile(r":(?:[A-Z]{2,4})?\d")
 _AN_AGENTS_NOUN = re.compile(r".{4,}(?:ante|ente|iente|ario|aria|ador|adora|ista)$")
 
 
@@ -1947,6 +1948,8 @@ def _a_label_word(text: str, entity: Entity) -> bool:
         return True
     if names_a_number(surface) and not lexicon.is_name_word(surface):
         return True
+    if _A_GLUED_VALUE.match(text, entity.end) and (entity.start == 0 or text[entity.start - 1].isspace()):
+        return True  # "Bal:GHS9,210.40", "Amt:NGN50,000": an alert's label glued to its amount, a name or not
     # a form's label for a party, a Spanish noun of who does something, before its colon ("Ordenante: Luis
     # Gavilanes", "Peticionaria: María Rojas"); a chat's speaker is on the name lists ("Vicente:", "Rosario:")
     return (
@@ -1969,9 +1972,12 @@ _FIRST_WORD = re.compile(r"[^\W\d_]+ (?=\S+ \S)")
 
 
 def _without_record_role(text: str, entity: Entity) -> Entity:
-    """A person or a firm without the role written before it, where two words or more follow the role."""
+    """A person or a firm without the role written before it, where two words or more follow the role, and
+    without the next field's label glued to its amount after it ("TRF TO ABENA MENSAH Bal:GHS9,210.40")."""
     if entity.type not in (T.PERSON, T.ORGANIZATION):
         return entity
+    if _A_GLUED_VALUE.match(text, entity.end) and " " in text[entity.start : entity.end].strip():
+        entity = Entity(entity.start, entity.start + text[entity.start : entity.end].rstrip().rfind(" "), entity.type)
     first = _FIRST_WORD.match(text, entity.start, entity.end)
     if first is None or first.group(0).strip().lower() not in _RECORD_ROLES:
         return entity

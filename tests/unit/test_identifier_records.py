@@ -80,8 +80,10 @@ def test_identifiers_in_records_are_hidden(detector, text, identifiers):
 @pytest.mark.parametrize(
     ("text", "kept"),
     [
-        # labels glued to their values in an alert, and the debit's "DR" before one
+        # labels glued to their values in an alert, and the debit's "DR" before one, a label a name list
+        # holds too ("Bal") after the payee's name
         ("Acct:031**442 Amt:GHS500.00 DR Desc:TRF TO KOFI", ["Amt", "Desc"]),
+        ("Desc:TRF TO ABENA MENSAH Bal:GHS9,210.40", ["Bal:GHS9,210.40"]),
         # how many digits a form shows is no identifier
         ("Requisition | SSN last 4 on file: 6612", ["last 4"]),
         # a Spanish medicine, with an accent or a "th" the English lacks
