@@ -1392,7 +1392,7 @@ def _everyday(word: str) -> bool:
 _TOWN_PARTS = 3  # comma-separated places after a street: a suburb, a town, a county
 
 
-_AREA_LABELS = frozenset("col colonia fracc fraccionamiento urb urbanización barrio bº sector reparto".split())
+_AREA_LABELS = places.AREA_WORDS
 
 
 def _address_parts(text: str, found: list[Entity]) -> list[Entity]:

@@ -526,14 +526,17 @@ def is_kept_term(word: str) -> bool:
 _NAMES_THAT_ARE_MAKES = frozenset("lincoln ford mercedes mini ram seat tata mahindra proton bosch".split())
 
 
+@functools.lru_cache(maxsize=8192)
 def _a_spanish_medicine(lower: str) -> bool:
     """A medicine as Spanish spells it: the English name and an "a" ("insulina", "heparina", "aspirina"), with
     an accent the English lacks ("losartán", "ondansetrón"), or with "t" for its "th" and "i" for its "y"
-    ("levotiroxina")."""
-    if len(lower) <= 6 or is_name_word(lower):
+    ("levotiroxina"). Asked of most words of every text, so answered once a word."""
+    if len(lower) <= 6 or not (lower.endswith("a") or not lower.isascii()):
         return False
     plain = without_accents(lower)
     if not (plain != lower and plain in drug_names() or lower.endswith("a") and _an_english_medicine(lower[:-1])):
+        return False
+    if is_name_word(lower):
         return False
     from app.identifiers.towns import town_names  # (towns reads this module's lists)
 

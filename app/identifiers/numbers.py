@@ -302,11 +302,11 @@ _CLABE = re.compile(r"(?<!\d)\d{3}[ ]?\d{3}[ ]?\d{11}[ ]?\d(?!\d)")
 _NPI = re.compile(r"(?<!\d)[12]\d{9}(?!\d)")
 _RUT = re.compile(r"(?<![\w.])\d{1,2}\.\d{3}\.\d{3}-[\dkK](?!\w)")
 _DOTTED_ID = re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{3}){2,3}(?:-\d)?(?![\w.])")
-# Bolivia's identity card with the department that issued it: "C.I. 4567890 LP", "3.218.907 SC".
 # Belgium's national number, its last two digits a check ("03.06.19-284.56").
 _BELGIAN_NN = re.compile(r"(?<![\w.])\d{2}\.?\d{2}\.?\d{2}[-.]?\d{3}\.?\d{2}(?![\w.]|-\d)")
 # Venezuela's identity card with the letter of nationality before it ("V-24.118.903", "E-84.123.456").
 _VENEZUELAN_CI = re.compile(r"(?<![\w.\-])[VEve]-\d{1,2}\.?\d{3}\.?\d{3}(?![\w.]|-\d)")
+# Bolivia's identity card with the department that issued it: "C.I. 4567890 LP", "3.218.907 SC".
 _BOLIVIAN_CI = re.compile(
     r"(?<![\w.])(?:\d{1,2}\.\d{3}\.\d{3}|\d{5,8})(?:-\d[A-Z])? (?:LP|SC|CB|OR|PT|TJ|CH|BE|PD)\.?(?!\w)"
 )
@@ -616,10 +616,10 @@ def _coordinated(text: str, end: int, kind: EntityType, value: str) -> list[Enti
     letters mix in, as long and with as many letters."""
     digits = sum(c.isdigit() for c in value)
     letters = sum(c.isalpha() for c in value)
+    mixed = letters >= 2 and len(value) >= 5
     out = []
     while (match := _NEXT_CODE.match(text, end)) is not None:
         other = match.group("value")
-        mixed = letters >= 2 and len(value) >= 5
         if (
             abs(sum(c.isdigit() for c in other) - digits) > 1
             or (digits < 4 and not mixed)

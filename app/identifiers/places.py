@@ -654,11 +654,11 @@ _CANADA = re.compile(
 )
 _UK_POSTCODE = re.compile(r"(?<!\w)(?:GIR ?0AA|[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]? ?\d[ABD-HJLNP-UW-Z]{2})(?!\w)")
 _ZIP_AFTER_TOWN = re.compile(rf"(?<=, )(?P<town>{_NAME}(?: {_NAME}){{0,2}}),? (?P<zip>\d{{5}}(?:-\d{{4}})?)(?!\d)")
-# Someone lives, was born or is from a place: the capitalised words after the cue are that place.
 # The words of a sentence typed in capitals that no town's name holds after its first word.
 _CAPITALS_STOPS = CALENDAR_WORDS | frozenset(
     "in on at to from for with and or the by as is was en con por para desde hasta".split()
 )
+# Someone lives, was born or is from a place: the capitalised words after the cue are that place.
 _LIVES_IN = re.compile(
     rf"(?<!\w)(?i:(?:lives?|living|lived|resides?|residing|resident|born|moved|relocated|raised|grew up|based|"
     rf"travell?ed|vive|viv[íi]a|reside|resid[íi]a|residente|nacid[oa]|domiciliad[oa]|con domicilio|trasladad[oa]|"
@@ -952,16 +952,17 @@ def _cued_addresses(text: str, found: list[Entity]) -> list[Entity]:
             # the state or the country that closes an address is no identifier ("…, Sacramento, California")
             if index and lexicon.is_region(text[a:b].strip(" ,.;")):
                 continue
-            if text[a:b].strip(" .,").lower() in _AREA_WORDS:
+            if text[a:b].strip(" .,").lower() in AREA_WORDS | _SETTLEMENT_WORDS:
                 continue  # "colonia Trejo": the neighbourhood's word, its name a place found apart
             if re.search(r"[^\W_]", text[a:b]):
                 out.append(Entity(a, b, T.ADDRESS))
     return out
 
 
-_AREA_WORDS = frozenset(
-    "col colonia fracc fraccionamiento urb urbanización barrio bº sector reparto zona aldea".split()
-)
+# The words that label a neighbourhood before its name ("Col. Centro", "Barrio Patio Bonito"); detect.py reads
+# them too, where a town's place after a street is only the neighbourhood's label.
+AREA_WORDS = frozenset("col colonia fracc fraccionamiento urb urbanización barrio bº sector reparto".split())
+_SETTLEMENT_WORDS = frozenset({"zona", "aldea"})
 
 
 def _generic_district(match: re.Match) -> bool:

@@ -1477,7 +1477,8 @@ RULES: tuple[Rule, ...] = (
         r"[ \t]*(?=\n|$)",
         accept=lambda surface: (
             len(surface) == 1
-            or (_a_users_name(surface) if "." in surface or "_" in surface else False)
+            or ("." in surface or "_" in surface)
+            and _a_users_name(surface)
             or (
                 _a_typists_initials(surface)
                 if surface.islower()

@@ -172,18 +172,18 @@ def find_towns(text: str) -> list[Entity]:
                 found.append(Entity(start, match.end("words"), T.LOCATION))
                 break
     # a town typed in lower case after its postcode, as an address line writes them: "08221 terrassa", "46001
-    # valencia" (the postcode vouches for it, however common a word the town's name is)
+    # valencia" (the postcode vouches for a town's name that is a rare word; an everyday one after a number
+    # goes on with the sentence)
     for match in _LOWER_AFTER_POSTCODE.finditer(text):
         words = list(re.finditer(r"\S+", match.group("words")))
         for last in reversed(words):  # the longest run of its first words that is a town
             end = match.start("words") + last.end()
             surface = text[match.start("words") : end]
-            everyday = max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) >= _EVERYDAY_AFTER_POSTCODE_ZIPF
             if (
                 surface in towns
                 and not lexicon.is_region(surface)
                 and surface.lower() not in _CALENDAR
-                and not everyday
+                and max(lexicon.zipf(surface), lexicon.zipf_in(surface, "es")) < _EVERYDAY_AFTER_POSTCODE_ZIPF
             ):
                 found.append(Entity(match.start("words"), end, T.LOCATION))
                 break
