@@ -133,6 +133,77 @@ _WRITTEN = (
         "a fifteenth author's Spanish short records and documents, Spain and ten countries of the Americas",
     ),
     ("public-text-dev", Role.DEVELOPMENT, "credits, man pages and changelogs shipped in Debian, annotated by hand"),
+    (
+        "writer-06",
+        Role.DEVELOPMENT,
+        "writer 6, 12 en and 12 es: clinical and legal documents: "
+        "Pakistan, Bangladesh, Uganda, Zambia, Barbados, Malta, Alaska; Spain's provinces, Latin America",
+    ),
+    (
+        "writer-07",
+        Role.DEVELOPMENT,
+        "writer 7, 12 en and 12 es: clinical and legal documents: "
+        "Sri Lanka, Trinidad, Botswana, Fiji, Gibraltar, Jersey, Hawaii; Spain, Latin America",
+    ),
+    (
+        "writer-08",
+        Role.DEVELOPMENT,
+        "writer 8, 12 en and 12 es: clinical and legal documents: "
+        "Rwanda, Sierra Leone, Namibia, Guyana, Cyprus, Guernsey, Maine; Spain, Latin America",
+    ),
+    (
+        "writer-09",
+        Role.DEVELOPMENT,
+        "writer 9, 12 en and 12 es: clinical and legal documents: "
+        "Leeds, Nepal, Ghana, Zimbabwe, Texas, Hong Kong, Singapore; Spain, Latin America",
+    ),
+    (
+        "writer-10",
+        Role.DEVELOPMENT,
+        "writer 10, 12 en and 12 es: clinical and legal documents: "
+        "Malta, Malawi, Papua New Guinea, the Isle of Man, Alberta, New Mexico; Spain, Latin America",
+    ),
+    (
+        "writer-11",
+        Role.DEVELOPMENT,
+        "writer 11, 12 en and 12 es: clinical and legal documents: "
+        "Ghana, Mauritius, the Bahamas, Orkney, Wales, Newfoundland; Spain, Latin America",
+    ),
+    (
+        "writer-12",
+        Role.DEVELOPMENT,
+        "writer 12, 12 en and 12 es: clinical and legal documents: "
+        "Ethiopia, South Sudan, Samoa, Cayman, Shetland, Montana, Kerala; Spain, Latin America",
+    ),
+    (
+        "writer-15",
+        Role.DEVELOPMENT,
+        "writer 15, 12 en and 12 es: "
+        "chats, voicemails, dictation, workplace messages and CSV exports, US, UK, Ireland, Oceania; Spanish alike",
+    ),
+    (
+        "writer-16",
+        Role.DEVELOPMENT,
+        "writer 16, 12 en and 12 es: "
+        "chats, voicemails, dictation, booking logs and spreadsheets, US, UK, Australia; Spanish alike",
+    ),
+    (
+        "writer-18",
+        Role.DEVELOPMENT,
+        "writer 18, 12 en and 12 es: text messages, call logs, handovers and calendars, US, UK, Oceania; Spanish alike",
+    ),
+    (
+        "writer-20",
+        Role.DEVELOPMENT,
+        "writer 20, 12 en and 12 es: text pasted from other software: "
+        "faxes, e-filing receipts, portals, scans; eight countries; Spanish alike",
+    ),
+    (
+        "writer-23",
+        Role.DEVELOPMENT,
+        "writer 23, 12 en and 12 es: "
+        "batches of short records (forms, KYC queues, alerts, tickets, labels) in some thirty countries' formats",
+    ),
     ("written-en", Role.HELD_OUT, "a second author's English clinical and legal documents"),
     ("written-es", Role.HELD_OUT, "a third author's Spanish documents from Spain and Latin America"),
     ("public-text", Role.HELD_OUT, "real public-domain text with its natural identifiers, annotated by hand"),
@@ -156,6 +227,48 @@ _WRITTEN = (
         "written-6-es",
         Role.HELD_OUT,
         "a seventeenth author's Spanish short records and documents, sixteen countries, added at 19a128b",
+    ),
+    (
+        "writer-13",
+        Role.HELD_OUT,
+        "writer 13, 12 en and 12 es: clinical and legal documents: "
+        "Kenya, Nigeria, Cameroon, Jamaica, Guam, Scotland, Ireland, Ontario; Spain, Latin America",
+    ),
+    (
+        "writer-14",
+        Role.HELD_OUT,
+        "writer 14, 12 en and 12 es: clinical and legal documents: "
+        "Tonga, Vanuatu, the Philippines, Pakistan, Bangladesh, Liberia, Quebec; Spain, Mexico",
+    ),
+    (
+        "writer-17",
+        Role.HELD_OUT,
+        "writer 17, 12 en and 12 es: clinical and legal documents: "
+        "Botswana, Mauritius, Fiji, Singapore, Malta, Devon, Minnesota; Spain, Latin America",
+    ),
+    (
+        "writer-19",
+        Role.HELD_OUT,
+        "writer 19, 12 en and 12 es: informal text: "
+        "chat, voicemail, workplace messages, dictation, US, UK, Ireland, Oceania; Spanish alike",
+    ),
+    (
+        "writer-21",
+        Role.HELD_OUT,
+        "writer 21, 12 en and 12 es: "
+        "formal documents of kinds no other set had (hospice, autopsy, bankruptcy, powers of attorney); Spanish alike",
+    ),
+    (
+        "writer-22",
+        Role.HELD_OUT,
+        "writer 22, 12 en and 12 es: text pasted from other software: "
+        "record systems, PDFs, e-mail threads, calendars, six countries; Spanish alike",
+    ),
+    (
+        "writer-24",
+        Role.HELD_OUT,
+        "writer 24, 12 en and 12 es: "
+        "batches of short records (crew lists, sign-ups, disputes, contact cards) in some thirty countries' formats",
     ),
 )
 
