@@ -537,7 +537,8 @@ def _without_lower_case_tail(text: str, entity: Entity) -> Entity:
         end > 1
         and words[end - 1].group(0).islower()
         and words[end - 1].group(0) not in _TAIL_PARTICLES
-        and not lexicon.is_name_word(words[end - 1].group(0))  # "Rosa María gutiérrez lópez"
+        # "Rosa María gutiérrez lópez"; a sentence's own small word is none ("el Tribunal Supremo lo confirmó")
+        and (not lexicon.is_name_word(words[end - 1].group(0)) or words[end - 1].group(0) in names.FUNCTION_WORDS)
     ):
         end -= 1
     if end == len(words):
@@ -1679,6 +1680,30 @@ _AN_AMOUNT_INSIDE = re.compile(r"(?:S/\.?|US\$|[$€£¥₹₱₦])[ \t]?\d+(?:[
 _A_RATE_LAST = re.compile(r"\d+ ?(?:[KMGT]bps|[KMG]B|GHz|MHz|kWh)$")
 
 
+# The kinds of number that are always written with a digit (a record's or a licence's may be a login or a code).
+_NUMBERS_WITH_DIGITS = frozenset({T.CASE_NUMBER, T.ACCOUNT, T.CARD, T.PHONE, T.NATIONAL_ID, T.IP_ADDRESS, T.POSTCODE})
+# The head of a scale's, a sign's or a disease's name, before its author's: "escala Norton", "Escala_Norton".
+_AN_EPONYMS_HEAD_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?i:escala|scale|score|[íi]ndice|index|test|signo|sign|s[íi]ndrome|syndrome|enfermedad|"
+    r"disease|maniobra|manoeuvre|maneuver|triaje|triage|clasificaci[óo]n|classification)[ _](?:de[ _])?$"
+)
+# A place and its comma: what a state's name after it completes.
+_AFTER_A_PLACE = re.compile(r"[^\W\d_]{2,},[ \t]*$")
+# What joins a word to the name before it on the same line.
+_SAME_LINE_JOIN = re.compile(r"[ \t]?(?:[-&'’/.,][ \t]?)?|[ \t]+(?:of|de|del|y|and)[ \t]+")
+
+
+def _a_conditions_name(surface: str, language: str) -> bool:
+    """Everyday words ending on a clinical one ("Community Acquired Pneumonia"); a firm's own word before it
+    makes it the firm's ("Jefferson Radiology")."""
+    words = re.findall(r"[^\W\d_]+", surface)
+    return (
+        len(words) > 1
+        and lexicon.is_clinical_word(words[-1])
+        and all(not lexicon.is_name_word(w) and lexicon.zipf_in(w.lower(), language) >= 3.5 for w in words[:-1])
+    )
+
+
 def _learned_credible(
     text: str, entity: Entity, found: list[Entity], language: str, learned: Sequence[Entity] = ()
 ) -> bool:
@@ -1708,6 +1733,40 @@ def _learned_credible(
         return False  # "remitida al Ministerio Público", "Family Physician": what an office does, as for the rules
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and names.after_a_product_word(text, entity.start):
         return False  # "la lavadora marca Teka": a make
+    if entity.type in _NUMBERS_WITH_DIGITS and not any(c.isdigit() for c in surface):
+        return False  # "my grandmother is ninety-three": an age in words, no case's or account's number
+    if entity.type is T.DATE and surface.isdigit() and len(surface) <= 2:
+        return False  # "Dec 2/12 history": a day's or a month's number alone dates nothing ("2/12" is months)
+    if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and _AN_EPONYMS_HEAD_BEFORE.search(
+        text, max(0, entity.start - 20), entity.start
+    ):
+        return False  # "Escala_Norton_enfermeria.pdf", "escala Braden": a scale named after its author
+    if " " not in surface.strip() and entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION):
+        word = surface.strip()
+        if word.islower() and word in names.GREETED_ROLES:
+            return False  # "hola bebe", "thanks angel": an endearment or a role, nobody's name
+        if (
+            entity.type is T.LOCATION
+            and lexicon.is_region(word)
+            and _AFTER_A_PLACE.search(text, max(0, entity.start - 60), entity.start)
+        ):
+            return False  # "vive en Recife, Pernambuco": the town's state, kept as the rules keep it
+        joined_on_its_line = any(
+            other.type is entity.type and _SAME_LINE_JOIN.fullmatch(text[other.end : entity.start])
+            for other in [*found, *learned]
+            if 0 <= entity.start - other.end <= 8
+        )
+        if names.is_generic_word(word) and not lexicon.is_name_word(word) and not joined_on_its_line:
+            return False  # "(front desk – Appendix)", "Anthem Blue Cross⏎Pharmacy …": a document's or a unit's word
+        if (
+            entity.type is T.PERSON
+            and word.islower()
+            and not beside_its_kind
+            and names.after_a_clitic(text, entity.start)
+        ):
+            return False  # "me roza al comer": a verb after its pronoun
+    if entity.type in (T.PERSON, T.ORGANIZATION) and _a_conditions_name(surface, language):
+        return False  # "admitted with Community Acquired Pneumonia": a condition's name, not a firm's
     if (
         entity.type in (T.PERSON, T.ORGANIZATION)
         and surface.islower()

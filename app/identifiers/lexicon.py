@@ -210,6 +210,8 @@ _CLINICAL_ENDING = re.compile(
     r"interconsulta|instrumentista|anestesista|intensivista|internista|opedia|"
     # a count's fall, a hearing's loss, a measure's test: "Osteopenia", "Hipoacusia", "Audiometría", "Spirometry"
     r"penia|penias|acusia|ometr[íi]a|ometry|"
+    # a lung's infection: "Pneumonia", "Neumonía"
+    r"monia|monía|"
     # a test's record: "Ecocardiograma", "Hemograma", "Echocardiogram", "Angiogram"
     r"ograma|ogramas|ogram|ograms)$",
     re.I,

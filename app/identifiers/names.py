@@ -678,8 +678,13 @@ def _a_person(text: str, names: list[tuple[int, int, str]], lower_text: bool) ->
         and _rare_name(word)
         and word.lower() in lexicon.first_names(lower_case=True)
         and lexicon.zipf(word) < 3.4
-        and not _A_CLITIC_BEFORE.search(text, max(0, names[0][0] - 4), names[0][0])  # "me roza": a verb
+        and not after_a_clitic(text, names[0][0])
     )
+
+
+def after_a_clitic(text: str, start: int) -> bool:
+    """Whether the word at ``start`` follows an object pronoun ("me roza", "se queda"): a verb, not a name."""
+    return _A_CLITIC_BEFORE.search(text, max(0, start - 4), start) is not None
 
 
 _A_CLITIC_BEFORE = re.compile(r"(?<![\w])(?:me|te|se|le|les|nos) $")
