@@ -1680,17 +1680,47 @@ _AN_AMOUNT_INSIDE = re.compile(r"(?:S/\.?|US\$|[$€£¥₹₱₦])[ \t]?\d+(?:[
 _A_RATE_LAST = re.compile(r"\d+ ?(?:[KMGT]bps|[KMG]B|GHz|MHz|kWh)$")
 
 
-# The kinds of number that are always written with a digit (a record's or a licence's may be a login or a code).
-_NUMBERS_WITH_DIGITS = frozenset({T.CASE_NUMBER, T.ACCOUNT, T.CARD, T.PHONE, T.NATIONAL_ID, T.IP_ADDRESS, T.POSTCODE})
+# The kinds of number whose value is never a count in words (a phone's may be spelled out, digit by digit).
+_NUMBERS_WITH_DIGITS = frozenset({T.CASE_NUMBER, T.ACCOUNT, T.CARD, T.NATIONAL_ID, T.IP_ADDRESS, T.POSTCODE})
+_NUMBER_WORD = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|hundred|uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|"
+    r"cincuenta|sesenta|setenta|ochenta|noventa|cien|ciento)"
+)
+_SPELLED_NUMBER = re.compile(rf"(?i:{_NUMBER_WORD}(?:[- ](?:y |and )?{_NUMBER_WORD})*)")
+# A clinical note's count of months, weeks or days: "2/12 history", "3/52 ago", "5/7 hx".
+_A_DURATIONS_COUNT = re.compile(r"(?<!\d)\d{1,2}/(?:12|52|7)(?=[ \t]+(?i:history|hx|ago|of|duration|post|since)\b)")
 # The head of a scale's, a sign's or a disease's name, before its author's: "escala Norton", "Escala_Norton".
 _AN_EPONYMS_HEAD_BEFORE = re.compile(
     r"(?<![^\W\d_])(?i:escala|scale|score|[íi]ndice|index|test|signo|sign|s[íi]ndrome|syndrome|enfermedad|"
     r"disease|maniobra|manoeuvre|maneuver|triaje|triage|clasificaci[óo]n|classification)[ _](?:de[ _])?$"
 )
-# A place and its comma: what a state's name after it completes.
-_AFTER_A_PLACE = re.compile(r"[^\W\d_]{2,},[ \t]*$")
-# What joins a word to the name before it on the same line.
-_SAME_LINE_JOIN = re.compile(r"[ \t]?(?:[-&'’/.,][ \t]?)?|[ \t]+(?:of|de|del|y|and)[ \t]+")
+# The capitalised words that go on a heading's line: "Pharmacy Prior Authorization".
+_TITLE_WORDS_TO_LINE_END = re.compile(r"(?:[ \t]+[A-ZÀ-Þ][^\W\d_]*)+[ \t]*(?:\n|$)")
+
+
+def _a_towns_state(text: str, entity: Entity, found: list[Entity]) -> bool:
+    """Whether ``entity`` follows a town on the list and its comma ("Recife, Pernambuco"), where a state's
+    name is the town's state; after a neighbourhood or a postcode ("Alto Alberdi, Córdoba") it is the town."""
+    before = [f for f in found if f.end <= entity.start and re.fullmatch(r",[ \t]*", text[f.end : entity.start])]
+    return bool(before) and before[-1].type is T.LOCATION and before[-1].text_in(text).lower() in town_names()
+
+
+def _a_lone_unit_word(text: str, entity: Entity, found: list[Entity]) -> bool:
+    """Whether a learned document's or unit's word ("Appendix", "Pharmacy") stands alone: a person's with no
+    finding of its kind beside it, or a firm's or place's that opens a line of capitalised words no finding
+    covers, a heading the model took the first word of. A name's wrapped last word ("Princess Elizabeth⏎Hospital,")
+    stays."""
+    if entity.type is T.PERSON:
+        return not any(
+            other.type is T.PERSON and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
+            for other in found
+        )
+    line_start = text.rfind("\n", 0, entity.start) + 1
+    if text[line_start : entity.start].strip():
+        return False
+    rest = _TITLE_WORDS_TO_LINE_END.match(text, entity.end)
+    return rest is not None and not any(entity.end <= f.start < rest.end() for f in found)
 
 
 def _a_conditions_name(surface: str, language: str) -> bool:
@@ -1733,10 +1763,10 @@ def _learned_credible(
         return False  # "remitida al Ministerio Público", "Family Physician": what an office does, as for the rules
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and names.after_a_product_word(text, entity.start):
         return False  # "la lavadora marca Teka": a make
-    if entity.type in _NUMBERS_WITH_DIGITS and not any(c.isdigit() for c in surface):
+    if entity.type in _NUMBERS_WITH_DIGITS and _SPELLED_NUMBER.fullmatch(surface):
         return False  # "my grandmother is ninety-three": an age in words, no case's or account's number
-    if entity.type is T.DATE and surface.isdigit() and len(surface) <= 2:
-        return False  # "Dec 2/12 history": a day's or a month's number alone dates nothing ("2/12" is months)
+    if entity.type is T.DATE and _A_DURATIONS_COUNT.search(text, max(0, entity.start - 3), entity.end + 12):
+        return False  # "Dec 2/12 history": "2/12" is two months, "3/52" three weeks
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and _AN_EPONYMS_HEAD_BEFORE.search(
         text, max(0, entity.start - 20), entity.start
     ):
@@ -1745,19 +1775,10 @@ def _learned_credible(
         word = surface.strip()
         if word.islower() and word in names.GREETED_ROLES:
             return False  # "hola bebe", "thanks angel": an endearment or a role, nobody's name
-        if (
-            entity.type is T.LOCATION
-            and lexicon.is_region(word)
-            and _AFTER_A_PLACE.search(text, max(0, entity.start - 60), entity.start)
-        ):
+        if entity.type is T.LOCATION and lexicon.is_region(word) and _a_towns_state(text, entity, found):
             return False  # "vive en Recife, Pernambuco": the town's state, kept as the rules keep it
-        joined_on_its_line = any(
-            other.type is entity.type and _SAME_LINE_JOIN.fullmatch(text[other.end : entity.start])
-            for other in [*found, *learned]
-            if 0 <= entity.start - other.end <= 8
-        )
-        if names.is_generic_word(word) and not lexicon.is_name_word(word) and not joined_on_its_line:
-            return False  # "(front desk – Appendix)", "Anthem Blue Cross⏎Pharmacy …": a document's or a unit's word
+        if names.is_generic_word(word) and not lexicon.is_name_word(word) and _a_lone_unit_word(text, entity, found):
+            return False  # "(front desk – Appendix)", "Anthem Blue Cross⏎Pharmacy Prior Authorization"
         if (
             entity.type is T.PERSON
             and word.islower()
