@@ -172,3 +172,16 @@ def test_a_surname_and_given_in_capitals_end_where_the_clause_goes_on(detector):
     field = "Client: THERIAULT, ALPHONSINE M.    Client #: PHH-2077"
     people = [field[e.start : e.end] for e in detector.detect(field) if e.type is EntityType.PERSON]
     assert people == ["THERIAULT, ALPHONSINE M."], people
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a state after its town's comma, which the learned stage trained on more authors read as a town
+        ("Nacido en Curitiba, Paraná; vive en Recife, Pernambuco.", ["Pernambuco"]),
+        # a heading's line under a firm's name, whose first word the model took for the firm's
+        ("Anthem Blue Cross\nPharmacy Benefits Review", ["Pharmacy Benefits Review"]),
+    ],
+)
+def test_what_the_learned_stage_reads_beside_a_finding_that_is_no_ones(detector, text, kept):
+    assert_kept(detector, text, *kept)
