@@ -1690,6 +1690,8 @@ _NUMBER_WORD = (
 _SPELLED_NUMBER = re.compile(rf"(?i:{_NUMBER_WORD}(?:[- ](?:y |and )?{_NUMBER_WORD})*)")
 # A clinical note's count of months, weeks or days: "2/12 history", "3/52 ago", "5/7 hx".
 _A_DURATIONS_COUNT = re.compile(r"(?<!\d)\d{1,2}/(?:12|52|7)(?=[ \t]+(?i:history|hx|ago|of|duration|post|since)\b)")
+# A transcript's or a pleading's line number: one or two digits, then a wide gap to the line's words.
+_A_LINES_NUMBER = re.compile(r"\d{1,2}(?:[ \t]{2,}|\t)")
 # The head of a scale's, a sign's or a disease's name, before its author's: "escala Norton", "Escala_Norton".
 _AN_EPONYMS_HEAD_BEFORE = re.compile(
     r"(?<![^\W\d_])(?i:escala|scale|score|[íi]ndice|index|test|signo|sign|s[íi]ndrome|syndrome|enfermedad|"
@@ -1767,6 +1769,9 @@ def _learned_credible(
         return False  # "my grandmother is ninety-three": an age in words, no case's or account's number
     if entity.type is T.DATE and _A_DURATIONS_COUNT.search(text, max(0, entity.start - 3), entity.end + 12):
         return False  # "Dec 2/12 history": "2/12" is two months, "3/52" three weeks
+    if entity.type is T.DATE and surface.isdigit() and _A_LINES_NUMBER.match(text, entity.start):
+        if entity.start == 0 or text[entity.start - 1] == "\n":
+            return False  # "dated⏎19   November 3rd": a transcript's line number, no day
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and _AN_EPONYMS_HEAD_BEFORE.search(
         text, max(0, entity.start - 20), entity.start
     ):

@@ -38,7 +38,7 @@ PSEUDONYMISE_TIP = QT_TRANSLATE_NOOP(
     "SettingsDialog",
     "Names, dates, record numbers, addresses and other identifiers are replaced by consistent stand-ins on this "
     "computer before the model reads them, and put back in the answer. On documents the detector was not tuned "
-    "on it finds 92–97 % of identifier words in English and 94–98 % in Spanish, and 91–94 % in chats, voicemail "
+    "on it finds 92–99 % of identifier words in English and 95–98 % in Spanish, and 91–94 % in chats, voicemail "
     "transcripts and dictation: the rest, and all other text, still "
     "reach the worker as hidden states (see the Privacy tab). Review before sending lets you check each message.",
 )

@@ -181,6 +181,8 @@ def test_a_surname_and_given_in_capitals_end_where_the_clause_goes_on(detector):
         ("Nacido en Curitiba, Paraná; vive en Recife, Pernambuco.", ["Pernambuco"]),
         # a heading's line under a firm's name, whose first word the model took for the firm's
         ("Anthem Blue Cross\nPharmacy Benefits Review", ["Pharmacy Benefits Review"]),
+        # a transcript's line number before a date that goes on from the line above
+        ("Q. And you received an e-mail from him dated\n14   March 9th, 2024?\n15   A. I did, yes.", ["\n14   "]),
     ],
 )
 def test_what_the_learned_stage_reads_beside_a_finding_that_is_no_ones(detector, text, kept):

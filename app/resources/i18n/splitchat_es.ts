@@ -285,8 +285,8 @@ Hasta que su departamento de informática lo corrija, splitchat funciona solo en
     </message>
     <message>
         <location line="+9"/>
-        <source>more than 9 identifier words in 10 are found (92–97 % in English, 94–98 % in Spanish, measured on documents the detector was not tuned on; 91–94 % in chats and transcripts); the rest reach it as written</source>
-        <translation>se detectan más de 9 de cada 10 palabras identificativas (del 92 al 97&#xa0;% en inglés y del 94 al 98&#xa0;% en español, medido en documentos para los que el detector no se ajustó; del 91 al 94&#xa0;% en chats y transcripciones); el resto le llega tal como está escrito</translation>
+        <source>more than 9 identifier words in 10 are found (92–99 % in English, 95–98 % in Spanish, measured on documents the detector was not tuned on; 91–94 % in chats and transcripts); the rest reach it as written</source>
+        <translation>se detectan más de 9 de cada 10 palabras identificativas (del 92 al 99&#xa0;% en inglés y del 95 al 98&#xa0;% en español, medido en documentos para los que el detector no se ajustó; del 91 al 94&#xa0;% en chats y transcripciones); el resto le llega tal como está escrito</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -1396,8 +1396,8 @@ Last message: {when}</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>Names, dates, record numbers, addresses and other identifiers are replaced by consistent stand-ins on this computer before the model reads them, and put back in the answer. On documents the detector was not tuned on it finds 92–97 % of identifier words in English and 94–98 % in Spanish, and 91–94 % in chats, voicemail transcripts and dictation: the rest, and all other text, still reach the worker as hidden states (see the Privacy tab). Review before sending lets you check each message.</source>
-        <translation>Los nombres, fechas, números de historia o de expediente, direcciones y demás identificadores se sustituyen en este equipo por sustitutos coherentes antes de que el modelo los lea, y se restituyen en la respuesta. En documentos para los que el detector no se ajustó, encuentra del 92 al 97&#xa0;% de las palabras identificativas en inglés y del 94 al 98&#xa0;% en español, y del 91 al 94&#xa0;% en chats, transcripciones de mensajes de voz y dictados: el resto, y todo el demás texto, sigue llegando al servidor como estados ocultos (consulte la pestaña Privacidad). Revisar antes de enviar le permite comprobar cada mensaje.</translation>
+        <source>Names, dates, record numbers, addresses and other identifiers are replaced by consistent stand-ins on this computer before the model reads them, and put back in the answer. On documents the detector was not tuned on it finds 92–99 % of identifier words in English and 95–98 % in Spanish, and 91–94 % in chats, voicemail transcripts and dictation: the rest, and all other text, still reach the worker as hidden states (see the Privacy tab). Review before sending lets you check each message.</source>
+        <translation>Los nombres, fechas, números de historia o de expediente, direcciones y demás identificadores se sustituyen en este equipo por sustitutos coherentes antes de que el modelo los lea, y se restituyen en la respuesta. En documentos para los que el detector no se ajustó, encuentra del 92 al 99&#xa0;% de las palabras identificativas en inglés y del 95 al 98&#xa0;% en español, y del 91 al 94&#xa0;% en chats, transcripciones de mensajes de voz y dictados: el resto, y todo el demás texto, sigue llegando al servidor como estados ocultos (consulte la pestaña Privacidad). Revisar antes de enviar le permite comprobar cada mensaje.</translation>
     </message>
     <message>
         <location filename="../../ui/model_page.py" line="+37"/>
