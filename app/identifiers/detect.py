@@ -1697,6 +1697,7 @@ _AN_EPONYMS_HEAD_BEFORE = re.compile(
     r"(?<![^\W\d_])(?i:escala|scale|score|[íi]ndice|index|test|signo|sign|s[íi]ndrome|syndrome|enfermedad|"
     r"disease|maniobra|manoeuvre|maneuver|triaje|triage|clasificaci[óo]n|classification)[ _](?:de[ _])?$"
 )
+_A_COMMA_GAP = re.compile(r",[ \t]*")
 # The capitalised words that go on a heading's line: "Pharmacy Prior Authorization".
 _TITLE_WORDS_TO_LINE_END = re.compile(r"(?:[ \t]+[A-ZÀ-Þ][^\W\d_]*)+[ \t]*(?:\n|$)")
 
@@ -1704,8 +1705,13 @@ _TITLE_WORDS_TO_LINE_END = re.compile(r"(?:[ \t]+[A-ZÀ-Þ][^\W\d_]*)+[ \t]*(?:\
 def _a_towns_state(text: str, entity: Entity, found: list[Entity]) -> bool:
     """Whether ``entity`` follows a town on the list and its comma ("Recife, Pernambuco"), where a state's
     name is the town's state; after a neighbourhood or a postcode ("Alto Alberdi, Córdoba") it is the town."""
-    before = [f for f in found if f.end <= entity.start and re.fullmatch(r",[ \t]*", text[f.end : entity.start])]
-    return bool(before) and before[-1].type is T.LOCATION and before[-1].text_in(text).lower() in town_names()
+    before = next((f for f in reversed(found) if f.end <= entity.start), None)  # the nearest: found is in order
+    return (
+        before is not None
+        and before.type is T.LOCATION
+        and _A_COMMA_GAP.fullmatch(text, before.end, entity.start) is not None
+        and before.text_in(text).lower() in town_names()
+    )
 
 
 def _a_lone_unit_word(text: str, entity: Entity, found: list[Entity]) -> bool:
@@ -1769,9 +1775,13 @@ def _learned_credible(
         return False  # "my grandmother is ninety-three": an age in words, no case's or account's number
     if entity.type is T.DATE and _A_DURATIONS_COUNT.search(text, max(0, entity.start - 3), entity.end + 12):
         return False  # "Dec 2/12 history": "2/12" is two months, "3/52" three weeks
-    if entity.type is T.DATE and surface.isdigit() and _A_LINES_NUMBER.match(text, entity.start):
-        if entity.start == 0 or text[entity.start - 1] == "\n":
-            return False  # "dated⏎19   November 3rd": a transcript's line number, no day
+    if (
+        entity.type is T.DATE
+        and surface.isdigit()
+        and (entity.start == 0 or text[entity.start - 1] == "\n")
+        and _A_LINES_NUMBER.match(text, entity.start)
+    ):
+        return False  # "dated⏎19   November 3rd": a transcript's line number, no day
     if entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION) and _AN_EPONYMS_HEAD_BEFORE.search(
         text, max(0, entity.start - 20), entity.start
     ):
