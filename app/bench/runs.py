@@ -67,7 +67,7 @@ def run_bench(config: BenchConfig, log: Log = print, progress: Progress | None =
     dtype = resolve_dtype(config.dtype, device)
     wire = config.wire_dtype or wire_dtype_for(dtype)
     edge = LocalEdge(source, config.split, device, dtype)
-    head = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight)
+    head = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight, config.split.k_in, edge.dtype)
     if head is None and Mode.LEARNED in config.modes:
         log("mode learned skipped: no draft head for this model (splitchat train-draft makes one)")
         config = replace(config, modes=[m for m in config.modes if m != Mode.LEARNED])

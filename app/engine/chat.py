@@ -109,7 +109,7 @@ class SplitChat:
             raise
         head = None
         if speculation.mode.drafts_with_head:
-            head = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight)
+            head = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight, split.k_in, edge.dtype)
         session = SplitSession(edge, middle, stop_token_ids(source, tokenizer), speculation, draft_head=head)
         chat = cls(source, split, edge, tokenizer, session, link)
         session.recovery.reconnect = chat.reconnect

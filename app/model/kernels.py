@@ -94,6 +94,20 @@ def pack_linears(module: nn.Module) -> int:
     return packed
 
 
+def int8_linears(module: nn.Module) -> int:
+    """Replace every ``nn.Linear`` under ``module`` with an ``Int8Linear`` copy; returns how many.
+
+    Only for layers whose outputs a proposer reads (the draft head's copy of the first layers)."""
+    converted = 0
+    for name, child in list(module.named_children()):
+        if isinstance(child, nn.Linear):
+            setattr(module, name, Int8Linear(child.weight, child.bias))
+            converted += 1
+        else:
+            converted += int8_linears(child)
+    return converted
+
+
 def own_memory(module: nn.Module) -> None:
     """Copy the tensors left beside packed weights (norms, biases) out of the file they were loaded from.
 

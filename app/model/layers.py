@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 
 import torch
 from torch import nn
@@ -51,7 +52,10 @@ class LayerStack(nn.Module):
         tensors: dict[str, torch.Tensor] | TensorSource,
         device: torch.device | str = "cpu",
         dtype: torch.dtype = torch.float32,
+        convert: Callable[[nn.Module], int] = pack_linears,
     ):
+        """``convert`` replaces a loaded layer's linear modules in place (prepacked by default; the draft
+        head's approximate copy of the first layers takes ``int8_linears``) and returns how many."""
         super().__init__()
         if not 0 <= first < last <= config.num_hidden_layers:
             raise ValueError(f"layer range [{first}, {last}) outside a {config.num_hidden_layers}-layer model")
@@ -73,7 +77,7 @@ class LayerStack(nn.Module):
             layer.load_state_dict(state, strict=True, assign=True)
             del state
             layer.self_attn.layer_idx = local  # the cache is this stack's own
-            if pack_linears(layer):  # decode's few-row products are faster on prepacked CPU weights
+            if convert(layer):  # decode's few-row products are faster on prepacked CPU weights
                 own_memory(layer)
             layers.append(layer)
         self.layers = nn.ModuleList(layers)

@@ -73,7 +73,7 @@ def test_every_mode_is_token_identical_on_the_equivalence_corpus(bundled, worker
     stops = stop_token_ids(source, tokenizer)
 
     edge = LocalEdge(source, split)
-    drafter = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight)
+    drafter = load_head_drafter(source, edge.embed_weight, edge.lm_head_weight, split.k_in, edge.dtype)
     assert drafter is not None, "the bundled model ships with a trained draft head"
 
     async def run(mode: str) -> dict[str, list[int]]:

@@ -18,8 +18,9 @@ from app.engine.link.middle import LocalMiddle
 from app.engine.source.specs import resolve_model
 from app.engine.speculation.acceptance import AcceptanceModel
 from app.engine.speculation.controller import Controller
+from app.engine.speculation.early import int8_early_layers
 from app.engine.speculation.gates import HeadGate
-from app.engine.speculation.head import DTYPE_ENV, DraftHead, HeadDrafter
+from app.engine.speculation.head import DTYPE_ENV, DraftArithmetic, DraftHead, HeadDrafter
 from app.engine.speculation.head_file import HeadInfo, cached_head_path, find_head, load_head, save_head
 from app.engine.speculation.modes import Speculation
 from app.engine.speculation.sources import head_confidence, head_source
@@ -34,7 +35,7 @@ from app.engine.speculation.training import (
 )
 from app.engine.speculation.tree import DraftTree, Verdict
 from app.model.choices import SplitSpec
-from app.model.kernels import int8_available
+from app.model.kernels import Int8Linear, int8_available
 from app.model.layers import LayerStack
 from app.resources import DRAFT_PROMPTS
 from tests.helpers import assert_greedy_matches, build_successor_model, reference_greedy
@@ -115,10 +116,10 @@ def test_chain_accuracy_counts_answer_positions_only_and_skips_sampled_answers(t
 def test_the_drafter_grows_a_tree_of_its_likeliest_paths_from_its_vocabulary(trained):
     _, model, head, _, held, _ = trained
     embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
-    drafter = HeadDrafter(head, embed, lm_head, dtype=torch.float32)
+    drafter = HeadDrafter(head, embed, lm_head, DraftArithmetic.FLOAT32)
     answer = held[0]
     t = answer.prompt_len - 1  # the prompt's last position chose the answer's first token
-    proposals = drafter.propose(answer.features[t], answer.ids[t + 1], depth=4, nodes=10, width=3)
+    proposals = drafter.propose(answer.features[t], answer.ids[t + 1], depth=4, nodes=10, width=3, beam_floor=0.0)
     paths = [tuple(path) for path, _ in proposals]
     assert len(paths) == 10 and len(set(paths)) == 10
     assert all(path[:-1] in paths for path in paths if len(path) > 1)  # closed under parents: a tree
@@ -131,17 +132,21 @@ def test_the_drafter_grows_a_tree_of_its_likeliest_paths_from_its_vocabulary(tra
         probs = torch.softmax(feature @ lm_head[head.vocab].T, -1)[0]
     assert proposals[0] == ([int(head.vocab[probs.argmax()])], [head_source(float(probs.max()))])
     assert all(len(sources) == len(path) for path, sources in proposals)
-    assert HeadDrafter(head, embed, lm_head).dtype in (torch.float32, torch.bfloat16, torch.qint8)  # calibrated
+    assert isinstance(HeadDrafter(head, embed, lm_head).arithmetic, DraftArithmetic)  # calibrated
 
 
 @pytest.mark.skipif(not int8_available(), reason="this torch build has no fbgemm int8 linear")
-def test_the_int8_drafter_proposes_what_the_float32_one_does(trained, monkeypatch):
+@pytest.mark.parametrize(
+    "arithmetic", [DraftArithmetic.BFLOAT16, DraftArithmetic.INT8_ROWS, DraftArithmetic.BFLOAT16_INT8_ROWS]
+)
+def test_each_narrower_arithmetic_proposes_what_the_float32_drafter_does(trained, arithmetic):
     _, model, head, _, held, _ = trained
     embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
     exact, rounded = (
-        HeadDrafter(head, embed, lm_head, dtype=torch.float32),
-        HeadDrafter(head, embed, lm_head, dtype=torch.qint8),
+        HeadDrafter(head, embed, lm_head, DraftArithmetic.FLOAT32),
+        HeadDrafter(head, embed, lm_head, arithmetic),
     )
+    assert rounded.arithmetic == arithmetic
     same = total = 0
     for answer in held[:8]:
         for t in range(answer.prompt_len - 1, len(answer.ids) - 1):
@@ -150,8 +155,16 @@ def test_the_int8_drafter_proposes_what_the_float32_one_does(trained, monkeypatc
             same += a[0][0] == b[0][0]
             total += 1
     assert total > 50 and same >= 0.95 * total, (same, total)
+
+
+@pytest.mark.skipif(not int8_available(), reason="this torch build has no fbgemm int8 linear")
+def test_the_bench_forces_an_arithmetic_and_a_wrong_one_is_named(trained, monkeypatch):
+    _, model, head, *_ = trained
+    embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
+    monkeypatch.setenv(DTYPE_ENV, "bfloat16+int8")
+    assert HeadDrafter(head, embed, lm_head).arithmetic == DraftArithmetic.BFLOAT16_INT8_ROWS
     monkeypatch.setenv(DTYPE_ENV, "int8")
-    assert HeadDrafter(head, embed, lm_head).dtype == torch.qint8  # the bench's A/B forces it
+    assert HeadDrafter(head, embed, lm_head).arithmetic == DraftArithmetic.INT8_ROWS
     monkeypatch.setenv("SPLITCHAT_KERNELS", "plain")  # no int8 here: forcing it says so, not a torch error
     int8_available.cache_clear()
     with pytest.raises(ValueError, match="needs fbgemm's int8 linear on the CPU"):
@@ -159,8 +172,49 @@ def test_the_int8_drafter_proposes_what_the_float32_one_does(trained, monkeypatc
     monkeypatch.delenv("SPLITCHAT_KERNELS")
     int8_available.cache_clear()
     monkeypatch.setenv(DTYPE_ENV, "fp8")
-    with pytest.raises(ValueError, match="SPLITCHAT_DRAFT_DTYPE='fp8': expected one of float32, bfloat16, int8"):
+    with pytest.raises(
+        ValueError, match=r"SPLITCHAT_DRAFT_DTYPE='fp8': expected one of float32, bfloat16, int8, bfloat16\+int8"
+    ):
         HeadDrafter(head, embed, lm_head)
+
+
+def test_the_beam_stops_once_its_paths_hold_less_than_the_floor(trained):
+    _, model, head, _, held, _ = trained
+    embed, lm_head = model.get_input_embeddings().weight.detach(), model.get_output_embeddings().weight.detach()
+    drafter = HeadDrafter(head, embed, lm_head, DraftArithmetic.FLOAT32)
+    stopped = 0
+    for answer in held[:6]:
+        for t in range(answer.prompt_len - 1, len(answer.ids) - 1):
+            feature, root = answer.features[t], answer.ids[t + 1]
+            every = drafter.propose(feature, root, depth=5, nodes=200, width=3, beam_floor=0.0)
+            floored = drafter.propose(feature, root, depth=5, nodes=200, width=3, beam_floor=0.5)
+            # The beam is the likeliest ``width`` paths of each depth; the drafting stops after the first
+            # depth whose beam holds less than the floor.
+            by_depth = {}
+            for path, _ in every:
+                by_depth.setdefault(len(path), []).append(path)
+            beam_mass = [1.0]
+            for d in range(1, 6):
+                probs = sorted((_product(drafter, feature, root, path) for path in by_depth[d]), reverse=True)
+                beam_mass.append(sum(probs[:3]))
+            ran = next((d for d in range(5) if beam_mass[d] < 0.5), 5)
+            assert max(len(path) for path, _ in floored) == ran
+            assert [p for p in every if len(p[0]) <= ran] == floored  # the same paths, in the same order
+            stopped += ran < 5
+    assert stopped > 0
+
+
+def _product(drafter: HeadDrafter, feature: torch.Tensor, root: int, path: list[int]) -> float:
+    """The head's probability of ``path`` after ``root``, token by token."""
+    head = drafter.head
+    with torch.inference_mode():
+        f, token, product = feature.view(1, -1), root, 1.0
+        for nxt in path:
+            f = head(f, drafter._embed[[token]])
+            probs = torch.softmax(f @ drafter._lm_rows.T, -1)[0]
+            product *= float(probs[int((drafter.vocab == nxt).nonzero()[0, 0])])
+            token = nxt
+        return product
 
 
 def test_head_tokens_are_rated_by_their_confidence_bin():
@@ -218,20 +272,54 @@ def test_the_roots_early_feature_is_the_models_own_and_leaves_the_caches_as_they
     torch.testing.assert_close(after[0, -1], expected[3][0, -1], atol=1e-4, rtol=1e-4)
 
 
+@pytest.mark.skipif(not int8_available(), reason="this torch build has no fbgemm int8 linear")
+def test_the_int8_copy_of_the_first_layers_gives_nearly_the_early_feature_and_leaves_the_caches(trained, monkeypatch):
+    folder, model, *_ = trained
+    source = resolve_model(str(folder))
+    edge = LocalEdge(source, SplitSpec(3, 2))
+    prompt, root = [5, 17, 42, 9, 33], 71
+    edge.run_head(torch.tensor(prompt), torch.arange(len(prompt)))
+    with torch.inference_mode():
+        expected = model(torch.tensor([prompt + [root]]), output_hidden_states=True).hidden_states
+    copy = int8_early_layers(source, 2, 3, "cpu", torch.float32)
+    assert any(isinstance(m, Int8Linear) for m in copy.modules())
+    assert not any(isinstance(m, torch.nn.Linear) for m in copy.modules())
+    got = edge.early_feature(root, len(prompt), 2, stand_in=copy)
+    want = expected[2][0, -1]
+    exact = edge.early_feature(root, len(prompt), 2)
+    assert (got - exact).abs().max() > 1e-3  # int8, not the exact layers
+    assert torch.nn.functional.cosine_similarity(got, want, dim=0) > 0.99
+    assert edge.head.length == len(prompt)
+    after = edge.run_head(torch.tensor([root]), torch.tensor([len(prompt)]))  # as if it had never run
+    torch.testing.assert_close(after[0, -1], expected[3][0, -1], atol=1e-4, rtol=1e-4)
+    with pytest.raises(ValueError, match="a stand-in for 1 layers has 2"):
+        edge.early_feature(root, len(prompt), 1, stand_in=copy)
+    assert int8_early_layers(source, 4, 3, "cpu", torch.float32) is None  # not local: no early feature at all
+    assert int8_early_layers(source, None, 3, "cpu", torch.float32) is None  # the head reads none
+    assert int8_early_layers(source, 2, 3, "cpu", torch.bfloat16) is None  # its float32 rows would meet bf16 caches
+    monkeypatch.setenv(DTYPE_ENV, "float32")  # the bench's exact drafter: the exact layers too
+    assert int8_early_layers(source, 2, 3, "cpu", torch.float32) is None
+
+
 @pytest.mark.parametrize("mode", ["learned", "auto"])
 def test_speculation_with_the_head_is_token_identical_and_commits_several_tokens(trained, mode):
     folder, model, head, _, held, _ = trained
     source = resolve_model(str(folder))
     split = SplitSpec(2, 2)
     edge = LocalEdge(source, split)
-    drafter = HeadDrafter(head, edge.embed_weight, edge.lm_head_weight)
+    early = int8_early_layers(source, 2, split.k_in, "cpu", torch.float32)  # None without fbgemm
+    drafter = HeadDrafter(head, edge.embed_weight, edge.lm_head_weight, early_layers=early)
     assert drafter.fuse_layer == 2  # the session feeds it the root's feature after its two head layers
     middle = LocalMiddle(LayerStack.from_source(source, *split.middle(source.num_layers)))
     session = SplitSession(edge, middle, (), Speculation(mode=mode), draft_head=drafter)
     prompt = held[1].ids[: held[1].prompt_len]
+    ran: list[int] = []
+    if early is not None:
+        early.layers[0].register_forward_hook(lambda *_: ran.append(1))
     generation = asyncio.run(session.generate(prompt, 32))
     assert_greedy_matches(model, prompt, generation.tokens, reference_greedy(model, prompt, 32))
     if mode == "learned":  # auto's trees depend on this machine's timings; learned always drafts
+        assert early is None or ran, "the root's early feature did not come from the int8 copy"
         head_nodes = [s for plan in generation.plans for s in plan.tree.sources if s.startswith("head")]
         assert head_nodes, "the head proposed nothing"
         assert generation.stats.tokens_per_round_trip > 1.5

@@ -128,29 +128,43 @@ class LocalEdge:
     def hidden_size(self) -> int:
         return self.config.hidden_size
 
+    def _embedded(self, token_ids: torch.Tensor) -> torch.Tensor:
+        hidden = torch.nn.functional.embedding(token_ids.to(self.device).view(1, -1), self.embed_weight)
+        hidden = hidden.to(self.dtype)
+        return hidden if self._embed_scale is None else hidden * self._embed_scale
+
     @torch.inference_mode()
     def run_head(
         self, token_ids: torch.Tensor, positions: torch.Tensor, ancestry=None, long_rope: bool = False
     ) -> torch.Tensor:
         """Embed a block of token ids [q] and run it through layers [0, k_in)."""
-        hidden = torch.nn.functional.embedding(token_ids.to(self.device).view(1, -1), self.embed_weight)
-        hidden = hidden.to(self.dtype)
-        if self._embed_scale is not None:
-            hidden = hidden * self._embed_scale
-        return self.head(hidden, positions, ancestry, long_rope=long_rope)
+        return self.head(self._embedded(token_ids), positions, ancestry, long_rope=long_rope)
 
     @torch.inference_mode()
-    def early_feature(self, token: int, position: int, layers: int, long_rope: bool = False) -> torch.Tensor | None:
+    def early_feature(
+        self, token: int, position: int, layers: int, long_rope: bool = False, stand_in: LayerStack | None = None
+    ) -> torch.Tensor | None:
         """One token's hidden state [H] after the first ``layers`` layers, in the context the caches hold, or
         None when fewer layers are local. The caches are left as they were: the block that follows runs the
-        token again with its tree, so this costs one row through the head layers and changes nothing."""
+        token again with its tree, so this costs one row through the head layers and changes nothing.
+
+        ``stand_in`` computes it instead of the edge's own layers: ``layers`` layers reading the same caches
+        (the draft head's int8 copy, ``speculation/early.py``)."""
         if layers > self.split.k_in or layers < 1:
             return None
         length = self.head.length
+        ids, at = torch.tensor([token]), torch.tensor([position])
+        if stand_in is not None:
+            if len(stand_in.layers) != layers:
+                raise ValueError(f"a stand-in for {layers} layers has {len(stand_in.layers)}")
+            try:
+                return stand_in(self._embedded(ids), at, None, self.head.cache, long_rope)[0, -1]
+            finally:
+                self.head.crop(length)
         captured: list[torch.Tensor] = []
         hook = self.head.layers[layers - 1].register_forward_hook(lambda _m, _i, out: captured.append(out))
         try:
-            self.run_head(torch.tensor([token]), torch.tensor([position]), None, long_rope)
+            self.run_head(ids, at, None, long_rope)
         finally:
             hook.remove()
             self.head.crop(length)

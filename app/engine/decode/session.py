@@ -379,7 +379,8 @@ class SplitSession:
         with_head = self.drafter.head is not None and self._feature is not None and self.controller.decide_head()
 
         def root_feature(layers: int) -> torch.Tensor | None:
-            return self.edge.early_feature(history[-1], len(history) - 1, layers, self.long_rope)
+            stand_in = self.drafter.head.early_layers if self.drafter.head is not None else None
+            return self.edge.early_feature(history[-1], len(history) - 1, layers, self.long_rope, stand_in)
 
         return self.drafter.draft(history, self._feature, with_head, root_feature)
 

@@ -16,6 +16,7 @@ from safetensors.torch import load_file, save_file
 
 from app.engine.source.fingerprints import model_fingerprint
 from app.engine.source.specs import ModelSource, cache_root
+from app.engine.speculation.early import int8_early_layers
 from app.engine.speculation.head import DraftHead, HeadDrafter
 from app.resources import SHIPPED_DRAFT_HEADS
 
@@ -131,12 +132,18 @@ def find_head(fingerprint: str) -> Path | None:
 
 
 def load_head_drafter(
-    source: ModelSource, embed_weight: torch.Tensor, lm_head_weight: torch.Tensor
+    source: ModelSource,
+    embed_weight: torch.Tensor,
+    lm_head_weight: torch.Tensor,
+    local_layers: int = 0,
+    dtype: torch.dtype = torch.float32,
 ) -> HeadDrafter | None:
     """The learned drafter for ``source`` beside its embedding and LM head (on their device), or None when
-    no head was trained for these weights."""
+    no head was trained for these weights. Where the edge keeps ``local_layers`` head layers in ``dtype``
+    and the head reads the root through some of them, it reads it through their int8 copy (``early.py``)."""
     path = find_head(model_fingerprint(source))
     if path is None:
         return None
     head, _ = load_head(path)
-    return HeadDrafter(head, embed_weight, lm_head_weight)
+    early = int8_early_layers(source, head.fuse_layer, local_layers, embed_weight.device, dtype)
+    return HeadDrafter(head, embed_weight, lm_head_weight, early_layers=early)
