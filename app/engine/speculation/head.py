@@ -163,7 +163,7 @@ class HeadDrafter:
         root_probe = probe if self._head.fuse_layer is not None else None
         # Between two drafts verification reads the tail layers and the whole LM head, so drafting always
         # finds its weights out of the CPU's caches: each timing starts after writing more than a last-level
-        # cache holds. Timed warm, bfloat16 layers won on this project's machine where cold they lost.
+        # cache holds, since the arithmetic fastest warm need not be the fastest cold.
         evict = torch.empty(_EVICT_BYTES // 4)
         best: dict[DraftArithmetic, float] = {}
         candidates = [a for a in DraftArithmetic if int8_available() or not a.int8_rows]
