@@ -2,7 +2,7 @@
 
 A head trained with ``--fuse-layer`` reads the root's hidden state after the model's first layers before
 each step's round trip. Read through the workstation's own float layers, that one row costs as much as
-the head's whole tree (it reads every weight of those layers for one row: 4.5 ms of a 12 ms step's
+the head's whole tree (it reads every weight of those layers for one row: 4.5 of about 11 ms a step's
 drafting on the bundled model). The feature only steers a proposer, so a copy of those layers with int8
 weights (a quarter of float32's bytes) serves: it reads and leaves the edge's own caches, and what the
 model outputs is still decided by the exact layers in verification. Offline, on 24 held-out answers of
