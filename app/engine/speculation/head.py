@@ -141,40 +141,47 @@ class HeadDrafter:
             where = "torch build lacks" if self.device.type == "cpu" else f"model on {self.device.type} cannot use"
             raise ValueError(f"{DTYPE_ENV}={chosen.value} needs fbgemm's int8 linear on the CPU, which this {where}")
         self.arithmetic = chosen or self._fastest()
-        self._use(self.arithmetic)
+        if chosen is not None:
+            self._use(self._built(chosen))
 
-    def _use(self, arithmetic: DraftArithmetic) -> None:
-        # A copy per arithmetic: prepacking replaces the copy's layers, and the next probe starts from the original.
+    def _built(self, arithmetic: DraftArithmetic) -> tuple[DraftHead, torch.dtype, torch.nn.Module]:
+        """The head's copy, its features' dtype and the LM rows' product for ``arithmetic``."""
+        # A copy per arithmetic: prepacking replaces the copy's layers, and the next one starts from the original.
         dtype = arithmetic.layers_dtype if self.device.type == "cpu" else self._embed.dtype
-        self.head = copy.deepcopy(self._head).to(device=self.device, dtype=dtype)
-        pack_linears(self.head)
-        self.features_dtype = dtype
+        head = copy.deepcopy(self._head).to(device=self.device, dtype=dtype)
+        pack_linears(head)
         if arithmetic.int8_rows:
             # Their rounding moved no accepted token (3.068 against 3.074 tokens a tree, on 1,121 positions
             # of the model's own answers); the head's own layers in int8 lost 5 %, so those never are.
-            self._lm_project = Int8Linear(self._lm_rows)  # packs its own int8 copy; no float one is kept
-        else:
-            self._lm_project = linear_of(self._lm_rows.to(dtype).contiguous())
+            return head, dtype, Int8Linear(self._lm_rows)  # packs its own int8 copy; no float one is kept
+        return head, dtype, linear_of(self._lm_rows.to(dtype).contiguous())
+
+    def _use(self, built: tuple[DraftHead, torch.dtype, torch.nn.Module]) -> None:
+        self.head, self.features_dtype, self._lm_project = built
 
     def _fastest(self) -> DraftArithmetic:
+        """The arithmetic that drafts fastest here, left in use."""
         if self.device.type != "cpu":
-            return DraftArithmetic.FLOAT32  # computed in the model's own dtype (``_use``)
+            self._use(self._built(DraftArithmetic.FLOAT32))  # computed in the model's own dtype (``_built``)
+            return DraftArithmetic.FLOAT32
         probe = torch.zeros(self._embed.shape[1])
         root_probe = probe if self._head.fuse_layer is not None else None
         # Between two drafts verification reads the tail layers and the whole LM head, so drafting always
         # finds its weights out of the CPU's caches: each timing starts after writing more than a last-level
         # cache holds, since the arithmetic fastest warm need not be the fastest cold.
         evict = torch.empty(_EVICT_BYTES // 4)
+        builds = {a: self._built(a) for a in DraftArithmetic if int8_available() or not a.int8_rows}
         best: dict[DraftArithmetic, float] = {}
-        candidates = [a for a in DraftArithmetic if int8_available() or not a.int8_rows]
         for _ in range(4):  # interleaved, best of four: a busy machine must not decide for one arithmetic
-            for arithmetic in candidates:
-                self._use(arithmetic)
+            for arithmetic, built in builds.items():
+                self._use(built)
                 evict.fill_(0.0)
                 start = time.perf_counter()
                 self.propose(probe, 0, depth=3, nodes=12, root_feature=root_probe, beam_floor=0.0)
                 best[arithmetic] = min(best.get(arithmetic, float("inf")), time.perf_counter() - start)
-        return min(best, key=best.get)
+        fastest = min(best, key=best.get)
+        self._use(builds[fastest])
+        return fastest
 
     @property
     def fuse_layer(self) -> int | None:
