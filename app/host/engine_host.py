@@ -48,6 +48,7 @@ from app.identifiers.detect import IdentifierDetector, default_detector
 from app.identifiers.language import Language
 from app.identifiers.office_terms import OfficeTerms
 from app.identifiers.pseudonyms import ModelText, Pseudonymiser
+from app.identifiers.warming import warm_pseudonymisation
 from app.jobs import CancelFlag, Progress
 from app.model.choices import SplitSpec
 from app.privacy.evaluation import best_report
@@ -172,10 +173,10 @@ class EngineHost:
         await self.call(self._ahead(as_messages(turns), identifiers, forget=True))
 
     async def prepare_pseudonymisation(self, spanish: bool = False) -> None:
-        """Load the identifier detector (seconds, once per process) before the first message needs it:
-        English always, Spanish too where the user works in Spanish."""
+        """Load the identifier detector and the stand-ins' lists (seconds, once per process) before the
+        first message needs them: English always, Spanish too where the user works in Spanish."""
         languages = (Language.ENGLISH, Language.SPANISH) if spanish else (Language.ENGLISH,)
-        await self.call(asyncio.to_thread(default_detector().warm, languages))
+        await self.call(asyncio.to_thread(warm_pseudonymisation, languages))
 
     async def model_texts(self, turns: list[Turn], identifiers: ConversationIdentifiers) -> list[ModelText]:
         """``turns`` as the model read and wrote them under ``identifiers``, stand-ins located."""
