@@ -166,6 +166,8 @@ class BenchResult:
     peer_pld: dict[str, PeerResult] = field(default_factory=dict)
     head_depth: int | None = None
     head_nodes: int | None = None
+    # the arithmetic the draft head chose on this machine at load ("bfloat16+int8"…), which sets its cost
+    draft_arithmetic: str | None = None
     elapsed_s: float | None = None
 
     def to_json(self) -> str:

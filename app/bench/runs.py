@@ -130,6 +130,7 @@ def run_bench(config: BenchConfig, log: Log = print, progress: Progress | None =
         budget=config.budget,
         head_depth=config.head_depth,
         head_nodes=config.head_nodes,
+        draft_arithmetic=None if head is None else head.arithmetic.value,
         machine={
             "platform": platform.platform(),
             "python": sys.version.split()[0],

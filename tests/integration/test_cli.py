@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from safetensors import safe_open
 
+from app.engine.speculation.head import DraftArithmetic
 from app.remote_worker.tokens import TokenFile
 from app.thread_policy import POLICY_MARK, apply_thread_wait_policy, thread_wait_policy, worker_environment
 
@@ -105,6 +106,8 @@ def test_bench_writes_runs_with_a_step_breakdown_peer_comparison_and_projections
     assert set(fits["auto"]["projected_tok_per_s"]) == {"5", "20", "40", "80", "150"}
     assert fits["sequential"]["overhead_ms"] > 0 and fits["sequential"]["cv_mean_abs_error"] is not None
     assert plot.stat().st_size > 10_000
+    # the arithmetic the shipped head chose here, which its drafting cost depends on
+    assert report["draft_arithmetic"] in {a.value for a in DraftArithmetic}
 
 
 @pytest.mark.bundled
