@@ -2,9 +2,9 @@
 
 The detector's models and word lists load in ``IdentifierDetector.warm``. But much more loads the first
 time a path is taken: the towns' countries and the given names' genders that pick a stand-in, Faker's
-locales, and the lists behind a dozen rules. On a 1,000-word note that was ~0.4 s more than every later
-note (docs/PRIVACY.md, "Cost"). Reading a short note of each language through a throwaway conversation
-takes those paths, whatever a later change adds to them, so the app's warm-up covers them.
+locales, and lists that some rules read on first use. The first 1,000-word note paid about 0.35 s more
+than every later one (docs/PRIVACY.md, "Cost"). Reading a short note of each language through a throwaway
+conversation takes those paths, whatever a later change adds to them, so the app's warm-up covers them.
 """
 
 from __future__ import annotations

@@ -228,5 +228,5 @@ def test_a_spanish_user_gets_the_spanish_recogniser_loaded_before_the_first_mess
     )
     recognisers, towns_countries, given_names = result.stdout.strip().splitlines()[-1].split()
     assert recognisers == "2"  # the English recogniser and the Spanish one
-    # and the lists a stand-in is picked from, which the first message used to load (~0.4 s)
+    # and the lists a stand-in is picked from, which the first message used to load (~0.35 s)
     assert (towns_countries, given_names) == ("1", "1")
