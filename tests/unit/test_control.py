@@ -8,6 +8,7 @@ from app.engine.speculation.acceptance import AcceptanceModel, Calibration
 from app.engine.speculation.controller import Controller
 from app.engine.speculation.cost import LinearCost
 from app.engine.speculation.gates import WindowGate
+from app.engine.speculation.sources import head_source
 from app.engine.speculation.tree import DraftTree, Verdict
 
 
@@ -140,6 +141,28 @@ def test_acceptance_is_counted_per_source_and_depth():
         model.observe(tree, Verdict([0, 1, 2], bonus=9))
     assert model.rate("lookup3", 1) > 0.9 and model.rate("lookup3", 2) > 0.9
     assert model.rate("pool", 1) < before
+
+
+def test_reach_is_each_nodes_share_of_its_parents_reach_among_its_siblings():
+    model = AcceptanceModel()
+    tree = DraftTree.rooted_at(0)
+    tree.add_path([1, 2, 3], "lookup4")
+    tree.add_path([1, 4], "pool")
+    tree.add_path([1, 5, 6], "lookup2")
+    tree.add_path([7, 8], [head_source(0.95), head_source(0.35)])  # rated by their confidence bins
+    tree.add_path([1, 2], "lookup1")  # a second vote on nodes 1 and 2
+    for _ in range(5):
+        model.observe(tree, Verdict([0, 1, 2], bonus=9))
+    reach = model.reach(tree)
+    rate = {n: max(model.rate(s, tree.depths[n]) for s in tree.votes[n]) for n in range(1, len(tree))}
+    for node in range(1, len(tree)):
+        parent = tree.parents[node]
+        siblings = sum(rate[c] for c in tree.children[parent].values())
+        above = 1.0 if parent == 0 else reach[parent]
+        assert reach[node] == pytest.approx(above * rate[node] / max(1.0, siblings), rel=1e-12)
+    assert reach[0] == 1.0 and set(reach) == set(range(len(tree)))
+    # node 1's three children share its reach: each gets less than it would alone
+    assert reach[tree.children[1][2]] < reach[1] * rate[tree.children[1][2]]
 
 
 def test_unknown_mode_is_refused():
