@@ -51,7 +51,7 @@ class AcceptanceModel:
     def reach(self, tree: DraftTree) -> dict[int, float]:
         """Each node's estimated chance that verification reaches it (the root's is 1)."""
         # Each node's rate once, and each parent's children's total once: summed per node, a wide node's
-        # children cost the square of their number (a tenth of a step's drafting on the bundled model).
+        # children cost the square of their number.
         rates = [1.0] + [self.node_rate(tree, node) for node in range(1, len(tree))]
         totals: dict[int, float] = {}
         reach = {0: 1.0}

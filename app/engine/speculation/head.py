@@ -140,9 +140,11 @@ class HeadDrafter:
         if chosen is not None and chosen.int8_rows and (self.device.type != "cpu" or not int8_available()):
             where = "torch build lacks" if self.device.type == "cpu" else f"model on {self.device.type} cannot use"
             raise ValueError(f"{DTYPE_ENV}={chosen.value} needs fbgemm's int8 linear on the CPU, which this {where}")
-        self.arithmetic = chosen or self._fastest()
         if chosen is not None:
-            self._use(self._built(chosen))
+            self.arithmetic, built = chosen, self._built(chosen)
+        else:
+            self.arithmetic, built = self._fastest()
+        self._use(built)
 
     def _built(self, arithmetic: DraftArithmetic) -> tuple[DraftHead, torch.dtype, torch.nn.Module]:
         """The head's copy, its features' dtype and the LM rows' product for ``arithmetic``."""
@@ -159,11 +161,11 @@ class HeadDrafter:
     def _use(self, built: tuple[DraftHead, torch.dtype, torch.nn.Module]) -> None:
         self.head, self.features_dtype, self._lm_project = built
 
-    def _fastest(self) -> DraftArithmetic:
-        """The arithmetic that drafts fastest here, left in use."""
+    def _fastest(self) -> tuple[DraftArithmetic, tuple[DraftHead, torch.dtype, torch.nn.Module]]:
+        """The arithmetic that drafts fastest here, and its build."""
         if self.device.type != "cpu":
-            self._use(self._built(DraftArithmetic.FLOAT32))  # computed in the model's own dtype (``_built``)
-            return DraftArithmetic.FLOAT32
+            # computed in the model's own dtype (``_built``)
+            return DraftArithmetic.FLOAT32, self._built(DraftArithmetic.FLOAT32)
         probe = torch.zeros(self._embed.shape[1])
         root_probe = probe if self._head.fuse_layer is not None else None
         # Between two drafts verification reads the tail layers and the whole LM head, so drafting always
@@ -180,8 +182,7 @@ class HeadDrafter:
                 self.propose(probe, 0, depth=3, nodes=12, root_feature=root_probe, beam_floor=0.0)
                 best[arithmetic] = min(best.get(arithmetic, float("inf")), time.perf_counter() - start)
         fastest = min(best, key=best.get)
-        self._use(builds[fastest])
-        return fastest
+        return fastest, builds[fastest]
 
     @property
     def fuse_layer(self) -> int | None:
