@@ -27,6 +27,7 @@ from app.identifiers import (
     rules,
     spelled_numbers,
 )
+from app.identifiers.bare_streets import find_bare_streets
 from app.identifiers.dates import CALENDAR_WORDS, WEEKDAY_WORDS, find_dates
 from app.identifiers.dialogue import find_dialogue_speakers
 from app.identifiers.entities import Entity, EntityType
@@ -325,6 +326,9 @@ class IdentifierDetector:
         found += listed
         found += _address_parts(text, found)
         found += _postcodes_after_places(text, found)
+        if language is Language.SPANISH:  # English text names a town and its postcode so ("Auckland 2022")
+            index = _SpanIndex(found)
+            found += [e for e in find_bare_streets(text) if not index.any_overlap(e)]
         found += [
             named
             for entity in names.find_names(text, lower_spans)
