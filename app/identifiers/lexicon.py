@@ -226,6 +226,10 @@ _REGION_EXTRA = (
     "comunidad de madrid, ceuta, melilla, nuevo león, jalisco, yucatán, estado de méxico, edomex, oaxaca, "
     "chiapas, puebla, veracruz, sonora, chihuahua, coahuila, sinaloa, guerrero, michoacán, tamaulipas, "
     "quintana roo, baja california, "
+    # Mexico's states as an address abbreviates them after the town ("Cd. Juárez, Chih."), less those that are
+    # also words or an address's own abbreviations ("Col.", "Son.", "Sin.", "Ver.", "Tab.")
+    "ags, bcs, chih, chis, coah, dgo, gto, hgo, jal, mich, nay, oax, pue, qro, q. roo, slp, s.l.p, tamps, tlax, "
+    "yuc, zac, "
     # countries by the short names Spanish writes (Faker's are the long official ones)
     "reino unido, estados unidos, ee. uu., ee.uu., eeuu, rumanía, rumania, países bajos, paises bajos, "
     "república checa, corea del sur, emiratos árabes unidos, arabia saudí, arabia saudita, sudáfrica, "

@@ -4529,3 +4529,22 @@ def test_a_letters_reference_and_a_door_by_its_number_are_hidden_and_stand_in_al
     out = Pseudonymiser(Pseudonyms(seed=2), detector=detector).pseudonymise(text).text
     assert re.search(r"\n[A-Z]{3}/[a-z]{3}\n", out) and "RJM/kcm" not in out, out
     assert re.search(r"el \d{1,2}º \dª con", out) and "2º 1ª" not in out, out
+
+
+@pytest.mark.parametrize(
+    ("text", "state"),
+    [
+        ("Hospital General Regional, Cd. Juárez, Chih.\nNOTA DE EGRESO", "Chih"),
+        ("Dado en Santiago de Querétaro, Qro., a 14 de octubre de 2024.", "Qro"),
+        ("Domicilio: Calle 21 No. 118, Mérida, Yuc., C.P. 97000", "Yuc"),
+    ],
+)
+def test_a_mexican_states_abbreviation_after_its_town_is_kept(
+    detector: IdentifierDetector, text: str, state: str
+) -> None:
+    # a state is no identifier (HIPAA's unit is smaller than a state); its town is
+    start = text.index(state)
+    found = detector.detect(text, language=Language.SPANISH)
+    assert not any(e.start <= start < e.end for e in found), [text[e.start : e.end] for e in found]
+    town = next(t for t in ("Juárez", "Querétaro", "Mérida") if t in text)
+    assert any(e.start <= text.index(town) < e.end for e in found), [text[e.start : e.end] for e in found]
