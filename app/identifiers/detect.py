@@ -145,6 +145,10 @@ _ROLE_WORDS = _DEED_PARTIES | frozenset(
     "locatario locataria locador locadora comodante comodatario prestamista prestatario querellante "
     "querellado imputado imputada denunciante perito perita fisioterapeuta matrona celador facultativo "
     "facultativa "
+    # the roles an emergency call's or a complaint's transcript names its speakers by ("[Llamante]:",
+    # "Operadora:", "la agraviada")
+    "llamante alertante operador operadora teleoperador teleoperadora interlocutor interlocutora declarante "
+    "agraviado agraviada "
     # the offices a signature or a transcript puts after a name ("Gerente de Ventas", "Fiscal Adjunto", "Juez
     # Presidente", "Jefa de Recursos Humanos", "Taquígrafa oficial")
     "jefe jefa gerente adjunto adjunta presidente presidenta taquígrafo taquígrafa taquigrafo taquigrafa "

@@ -4548,3 +4548,15 @@ def test_a_mexican_states_abbreviation_after_its_town_is_kept(
     assert not any(e.start <= start < e.end for e in found), [text[e.start : e.end] for e in found]
     town = next(t for t in ("Juárez", "Querétaro", "Mérida") if t in text)
     assert any(e.start <= text.index(town) < e.end for e in found), [text[e.start : e.end] for e in found]
+
+
+def test_a_transcripts_speaker_roles_are_kept(detector: IdentifierDetector) -> None:
+    # an emergency call's transcript names its speakers by role; the caller's own name is still hidden
+    text = (
+        "[Operadora]: Emergencias, dígame.\n"
+        "[Llamante]: Mi madre se ha caído en casa, no se levanta.\n"
+        "[Operadora]: ¿Cómo se llama su madre?\n"
+        "[Llamante]: Hortensia Villalustre Ocampo, tiene ochenta años.\n"
+    )
+    assert_kept(detector, text, "Operadora", "Llamante")
+    assert_hidden(detector, text, "Hortensia Villalustre Ocampo")
