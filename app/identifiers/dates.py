@@ -384,6 +384,16 @@ _PLANNED_DAY_ES = re.compile(
     r"(?![\d.,:/%°ºª]\d|[\d%°ºª]|\s*[%°€$]|\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|hs?\b|"
     r"mg|kg|km|euros|€|pesos|d[óo]lares|por ?ciento|puntos|a\.\s?m|p\.\s?m|am\b|pm\b|veces|unidades|ui\b|ml\b))"
 )
+# A day alone before the words that say it is a day: "el 14 tiene cita", "la del 12 cae en sábado", "el 7 en la
+# tarde", "llega el 4", "el 22 a las 10" (not "el 4 va por…", a list's item, or "del 1 al 10 de cada mes").
+_DAY_BY_WHAT_FOLLOWS_ES = re.compile(
+    r"(?i:(?<![\w])(?:el|del|la del))\s(?P<day>[1-9]|[12]\d|3[01])"
+    r"(?=\s(?i:(?:en|por) la (?:mañana|manana|tarde|noche)|a las? \d|cae en|tiene (?:cita|turno|consulta|control)|"
+    r"(?:de|a) (?:la )?(?:mañana|manana|tarde|noche)\b))"
+    r"|(?i:\b(?:llega|llegan|llego|llegamos|viene|vienen|vengo|vuelve|vuelven|vuelvo|regresa|regresan|ingresa|"
+    r"ingresan|opera|operan|lo operan|la operan|le operan)\s(?:el|del)\s)(?P<arrives>[1-9]|[12]\d|3[01])"
+    r"(?![\d.,:/%°ºª]\d|[\d%°ºª]|\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|hs?\b|veces|%))"
+)
 # The days listed before a day and its month: "los días 14, 15 y 21 de septiembre", "on the 3rd, 4th and 9th
 # of May", "2, 9 and 16 June".
 # A list is read from its first day only: read again from each later one, a long list of numbers was quadratic.
@@ -575,6 +585,7 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
                 end = month.end()  # "el 5 del actual": the phrase names the month
             spans.add((start, end))
     spans |= {m.span("day") for m in _PLANNED_DAY_ES.finditer(text)}
+    spans |= {m.span("day" if m.group("day") else "arrives") for m in _DAY_BY_WHAT_FOLLOWS_ES.finditer(text)}
     for match in _MONTH_ALONE.finditer(text):
         start, end = match.span(next(g for g in ("a", "b", "c") if match.group(g)))
         spans.add((start, year.end() if (year := _THIS_YEAR_AFTER.match(text, end)) else end))

@@ -4560,3 +4560,21 @@ def test_a_transcripts_speaker_roles_are_kept(detector: IdentifierDetector) -> N
     )
     assert_kept(detector, text, "Operadora", "Llamante")
     assert_hidden(detector, text, "Hortensia Villalustre Ocampo")
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("Pasado mañana el 14 tiene cita pero quiere venir antes.", ["14"]),
+        ("Ojo que la del 12 cae en sábado y encima es puente.", ["12"]),
+        ("El Dr. Cuevas no atiende el 7 en la tarde, tiene congreso.", ["7"]),
+        ("Mi suegro llega el 4, lo vamos a buscar al aeropuerto.", ["4"]),
+        ("el 22 a las 10 es la capacitación de la cuidadora", ["22"]),
+        # a list's item, a recurring day and a count are no day of a month
+        ("Formularios 2 y 5 sin seguro; el 4 va por la aseguradora.", []),
+        ("Se pagan del 1 al 10 de cada mes en la cuenta judicial.", []),
+        ("Viene el 3 de la lista y después llegan el 20 % restantes.", []),
+    ],
+)
+def test_a_day_alone_by_what_follows_it(text: str, days: list[str]) -> None:
+    assert [text[a:b] for a, b in sorted(find_dates(text))] == days
