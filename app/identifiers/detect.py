@@ -328,11 +328,10 @@ class IdentifierDetector:
         found += towns
         listed = find_known_organisations(text)
         found += listed
-        found += _address_parts(text, found)
-        found += _postcodes_after_places(text, found)
         if language is Language.SPANISH:  # English text names a town and its postcode so ("Auckland 2022")
-            index = _SpanIndex(found)
-            found += [e for e in find_bare_streets(text) if not index.any_overlap(e)]
+            found = _with_bare_streets(text, found)
+        found += _address_parts(text, found)  # after every street: its flat and its town follow it
+        found += _postcodes_after_places(text, found)
         found += [
             named
             for entity in names.find_names(text, lower_spans)
@@ -1402,6 +1401,29 @@ _TOWN_PARTS = 3  # comma-separated places after a street: a suburb, a town, a co
 
 
 _AREA_LABELS = places.AREA_WORDS
+
+
+def _with_bare_streets(text: str, found: list[Entity]) -> list[Entity]:
+    """``found`` and the streets named then numbered with no street-type word (``bare_streets``). Where one was
+    read as a town and its postcode ("en Sarandí 1290, Mercedes"), a town or a flat after it says it is a street:
+    it replaces that reading, so that its stand-in is a street's and the town after it is found."""
+    index = _SpanIndex(found)
+    out = list(found)
+    for street in find_bare_streets(text):
+        inside = index.overlapping(street)
+        if not inside:
+            out.append(street)
+            continue
+        a_place_and_its_code = all(
+            o.type in (T.LOCATION, T.POSTCODE) and street.start <= o.start and o.end <= street.end for o in inside
+        )
+        after = rules.CITY_AFTER_STREET.match(text, street.end)
+        followed = address_tails.unit_after(text, street.end) > street.end or (
+            after is not None and after.group("value").strip() in town_names()
+        )
+        if a_place_and_its_code and followed:
+            out = [e for e in out if e not in inside] + [street]
+    return out
 
 
 def _address_parts(text: str, found: list[Entity]) -> list[Entity]:

@@ -67,3 +67,13 @@ def test_a_street_found_by_its_type_keeps_that_finding(detector: IdentifierDetec
         text[e.start : e.end] for e in detector.detect(text, language=Language.SPANISH) if e.type is EntityType.ADDRESS
     ]
     assert any(a.startswith("Calle Pestaña 1120") for a in addresses), addresses
+
+
+def test_a_street_read_as_a_town_and_its_postcode_is_a_street_when_its_town_follows(
+    detector: IdentifierDetector,
+) -> None:
+    # "Sarandí" is also a town and "1290" could be its postcode; the town after the comma says it is a street
+    text = "Antes estaba en Sarandí 1290, Mercedes, y ahora vive con nosotros."
+    kinds = {text[e.start : e.end]: e.type for e in detector.detect(text, language=Language.SPANISH)}
+    assert kinds.get("Sarandí 1290") is EntityType.ADDRESS, kinds
+    assert "Mercedes" in kinds, kinds
