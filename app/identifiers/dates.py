@@ -387,11 +387,11 @@ _PLANNED_DAY_ES = re.compile(
 # A day alone before the words that say it is a day: "el 14 tiene cita", "la del 12 cae en sábado", "el 7 en la
 # tarde", "llega el 4", "el 22 a las 10" (not "el 4 va por…", a list's item, or "del 1 al 10 de cada mes").
 _DAY_BY_WHAT_FOLLOWS_ES = re.compile(
-    r"(?i:(?<![\w])(?:el|del|la del))\s(?P<day>[1-9]|[12]\d|3[01])"
+    r"(?i:(?<![\w])(?:el|del))\s(?P<day>[1-9]|[12]\d|3[01])"
     r"(?=\s(?i:(?:en|por) la (?:mañana|manana|tarde|noche)|a las? \d|cae en|tiene (?:cita|turno|consulta|control)|"
     r"(?:de|a) (?:la )?(?:mañana|manana|tarde|noche)\b))"
     r"|(?i:\b(?:llega|llegan|llego|llegamos|viene|vienen|vengo|vuelve|vuelven|vuelvo|regresa|regresan|ingresa|"
-    r"ingresan|opera|operan|lo operan|la operan|le operan)\s(?:el|del)\s)(?P<arrives>[1-9]|[12]\d|3[01])"
+    r"ingresan|opera|operan)\s(?:el|del)\s)(?P<arrives>[1-9]|[12]\d|3[01])"
     r"(?![\d.,:/%°ºª]\d|[\d%°ºª]|\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|hs?\b|veces|%))"
 )
 # The days listed before a day and its month: "los días 14, 15 y 21 de septiembre", "on the 3rd, 4th and 9th
