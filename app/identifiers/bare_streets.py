@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from app.identifiers import lexicon
-from app.identifiers.dates import CALENDAR_WORDS
+from app.identifiers.dates import CALENDAR_WORDS, SHORT_MONTH_WORDS
 from app.identifiers.entities import Entity, EntityType
 from app.identifiers.towns import town_names
 
@@ -47,10 +47,8 @@ _NOT_A_STREET = frozenset(
     caso ficha historia dni ci cuil cuit ruc rut nit pasaporte
     """.split()
 )
-# A scale named after a town ("Glasgow 13") and a month's short name ("Mar 10") are followed by a number too.
-_NOT_A_STREETS_NAME = frozenset(
-    "glasgow apgar ene feb mar abr may jun jul ago sep sept set oct nov dic jan apr aug dec".split()
-)
+# A scale named after a town ("Glasgow 13") and a month, whole or short ("Mar 10"), are followed by a number too.
+_NOT_A_STREETS_NAME = frozenset({"glasgow", "apgar"}) | CALENDAR_WORDS | SHORT_MONTH_WORDS
 
 
 def find_bare_streets(text: str) -> list[Entity]:
@@ -63,9 +61,7 @@ def find_bare_streets(text: str) -> list[Entity]:
         while len(words) > 1 and (words[0].lower() in _NOT_A_STREET or lexicon.zipf(words[0]) >= 4.5):
             start += len(words[0]) + 1
             words = words[1:]
-        if words[0].lower() in _NOT_A_STREET or any(
-            w.lower() in CALENDAR_WORDS or w.lower() in _NOT_A_STREETS_NAME for w in words
-        ):
+        if words[0].lower() in _NOT_A_STREET or any(w.lower() in _NOT_A_STREETS_NAME for w in words):
             continue
         if not (_CUE_BEFORE.search(text, max(0, start - 16), start) or _CUE_AFTER.match(text, match.end())):
             continue
@@ -87,5 +83,4 @@ def _a_streets_namesake(word: str) -> bool:
 
 
 def _a_medicine_or_measure(word: str) -> bool:
-    lower = word.lower()
-    return lower in lexicon.drug_names() or lexicon.is_kept_term(word) or lexicon.is_clinical_word(word)
+    return lexicon.is_kept_term(word) or lexicon.is_clinical_word(word)  # kept terms hold the drugs' names

@@ -356,6 +356,8 @@ NOT_A_DAY_AFTER = (
 )
 _OF_THIS_MONTH = re.compile(r" (?i:del (?:corriente|presente|actual)(?: mes)?|del mismo mes)\b")
 _SHORT_MONTHS = "ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec"
+# Months' short names in both languages, lower case ("mar", "ago", "dec").
+SHORT_MONTH_WORDS = frozenset(_SHORT_MONTHS.split("|"))
 _LONE_DAY = re.compile(
     rf"(?i:\bthe )(?P<date>\d{{1,2}}(?:st|nd|rd|th|(?<=[23])d))\b(?!\s+(?:of\s+)?(?i:{NOT_A_DAY_AFTER})\b)(?!\s+of\b)"
     # ("el día 5 del corriente": of this month)
