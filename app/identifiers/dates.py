@@ -486,6 +486,14 @@ _MONTH_ALONE = re.compile(
     # "Julio" and "Abril" are people too, and "mayo" is a mayonnaise's short name
     r"|(?<![\w])(?P<c>enero|febrero|marzo|abril|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
     r"diciembre)(?![\w])"
+    # a month written short, typed in lower case or in capitals, after a word that introduces a time ("in Jan",
+    # "by end of Nov.", "since october", "MOVED FROM CORK IN AUGUST"): with no time word, "Jan" is a name and
+    # "Mar" a word, and before a surname "by Jan Kowalski" still is
+    r"|(?i:\b(?:in|since|until|till|til|thru|through|by|from|early|mid|late|of|during|before|after|last|next|"
+    r"this)[ \t]+)"
+    r"(?P<d>(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?![\w])(?! [A-ZÀ-Þ][a-zà-ÿ])"
+    r"|(?:january|february|april|june|july|august|september|october|november|december|"
+    r"JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER)(?![\w]))"
 )
 
 
@@ -589,7 +597,7 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
     spans |= {m.span("day") for m in _PLANNED_DAY_ES.finditer(text)}
     spans |= {m.span("day" if m.group("day") else "arrives") for m in _DAY_BY_WHAT_FOLLOWS_ES.finditer(text)}
     for match in _MONTH_ALONE.finditer(text):
-        start, end = match.span(next(g for g in ("a", "b", "c") if match.group(g)))
+        start, end = match.span(next(g for g in ("a", "b", "c", "d") if match.group(g)))
         spans.add((start, year.end() if (year := _THIS_YEAR_AFTER.match(text, end)) else end))
     for match in _SHORT_MONTH_RANGE.finditer(text):
         first, last = match.group("from").rstrip(".").lower(), match.group("to").rstrip(".").lower()

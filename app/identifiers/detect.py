@@ -259,6 +259,7 @@ class IdentifierDetector:
             if _learned_credible(text, e, found, language.value, learned)
             and not _names_no_one(text, e)
             and e.text_in(text).lower() not in _FIELD_LABELS  # a form's label after a name ("…   Age/Sex:")
+            and e.text_in(text).lower() not in rules.PLACEHOLDER_VALUES  # "Segundo apellido: Desconocido"
         ]
         learned = _outside_kept(text, [e for e in learned if not _kept(text, e, kept_terms)], kept_terms)
         # a name the model found is found again wherever the message repeats it, as a rule's name is
@@ -338,6 +339,7 @@ class IdentifierDetector:
             if (named := _named(text, entity)) is not None and not names.after_a_product_word(text, named.start)
         ]
         found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
+        found += names.find_titled_initials(text)  # no name's word to test: the title vouches for the initial
         found += find_lower_case_pairs(text, lower_spans)  # its own test of the words: not _named's lists alone
         found += find_labelled_lower_case_names(text)
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
@@ -398,6 +400,7 @@ class IdentifierDetector:
         found += _first_names_before(text, found)
         found += _short_surname_in_capitals_after(text, found)
         found += names.extend_names(text, found)
+        found += names.initials_after_names(text, found)
         found += names.coordinated_names(text, found)
         found += _names_across_a_line_break(text, found)
         found = _firms_apart_from_titled_people(text, found)
@@ -1271,6 +1274,15 @@ _DOSE_UNITS_AND_TIMES = frozenset("u iu ui units mg mcg ml g mane nocte prn od b
 _FURTHER_PLEA = re.compile(r"(?i)(?:primer|segundo|tercer|cuarto|quinto|sexto|s[ée]ptimo|[úu]ltimo)\s+otros[íi]")
 
 
+# The labels of a registry's name fields, which the model and the capitalised-run rule read as names
+# ("Primer Apellido:", "Segundo Apellido:", "Apellido 2.º:"), "Segundo" being a given name too.
+_NAME_FIELD_LABEL = re.compile(
+    r"(?i:(?:primer|segundo|1er\.?|2do\.?) apellido|apellidos?(?: paterno| materno)?|nombres?(?:\(s\))?|"
+    r"(?:first|last|middle|given|family) names?|surname|(?:middle )?initial)"
+)
+_LABEL_COLON = re.compile(r"(?:[ \t]?[12]\.?[ \t]?[º°o]?)?[ \t]*:")
+
+
 def _names_no_one(text: str, entity: Entity) -> bool:
     """A finding of a form that is no identifier here: a ratio typed as a number, a drug's code after its
     "NDC" (in its sentence or its table's heading), which reads as a phone number, or a name that is the word
@@ -1288,6 +1300,9 @@ def _names_no_one(text: str, entity: Entity) -> bool:
     words = [w.lower() for w in _NAME_WORD.findall(surface)]
     if _FURTHER_PLEA.fullmatch(surface):
         return True  # "SEGUNDO OTROSÍ": a filing's further plea, numbered
+    label = _NAME_FIELD_LABEL.match(text, entity.start)
+    if label and label.end() >= entity.end and _LABEL_COLON.match(text, label.end()):
+        return True  # "Segundo Apellido: MAY", "Segundo apellido:": the field's label, not the name in it
     if entity.type is not T.ADDRESS:
         if any(start <= entity.start and entity.end <= end for start, end in cue_spans(text)):
             return True

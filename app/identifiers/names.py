@@ -286,6 +286,31 @@ def lower_case_spans(text: str) -> list[tuple[int, int]]:
 
 _LONGEST_NAME_WORDS = 12
 
+# A doctor or a patient named by a title and an initial alone, as a chart's column or a colleague's message
+# does ("| Dr K |", "per Dr O,", "hiya dr s", "for miss p"): the initial is all the text says of their name.
+# Not a street's abbreviated drive and its quarter ("Elm Dr N"), a title's number ("Mat. Prof. N° 4182"),
+# "nurse w/ Dr. Okonjo", nor a full name after the initial ("Dr. A. Smith", which ``_TITLED`` reads).
+_TITLED_INITIAL = re.compile(
+    r"(?<![\w.])(?P<title>(?i:dr|dra|mr|mrs|ms|miss|mx|prof|sr|sra|srta|nurse))\.? (?P<initial>[A-Za-z])\.?"
+    r"(?![\w'’&/°º\-]|\.?[ \t]?[A-Z][a-z])"
+)
+# Letters a chat types for a whole word after a lower-case title ("el dr d la upa": "de").
+_WORD_LETTERS = frozenset("adeiknoquwxy")
+
+
+def find_titled_initials(text: str) -> list[Entity]:
+    """People named by a title and an initial alone ("Dr K"), title included as ``find_names``'s are."""
+    found = []
+    for match in _TITLED_INITIAL.finditer(text):
+        before = text[max(0, match.start() - 40) : match.start()].split()
+        if before and before[-1][0].isupper() and before[-1].isalpha() and match.group("title")[0].isupper():
+            continue  # "Elm Dr N", "Oak St Dr S": a street's type and its quarter
+        initial = match.group("initial")
+        if initial.islower() and (match.group("title")[0].isupper() or initial in _WORD_LETTERS):
+            continue
+        found.append(Entity(match.start(), match.end(), T.PERSON))
+    return found
+
 
 def find_names(text: str, lower_spans: list[tuple[int, int]] | None = None) -> list[Entity]:
     """People named by name lists and titles (spaCy's entities and the rules find the rest). ``lower_spans``:
@@ -858,6 +883,28 @@ def extend_names(text: str, found: list[Entity]) -> list[Entity]:
         start = _walk(reached, f"before {capitals} {end}", start, partial(_name_word_before, text, end, capitals))
         if (start, end) != (entity.start, entity.end):
             out.append(Entity(start, end, T.PERSON))
+    return out
+
+
+# An initial after a name, as a register lists a surname and a given name's initial ("Yazzie, K – collected
+# in ER", "Usual GP: PENHALIGON, H", "PASCOE J neighbour consent.pdf") or a signature the second surname's
+# ("M. A. Ramírez M."). Not a pronoun, an article or a conjunction ("Mater Dei, I would", "SALUD Y CONSUMO"),
+# nor a sex in a list of a patient's particulars ("MOAGI, M, 34 yrs").
+_INITIAL_AFTER_A_NAME = re.compile(r",? (?P<initial>[A-Z])\.?(?![\w'’.\-&/])")
+_WORD_INITIALS = frozenset("IAYEOU")
+_PARTICULARS_AFTER = re.compile(r"[ \t]*[,/]")
+
+
+def initials_after_names(text: str, found: list[Entity]) -> list[Entity]:
+    """Each person of ``found`` grown over an initial after it."""
+    out = []
+    for entity in found:
+        if entity.type is not T.PERSON or (after := _INITIAL_AFTER_A_NAME.match(text, entity.end)) is None:
+            continue
+        initial = after.group("initial")
+        if initial in _WORD_INITIALS or initial in "MFHV" and _PARTICULARS_AFTER.match(text, after.end()):
+            continue
+        out.append(Entity(entity.start, after.end("initial"), T.PERSON))
     return out
 
 

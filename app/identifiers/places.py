@@ -1134,9 +1134,56 @@ def _a_streets_name(word: str) -> bool:
     )
 
 
-def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
-    """Street addresses in the stretches of ``text`` typed in lower case (``lower_spans``)."""
+# A street typed in lower case inside text typed otherwise, as a nurse's list or a courier's note gives one
+# ("5. ray dixon – 5 benwell grove, fenham", "the gp at beaufort rd", "recipient: …, 22 wattle cres"): a house
+# number before it, or a word that places something at it before an abbreviated type. A type that is also a
+# verb ("close", "place") needs the number, and some word of the name must be rarer than everyday English, so
+# "7, unable to walk" and "by fri either way" stay sentences.
+_PROSE_STREET_ABBREVIATION = r"(?:rd|st|ave|av|blvd|cres|ln|dr|ct|pl|tce|hwy|pkwy)"
+_PROSE_STREET_TYPE = (
+    r"(?:street|road|lane|avenue|grove|close|crescent|terrace|gardens|mews|boulevard|walk|gate|drive|court|place|"
+    r"row|parade|square|rise|green)"
+)
+_LOWER_STREETS_IN_PROSE = (
+    re.compile(
+        rf"(?<![\w.,/£$€])\d{{1,5}}[a-z]?,? (?P<words>(?:[a-z][a-z'\-]+ ){{1,2}})"
+        rf"(?:{_PROSE_STREET_ABBREVIATION}|{_PROSE_STREET_TYPE})(?![\w'])"
+    ),
+    re.compile(
+        rf"\b(?:on|at|off|in|near|from|by) (?P<words>(?:[a-z][a-z'\-]+ ){{1,2}}){_PROSE_STREET_ABBREVIATION}(?![\w'])"
+    ),
+)
+# Words no street is named by that come between a number and a street's type in a sentence.
+_NOT_IN_A_PROSE_STREET = (
+    frozenset(
+        "for with hr hrs hour hours min mins minute minutes mile sec secs seconds steps days day weeks week times "
+        "unable able".split()
+    )
+    | _NOT_A_STREET_NAME
+    | _NOT_IN_A_STREETS_NAME
+)
+# A word of a street's name typed in prose is no everyday word of this rarity or more.
+_PROSE_STREET_NAME_ZIPF = 4.5
+
+
+def _lower_case_streets_in_prose(text: str) -> list[Entity]:
     found = []
+    for pattern in _LOWER_STREETS_IN_PROSE:
+        for match in pattern.finditer(text):
+            words = match.group("words").split()
+            if any(w in _NOT_IN_A_PROSE_STREET for w in words):
+                continue
+            if all(lexicon.zipf(w) >= _PROSE_STREET_NAME_ZIPF for w in words):
+                continue
+            start = match.start() if pattern is _LOWER_STREETS_IN_PROSE[0] else match.start("words")
+            found.append(Entity(start, match.end(), T.ADDRESS))
+    return found
+
+
+def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> list[Entity]:
+    """Street addresses in the stretches of ``text`` typed in lower case (``lower_spans``), and streets typed
+    in lower case in the rest of it."""
+    found = _lower_case_streets_in_prose(text)
     for pattern in _LOWER_ADDRESSES:
         for match in pattern.finditer(text):
             if not any(a <= match.start() and match.end() <= b for a, b in lower_spans):
@@ -1157,4 +1204,4 @@ def find_lower_case_addresses(text: str, lower_spans: list[tuple[int, int]]) -> 
             if words[0] == "via" and not _a_streets_name(words[1]):
                 continue  # "sent via email 24 hours ago", "via dhl 12 times": the English word
             found.append(Entity(start, match.end(group), T.ADDRESS))
-    return found
+    return list(dict.fromkeys(found))  # both readings of a lower-case text's "22 hazel grove", once

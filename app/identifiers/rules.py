@@ -382,6 +382,10 @@ def _not_a_heading(surface: str) -> bool:
     HOSPITAL", "DECLARATION BY HOSPITAL", "HOSPITAL FOR TWO DAYS"): a clause's verbs, pronouns and joining words
     are no name's."""
     if not surface.isupper():
+        # "My physio at Metrotown Active Rehab": a possessive and a kind in lower case are a sentence's words,
+        # the place after "at" the name (which the kind at its own end reads)
+        if re.match(r"(?:My|Our|Your|His|Her|Their|Mi|Su|Tu|Nuestr[oa]) [a-záéíóúñ]", surface):
+            return False
         # "llevó al SAMUR al hospital": Spanish's "to the" before an institution's kind in lower case ends a
         # sentence's phrase, not a name ("Clínica del Sol" has its kind first)
         return not re.search(r" (?:al|el|a la|en el|en la|del) [a-záéíóúñ]+$", surface)
@@ -763,6 +767,10 @@ _DOTTED_ABBREVIATIONS = frozenset(
     "NPO PO IV IM SC SL PRN BID TID QID QD HS AC PC DOB AKA NKA NKDA DNR DNI NIE NIF CIF RUT RUC CI CC SS NSS "
     "USA UK EEUU SA SRL CV MD RN DO PA NP".split()
 )
+# What a form's field holds when it names no one.
+PLACEHOLDER_VALUES = frozenset(
+    "no consta desconocido desconocida ninguno ninguna n/a na none unknown pendiente no aplica sin datos".split()
+) | {"no consta", "no aplica", "sin datos"}
 # The parts a person plays in a record or a case, as the label before their initials.
 _INITIALS_LABELS = (
     r"Ofendid[oa]|Agraviad[oa]|V[íi]ctima|Menor|Imputad[oa]|Acusad[oa]|Denunciante|Testigo|Paciente|Usuari[oa]|"
@@ -1276,6 +1284,26 @@ RULES: tuple[Rule, ...] = (
         r"|(?<=[A-ZÁÉÍÓÚÑ]\.) (?i:y|e|and|&) )"
         r"(?P<value>[A-ZÁÉÍÓÚÑ]\.(?: ?[A-ZÁÉÍÓÚÑ]\.){1,4})(?![\w.])",
         accept=lambda surface: re.sub(r"[.\s]", "", surface) not in _DOTTED_ABBREVIATIONS,
+        cued=True,
+    ),
+    # A registry's name fields, each part of the name in its own ("Nombre(s): MARÍA JOSÉ    Primer Apellido:
+    # CANCHÉ    Segundo Apellido: MAY", "Apellido 1.º: MARTÍNEZ", "Middle initial: G"): the field vouches for a
+    # surname that is also a word or as short as a code ("MAY", "PUC", "CAN"), which the name tests refuse.
+    # The value ends at the line's end or at the gap before the next field.
+    _rule(
+        T.PERSON,
+        r"(?:^|\n|\t|(?<=[ \t][ \t]))"
+        r"(?i:Nombres?\(s\)|Nombres|Nombres y apellidos|(?:Primer|Segundo|1er\.?|2do\.?) apellido|"
+        r"Apellido (?:[12]\.?[ \t]?[º°o]?|paterno|materno)|"
+        r"Nombre del (?:registrad[oa]|menor|niñ[oa]|alumn[oa]|trabajador[a]?|causante|fallecid[oa]))[ \t]*:[ \t]*"
+        r"(?P<value>[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*"
+        r"(?: (?:(?i:de la|de los|del|de|y) )?[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*){0,4})(?![^\W\d_])",
+        accept=lambda surface: surface.lower() not in PLACEHOLDER_VALUES,
+        cued=True,
+    ),
+    _rule(
+        T.PERSON,
+        r"(?:^|\n|\t|(?<=[ \t][ \t]))(?i:Middle initial|Initial)[ \t]*:[ \t]*(?P<value>[A-Z])\.?(?![\w.])",
         cued=True,
     ),
     # The initials a form's entry is signed with, after the verb that records it: "Actioned by: CW", "Checked
@@ -2172,7 +2200,8 @@ STATUTE = re.compile(
     # Abduction". The title names the instrument, and its capitalised words no one.
     # A company named so is a company: "g10 Code GmbH".
     r"\b(?:[A-Z][a-z]+(?:-[A-Z][a-z]+)? ){0,4}(?:Protocol|Practice Direction|Convention|Treaty|Regulations|Rules|"
-    r"Directive|Act|Code)(?: \d{1,4}[A-Z]?\b)?(?: (?:for|of|on|relating to) (?:the )?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
+    # (a whole word: "Metrotown Active Rehab" and "Codeine" hold no "Act" or "Code")
+    r"Directive|Act|Code)\b(?: \d{1,4}[A-Z]?\b)?(?: (?:for|of|on|relating to) (?:the )?[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
     r"(?: (?:of |and |the |for |in ){0,2}(?!(?:Mr|Mrs|Ms|Miss|Dr|Prof|Sir|Dame)\b)[A-Z][a-z]+(?:-[A-Z][a-z]+)?){0,6})?"
     r"(?!,? (?:GmbH|Ltd|Limited|Inc|LLC|LLP|plc|PLC|AG|BV|Corp|S\.?[AL]\.?)\b)|"
     # a law by its number as Latin America writes it, with the day it was passed: "Ley Núm. 75 de 2 de julio de

@@ -35,7 +35,8 @@ _DISTINCT_LETTER_NAMES = frozenset("hache jota ka ele eme ene eñe cu erre ere e
 _SEPARATORS = "dash hyphen slash guion guión barra".split()
 _NUMBER_WORD = "|".join(sorted(_EN_DIGITS + _EN_NUMBERS + _ES_NUMBERS, key=len, reverse=True))
 _LETTER = rf"(?:[a-zñ]|{'|'.join(sorted(_ES_LETTER_NAMES, key=len, reverse=True))})"
-_TOKEN = rf"(?:{_NUMBER_WORD}|{'|'.join(_SEPARATORS)}|(?<![\w'’])[a-zñ](?![\w'’])|{_LETTER})"
+# (a recogniser writes a code's letters in capitals as often: "M T dash two five", "número CD cuatro ocho")
+_TOKEN = rf"(?:{_NUMBER_WORD}|{'|'.join(_SEPARATORS)}|(?<![\w'’])(?:[a-zñ]|[A-ZÑ]{{1,3}})(?![\w'’])|{_LETTER})"
 
 # An address read out: the house number in words, the street's name, its kind and a flat said after it
 # ("twenty two oh eight san dario avenue", "twenty one forty grand concourse apartment five f"), or in Spanish
@@ -67,17 +68,25 @@ _SPOKEN_STREET_ES = re.compile(
 # A code read out after the word that asks for it: a run of number words, letters and their dashes and slashes.
 _CODE_CUE = re.compile(
     r"(?i:\b(?P<cue>index|docket|case|claim|file|record|mrn|m r n|dni|nie|nhi|social|license|licence|licencia|"
+    r"reference|confirmation|incident|item|order|tracking|booking|referencia|confirmaci[óo]n|"
     r"badge|plate|placa|matr[íi]cula|serial|terminal|account|cuenta|policy|p[óo]liza|member|plan|medi[ -]?cal|"
     r"medicaid|medicare|n[úu]mero|number|no|id|code|c[óo]digo|afiliaci[óo]n|seguridad social|expediente|ticket)"
-    r"\b(?: (?:number|n[úu]mero|no|is|es|el|of|de|la|it's|its))*[:,]? (?:is |es |it's |its |es el |uh |um |eh )*)"
+    # (and what a caller says it is on: "the incident number on it is …", "his account with us is …")
+    r"\b(?: (?:number|n[úu]mero|no|is|es|el|of|de|la|it's|its))*(?: (?:on it|with us|on file|on the form))?[:,]? "
+    r"(?:is |es |it's |its |es el |uh |um |eh )*)"
     rf"(?P<code>{_TOKEN}(?:[ ,]{{1,2}}{_TOKEN}){{2,24}})(?![\w])"
 )
 # A phone number read out after its word, a few words on: "le dejo mi teléfono por si no lo tiene ochenta y
-# uno, ochenta y tres, …", "our fax is five oh four eight eight five thirty one forty".
+# uno, ochenta y tres, …", "our fax is five oh four eight eight five thirty one forty", "call me back at four
+# oh four…", "me puede llamar a la casa al cuatro ocho dos, cincuenta y uno, veinte". The words between may
+# break off ("mi celular es el nueve nueve nueve… nueve nueve nueve, uno cuatro ocho…"), and in a call's
+# transcript the number is the next speaker's answer to the question that asks for it ("¿Un teléfono?\n
+# [Llamante]: seis cero siete, cuarenta y uno…").
+_PHONE_GAP = r"(?:[ ,:]|\.\.\.|…|\?[ \t]*\n[ \t]*(?:\[[^\]\n]{1,40}\]|[^\W\d_][^:\n]{0,30}):)+"
 _PHONE_CUE = re.compile(
     r"(?i:\b(?:phone|telephone|cell(?! count)|mobile|fax|number|tel[ée]fono|celular|cel|m[óo]vil|whatsapp|"
-    r"n[úu]mero)\b)"
-    r"(?:[ ,:]+[^\W\d_]+){0,6}?[ ,:]+"
+    r"n[úu]mero|llamar|llame|ll[áa]meme|ll[áa]menme|llamarme|call me|call us|text me)\b)"
+    rf"(?:{_PHONE_GAP}[^\W\d_]+){{0,8}}?{_PHONE_GAP}"
     rf"(?P<code>(?:{_NUMBER_WORD})(?:[ ,\-]{{1,2}}(?:(?:y|and) )?(?:{_NUMBER_WORD})){{4,24}})(?![\w])"
 )
 # An amount said in words, which no phone number or code is read as: "one thousand two hundred", "cien".

@@ -32,6 +32,12 @@ def detector() -> IdentifierDetector:
         ("the index number is l t four four one two dash twenty four slash q n", ["l t four four one two"]),
         ("claim number c x two three dash one one four five", ["c x two three dash one one four five"]),
         ("la matrícula es cuatro cuatro dos uno, be, ele, ere", ["cuatro cuatro dos uno, be, ele, ere"]),
+        # its letters written in capitals, after what the caller says it is on, and after a reference's word
+        ("the incident number on it is M T dash two five dash zero four one. Thanks", ["M T dash two five dash"]),
+        ("his account with us is C S R dash one one four zero seven you can", ["C S R dash one one four"]),
+        ("confirmation s e r dash two four dash zero eight eight one seven three", ["s e r dash two four dash"]),
+        ("Our reference is R R four four one seven two. Thanks.", ["R R four four one seven two"]),
+        ("tiene un número CD cuatro ocho dos uno nueve tres cero cinco uno qué hago", ["CD cuatro ocho dos uno"]),
         # names spelled aloud
         ("my last name is g o n z a l e z and first is a n a", ["g o n z a l e z", "a n a"]),
         ("spell that? o k o n k w o", ["o k o n k w o"]),
@@ -54,6 +60,17 @@ def detector() -> IdentifierDetector:
             ["ochenta y uno, ochenta y tres, cuarenta y siete, cero dos"],
         ),
         ("our fax is five oh four eight eight five thirty one forty thanks", ["five oh four eight eight five"]),
+        # after "call me" or "llamar" too, after a break in the words, and as the answer to a call's question
+        ("you can call me back at four oh four, five five five, oh one six six", ["four oh four, five five five"]),
+        ("Me puede llamar a la casa al cuatro ocho dos, cincuenta y uno, veinte.", ["cuatro ocho dos, cincuenta"]),
+        (
+            "Mi celular es el nueve nueve nueve… nueve nueve nueve, uno cuatro ocho, veintisiete, treinta y uno.",
+            ["nueve nueve nueve, uno cuatro ocho, veintisiete, treinta y uno"],
+        ),
+        (
+            "[Operadora]: ¿Un teléfono?\n[Llamante]: seis cero siete, cuarenta y uno, veintiocho, noventa y tres.",
+            ["seis cero siete, cuarenta y uno, veintiocho, noventa y tres"],
+        ),
         ("before his MRI on the twenty fourth; revisit monday the eleventh", ["twenty fourth", "eleventh"]),
         # letters spelled in capitals with commas, a letter's accent said
         ("Yanet con y griega... Y, A, N, E, T.", ["Y, A, N, E, T"]),
@@ -117,6 +134,8 @@ def test_what_informal_text_gives_away_is_hidden(detector, text, identifiers):
         ("she lives on the first floor and came the second time", ["first floor", "second time"]),
         ("options A, B, C, D are wrong", ["A, B, C, D"]),
         ("the phone rang two or three times", ["two or three"]),
+        ("The item number is on the back of the form; order A then B, two doses.", ["item number", "order A"]),
+        ("Llámeme cuando pueda: tomo dos comprimidos, tres veces al día, y uno más a las diez.", ["dos comprimidos"]),
         ("Meeting 10:00\nLunch, 12:30\nFollow up 9:15 AM", ["Meeting", "Lunch", "Follow up"]),
         # a ward's abbreviation or a plan's word after a dash, a kin word before a word
         ("IV fluids given. – ICU\nPain better. — Plan", ["ICU", "Plan"]),
