@@ -386,10 +386,19 @@ def _not_a_heading(surface: str) -> bool:
         # the place after "at" the name (which the kind at its own end reads)
         if re.match(r"(?:My|Our|Your|His|Her|Their|Mi|Su|Tu|Nuestr[oa]) [a-záéíóúñ]", surface):
             return False
+        # "the school Asthma Action Plan form", "Safety Plan": a plan a clinician writes, not a health plan
+        if _A_WRITTEN_PLAN.search(surface):
+            return False
         # "llevó al SAMUR al hospital": Spanish's "to the" before an institution's kind in lower case ends a
         # sentence's phrase, not a name ("Clínica del Sol" has its kind first)
         return not re.search(r" (?:al|el|a la|en el|en la|del) [a-záéíóúñ]+$", surface)
     return not any(w.lower() in _CLAUSE_WORDS for w in re.findall(r"[^\W\d_]+", surface))
+
+
+_A_WRITTEN_PLAN = re.compile(
+    r"\b(?:Action|Care|Treatment|Safety|Crisis|Birth|Payment|Management|Discharge|Support|Behaviou?r|Education|"
+    r"Recovery|Emergency|Relapse|Transition|Service|Exercise|Feeding|Nutrition|Pain) Plan$"
+)
 
 
 # English only: a Spanish name in capitals holds "SU", "SE" and "ES" as a word or an initialism.

@@ -4718,3 +4718,8 @@ def test_a_clinic_whose_name_holds_act_is_no_statute_and_a_possessive_no_part_of
     assert_hidden(detector, text, "Metrotown Active Rehab", "Kelsey Grant")
     assert_kept(detector, text, "My physio at")
     assert_kept(detector, "Discharged on the Mental Health Act 1983 and Codeine Phosphate 30 mg.", "Mental Health Act")
+    # the plans a clinician writes, which that statute's reading had shielded by chance ("… Action Plan"), are no
+    # health plan; an insurer's is
+    text = "Please bring his meds & the school Asthma Action Plan form. Ins: Molina Community Health Plan."
+    assert_kept(detector, text, "Asthma Action Plan")
+    assert_hidden(detector, text, "Molina Community Health Plan")
