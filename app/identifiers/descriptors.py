@@ -63,6 +63,9 @@ protección proteccion datos delegado delegada trabajo social registro propiedad
 vehiculo telecomunicaciones control calidad seguridad prevención prevencion riesgos laborales
 inspectorate inspection commissioner ombudsman regulator tráfico trafico penados departament salut
 attorneys attorney barristers barrister notaries law deputy registered acting assistant chief associate
+comunitaria comunitario comunitarias comunitarios temprana temprano emergencia emergencias estadística estadistica
+gestión gestion programa programas coordinación coordinacion coordinadora coordinador agrupación agrupacion
+personal subdirección subdireccion división division archivo sociales asilo refugio
 """
 # The state's offices and the documents it issues, named by what they do: "Ministerio de Trabajo", "Caja
 # Nacional de Salud", "Citizenship and Immigration Services", "Número de Identificación Tributaria",

@@ -3310,6 +3310,15 @@ def test_a_set_of_exercises_is_no_roman_month_date(detector):
         ("Instituto Nacional de Cardiología", False),
         ("Instituto Tecnológico Salvadoreño Miramar", False),
         ("Hospital Nacional Rosales", False),
+        # a unit by what it does, as a public body's letterhead names it beneath the body
+        ("Unidad de Atención Temprana", True),
+        ("Gerencia de Servicios Sociales", True),
+        ("Departamento de Estadística", True),
+        ("Coordinadora de Programas", True),
+        ("Oficina de Asilo y Refugio", True),
+        # a word of its own still makes one: a firm, a town
+        ("Gestiones Lucentum", False),
+        ("Oficina Regional de San Juan", False),
     ],
 )
 def test_the_states_offices_name_no_one_but_a_firm_with_their_words_does(surface, nothing):
