@@ -776,10 +776,12 @@ _DOTTED_ABBREVIATIONS = frozenset(
     "NPO PO IV IM SC SL PRN BID TID QID QD HS AC PC DOB AKA NKA NKDA DNR DNI NIE NIF CIF RUT RUC CI CC SS NSS "
     "USA UK EEUU SA SRL CV MD RN DO PA NP".split()
 )
-# What a form's field holds when it names no one.
-PLACEHOLDER_VALUES = frozenset(
-    "no consta desconocido desconocida ninguno ninguna n/a na none unknown pendiente no aplica sin datos".split()
-) | {"no consta", "no aplica", "sin datos"}
+# What a form's field holds when it names no one ("No" too: a capitalised value stops before "consta").
+PLACEHOLDER_VALUES = frozenset("no desconocido desconocida ninguno ninguna n/a na none unknown pendiente".split()) | {
+    "no consta",
+    "no aplica",
+    "sin datos",
+}
 # The parts a person plays in a record or a case, as the label before their initials.
 _INITIALS_LABELS = (
     r"Ofendid[oa]|Agraviad[oa]|V[íi]ctima|Menor|Imputad[oa]|Acusad[oa]|Denunciante|Testigo|Paciente|Usuari[oa]|"
