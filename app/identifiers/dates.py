@@ -473,13 +473,16 @@ _THIS_YEAR_AFTER = re.compile(
 )
 # A holiday and its year: "dated "Xmas 2019"", "Navidad de 2021".
 _HOLIDAY_YEAR_AFTER = re.compile(r"\s(?:de\s)?(?:19|20)\d{2}(?!\d)")
+# The English words that introduce a time before a month alone ("in May", "since October", "by end of Nov.").
+_EN_TIME_BEFORE_A_MONTH = (
+    "in|since|until|till|til|thru|through|by|from|early|mid|late|of|during|before|after|last|next|this"
+)
 # A month alone: the months no word is spelled like, and March, May and the Spanish months after a word that
 # introduces a time ("in May", "en marzo", "entre octubre y diciembre").
 _MONTH_ALONE = re.compile(
     r"(?<![\w])(?P<a>January|February|April|June|July|August|September|October|November|December)(?![\w])"
-    r"|(?i:\b(?:in|since|until|till|til|til'|thru|through|by|from|early|mid|late|of|during|before|after|last|"
-    r"next|this|en|desde|hasta|durante|para|antes de|despu[ée]s de|entre|principios de|mediados de|finales de|"
-    r"mes de|y|a|de|del)\s+)"
+    rf"|(?i:\b(?:{_EN_TIME_BEFORE_A_MONTH}|til'|en|desde|hasta|durante|para|antes de|despu[ée]s de|entre|"
+    r"principios de|mediados de|finales de|mes de|y|a|de|del)\s+)"
     r"(?P<b>March|May|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
     r"diciembre)(?![\w])"
     # a Spanish month in lower case is a month wherever it stands ("debe febrero, marzo y abril"); capitalised,
@@ -489,11 +492,10 @@ _MONTH_ALONE = re.compile(
     # a month written short, typed in lower case or in capitals, after a word that introduces a time ("in Jan",
     # "by end of Nov.", "since october", "MOVED FROM CORK IN AUGUST"): with no time word, "Jan" is a name and
     # "Mar" a word, and before a surname "by Jan Kowalski" still is
-    r"|(?i:\b(?:in|since|until|till|til|thru|through|by|from|early|mid|late|of|during|before|after|last|next|"
-    r"this)[ \t]+)"
-    r"(?P<d>(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?![\w])(?! [A-ZÀ-Þ][a-zà-ÿ])"
-    r"|(?:january|february|april|june|july|august|september|october|november|december|"
-    r"JANUARY|FEBRUARY|MARCH|APRIL|MAY|JUNE|JULY|AUGUST|SEPTEMBER|OCTOBER|NOVEMBER|DECEMBER)(?![\w]))"
+    rf"|(?i:\b(?:{_EN_TIME_BEFORE_A_MONTH})[ \t]+)"
+    rf"(?P<d>(?:{'|'.join([m[:3] for m in _EN_MONTHS if m != 'May'] + ['Sept'])})(?![\w])(?! [A-ZÀ-Þ][a-zà-ÿ])"
+    rf"|(?:{'|'.join([m.lower() for m in _EN_MONTHS if m not in ('March', 'May')] + [m.upper() for m in _EN_MONTHS])})"
+    r"(?![\w]))"
 )
 
 

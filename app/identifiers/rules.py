@@ -1307,8 +1307,7 @@ RULES: tuple[Rule, ...] = (
         r"(?i:Nombres?\(s\)|Nombres|Nombres y apellidos|(?:Primer|Segundo|1er\.?|2do\.?) apellido|"
         r"Apellido (?:[12]\.?[ \t]?[º°o]?|paterno|materno)|"
         r"Nombre del (?:registrad[oa]|menor|niñ[oa]|alumn[oa]|trabajador[a]?|causante|fallecid[oa]))[ \t]*:[ \t]*"
-        r"(?P<value>[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*"
-        r"(?: (?:(?i:de la|de los|del|de|y) )?[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:['’\-][^\W\d_]+)*){0,4})(?![^\W\d_])",
+        rf"(?P<value>{_CAPITAL_NAME}(?: (?:(?i:de la|de los|del|de|y) )?{_CAPITAL_NAME}){{0,4}})(?![^\W\d_])",
         accept=lambda surface: surface.lower() not in PLACEHOLDER_VALUES,
         cued=True,
     ),
