@@ -7,7 +7,9 @@ app meets it: the app's engine has imported torch before the detector loads (spa
 too), so torch is imported first and its time and memory are not the detector's; ``cold_first_load_s``
 is the whole of it, torch included, for a process that has nothing loaded.
 
-    .venv/bin/python scripts/identifier_cost.py [--runs 7]
+    .venv/bin/python scripts/identifier_cost.py [--runs 7] [--no-context]
+
+``--no-context`` leaves the language model's reading out: the cost of that stage is the difference.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ cold = time.perf_counter()
 import torch
 torch_s = time.perf_counter() - cold
 from app.privacy.annotated import project_sources
-language, runs = sys.argv[2], int(sys.argv[3])
+language, runs, context = sys.argv[2], int(sys.argv[3]), sys.argv[4] == "context"
 documents = [d for s in project_sources() if s.name == "written-dev" for d in s.documents if d.language == language]
 note = ""
 for document in documents:
@@ -42,7 +44,7 @@ from app.identifiers.pseudonyms import Pseudonymiser
 from app.identifiers.detect import IdentifierDetector
 from app.identifiers.language import Language
 from app.identifiers.warming import warm_pseudonymisation
-detector = IdentifierDetector()
+detector = IdentifierDetector(use_context=context)
 warm_pseudonymisation([Language(language)], detector)
 first = time.perf_counter() - started
 cold_first = first + torch_s
@@ -65,10 +67,12 @@ print(json.dumps({"language": language, "words": len(note.split()), "first_load_
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--no-context", action="store_true", help="leave the language model's reading out")
     args = parser.parse_args()
+    stages = "plain" if args.no_context else "context"
     for language in ("en", "es"):
         result = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(ROOT), language, str(args.runs)],
+            [sys.executable, "-c", _CHILD, str(ROOT), language, str(args.runs), stages],
             capture_output=True,
             text=True,
             check=True,

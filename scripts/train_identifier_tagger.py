@@ -55,7 +55,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     started = time.perf_counter()
-    rules = IdentifierDetector(use_tagger=False)
+    rules = IdentifierDetector(use_tagger=False, use_context=False)
     rules.warm([Language.ENGLISH, Language.SPANISH])
     sources = [s for s in project_sources() if s.role is Role.DEVELOPMENT]
     examples = {s.name: _rows(s, rules, args.rule_dropout) for s in sources}
@@ -92,7 +92,8 @@ def _leave_one_out(sources: list[Source], examples: dict, rules: IdentifierDetec
             learned_tagger.train([e for s in sources if s is not held for e in examples[s.name]], model)
             detectors = [functools.partial(_by_rules, rules)] + [
                 functools.partial(
-                    _stacked, IdentifierDetector(tagger=learned_tagger.LearnedTagger(model, None, threshold))
+                    _stacked,
+                    IdentifierDetector(tagger=learned_tagger.LearnedTagger(model, None, threshold), use_context=False),
                 )
                 for threshold in thresholds
             ]

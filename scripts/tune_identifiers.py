@@ -30,9 +30,10 @@ def main() -> None:
     parser.add_argument("--source", action="append", help="only these sources")
     parser.add_argument("--misses", type=int, default=40, help="how many misses and wrong replacements to list")
     parser.add_argument("--type", help="list only misses of this type")
-    parser.add_argument("--rules-only", action="store_true", help="leave the learned stage out")
+    parser.add_argument("--rules-only", action="store_true", help="leave the learned stages out")
+    parser.add_argument("--no-context", action="store_true", help="leave the language model's reading out")
     args = parser.parse_args()
-    detector = IdentifierDetector(use_tagger=not args.rules_only)
+    detector = IdentifierDetector(use_tagger=not args.rules_only, use_context=not args.no_context)
     detector.warm()
     for source in project_sources():
         if args.source and source.name not in args.source:
