@@ -36,7 +36,7 @@ HEAD_CARD = IDENTIFIER_SET / "contextual_head.json"
 # Changed whenever ``word_states`` or the head's input changes: a head trained on other features is refused.
 FEATURE_VERSION = 1
 BACKBONE_LAYERS = 12
-READ_LAYERS = (8, 12)  # the hidden states read: the eighth layer's output, and the twelfth's after the norm
+READ_LAYERS = (8, BACKBONE_LAYERS)  # the states read: the eighth layer's output, and the last's after the norm
 CHUNK_TOKENS = 2048  # a longer text is read in pieces this long (no piece sees the one before it)
 OUTSIDE = "O"
 # A word the head gives at least this chance of being an identifier, that no earlier stage covered, is one
@@ -114,8 +114,18 @@ class Backbone:
         with self._lock, self._torch.inference_mode():
             for first in range(0, len(ids), CHUNK_TOKENS):
                 piece = self._torch.tensor([ids[first : first + CHUNK_TOKENS]])
-                states = self._model(input_ids=piece, output_hidden_states=True).hidden_states
-                layers.append(np.stack([states[layer][0].numpy() for layer in READ_LAYERS]))
+                kept: list = []
+                # Only the read layers' states are kept: every layer's, for a long text, is tens of megabytes.
+                hook = self._model.layers[READ_LAYERS[0] - 1].register_forward_hook(
+                    lambda module, inputs, output, kept=kept: kept.append(
+                        output[0] if isinstance(output, tuple) else output
+                    )
+                )
+                try:
+                    last = self._model(input_ids=piece).last_hidden_state  # the last read layer's, after the norm
+                finally:
+                    hook.remove()
+                layers.append(np.stack([kept[0][0].numpy(), last[0].numpy()]))
         states = np.concatenate(layers, axis=1)  # read layers × tokens × hidden
         starts = np.array([start for start, _ in offsets])
         # a word's last token: the last one starting before the word ends (a token may begin with a space)
