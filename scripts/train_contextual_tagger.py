@@ -32,7 +32,6 @@ from app.identifiers.detect import IdentifierDetector  # noqa: E402
 from app.identifiers.entities import EntityType  # noqa: E402
 from app.identifiers.language import Language  # noqa: E402
 from app.privacy.annotated import Role, Source, project_sources  # noqa: E402
-from app.privacy.detection_scores import score  # noqa: E402
 
 LABELS = (contextual_tagger.OUTSIDE, *(kind.value for kind in EntityType))
 HIDDEN = 256
@@ -158,20 +157,9 @@ def _leave_writers_out(sources: list[Source], states: dict, thresholds: list[flo
                 for t in thresholds
             ]
             for source in (s for s in sources if s.name in fold):
-                for language in sorted({d.language for d in source.documents}):
-                    documents = [d for d in source.documents if d.language == language]
-                    line = f"{source.name:<10} {language}"
-                    for name, detector in zip(names, detectors, strict=True):
-                        scores = score(documents, functools.partial(_detect, detector, Language(language)))
-                        recall, precision = scores.token_recall["overall"], scores.token_precision
-                        for i, value in enumerate((recall.hits, recall.total, precision.hits, precision.total)):
-                            totals[name][i] += value
-                        line += f"  {name} {recall.value:.4f} / {precision.value:.4f}"
-                    print(line, flush=True)
-    for name, (hits, total, right, marked) in totals.items():
-        print(
-            f"{name:<12} recall {hits / total:.4f} ({total - hits} missed of {total}), precision {right / marked:.4f}"
-        )
+                named = [(name, functools.partial(_detect, d)) for name, d in zip(names, detectors, strict=True)]
+                crf_training.print_scores(source, named, totals, width=10)
+    crf_training.print_totals(totals, width=12)
 
 
 class _ReadAlready:

@@ -17,6 +17,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -97,19 +98,29 @@ def _leave_one_out(sources: list[Source], examples: dict, rules: IdentifierDetec
                 )
                 for threshold in thresholds
             ]
-            for language in sorted({d.language for d in held.documents}):
-                documents = [d for d in held.documents if d.language == language]
-                line = f"{held.name:<18} {language}"
-                for name, detect in zip(names, detectors, strict=True):
-                    scores = score(documents, functools.partial(detect, Language(language)))
-                    recall, precision = scores.token_recall["overall"], scores.token_precision
-                    for i, value in enumerate((recall.hits, recall.total, precision.hits, precision.total)):
-                        totals[name][i] += value
-                    line += f"  {name} {recall.value:.4f} / {precision.value:.4f}"
-                print(line, flush=True)
+            print_scores(held, list(zip(names, detectors, strict=True)), totals, width=18)
+    print_totals(totals, width=16)
+
+
+def print_scores(source: Source, detectors: list[tuple[str, Callable]], totals: dict, width: int) -> None:
+    """One line per language of ``source``: each named detector's word recall and precision (a detector is
+    called with the language and a text), added to ``totals`` (name -> hits, total, right, marked)."""
+    for language in sorted({d.language for d in source.documents}):
+        documents = [d for d in source.documents if d.language == language]
+        line = f"{source.name:<{width}} {language}"
+        for name, detect in detectors:
+            scores = score(documents, functools.partial(detect, Language(language)))
+            recall, precision = scores.token_recall["overall"], scores.token_precision
+            for i, value in enumerate((recall.hits, recall.total, precision.hits, precision.total)):
+                totals[name][i] += value
+            line += f"  {name} {recall.value:.4f} / {precision.value:.4f}"
+        print(line, flush=True)
+
+
+def print_totals(totals: dict, width: int) -> None:
     for name, (hits, total, right, marked) in totals.items():
         missed = f"{total - hits} missed of {total}"
-        print(f"{name:<16} recall {hits / total:.4f} ({missed}), precision {right / marked:.4f}")
+        print(f"{name:<{width}} recall {hits / total:.4f} ({missed}), precision {right / marked:.4f}")
 
 
 def _by_rules(detector: IdentifierDetector, language: Language, text: str) -> list:
