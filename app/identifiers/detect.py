@@ -20,6 +20,7 @@ from app.identifiers import (
     address_tails,
     descriptors,
     file_names,
+    known_organisations,
     lexicon,
     names,
     organisations,
@@ -1919,10 +1920,17 @@ def _learned_credible(
         and not digits
     ):
         return False  # "| Exodoncia |", "| Copay |": a table's item or heading, which the model reads as rare
+    if read_in_context:
+        if not digits and entity.type in _NAMING_TYPES:
+            return True  # the language model read the sentence: it vouches for an everyday word as a name
+        # a number or a date the language model read must sit beside one of its own kind, whatever its words:
+        # "p. 2603. Harrison" is a page, "BP 11/07" a reading
+        return any(
+            other.type is entity.type and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
+            for other in found
+        )
     if any(lexicon.zipf_in(w, language) < 4.0 and not lexicon.is_kept_term(w.lower()) for w in words):
         return True
-    if read_in_context and not digits and entity.type in _NAMING_TYPES:
-        return True  # the language model read the sentence: it vouches for an everyday word as a name
     return any(
         (digits or other.type is entity.type)
         and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
@@ -1934,8 +1942,8 @@ def _read_as_a_name(text: str, entity: Entity) -> bool:
     """Whether the language model's reading of words without a digit as an identifier can stand: it may
     name someone, a firm or a place (a sentence vouches for an everyday word: "HR lady Pam"), but not be
     a connector alone ("Bank of England"), a party's or a form's word ("Plaintiff"), a piece of a
-    capitalised run the rules read whole and kept ("American Express"), or a count in words ("she is
-    ninety-three")."""
+    capitalised run the rules read whole and kept ("Bank of England"), a province, a product ("American
+    Express card"), or a count in words ("she is ninety-three")."""
     words = re.findall(r"[^\W\d_]+", entity.text_in(text))
     if any(c.isdigit() for c in entity.text_in(text)):
         return True
@@ -1943,6 +1951,10 @@ def _read_as_a_name(text: str, entity: Entity) -> bool:
         return False
     if _only_connectors(text, entity) or " ".join(words).lower() in _ROLE_WORDS | _LABEL_WORDS:
         return False
+    if len(words) == 1 and lexicon.is_region(words[0]):
+        return False  # "Burlada (Navarra)": a province, kept as the rules keep it
+    if entity.type is T.ORGANIZATION and known_organisations.names_a_product(text, entity.end):
+        return False  # "American Express card": a product
     for match in _NAME_RUN.finditer(text, max(0, entity.start - 80), min(len(text), entity.end + 80)):
         if match.start() <= entity.start and entity.end <= match.end():
             return match.span() == (entity.start, entity.end)

@@ -61,6 +61,14 @@ def _patterns() -> tuple[re.Pattern, re.Pattern]:
 # What follows a maker's name when it names a product, not the firm: "IBM PC", "Dell Latitude 7440", "an
 # American Express card ending 7466"; in "MIT AI Lab" a capitalised word after the capitals runs the name on.
 _PRODUCT_AFTER = re.compile(r" (?:cards?\b|[A-Z]{2,4}\b(?! [A-Z])|[\w\-]*\d|[A-Z][a-z]+ [\w\-]*\d)")
+
+
+def names_a_product(text: str, end: int) -> bool:
+    """Whether the words after a maker's name that ends at ``end`` make it a product's ("American Express
+    card", "IBM PC"), which names no firm the user deals with."""
+    return _PRODUCT_AFTER.match(text, end) is not None
+
+
 # The rest of the firm's name after a listed one: "BBVA México", "IBM Corporation", "Salud Total Caribe",
 # "BlueCross BlueShield of Arizona".
 _REST_OF_NAME = re.compile(r"(?:(?: of)? [A-ZÀ-Þ][\wÀ-ÿ&'’\-]+){1,2}")
