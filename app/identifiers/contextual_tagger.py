@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from app.identifiers.entities import Entity, EntityType
-from app.identifiers.learned_tagger import WORD
+from app.identifiers.learned_tagger import JOINING_GAP, WORD
 from app.resources import IDENTIFIER_SET
 
 HEAD_FILE = IDENTIFIER_SET / "contextual_head.safetensors"
@@ -42,8 +42,6 @@ OUTSIDE = "O"
 # A word the head gives at least this chance of being an identifier, that no earlier stage covered, is one
 # (chosen on the development sets' leave-writers-out runs: docs/PRIVACY.md).
 THRESHOLD = 0.95
-# Words the head marks join into one identifier across these gaps, as the learned tagger's do.
-_JOINING_GAP = r"[ \t]?(?:[-'’&/.][ \t]?)?|[ \t]"
 
 
 class ContextualUnavailable(RuntimeError):
@@ -160,14 +158,7 @@ class Head:
         return torch.softmax(logits, dim=1).numpy()
 
     def tensors(self) -> dict[str, np.ndarray]:
-        return {
-            "mean": self.mean,
-            "scale": self.scale,
-            "hidden_weight": self.hidden_weight,
-            "hidden_bias": self.hidden_bias,
-            "out_weight": self.out_weight,
-            "out_bias": self.out_bias,
-        }
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
 
 def load_head(path: Path = HEAD_FILE) -> Head:
@@ -190,9 +181,8 @@ class ContextualTagger:
         self.threshold = threshold
 
     def find(self, text: str, found: Sequence[Entity]) -> list[Entity]:
-        """Identifiers among the words that ``found`` (every earlier stage's findings) left uncovered."""
-        import re
-
+        """Identifiers among the words that ``found`` (every earlier stage's findings) left uncovered; words
+        of one type join across the learned tagger's gaps."""
         spans, features = self.backbone.word_states(text)
         if not spans:
             return []
@@ -200,14 +190,13 @@ class ContextualTagger:
         covered = np.zeros(len(text) + 1, dtype=bool)
         for entity in found:
             covered[entity.start : entity.end] = True
-        gap = re.compile(_JOINING_GAP)
         picked: list[Entity] = []
         for (start, end), row in zip(spans, chances, strict=True):
             if covered[start:end].all() or 1.0 - row[0] < self.threshold:
                 continue
             kind = EntityType(self.labels[1 + int(row[1:].argmax())])
             last = picked[-1] if picked else None
-            if last is not None and last.type is kind and gap.fullmatch(text[last.end : start]):
+            if last is not None and last.type is kind and JOINING_GAP.fullmatch(text[last.end : start]):
                 picked[-1] = Entity(last.start, end, kind)
             else:
                 picked.append(Entity(start, end, kind))

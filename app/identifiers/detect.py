@@ -304,7 +304,7 @@ class IdentifierDetector:
         a learned finding passes but one: words with no digit that name someone, a firm or a place need not
         be rare. A reading of the sentence vouches for an everyday word as a name ("HR lady Pam"), and with
         that test the stage found a third of what it finds without it (docs/PRIVACY.md, "A language model's
-        reading"); a number or a date it reads still has to be beside a finding, as the tagger's must."""
+        reading"); a number or a date it reads has to be beside a finding of its own kind."""
         contextual = self._contextual or shipped_contextual_tagger()
         fresh = _drop_medicine_and_law(
             text, [_without_lower_case_tail(text, e) for e in contextual.find(text, sorted([*found, *learned]))]
@@ -1750,14 +1750,19 @@ _NAME_RUN = re.compile(
 )
 
 
+def _name_run_holding(text: str, entity: Entity) -> re.Match | None:
+    """The capitalised run of words (with its connectors) that holds ``entity``, if any."""
+    for match in _NAME_RUN.finditer(text, max(0, entity.start - 80), min(len(text), entity.end + 80)):
+        if match.start() <= entity.start and entity.end <= match.end():
+            return match
+    return None
+
+
 def _part_of_a_nameless_run(text: str, entity: Entity) -> bool:
     """Whether ``entity`` is part of a longer capitalised name that names no one: the learned stage reads
     "Instituto Hondureño" of the "… de Seguridad Social" that the state runs."""
-    window = max(0, entity.start - 80)
-    for match in _NAME_RUN.finditer(text, window, min(len(text), entity.end + 80)):
-        if match.start() <= entity.start and entity.end <= match.end():
-            return match.span() != (entity.start, entity.end) and descriptors.names_nothing(match.group(0))
-    return False
+    run = _name_run_holding(text, entity)
+    return run is not None and run.span() != (entity.start, entity.end) and descriptors.names_nothing(run.group(0))
 
 
 # Money in a receipt's line, or a rate at its end: what an address never holds.
@@ -1805,10 +1810,7 @@ def _a_lone_unit_word(text: str, entity: Entity, found: list[Entity]) -> bool:
     covers, a heading the model took the first word of. A name's wrapped last word ("Princess Elizabeth⏎Hospital,")
     stays."""
     if entity.type is T.PERSON:
-        return not any(
-            other.type is T.PERSON and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
-            for other in found
-        )
+        return not any(other.type is T.PERSON and _touching(entity, other) for other in found)
     line_start = text.rfind("\n", 0, entity.start) + 1
     if text[line_start : entity.start].strip():
         return False
@@ -1846,10 +1848,7 @@ def _learned_credible(
         return False  # "llegó el SAMU": a national service, as the rules read it
     if entity.type is T.ADDRESS and (_AN_AMOUNT_INSIDE.search(surface) or _A_RATE_LAST.search(surface)):
         return False  # "Op. gravada S/ 76.19", "Plan Hogar Fibra 200 Mbps": a receipt's lines, no street
-    beside_its_kind = any(
-        other.type is entity.type and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
-        for other in [*found, *learned]
-    )
+    beside_its_kind = any(other.type is entity.type and _touching(entity, other) for other in [*found, *learned])
     if (
         entity.type in (T.PERSON, T.ORGANIZATION, T.LOCATION)
         and not beside_its_kind  # "Rivers Vale⏎Cooperative": the end of a name the rules found
@@ -1925,40 +1924,37 @@ def _learned_credible(
             return True  # the language model read the sentence: it vouches for an everyday word as a name
         # a number or a date the language model read must sit beside one of its own kind, whatever its words:
         # "p. 2603. Harrison" is a page, "BP 11/07" a reading
-        return any(
-            other.type is entity.type and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
-            for other in found
-        )
+        return any(other.type is entity.type and _touching(entity, other) for other in found)
     if any(lexicon.zipf_in(w, language) < 4.0 and not lexicon.is_kept_term(w.lower()) for w in words):
         return True
-    return any(
-        (digits or other.type is entity.type)
-        and (0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3)
-        for other in found
-    )
+    return any((digits or other.type is entity.type) and _touching(entity, other) for other in found)
+
+
+def _touching(entity: Entity, other: Entity) -> bool:
+    """Within three characters of each other, either side: "Rivers Vale⏎Cooperative", "flat 7, 19 …"."""
+    return 0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3
 
 
 def _read_as_a_name(text: str, entity: Entity) -> bool:
     """Whether the language model's reading of words without a digit as an identifier can stand: it may
     name someone, a firm or a place (a sentence vouches for an everyday word: "HR lady Pam"), but not be
-    a connector alone ("Bank of England"), a party's or a form's word ("Plaintiff"), a piece of a
-    capitalised run the rules read whole and kept ("Bank of England"), a province, a product ("American
-    Express card"), or a count in words ("she is ninety-three")."""
-    words = re.findall(r"[^\W\d_]+", entity.text_in(text))
-    if any(c.isdigit() for c in entity.text_in(text)):
+    a connector alone ("of" in "Bank of England"), a party's or a form's word ("Plaintiff"), a piece of a
+    capitalised run the rules read whole and kept ("England" in "Bank of England"), a province, a product
+    ("American Express card"), or a count in words ("she is ninety-three")."""
+    surface = entity.text_in(text)
+    if any(c.isdigit() for c in surface):
         return True
     if entity.type not in _NAMING_TYPES and entity.type is not T.DATE:
         return False
+    words = re.findall(r"[^\W\d_]+", surface)
     if _only_connectors(text, entity) or " ".join(words).lower() in _ROLE_WORDS | _LABEL_WORDS:
         return False
     if len(words) == 1 and lexicon.is_region(words[0]):
         return False  # "Burlada (Navarra)": a province, kept as the rules keep it
     if entity.type is T.ORGANIZATION and known_organisations.names_a_product(text, entity.end):
         return False  # "American Express card": a product
-    for match in _NAME_RUN.finditer(text, max(0, entity.start - 80), min(len(text), entity.end + 80)):
-        if match.start() <= entity.start and entity.end <= match.end():
-            return match.span() == (entity.start, entity.end)
-    return True
+    run = _name_run_holding(text, entity)
+    return run is None or run.span() == (entity.start, entity.end)
 
 
 # An age over 89 right after a person, in brackets, between commas with the sentence going on in words, or

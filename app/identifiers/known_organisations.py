@@ -90,7 +90,7 @@ def find_known_organisations(text: str) -> list[Entity]:
                 p.match(text, match.end() + 1) for p in (any_case, as_written)
             ):
                 continue
-        if _PRODUCT_AFTER.match(text, match.end()):
+        if names_a_product(text, match.end()):
             continue
         end = match.end()
         rest = _REST_OF_NAME.match(text, end)

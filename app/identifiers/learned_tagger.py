@@ -45,7 +45,7 @@ CONTEXT_ZIPF = 4.0
 WORD = re.compile(r"[^\W_]+")
 # Words the model marks join into one identifier across these gaps ("Harbourline Stevedoring",
 # "O'Neill-Brown", "3/1").
-_JOINING_GAP = re.compile(r"[ \t]?(?:[-'’&/.][ \t]?)?|[ \t]")
+JOINING_GAP = re.compile(r"[ \t]?(?:[-'’&/.][ \t]?)?|[ \t]")
 
 
 # L1 keeps the model small and its features few; both weights chosen once, on the leave-one-out runs.
@@ -224,7 +224,7 @@ class LearnedTagger:
             if (
                 last is not None
                 and last.type is kind
-                and _JOINING_GAP.fullmatch(text[last.end : start])
+                and JOINING_GAP.fullmatch(text[last.end : start])
                 and not _covered_between(starts, found, last.end, start)
             ):
                 picked[-1] = Entity(last.start, end, kind)
@@ -247,7 +247,7 @@ def joined_to_neighbours(text: str, found: Sequence[Entity], learned: Sequence[E
             last is not None
             and (is_fresh or previous_fresh)
             and last.type is entity.type
-            and _JOINING_GAP.fullmatch(text[last.end : entity.start])
+            and JOINING_GAP.fullmatch(text[last.end : entity.start])
         ):
             merged[-1] = Entity(last.start, entity.end, entity.type)
         else:
