@@ -7,9 +7,10 @@ app meets it: the app's engine has imported torch before the detector loads (spa
 too), so torch is imported first and its time and memory are not the detector's; ``cold_first_load_s``
 is the whole of it, torch included, for a process that has nothing loaded.
 
-    .venv/bin/python scripts/identifier_cost.py [--runs 7] [--no-context]
+    .venv/bin/python scripts/identifier_cost.py [--runs 7] [--no-context | --float32]
 
 ``--no-context`` leaves the language model's reading out: the cost of that stage is the difference.
+``--float32`` reads in float32 where the processor has bfloat16, as a processor without it reads.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ cold = time.perf_counter()
 import torch
 torch_s = time.perf_counter() - cold
 from app.privacy.annotated import project_sources
-language, runs, context = sys.argv[2], int(sys.argv[3]), sys.argv[4] == "context"
+language, runs, context = sys.argv[2], int(sys.argv[3]), sys.argv[4] != "plain"
+if sys.argv[4] == "float32":  # as a processor without bfloat16 reads
+    from app.identifiers import contextual_tagger
+    contextual_tagger.reading_dtype = lambda: torch.float32
 documents = [d for s in project_sources() if s.name == "written-dev" for d in s.documents if d.language == language]
 note = ""
 for document in documents:
@@ -44,6 +48,7 @@ from app.identifiers.pseudonyms import Pseudonymiser
 from app.identifiers.detect import IdentifierDetector
 from app.identifiers.language import Language
 from app.identifiers.warming import warm_pseudonymisation
+from app.identifiers.contextual_tagger import reading_dtype
 detector = IdentifierDetector(use_context=context)
 warm_pseudonymisation([Language(language)], detector)
 first = time.perf_counter() - started
@@ -60,7 +65,8 @@ for _ in range(runs):
 added = round((process.memory_info().rss - before) / 2**20)
 print(json.dumps({"language": language, "words": len(note.split()), "first_load_s": round(first, 2),
                   "cold_first_load_s": round(cold_first, 2), "first_note_ms": round(first_note, 1),
-                  "ms": [round(t, 1) for t in times], "added_rss_mb": added}))
+                  "ms": [round(t, 1) for t in times], "added_rss_mb": added,
+                  "reading": str(reading_dtype()).removeprefix("torch.") if context else None}))
 """
 
 
@@ -68,8 +74,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--no-context", action="store_true", help="leave the language model's reading out")
+    parser.add_argument("--float32", action="store_true", help="read in float32 whatever the processor has")
     args = parser.parse_args()
-    stages = "plain" if args.no_context else "context"
+    stages = "plain" if args.no_context else "float32" if args.float32 else "context"
     for language in ("en", "es"):
         result = subprocess.run(
             [sys.executable, "-c", _CHILD, str(ROOT), language, str(args.runs), stages],

@@ -45,7 +45,7 @@ def _states(sources: list[Source], cache: Path | None) -> dict[tuple[str, str, s
     if cache is not None and cache.is_file():
         with cache.open("rb") as handle:
             return pickle.load(handle)
-    backbone = contextual_tagger.shipped_backbone()
+    backbone = contextual_tagger.shipped_backbone(torch.float32)  # the same states on any processor
     out = {}
     started = time.perf_counter()
     for source in sources:
@@ -171,7 +171,7 @@ class _ReadAlready:
 
     def word_states(self, text: str) -> tuple[list[tuple[int, int]], np.ndarray]:
         if text not in self._by_text:  # a document whose misread digits detection repaired first
-            self._by_text[text] = contextual_tagger.shipped_backbone().word_states(text)
+            self._by_text[text] = contextual_tagger.shipped_backbone(torch.float32).word_states(text)
         spans, features = self._by_text[text]
         return spans, features.astype(np.float32)
 

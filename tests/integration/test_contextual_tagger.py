@@ -16,7 +16,7 @@ from app.identifiers.contextual_tagger import (
     shipped_backbone,
 )
 from app.identifiers.detect import IdentifierDetector
-from app.identifiers.language import Language
+from app.identifiers.language import Language, detect_language
 from app.identifiers.learned_tagger import WORD
 
 
@@ -94,3 +94,22 @@ def test_the_shipped_head_was_trained_on_the_development_sources_alone_and_all_o
     assert card.documents == sum(len(s.documents) for s in sources if s.role is Role.DEVELOPMENT)
     assert card.feature_version == FEATURE_VERSION
     assert card.backbone == shipped_backbone().key
+
+
+def test_reading_in_bfloat16_finds_what_float32_finds():
+    """Where the processor has bfloat16 the stage reads in it (three times faster); its findings must not
+    change."""
+    import torch
+
+    texts = [
+        "11:20 | lounge | Edna P + Stan (Rm 9) | Stan pushed Edna's chair | Precious | DX-25-0042",
+        "HR lady Pam rang; Glory fetches the prescriptions on Fridays from Sahel Wings Aviation's office.",
+        "Started metformin; Dexcom sensor and Omnipod pump reviewed; drives a Toyota Hilux.",
+        "Paciente derivada por la Dra. Itziar Goikoetxea desde el centro de salud de Zarautz.",
+    ]
+    found = []
+    for dtype in (torch.float32, torch.bfloat16):
+        tagger = load_contextual_tagger(shipped_backbone(dtype))
+        detector = IdentifierDetector(contextual=tagger)
+        found.append([detector.detect(text, language=detect_language(text)) for text in texts])
+    assert found[0] == found[1]
