@@ -215,15 +215,16 @@ def cmd_install_draft(args: argparse.Namespace) -> int:
 
 def _office_detector(args: argparse.Namespace):
     """The detector with the office's lists of terms: the policy's, and those of --hide-terms / --keep-terms
-    (a term the policy hides stays hidden whatever --keep-terms says)."""
-    from app.data.settings import office_term_lists
+    (a term the policy hides stays hidden whatever --keep-terms says); reading with the bundled model unless
+    the settings (or the policy) leave that out."""
+    from app.data.settings import office_term_lists, reading_in_context
     from app.identifiers.detect import IdentifierDetector
     from app.identifiers.office_terms import OfficeTerms, read_terms
 
     office = office_term_lists()
     hidden = set(office.hidden) | (read_terms(args.hide_terms) if args.hide_terms else set())
     kept = set(office.kept) | (read_terms(args.keep_terms) if args.keep_terms else set())
-    return IdentifierDetector(office_terms=OfficeTerms.of(hidden, kept))
+    return IdentifierDetector(office_terms=OfficeTerms.of(hidden, kept), use_context=reading_in_context())
 
 
 def cmd_pseudonymise(args: argparse.Namespace) -> int:

@@ -199,6 +199,10 @@ class AppSettings:
     prefill_embedded: bool = False
     # Review before sending for every remote provider, whatever its own switch; an admin's policy locks it on.
     review_always: bool = False
+    # The identifier detector's third stage, the bundled model's reading of each message: it finds what the
+    # rules and the tagger miss, at about 0.5-1.5 s a 1,000-word message and 350 MB; a small workstation's
+    # administrator can leave it out, and a policy can lock it either way.
+    read_in_context: bool = True
     language: str = "system"
     locked: tuple[str, ...] = field(default=(), compare=False)  # filled from the policy, never saved
     # Only an admin's policy (allow_unencrypted_endpoints) can allow ws:// beyond this computer; never saved.
@@ -310,6 +314,7 @@ _FIELD_TYPES = {
     "pseudonymise_always": bool,
     "prefill_embedded": bool,
     "review_always": bool,
+    "read_in_context": bool,
     "language": str,
 }
 _TYPE_WORDS = {str: "text", int: "a whole number", (int, float): "a number", bool: "true or false"}
@@ -466,6 +471,15 @@ def apply_policy(settings: AppSettings, policy: dict) -> AppSettings:
     if not isinstance(allowed, bool):
         raise SettingsError(SettingsProblem.POLICY_ALLOW_UNENCRYPTED)
     return replace(settings, **values, locked=locked, unencrypted_allowed=allowed)
+
+
+def reading_in_context() -> bool:
+    """Whether identifier detection reads each message with the bundled model (``read_in_context``, the
+    policy's value where it sets one); yes where the settings cannot be read, since it finds more."""
+    try:
+        return load_settings().read_in_context
+    except SettingsError:
+        return True
 
 
 @dataclass(frozen=True)

@@ -67,13 +67,15 @@ ENDING_OF_STOP = {
 
 def office_detector() -> IdentifierDetector:
     """The detector with the office's lists of terms always hidden and never hidden, read from the policy
-    now (the models behind it load once per process whatever the lists)."""
-    from app.data.settings import office_term_lists
+    now, reading with the bundled model unless the settings leave that out (the models behind it load once
+    per process whatever the lists)."""
+    from app.data.settings import office_term_lists, reading_in_context
 
     lists = office_term_lists()
-    if not lists.hidden and not lists.kept:
+    in_context = reading_in_context()
+    if not lists.hidden and not lists.kept and in_context:
         return default_detector()
-    return IdentifierDetector(office_terms=OfficeTerms.of(lists.hidden, lists.kept))
+    return IdentifierDetector(office_terms=OfficeTerms.of(lists.hidden, lists.kept), use_context=in_context)
 
 
 class EngineHost:
@@ -176,7 +178,8 @@ class EngineHost:
         """Load the identifier detector and the stand-ins' lists (seconds, once per process) before the
         first message needs them: English always, Spanish too where the user works in Spanish."""
         languages = (Language.ENGLISH, Language.SPANISH) if spanish else (Language.ENGLISH,)
-        await self.call(asyncio.to_thread(warm_pseudonymisation, languages))
+        # the office's detector, so that a stage the settings leave out is not loaded
+        await self.call(asyncio.to_thread(lambda: warm_pseudonymisation(languages, office_detector())))
 
     async def model_texts(self, turns: list[Turn], identifiers: ConversationIdentifiers) -> list[ModelText]:
         """``turns`` as the model read and wrote them under ``identifiers``, stand-ins located."""

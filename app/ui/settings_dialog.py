@@ -209,6 +209,7 @@ class SettingsDialog(QDialog):
             max_new_tokens=self.max_new_tokens.value(),
             pseudonymise_embedded=providers.pseudonymise_embedded,
             prefill_embedded=providers.prefill_embedded,
+            read_in_context=providers.read_in_context.isChecked(),
             language=self.language.currentData(),
         )
         chosen.check()

@@ -100,3 +100,24 @@ def test_ask_with_the_embedded_worker_pseudonymises_where_the_policy_forces_it()
     assert reply["endpoint"] == "embedded" and reply["pseudonymised"] is True
     for original in ("Okonkwo-Baptiste", "943 476 5919", "3 March 2024"):
         assert original not in reply["model_prompt"]
+
+
+def test_the_models_reading_is_left_out_of_the_command_where_the_policy_says_so(tmp_path):
+    """A care home's log signs a row with "Precious", which only the bundled model's reading finds: the
+    command replaces it by default, and keeps it where the administrator's policy leaves the reading out."""
+    note = tmp_path / "log.txt"
+    note.write_text("11:20 | lounge | Edna P + Stan (Rm 9) | Stan pushed Edna's chair | Precious | DX-25-0042\n")
+
+    def pseudonymised(policy: dict) -> str:
+        with open(os.environ["SPLITCHAT_POLICY"], "w", encoding="utf-8") as handle:
+            json.dump(policy, handle)
+        done = subprocess.run(
+            [sys.executable, "-m", "app", "pseudonymise", str(note)], capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert "Precious" not in pseudonymised({})
+    left_out = {"values": {"read_in_context": False}, "locked": ["read_in_context"]}
+    kept = pseudonymised(left_out)
+    assert "Precious" in kept and "DX-25-0042" not in kept  # the other stages still replace what they find

@@ -445,3 +445,27 @@ def test_the_depth_tables_privacy_figures_say_what_they_mean(qtbot):
     assert "replacing identifiers before sending" in tip
     assert unmeasured.text() == "not measured at this depth" and unmeasured.toolTip() == DEPTH_COLUMNS[4][1]
     assert dialog.model_page.depth_table.item(1, 3).toolTip() == DEPTH_COLUMNS[3][1]
+
+
+def test_the_models_reading_of_each_message_is_on_by_default_can_be_left_out_and_the_policy_can_lock_it(
+    qtbot, engine_host, tmp_path
+):
+    from app.ui.provider_page import READING_TIP
+
+    dialog = SettingsDialog(AppSettings(), 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    switch = dialog.provider_page.read_in_context
+    assert switch.isChecked() and switch.isEnabled() and "350 MB" in READING_TIP
+    switch.setChecked(False)  # a small workstation
+    chosen = dialog.result_settings()
+    assert chosen.read_in_context is False
+    path = tmp_path / "settings.json"
+    path.write_text(chosen.to_json())
+    assert AppSettings.from_dict(json.loads(path.read_text())).read_in_context is False
+
+    locked = AppSettings(read_in_context=True, locked=("read_in_context",))
+    dialog = SettingsDialog(locked, 30, None, engine_host.probe)
+    qtbot.addWidget(dialog)
+    switch = dialog.provider_page.read_in_context
+    assert switch.isChecked() and not switch.isEnabled() and "administrator" in switch.toolTip()
+    assert dialog.result_settings().read_in_context is True

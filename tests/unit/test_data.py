@@ -432,3 +432,18 @@ def test_settings_give_their_split_and_mode_typed_and_check_names_a_wrong_one_as
     with pytest.raises(SettingsError) as caught:
         wrong.check()
     assert caught.value.problem is SettingsProblem.SPLIT and caught.value.values["split"] == "two"
+
+
+def test_the_models_reading_is_the_users_choice_unless_the_policy_locks_it():
+    from app.data.settings import reading_in_context
+
+    assert reading_in_context() is True  # no settings file, no policy: on
+    config_dir().mkdir(parents=True, exist_ok=True)
+    (config_dir() / "settings.json").write_text('{"read_in_context": false}')
+    assert reading_in_context() is False
+    policy_path().write_text(json.dumps({"values": {"read_in_context": True}, "locked": ["read_in_context"]}))
+    assert reading_in_context() is True and load_settings().locked == ("read_in_context",)
+    policy_path().write_text('{"values": {"read_in_context": "no"}, "locked": ["read_in_context"]}')
+    assert reading_in_context() is True  # a policy that cannot be applied: the detector reads all it can
+    with pytest.raises(SettingsError, match="read_in_context"):
+        AppSettings.from_dict({"read_in_context": "off"}).check()

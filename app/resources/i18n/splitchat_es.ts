@@ -1556,6 +1556,14 @@ Last message: {when}</source>
         <translation>Mostrar cada mensaje tal como lo leerá el modelo, antes de enviarlo</translation>
     </message>
     <message>
+        <source>Also read each message with the bundled model to find identifiers (every provider)</source>
+        <translation>Leer además cada mensaje con el modelo incluido para encontrar identificadores (todos los proveedores)</translation>
+    </message>
+    <message>
+        <source>The detector&apos;s last stage reads the whole message with the bundled model on this computer and finds identifiers only the sentence gives away (about one in ten of those the other stages miss). It costs about half a second to a second and a half per 1,000 words and about 350 MB of memory. Applies to conversations opened after saving.</source>
+        <translation>La última etapa del detector lee el mensaje completo con el modelo incluido en este equipo y encuentra identificadores que solo delata la frase (alrededor de uno de cada diez de los que las otras etapas pasan por alto). Cuesta entre medio segundo y segundo y medio por cada 1000 palabras y unos 350 MB de memoria. Se aplica a las conversaciones abiertas después de guardar.</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Send then shows your message with its identifiers replaced, exactly as the worker&apos;s model will read it; you can hide words the detector missed or send a stand-in&apos;s original as written. Nothing leaves this computer until you press Send there.</source>
         <translation>Enviar muestra entonces su mensaje con los identificadores sustituidos, exactamente como lo leerá el modelo del servidor; puede ocultar palabras que el detector no encontró o enviar el original de un sustituto tal como se escribió. Nada sale de este equipo hasta que pulse Enviar allí.</translation>
