@@ -97,7 +97,7 @@ def test_the_shipped_head_was_trained_on_the_development_sources_alone_and_all_o
 
 
 def test_reading_in_bfloat16_finds_what_float32_finds():
-    """Where the processor has bfloat16 the stage reads in it (three times faster); its findings must not
+    """Where the processor has bfloat16 the stage reads in it (faster); its findings on these texts must not
     change."""
     import torch
 
