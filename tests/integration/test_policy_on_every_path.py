@@ -121,3 +121,23 @@ def test_the_models_reading_is_left_out_of_the_command_where_the_policy_says_so(
     left_out = {"values": {"read_in_context": False}, "locked": ["read_in_context"]}
     kept = pseudonymised(left_out)
     assert "Precious" in kept and "DX-25-0042" not in kept  # the other stages still replace what they find
+
+
+def test_the_apps_warm_up_leaves_the_models_layers_unloaded_where_the_policy_leaves_the_reading_out():
+    """On a workstation too small for the reading, the app's warm-up must not load the model's layers it
+    would then never use (hundreds of megabytes)."""
+    probe = (
+        "import asyncio\n"
+        "from app.host.engine_host import EngineHost\n"
+        "from app.identifiers import contextual_tagger\n"
+        "asyncio.run(EngineHost().prepare_pseudonymisation())\n"
+        "print(contextual_tagger.shipped_backbone.cache_info().currsize)\n"
+    )
+    counts = []
+    for policy in ({"values": {"read_in_context": False}, "locked": ["read_in_context"]}, {}):
+        with open(os.environ["SPLITCHAT_POLICY"], "w", encoding="utf-8") as handle:
+            json.dump(policy, handle)
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        counts.append(done.stdout.split()[-1])
+    assert counts == ["0", "1"]  # left out: nothing loaded; by default the warm-up loads it once
