@@ -14,7 +14,7 @@ import functools
 import importlib.util
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from app.identifiers import (
     address_tails,
@@ -197,6 +197,7 @@ _LABEL_WORDS = _DEED_PARTIES | frozenset(
     "md phd mbbs frcr frcs frcp mrcp mrcgp rn bsn msn np do dds esq qc kc jd llm mba dnp lcsw lpc facp facs aud "
     "dpt otr pharmd rph phn rgn rmn cpn hca rda anp cns".split()
 )
+_ROLE_OR_LABEL_WORDS = _ROLE_WORDS | _LABEL_WORDS
 
 
 class IdentifierDetector:
@@ -260,18 +261,12 @@ class IdentifierDetector:
             )
         kept_terms = self.office_terms.kept | {term.lower() for term in kept}
         tagger = self._tagger or shipped_tagger()
-        learned = _drop_medicine_and_law(
-            text, [_without_lower_case_tail(text, e) for e in tagger.find(text, found, language.value)]
+        learned = _learned_that_stand(
+            text,
+            tagger.find(text, found, language.value),
+            kept_terms,
+            lambda e, candidates: _learned_credible(text, e, found, language.value, candidates),
         )
-        learned = [
-            e
-            for e in learned
-            if _learned_credible(text, e, found, language.value, learned)
-            and not _names_no_one(text, e)
-            and e.text_in(text).lower() not in _FIELD_LABELS  # a form's label after a name ("…   Age/Sex:")
-            and e.text_in(text).lower() not in rules.PLACEHOLDER_VALUES  # "Segundo apellido: Desconocido"
-        ]
-        learned = _outside_kept(text, [e for e in learned if not _kept(text, e, kept_terms)], kept_terms)
         if self.use_context:
             learned += self._by_context(text, found, learned, language, kept_terms)
         # a name the model found is found again wherever the message repeats it, as a rule's name is
@@ -306,19 +301,15 @@ class IdentifierDetector:
         that test the stage found a third of what it finds without it (docs/PRIVACY.md, "A language model's
         reading"); a number or a date it reads has to be beside a finding of its own kind."""
         contextual = self._contextual or shipped_contextual_tagger()
-        fresh = _drop_medicine_and_law(
-            text, [_without_lower_case_tail(text, e) for e in contextual.find(text, sorted([*found, *learned]))]
+        return _learned_that_stand(
+            text,
+            contextual.find(text, sorted([*found, *learned])),
+            kept_terms,
+            lambda e, candidates: (
+                _learned_credible(text, e, found, language.value, [*learned, *candidates], read_in_context=True)
+                and _read_as_a_name(text, e)
+            ),
         )
-        fresh = [
-            e
-            for e in fresh
-            if _learned_credible(text, e, found, language.value, [*learned, *fresh], read_in_context=True)
-            and _read_as_a_name(text, e)
-            and not _names_no_one(text, e)
-            and e.text_in(text).lower() not in _FIELD_LABELS
-            and e.text_in(text).lower() not in rules.PLACEHOLDER_VALUES
-        ]
-        return _outside_kept(text, [e for e in fresh if not _kept(text, e, kept_terms)], kept_terms)
 
     def detect_by_rules(
         self,
@@ -1930,6 +1921,27 @@ def _learned_credible(
     return any((digits or other.type is entity.type) and _touching(entity, other) for other in found)
 
 
+def _learned_that_stand(
+    text: str,
+    candidates: list[Entity],
+    kept_terms: frozenset[str] | set[str],
+    credible: Callable[[Entity, list[Entity]], bool],
+) -> list[Entity]:
+    """A learned stage's findings that stand: trimmed of a lower-case tail, no medicine or law, ``credible``
+    (given the trimmed findings), naming someone, no form's label ("…   Age/Sex:") or placeholder ("Segundo
+    apellido: Desconocido"), and none of the office's kept terms."""
+    candidates = _drop_medicine_and_law(text, [_without_lower_case_tail(text, e) for e in candidates])
+    standing = [
+        e
+        for e in candidates
+        if credible(e, candidates)
+        and not _names_no_one(text, e)
+        and e.text_in(text).lower() not in _FIELD_LABELS
+        and e.text_in(text).lower() not in rules.PLACEHOLDER_VALUES
+    ]
+    return _outside_kept(text, [e for e in standing if not _kept(text, e, kept_terms)], kept_terms)
+
+
 def _touching(entity: Entity, other: Entity) -> bool:
     """Within three characters of each other, either side: "Rivers Vale⏎Cooperative", "flat 7, 19 …"."""
     return 0 <= entity.start - other.end <= 3 or 0 <= other.start - entity.end <= 3
@@ -1947,7 +1959,7 @@ def _read_as_a_name(text: str, entity: Entity) -> bool:
     if entity.type not in _NAMING_TYPES and entity.type is not T.DATE:
         return False
     words = re.findall(r"[^\W\d_]+", surface)
-    if _only_connectors(text, entity) or " ".join(words).lower() in _ROLE_WORDS | _LABEL_WORDS:
+    if _only_connectors(text, entity) or " ".join(words).lower() in _ROLE_OR_LABEL_WORDS:
         return False
     if len(words) == 1 and lexicon.is_region(words[0]):
         return False  # "Burlada (Navarra)": a province, kept as the rules keep it
