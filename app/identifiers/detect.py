@@ -369,7 +369,9 @@ class IdentifierDetector:
             for entity in names.find_names(text, lower_spans)
             if (named := _named(text, entity)) is not None and not names.after_a_product_word(text, named.start)
         ]
-        found += [_trimmed(text, entity) for entity in names.find_cued_names(text)]
+        cued_names = [_trimmed(text, entity) for entity in names.find_cued_names(text)]
+        found += cued_names
+        cued += names.titled_eponyms(text, cued_names)  # "mrs alvarado": the title vouches, no score's author
         found += names.find_titled_initials(text)  # no name's word to test: the title vouches for the initial
         found += find_lower_case_pairs(text, lower_spans)  # its own test of the words: not _named's lists alone
         found += find_labelled_lower_case_names(text)

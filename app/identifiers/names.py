@@ -171,7 +171,9 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
     spanish_honorific = re.match(r"(?i)(?:don|doña|dña)\.? ", match.group(0)) is not None
     # a sign-off closing the message or its line ("thx jen", "besos, majo"): what follows is the writer's name
     closing = match.re is _GREETED and _SIGN_OFF.match(match.group(0)) and _LINE_END.match(match.string, match.end())
-    strong_cue = match.re is _KIN or match.re is _LOWER_TITLED or bool(closing)
+    titled = match.re is _LOWER_TITLED
+    strong_cue = match.re is _KIN or titled or bool(closing)
+    base = match.start("name")
     kept = []
     for word in words:
         surface = word.group(0)
@@ -186,6 +188,7 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
             or _SPELLED_NUMBER.fullmatch(lower)
             or lower in GREETED_ROLES
             or lexicon.is_kept_term(surface)
+            and not (titled and _a_titled_eponym(match.string, base + word.start(), base + word.end()))
             or lexicon.is_region(surface)
         ):
             break  # "Cheers mate", "soy doctora": a role, not a name
@@ -213,8 +216,36 @@ def _name_after_cue(text: str, match: re.Match) -> Entity | None:
         kept.pop()
     if not kept:
         return None
-    base = match.start("name")
     return Entity(base + kept[0].start(), base + kept[-1].end(), T.PERSON)
+
+
+# What follows a sign's or a score's author: "dr alvarado's score", "mcmurray test"; a possessive before
+# anything else is a person's ("mrs alvarado's son").
+_AN_EPONYMS_TAIL = re.compile(
+    r"(?:['’]s)?[ \t]+(?i:score|scale|sign|test|manoeuvre|maneuver|syndrome|disease|criteria|classification|"
+    r"grade|stage|index|type|fracture|view|position|needle|tube|airway|blade)\b"
+)
+
+
+def titled_eponyms(text: str, found: list[Entity]) -> list[Entity]:
+    """The names in ``found`` (``find_cued_names``'s) that hold an eponym after their title ("mrs alvarado"):
+    the title vouches for them, so they stand against the list of kept terms the eponym is on."""
+    return [
+        entity
+        for entity in found
+        if any(t.start("name") == entity.start for t in _LOWER_TITLED.finditer(text, max(0, entity.start - 12), entity.end))
+        and any(
+            _a_titled_eponym(text, entity.start + word.start(), entity.start + word.end())
+            for word in re.finditer(r"[^\W\d_]+", entity.text_in(text))
+        )
+    ]
+
+
+def _a_titled_eponym(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``start:end``, after a title, is an eponym's surname that names a person here
+    ("mrs alvarado", "dr gleason"): every eponym is someone's surname, so one with no sign, score or
+    possessive after it."""
+    return text[start:end].lower() in lexicon.EPONYMS and _AN_EPONYMS_TAIL.match(text, end) is None
 
 
 _SIGN_OFF = re.compile(rf"(?i:thanks|thank you|cheers|gracias|{_CLOSINGS})\b")

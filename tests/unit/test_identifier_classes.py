@@ -4732,3 +4732,28 @@ def test_a_clinic_whose_name_holds_act_is_no_statute_and_a_possessive_no_part_of
     text = "Please bring his meds & the school Asthma Action Plan form. Ins: Molina Community Health Plan."
     assert_kept(detector, text, "Asthma Action Plan")
     assert_hidden(detector, text, "Molina Community Health Plan")
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [
+        ("Medicaid redetermination, mrs alvarado. she says IDHS mailed it", ["alvarado"]),
+        ("spoke to mrs gleason and dr ballard today", ["gleason", "ballard"]),
+        ("mrs tinel rang about her husband's meds", ["tinel"]),
+        ("la sra alvarado vino con su hija", ["alvarado"]),
+    ],
+)
+def test_an_eponyms_surname_after_a_title_is_a_person(detector: IdentifierDetector, text: str, people: list[str]) -> None:
+    assert_hidden(detector, text, *people)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dr alvarado score was 7 so surgery was called",
+        "Alvarado score 8, McMurray test positive, Gleason 3+4",
+        "seen by the registrar; mcmurray test positive on the left",
+    ],
+)
+def test_an_eponyms_score_or_sign_stays_after_a_title_or_alone(detector: IdentifierDetector, text: str) -> None:
+    assert replaced(detector, text) == text
