@@ -94,13 +94,29 @@ _LABELLED = re.compile(
     r"usuari[oa]|beneficiari[oa]|tomador[a]?|member|insured)(?:\s*[:\-–]\s*|\s+)"
     r"(?P<name>[a-zà-ÿ]{2,}(?: (?:(?:de|del|de la|de los|de las|y|i|van|von|da|dos) )?[a-zà-ÿ]{2,}){1,4})"
 )
+# The same after a role's label and its colon or dash, at a line's start or after a clause: "médico de
+# cabecera: koldo arana", "social worker - dwayne kessler", "abogada: lucía ferrer". Without the colon the role
+# goes on with a sentence ("the nurse said", "el médico de guardia").
+_ROLE_LABELLED = re.compile(
+    r"(?:^|(?<=[\n;|(•·]))[ \t]*(?:[-*][ \t]+)?"
+    r"(?i:(?:médic[oa]|medic[oa])(?: de (?:cabecera|familia|referencia|atención primaria|guardia))?|"
+    r"pediatra|enfermer[oa](?: referente| gestora?)?|trabajador[a]? social|abogad[oa]|letrad[oa]|procurador[a]?|"
+    r"tutor[a]?(?: legal)?|cuidador[a]?|contacto(?: de emergencia)?|persona de contacto|supervisor[a]?|"
+    r"encargad[oa]|jef[ea]|gerente|casero|casera|propietari[oa]|arrendador[a]?|perit[oa]|"
+    r"gp|pcp|doctor|physician|primary care(?: physician| provider)?|nurse|social worker|case ?worker|"
+    r"case manager|care coordinator|care manager|supervisor|manager|adjuster|attorney|lawyer|solicitor|"
+    r"counsel|landlord|landlady|guardian|carer|caregiver|(?:emergency )?contact|next of kin|nok|"
+    r"referring (?:doctor|physician|clinician)|referred by|seen by|therapist|counsellor|counselor)"
+    r"[ \t]*(?::|[-–][ \t])[ \t]*"
+    r"(?P<name>[a-zà-ÿ]{2,}(?: (?:(?:de|del|de la|de los|de las|y|i|van|von|da|dos) )?[a-zà-ÿ]{2,}){1,4})"
+)
 _NAME_PARTICLES = frozenset("de del la los las y i van von da dos".split())
 
 
 def find_labelled_lower_case_names(text: str) -> list[Entity]:
-    """Names typed in lower case after the label of the person they name."""
+    """Names typed in lower case after the label of the person they name, or of their role."""
     found = []
-    for match in _LABELLED.finditer(text):
+    for match in (*_LABELLED.finditer(text), *_ROLE_LABELLED.finditer(text)):
         words = list(re.finditer(r"\S+", match.group("name")))
         kept = []
         for word in words:

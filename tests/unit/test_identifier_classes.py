@@ -4757,3 +4757,24 @@ def test_an_eponyms_surname_after_a_title_is_a_person(detector: IdentifierDetect
 )
 def test_an_eponyms_score_or_sign_stays_after_a_title_or_alone(detector: IdentifierDetector, text: str) -> None:
     assert replaced(detector, text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [
+        ("médico de cabecera: koldo arana, centro de salud de otxarkoaga", ["koldo arana"]),
+        ("contacto de emergencia: iñaki goikoetxea (hijo)", ["iñaki goikoetxea"]),
+        ("- social worker - dwayne kessler (ext 4410)", ["dwayne kessler"]),
+        ("GP: fiona mcbride\nNOK: aroha tane (daughter)", ["fiona mcbride", "aroha tane"]),
+    ],
+)
+def test_a_name_in_lower_case_after_a_roles_label(detector: IdentifierDetector, text: str, people: list[str]) -> None:
+    assert_hidden(detector, text, *people)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["médico: refiere dolor abdominal de dos días", "the nurse said she would call back", "contact: front desk"],
+)
+def test_a_roles_label_before_a_sentence_keeps_it(detector: IdentifierDetector, text: str) -> None:
+    assert replaced(detector, text) == text
