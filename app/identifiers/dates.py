@@ -23,12 +23,27 @@ _ES_MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octub
 # Catalan's months, as a Barcelona or Valencia office writes them in a Spanish text's company ("l'1 de setembre",
 # "des del 15 d'agost"); their stand-ins are Catalan too.
 _CA_MONTHS = "gener febrer març abril maig juny juliol agost setembre octubre novembre desembre".split()
+# Galician's, as a Vigo or Santiago office writes them ("o 14 de xullo", "en setembro").
+_GL_MONTHS = "xaneiro febreiro marzo abril maio xuño xullo agosto setembro outubro novembro decembro".split()
+# The months only Catalan or Galician spells so: a month wherever they stand in lower case ("al setembre").
+_REGIONAL_MONTHS = [m for m in dict.fromkeys(_CA_MONTHS + _GL_MONTHS) if m not in _ES_MONTHS]
 _EN_WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _ES_WEEKDAYS = "lunes martes miércoles jueves viernes sábado domingo".split()
-# Weekdays in both languages, lower case, also as typed without accents ("miercoles").
-WEEKDAY_WORDS = frozenset(w.lower() for w in _EN_WEEKDAYS + _ES_WEEKDAYS) | {"miercoles", "sabado"}
+_CA_WEEKDAYS = "dilluns dimarts dimecres dijous divendres dissabte diumenge".split()
+_GL_WEEKDAYS = "luns martes mércores xoves venres sábado domingo".split()
+# The weekdays only Catalan or Galician spells so ("dijous 17", "o venres 11").
+_REGIONAL_WEEKDAYS = [w for w in dict.fromkeys(_CA_WEEKDAYS + _GL_WEEKDAYS) if w not in _ES_WEEKDAYS]
+# Weekdays in both languages (and Spain's other two written in its offices), lower case, also as typed without
+# accents ("miercoles").
+WEEKDAY_WORDS = frozenset(w.lower() for w in _EN_WEEKDAYS + _ES_WEEKDAYS + _REGIONAL_WEEKDAYS) | {
+    "miercoles",
+    "sabado",
+    "mercores",
+}
 # Months and weekdays in both languages, lower case, also as typed without accents.
-CALENDAR_WORDS = frozenset(w.lower() for w in _EN_MONTHS + _ES_MONTHS) | WEEKDAY_WORDS | {"setiembre"}
+CALENDAR_WORDS = (
+    frozenset(w.lower() for w in _EN_MONTHS + _ES_MONTHS + _REGIONAL_MONTHS) | WEEKDAY_WORDS | {"setiembre"}
+)
 _EN_MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
@@ -96,7 +111,8 @@ _FORMS: tuple[tuple[str, int], ...] = (
     ),
     (rf"(?P<day>\d{{1,2}})(?P<sep2>[ /\-.])(?P<month>{_ES_MONTH})(?P=sep2)(?P<year>{_YEAR4}|\d{{2}})", re.I),
     (
-        rf"(?P<day>\d{{1,2}}) (?:de |d['’])(?P<month>{'|'.join(_CA_MONTHS)})(?:,? (?P<of>del?) (?P<year>{_YEAR4}))?",
+        rf"(?P<day>\d{{1,2}}) (?:de |d['’])(?P<month>{'|'.join(_CA_MONTHS + _REGIONAL_MONTHS)})"
+        rf"(?:,? (?P<of>del?) (?P<year>{_YEAR4}))?",
         re.I,
     ),
     # The month in Roman numerals, as Latin American and Spanish deeds and records write it: "18-VI-2019",
@@ -113,6 +129,7 @@ _FORMS: tuple[tuple[str, int], ...] = (
         re.I,
     ),
     (rf"(?P<weekday>{_ES_WEEKDAY}),? (?:d[íi]a )?(?P<day>\d{{1,2}})(?![\d:/]|[.,]\d)", re.I),
+    (rf"(?P<weekday>{'|'.join(_REGIONAL_WEEKDAYS)}),? (?P<day>\d{{1,2}})(?![\d:/]|[.,]\d)", re.I),
 )
 # A date ends at a word's end, or at an ISO time stamp's "T" ("2025-02-11T03:15").
 _COMPILED = tuple(re.compile(rf"(?<![\w/]){form}(?:(?![\w])|(?=T\d{{2}}:?\d{{2}}))", flags) for form, flags in _FORMS)
@@ -339,7 +356,8 @@ def other_holiday(original: str, attempt: int) -> str | None:
 
 _ANY_WEEKDAY = (
     r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues|Tue|Wed|Thurs|Thu|Fri|Sat|Sun|"
-    r"lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lun|mi[ée]|jue|vie|s[áa]b|dom)\.?"
+    r"lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lun|mi[ée]|jue|vie|s[áa]b|dom|"
+    rf"{'|'.join(_REGIONAL_WEEKDAYS)})\.?"
 )
 _WEEKDAY_BEFORE = re.compile(rf"(?i:(?<![\w])(?P<weekday>{_ANY_WEEKDAY}),?[ \t]{{0,2}})$")
 _WEEKDAY_CUED = re.compile(rf"(?i:(?<![\w]){_ANY_WEEKDAY},? )(?P<date>\d{{1,2}}[/.]\d{{1,2}})(?![/.]?\d)")
@@ -488,7 +506,7 @@ _MONTH_ALONE = re.compile(
     # a Spanish month in lower case is a month wherever it stands ("debe febrero, marzo y abril"); capitalised,
     # "Julio" and "Abril" are people too, and "mayo" is a mayonnaise's short name
     r"|(?<![\w])(?P<c>enero|febrero|marzo|abril|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|"
-    r"diciembre)(?![\w])"
+    rf"diciembre|{'|'.join(_REGIONAL_MONTHS)})(?![\w])"
     # a month written short, typed in lower case or in capitals, after a word that introduces a time ("in Jan",
     # "by end of Nov.", "since october", "MOVED FROM CORK IN AUGUST"): with no time word, "Jan" is a name and
     # "Mar" a word, and before a surname "by Jan Kowalski" still is
@@ -1010,8 +1028,10 @@ def _weekday_and_day(match: re.Match) -> ParsedDate | None:
     """ "Friday 21st", "el viernes 21": a day of some month that falls on that weekday."""
     weekday_text, day_text = match.group("weekday"), match.group("day")
     spanish = weekday_text.lower() in _ES_WEEKDAYS_PLAIN
-    names = [n.lower() for n in (_ES_WEEKDAYS if spanish else _EN_WEEKDAYS)]
     stem = weekday_text.lower().rstrip(".")
+    names = [n.lower() for n in (_ES_WEEKDAYS if spanish else _EN_WEEKDAYS)]
+    if stem in _REGIONAL_WEEKDAYS:
+        names = _CA_WEEKDAYS if stem in _CA_WEEKDAYS else _GL_WEEKDAYS
     weekday = next((i for i, n in enumerate(names) if n.startswith(stem[:3]) or _plain(n) == _plain(stem)), None)
     if weekday is None or not 1 <= int(day_text) <= 31:
         return None
@@ -1053,6 +1073,9 @@ def _plain(word: str) -> str:
 
 def _weekday_like(original: str, day: date, spanish: bool) -> str:
     names = _ES_WEEKDAYS if spanish or original.lower() in _ES_WEEKDAYS_PLAIN else _EN_WEEKDAYS
+    for regional in (_CA_WEEKDAYS, _GL_WEEKDAYS):
+        if original.lower().rstrip(".") in _REGIONAL_WEEKDAYS and original.lower().rstrip(".") in regional:
+            names = regional  # "dijous 17" becomes another Catalan weekday, not a Spanish one
     name = names[day.weekday()]
     stem = original.rstrip(".")
     if len(stem) <= 4 and not spanish:
@@ -1075,6 +1098,8 @@ def _month_like(original: str, month: int, spanish: bool) -> str:
     names = _ES_MONTHS if spanish else _EN_MONTHS
     if stem.lower() in _CA_MONTHS and stem.lower() not in _ES_MONTHS:
         names = _CA_MONTHS
+    elif stem.lower() in _GL_MONTHS and stem.lower() not in _ES_MONTHS:
+        names = _GL_MONTHS
     name = names[month - 1]
     full = stem.lower() in {n.lower() for n in names} or stem.lower() == "setiembre"
     if not full:
@@ -1126,4 +1151,7 @@ def _month_number(name: str) -> int | None:
         for index, month in enumerate(names, start=1):
             if month.lower() == key or (len(key) >= 3 and month.lower().startswith(key)):
                 return index
-    return _CA_MONTHS.index(key) + 1 if key in _CA_MONTHS else None
+    for regional in (_CA_MONTHS, _GL_MONTHS):
+        if key in regional:
+            return regional.index(key) + 1
+    return None

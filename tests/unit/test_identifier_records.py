@@ -166,6 +166,29 @@ def test_a_catalan_date_stands_in_as_a_catalan_date(detector):
     assert sum(result.count(month) for month in months) == 2, result
 
 
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        # Galician months and weekdays, as a Vigo or Santiago office writes them
+        (
+            "Citado o 14 de xullo de 2024. Nacemento: 3 de xaneiro de 1950.",
+            ["14 de xullo de 2024", "3 de xaneiro de 1950"],
+        ),
+        ("[Llamante]: O venres 11, saliendo do traballo", ["venres 11"]),
+        # Catalan weekdays before a day, and a Catalan month alone in lower case
+        ("recordatori: dijous 17 reunió de casos a la sala 2.", ["dijous 17"]),
+        ("la vaig veure al setembre, amb insulina glargina", ["setembre"]),
+    ],
+)
+def test_dates_in_galician_and_catalan_stand_in_in_their_language(detector, text, dates):
+    assert_hidden(detector, text, *dates)
+    result = Pseudonymiser(Pseudonyms(), detector=detector).pseudonymise(text).text
+    assert not any(date in result for date in dates), result
+    # each stand-in names its month or weekday in the text's own language, not in Spanish
+    spanish_only = "enero febrero mayo junio julio septiembre noviembre diciembre lunes miércoles jueves viernes"
+    assert not any(word in result.lower().split() for word in spanish_only.split()), result
+
+
 def test_a_surname_and_given_in_capitals_end_where_the_clause_goes_on(detector):
     text = "FRONT DOOR LOCK SNAPPED. DEREK AITKEN, FLAT 4, 60 CRAIGMILLAR CASTLE AVENUE"
     people = [text[e.start : e.end] for e in detector.detect(text) if e.type is EntityType.PERSON]
