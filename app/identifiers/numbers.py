@@ -499,10 +499,12 @@ def find_numbers(text: str) -> list[Entity]:
     found += [Entity(*m.span("value"), T.CARD) for m in _CARD_ENDING.finditer(text)]
     found += [Entity(*m.span("value"), T.PHONE) for m in _PHONE_ENDING.finditer(text)]
     found += [
-        Entity(*m.span("value"), _LAST_DIGITS_KINDS.get(m.group("cue").split()[0].lower(), T.ACCOUNT))
+        Entity(*m.span(value), _LAST_DIGITS_KINDS.get(m.group(cue).split()[0].lower(), T.ACCOUNT))
         for m in _LAST_DIGITS.finditer(text)
+        for cue, value in (("cue", "value") if m.group("value") else ("cue_after", "value_after"),)
     ]
     found += [Entity(*m.span("value"), T.LICENCE) for m in _COLLAR_NUMBER.finditer(text)]
+    found += [Entity(*m.span(), T.NATIONAL_ID) for m in _A_NUMBER.finditer(text)]
     middle = [
         Entity(*m.span(), T.CARD if _CARD_SHAPE.fullmatch(m.group(0)) else T.ACCOUNT)
         for m in _MASKED_MIDDLE.finditer(text)
@@ -586,15 +588,33 @@ def find_numbers(text: str) -> list[Entity]:
     return found
 
 
+# A US immigration file's alien registration number, an "A" and eight or nine digits, with no cue as an
+# immigration lawyer's notes list a family's ("mine is A 214 873 509 and his A 219 004 716"); grouped, the
+# digits alone read as a phone number.
+_A_NUMBER = re.compile(r"(?<![\w-])A[- ]?(?:\d{3}[- ]\d{3}[- ]\d{3}|\d{3}-\d{3}-\d{3}|\d{8,9})(?![\w-])")
+
+
 # How many of a number's digits a form shows, where the cue's look ahead took that count for the number.
 _HOW_MANY_SHOWN = re.compile(r" (?i:digits|d[íi]gitos)\b")
 # The last digits of a number, shown after a cue that says they are the last ("SSN last 4 on requisition:
 # 4417", "card, last four digits 8804", "cuenta, últimos 4 dígitos: 3377"): the cue's kind is theirs.
+# (the cue after the count too: "the last four of my social is 4471", "últimos 4 del seguro social 4471", as a
+# call or a Spanglish message says it)
 _LAST_DIGITS = re.compile(
     r"(?i:\b(?P<cue>ssn|social security(?: number)?|card|account|acct|tarjeta|cuenta)\b[^\n\d]{0,12}"
     r"\b(?:last|[úu]ltimos) (?:4|four|cuatro)(?: (?:digits|d[íi]gitos))?\b[^\n\d]{0,25}?)(?P<value>\d{4})(?!\d)"
+    r"|(?i:\b(?:last|[úu]ltimos) (?:4|four|cuatro)(?: (?:digits|d[íi]gitos))? "
+    r"(?:of|de|del|de la|de mi|de su|de tu)(?: (?:my|his|her|their|your|the))? "
+    r"(?P<cue_after>ssn|social security(?: number)?|social|seguro social|card|account|acct|tarjeta|cuenta)\b"
+    r"[^\n\d]{0,12}?)(?P<value_after>\d{4})(?!\d)"
 )
-_LAST_DIGITS_KINDS = {"ssn": T.NATIONAL_ID, "social": T.NATIONAL_ID, "card": T.CARD, "tarjeta": T.CARD}
+_LAST_DIGITS_KINDS = {
+    "ssn": T.NATIONAL_ID,
+    "social": T.NATIONAL_ID,
+    "seguro": T.NATIONAL_ID,
+    "card": T.CARD,
+    "tarjeta": T.CARD,
+}
 
 
 # The department after a Bolivian identity card's number ("4827153 L.P.", "6543210 SC").

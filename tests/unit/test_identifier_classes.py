@@ -4778,3 +4778,22 @@ def test_a_name_in_lower_case_after_a_roles_label(detector: IdentifierDetector, 
 )
 def test_a_roles_label_before_a_sentence_keeps_it(detector: IdentifierDetector, text: str) -> None:
     assert replaced(detector, text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers", "kind"),
+    [
+        ("el last four de mi social es 4471. email de la abogada", ["4471"], T.NATIONAL_ID),
+        ("últimos 4 del seguro social 4471, fotos del piso mojado", ["4471"], T.NATIONAL_ID),
+        ("the last four of my social is 0093 and her dob", ["0093"], T.NATIONAL_ID),
+        ("last 4 of card 5521 was declined twice", ["5521"], T.CARD),
+        # a family's alien registration numbers, the second with no cue
+        ("my A-number is A 214 873 509 and his A 219 004 716.", ["A 214 873 509", "A 219 004 716"], T.NATIONAL_ID),
+        ("mi A number es A-219-884-307 y el de él A241330968.", ["A-219-884-307", "A241330968"], T.NATIONAL_ID),
+    ],
+)
+def test_a_numbers_last_digits_and_an_alien_number(
+    detector: IdentifierDetector, text: str, numbers: list[str], kind: EntityType
+) -> None:
+    found = {text[e.start : e.end]: e.type for e in detector.detect(text)}
+    assert {number: found.get(number) for number in numbers} == dict.fromkeys(numbers, kind), found
