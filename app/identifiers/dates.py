@@ -39,6 +39,7 @@ WEEKDAY_WORDS = frozenset(w.lower() for w in _EN_WEEKDAYS + _ES_WEEKDAYS + _REGI
     "miercoles",
     "sabado",
     "mercores",
+    "weds",  # as a message writes Wednesday short
 }
 # Months and weekdays in both languages, lower case, also as typed without accents.
 CALENDAR_WORDS = (
@@ -55,7 +56,7 @@ _ES_MONTH = (
 _ES_MONTH_WHOLE = (
     r"(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre)"
 )
-_EN_WEEKDAY = r"(?:Mon|Tues|Tue|Wednes|Wed|Thurs|Thu|Fri|Satur|Sat|Sun)(?:day)?\.?"
+_EN_WEEKDAY = r"(?:Mon|Tues|Tue|Wednes|Weds|Wed|Thurs|Thu|Fri|Satur|Sat|Sun)(?:day)?\.?"
 _ES_WEEKDAY = r"(?:lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo)"
 _ORDINAL = r"(?:st|nd|rd|th|(?<=[23])d)"  # "the 3d day of June", "the 22d of December": older letters write "d"
 _YEAR4 = r"(?:1[89]|20)\d{2}"
@@ -355,7 +356,7 @@ def other_holiday(original: str, attempt: int) -> str | None:
 
 
 _ANY_WEEKDAY = (
-    r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues|Tue|Wed|Thurs|Thu|Fri|Sat|Sun|"
+    r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues|Tue|Weds|Wed|Thurs|Thu|Fri|Sat|Sun|"
     r"lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|domingo|lun|mi[ée]|jue|vie|s[áa]b|dom|"
     rf"{'|'.join(_REGIONAL_WEEKDAYS)})\.?"
 )
@@ -370,7 +371,11 @@ NOT_A_DAY_AFTER = (
     # a filing's numbered parties and items: "the 1st Defendant", "the 2nd Respondent", "the 3rd Schedule"
     r"defendants?|plaintiffs?|respondents?|claimants?|applicants?|appellants?|petitioners?|parties|party|"
     r"interested|schedule|exhibit|witness|accused|count|ground|limb|paragraph|para|clause|article|section|"
-    r"instalment|installment|payment|quarter|half|term|semester|option|choice|priority|reading|offence|offense)"
+    r"instalment|installment|payment|quarter|half|term|semester|option|choice|priority|reading|offence|offense|"
+    # a count of the things a day's cue can come before too: "after 2nd surgery", "due 3rd injection"
+    r"opinion|surgery|operation|injection|infusion|shot|jab|vaccine|vaccination|booster|course|admission|pregnancy|"
+    r"baby|child|marriage|scan|test|review|appointment|appt|fraction|treatment|trial|set|lap|pass|draft|notice|"
+    r"warning|letter|reminder|cent|centuries|tab|click|press|key|principles|principle|class|gear|base|rate|person)"
 )
 _OF_THIS_MONTH = re.compile(r" (?i:del (?:corriente|presente|actual)(?: mes)?|del mismo mes)\b")
 _SHORT_MONTHS = "ene|feb|mar|abr|may|jun|jul|ago|sep|sept|set|oct|nov|dic|jan|apr|aug|dec"
@@ -381,8 +386,14 @@ _LONE_DAY = re.compile(
     # ("el día 5 del corriente": of this month)
     rf"|(?i:\bel pasado |\b(?:el|del) d[íi]a )(?P<es>\d{{1,2}})\b"
     rf"(?! de(?!l (?:corriente|presente|actual)\b))(?![.,/:]\d)"
-    # a record's "on 9th": the day of the month it was done ("increased to 15mg on 9th")
-    rf"|(?i:\bon )(?P<on>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{NOT_A_DAY_AFTER})\b)(?!\s+of\b)(?![\w-])"
+    # a record's "on 9th": the day of the month it was done ("increased to 15mg on 9th"), and the words a message
+    # plans a day with ("appt 28th", "due 10th", "by Weds 9th", "until 3rd"); a range's two days ("AL 11th–15th")
+    rf"|(?i:\b(?:on|appt|appointment|due|by|until|till|til|from|before|after|since|{_EN_WEEKDAY}) )"
+    rf"(?P<on>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{NOT_A_DAY_AFTER})\b)(?!\s+of\b)(?![\w-])"
+    r"(?![ \t]*&)"  # "tent under i-5 by 6th & s jackson": a street's corner
+    rf"|(?<![\w.,/])(?P<from_day>\d{{1,2}}(?:st|nd|rd|th))(?=[ \t]?[–-][ \t]?\d{{1,2}}(?:st|nd|rd|th)\b"
+    rf"(?!\s+(?:of\s+)?(?i:{NOT_A_DAY_AFTER})\b))"
+    rf"|(?<=\d(?:st|nd|rd|th)[–-])(?P<to_day>\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?i:{NOT_A_DAY_AFTER})\b)"
     # "el 5 del corriente", "en la fecha 15 del corriente", "el día 19 del mismo mes": a day of the month named
     # (not a law's or a contract's article: "artículo 12 del presente Reglamento", "la cláusula 4 del presente")
     rf"|(?<![\d/.,])(?<!(?i:artículo) )(?<!(?i:articulo) )(?<!(?i:cláusula) )(?<!(?i:clausula) )(?<!(?i:apartado) )"
@@ -608,7 +619,7 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
         if parse_date(match.group("from")) and parse_date(match.group("to")) and not _a_score(match.group("to")):
             spans |= {match.span("from"), match.span("to")}
     for match in _LONE_DAY.finditer(text):
-        group = next(g for g in ("date", "es", "range", "current", "on") if match.group(g))
+        group = next(g for g in ("date", "es", "range", "current", "on", "from_day", "to_day") if match.group(g))
         if 1 <= int(re.match(r"\d+", match.group(group)).group(0)) <= 31:
             start, end = match.span(group)
             if group in ("current", "es") and (month := _OF_THIS_MONTH.match(text, end)):
@@ -1078,9 +1089,15 @@ def _weekday_like(original: str, day: date, spanish: bool) -> str:
             names = regional  # "dijous 17" becomes another Catalan weekday, not a Spanish one
     name = names[day.weekday()]
     stem = original.rstrip(".")
-    if len(stem) <= 4 and not spanish:
+    if stem.lower() in ("weds", "tues", "thur", "thurs") and not spanish:
+        # a message's own short forms, not a fixed width: "Weds 9th" becomes "Sat 8th", not "Satu 8th"
+        name = _EN_INFORMAL_WEEKDAYS[day.weekday()] + ("." if original.endswith(".") else "")
+    elif len(stem) <= 4 and not spanish:
         name = name[: len(stem)] + ("." if original.endswith(".") else "")
     return _case_like(stem, name)
+
+
+_EN_INFORMAL_WEEKDAYS = "Mon Tues Weds Thurs Fri Sat Sun".split()
 
 
 _ES_ONLY = frozenset(

@@ -4797,3 +4797,34 @@ def test_a_numbers_last_digits_and_an_alien_number(
 ) -> None:
     found = {text[e.start : e.end]: e.type for e in detector.detect(text)}
     assert {number: found.get(number) for number in numbers} == dict.fromkeys(numbers, kind), found
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("* Priya off 8 Mar, Sue AL 11th–15th", ["11th", "15th"]),
+        ("I said we'd come back to her by Weds 9th. Ffion", ["Weds 9th"]),
+        ("Bristol Royal Hospital for Children appt 28th for her chest", ["28th"]),
+        ("daughter interprets. catheter change due 10th.", ["10th"]),
+        ("off sick until 3rd, back from 4th", ["3rd", "4th"]),
+    ],
+)
+def test_a_day_alone_after_the_words_a_message_plans_with(
+    detector: IdentifierDetector, text: str, days: list[str]
+) -> None:
+    assert_hidden(detector, text, *days)
+    dates = [text[e.start : e.end] for e in detector.detect(text) if e.type is T.DATE]
+    assert all(any(day in date for date in dates) for day in days), dates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "after 2nd surgery she was fine; due 3rd injection next week; by 4th notice",
+        "fracture of the 5th metatarsal, 10th percentile, lives on the 4th floor",
+        "tent under the bridge by 6th & Jackson",
+        "Old Korean (3rd-9th cent.) and a 2nd opinion from 1st principles",
+    ],
+)
+def test_an_ordinal_that_counts_something_is_no_day(detector: IdentifierDetector, text: str) -> None:
+    assert not [e for e in detector.detect(text) if e.type is T.DATE], text
