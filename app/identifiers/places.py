@@ -136,6 +136,15 @@ _UNIT_LINE = re.compile(
     r"(?:/\d{1,3})?(?!\w))"
     r"(?:,?\s*\d{1,2}\s?[º°ª]\s?[A-Z]?\b)?"
 )
+# The flat a tenant writes from, typed in lower case after the word that places them in it ("its shanice from
+# flat 3", "im in flat 12"). (A room's number is not taken: the annotated sets' writers disagree on whether a
+# ward's or a care home's room names anyone, most do not mark it.)
+_A_TENANTS_FLAT = re.compile(
+    r"(?<![\w])(?i:from|in|at|to|of|my|our) (?P<flat>flat \d{1,3}[a-z]?)"
+    r"(?![\w.,/:%]\w|[\w%]|\s?(?i:mm|cm|kg|mg|ml|%|x\b|times|weeks|days|years|minutes|hours|people)\b)"
+)
+
+
 _PO_BOX = re.compile(
     r"(?<!\w)(?:P\.? ?O\.? ?Box|PO Box|Post Office Box|Apartado(?: de [Cc]orreos| [Pp]ostal)?|Apdo\.?|Casilla|"
     r"Postfach|Box)\s*(?:[A-Z]{1,3} ?)?\d{1,7}(?: \d{3})?(?!\w)",
@@ -799,6 +808,7 @@ def find_places(text: str) -> list[Entity]:
             and not _junior(text, m)
         ]
     found += [Entity(*m.span(), T.ADDRESS) for m in _NUMBERED_STREET.finditer(text)]
+    found += [Entity(*m.span("flat"), T.ADDRESS) for m in _A_TENANTS_FLAT.finditer(text)]
     found += [Entity(*m.span("street"), T.ADDRESS) for m in _LIVES_ON_STREET.finditer(text)]
     for match in _MILITARY_POST.finditer(text):
         found += [Entity(*match.span("city"), T.ADDRESS), Entity(*match.span("zip"), T.POSTCODE)]

@@ -4828,3 +4828,8 @@ def test_a_day_alone_after_the_words_a_message_plans_with(
 )
 def test_an_ordinal_that_counts_something_is_no_day(detector: IdentifierDetector, text: str) -> None:
     assert not [e for e in detector.detect(text) if e.type is T.DATE], text
+
+
+def test_a_tenants_flat_typed_in_lower_case(detector: IdentifierDetector) -> None:
+    assert_hidden(detector, "hiya its shanice from flat 3 the mould is back in the bedroom", "flat 3")
+    assert replaced(detector, "the ground is flat 2 km past the bridge") == "the ground is flat 2 km past the bridge"
