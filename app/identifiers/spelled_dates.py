@@ -130,8 +130,16 @@ _SPELLED_EN = (
     rf"(?P<day>{_EN_DAY_WORDS})(?P<days> day)? of (?P<month>{'|'.join(_EN_MONTHS)})"
     rf"(?:(?P<of>,? (?:in the year )?)(?P<year>1[6-9]\d\d|20\d\d))?(?![\w])"
 )
+# With its year, the same needs no "the": a date of birth read out ("Third of March, 1932", "date of birth
+# third of June 1956").
+_SPELLED_EN_WITH_YEAR = (
+    rf"(?P<day>{_EN_DAY_WORDS})(?P<days> day)? of (?P<month>{'|'.join(_EN_MONTHS)})"
+    rf"(?P<of>,? (?:in the year )?)(?P<year>1[6-9]\d\d|20\d\d|{_EN_YEAR_WORDS})(?![\w-])"
+)
 SPELLED_EN = re.compile(rf"(?<=\bthe ){_SPELLED_EN}", re.IGNORECASE)
+SPELLED_EN_WITH_YEAR = re.compile(rf"(?<![\w-])(?<!the ){_SPELLED_EN_WITH_YEAR}", re.IGNORECASE)
 _SPELLED_EN_WHOLE = re.compile(_SPELLED_EN, re.IGNORECASE)
+_SPELLED_EN_WITH_YEAR_WHOLE = re.compile(_SPELLED_EN_WITH_YEAR, re.IGNORECASE)
 # As a date is read out: "June ninth, two thousand six", "March the third, 1998".
 # The month capitalised, or in lower case as a transcript or a message writes it, but for "may": "we may first
 # ask" is no date.
@@ -229,7 +237,7 @@ def find_spelled(text: str) -> list[tuple[int, int]]:
     flat = text.replace("\n", " ")
     return [
         m.span()
-        for pattern in (SPELLED, SPELLED_EN, SPOKEN_EN)
+        for pattern in (SPELLED, SPELLED_EN, SPELLED_EN_WITH_YEAR, SPOKEN_EN)
         for m in pattern.finditer(flat)
         if parse_spelled(m.group(0)) is not None
     ] + [m.span("date") for m in SPOKEN_BIRTH.finditer(text) if _parse_spoken_birth(m.group("date")) is not None]
@@ -272,7 +280,11 @@ def parse_spelled(text: str) -> tuple[date, Callable[[date], str], bool] | None:
 
 
 def _parse_english(text: str) -> tuple[date, Callable[[date], str], bool] | None:
-    match = _SPELLED_EN_WHOLE.fullmatch(text) or _SPOKEN_EN_WHOLE.fullmatch(text)
+    match = (
+        _SPELLED_EN_WHOLE.fullmatch(text)
+        or _SPELLED_EN_WITH_YEAR_WHOLE.fullmatch(text)
+        or _SPOKEN_EN_WHOLE.fullmatch(text)
+    )
     if match is None:
         return None
     day = _EN_DAY_VALUES.get(match.group("day").lower())
@@ -291,11 +303,16 @@ def _parse_english(text: str) -> tuple[date, Callable[[date], str], bool] | None
             "month": _case_like(match.group("month"), _EN_MONTHS[d.month - 1].lower()),
             "year": str(d.year)
             if not year_text or year_text.isdigit()
-            else _case_like(year_text, english_year(d.year, " and " in year_text.lower())),
+            else _case_like(year_text, _spaced_like(year_text, english_year(d.year, " and " in year_text.lower()))),
         }
         return _written_into(match, pieces)
 
     return parsed, render, year is not None
+
+
+def _spaced_like(original: str, spelled: str) -> str:
+    """``spelled`` with spaces for its hyphens where ``original`` has none ("nineteen forty two")."""
+    return spelled if "-" in original else spelled.replace("-", " ")
 
 
 def _written_into(match: re.Match, pieces: dict[str, str]) -> str:

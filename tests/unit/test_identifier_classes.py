@@ -4833,3 +4833,31 @@ def test_an_ordinal_that_counts_something_is_no_day(detector: IdentifierDetector
 def test_a_tenants_flat_typed_in_lower_case(detector: IdentifierDetector) -> None:
     assert_hidden(detector, "hiya its shanice from flat 3 the mould is back in the bedroom", "flat 3")
     assert replaced(detector, "the ground is flat 2 km past the bridge") == "the ground is flat 2 km past the bridge"
+
+
+@pytest.mark.parametrize(
+    ("text", "date", "shape"),
+    [
+        (
+            "Speaker 1: And her date of birth?\nSpeaker 2: Third of March, 1932.",
+            "Third of March, 1932",
+            r"Speaker 2: [A-Z][a-z]+(?:-[a-z]+)? of [A-Z][a-z]+, 19\d\d\.",
+        ),
+        (
+            "mister Kerr comma date of birth third of June 1956 comma who I saw today",
+            "third of June 1956",
+            r"birth [a-z]+(?:-[a-z]+)? of [A-Z][a-z]+ 19\d\d comma",
+        ),
+        (
+            "born twenty-first of May nineteen forty two in Leeds",
+            "twenty-first of May nineteen forty two",
+            r"born [a-z]+(?:-[a-z]+)? of [A-Z][a-z]+ nineteen [a-z]+(?: [a-z]+)? in",
+        ),
+    ],
+)
+def test_a_spelled_day_of_a_month_with_its_year_needs_no_the(
+    detector: IdentifierDetector, text: str, date: str, shape: str
+) -> None:
+    assert date in [text[e.start : e.end] for e in detector.detect(text) if e.type is T.DATE]
+    stand_in = Pseudonymiser(Pseudonyms(), detector=detector).pseudonymise(text).text
+    assert date not in stand_in and re.search(shape, stand_in), stand_in
