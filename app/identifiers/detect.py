@@ -373,6 +373,9 @@ class IdentifierDetector:
         found += cued_names
         cued += names.titled_eponyms(text, cued_names)  # "mrs alvarado": the title vouches, no score's author
         found += names.find_titled_initials(text)  # no name's word to test: the title vouches for the initial
+        labelled_initials = names.find_labelled_initials(text)  # and the field for who wrote a record
+        found += labelled_initials
+        cued += labelled_initials
         found += find_lower_case_pairs(text, lower_spans)  # its own test of the words: not _named's lists alone
         found += find_labelled_lower_case_names(text)
         found += [entity for entity in names.find_rare_runs(text) if _credible(text, entity)]
@@ -447,7 +450,13 @@ class IdentifierDetector:
                 text, _without_role_abbreviation(text, _without_number_label(text, _with_code_letters(text, kept)))
             )
             for entity in _resolve(found)
-            if (placed := places.without_state_code(text, _as_town(entity, places_named))) is not None
+            # a field's initials that spell a state's code are still someone's ("from: SA (reception)")
+            if (
+                placed := entity
+                if entity in labelled_initials
+                else places.without_state_code(text, _as_town(entity, places_named))
+            )
+            is not None
             and (kept := _whole_words(text, placed)) is not None
             and not _only_connectors(text, kept)
             and not _names_no_one(text, kept)

@@ -233,7 +233,9 @@ def titled_eponyms(text: str, found: list[Entity]) -> list[Entity]:
     return [
         entity
         for entity in found
-        if any(t.start("name") == entity.start for t in _LOWER_TITLED.finditer(text, max(0, entity.start - 12), entity.end))
+        if any(
+            t.start("name") == entity.start for t in _LOWER_TITLED.finditer(text, max(0, entity.start - 12), entity.end)
+        )
         and any(
             _a_titled_eponym(text, entity.start + word.start(), entity.start + word.end())
             for word in re.finditer(r"[^\W\d_]+", entity.text_in(text))
@@ -327,6 +329,58 @@ _TITLED_INITIAL = re.compile(
 )
 # Letters a chat types for a whole word after a lower-case title ("el dr d la upa": "de").
 _WORD_LETTERS = frozenset("adeiknoquwxy")
+
+
+# A staff member's initials or log-in name in a log's or a message's field for who wrote or took it: "from: SA
+# (reception)", "CALLER: DJ (says …)", "Typist: ck", "RPh: tqtran", "Nota (K.):", "notas (VP):". The field
+# vouches for letters no list holds; what follows must end the field (a bracket, a bar, a colon, the line).
+_LABELLED_INITIALS = re.compile(
+    r"(?<![\w])(?P<label>(?i:from|caller|typist|typed by|rph|operator|op|initials|entered by|reviewed by|"
+    r"checked by|transcribed by|transcrito por|tomado por|atendi[óo]|user|usuario|nota|notas|note|notes))"
+    r"[ \t]*(?::[ \t]*|\([ \t]*)"
+    r"(?P<initials>[A-Z]{2,3}|[A-Z]\.(?:[ ]?[A-Z]\.){0,2}|[a-z]{2,3}|[a-z]{4,12}(?=[ \t]*(?:\n|$)))"
+    r"(?=[ \t]*(?:[()|:\n]|$))"
+)
+# The labels after which only a log-in name of more than three letters is taken ("RPh: tqtran"): after "from:"
+# a longer word is a sender's name or a place, which the other rules read.
+_LOG_IN_LABELS = frozenset("typist rph user usuario operator op".split())
+# The fields that hold only a person: "Typist: CK" is no creatine kinase.
+_PEOPLES_FIELDS = _LOG_IN_LABELS | {
+    "initials",
+    "typed by",
+    "entered by",
+    "reviewed by",
+    "checked by",
+    "transcribed by",
+    "transcrito por",
+    "tomado por",
+}
+
+
+def find_labelled_initials(text: str) -> list[Entity]:
+    """Initials and log-in names in a field for who wrote or took a record (``_LABELLED_INITIALS``), not a
+    clinical abbreviation, a role or an everyday word ("from: GP", "from: home")."""
+    found = []
+    for match in _LABELLED_INITIALS.finditer(text):
+        value = match.group("initials")
+        plain = value.replace(".", "").replace(" ", "")
+        if len(value) >= 4 and value.islower() and match.group("label").lower() not in _LOG_IN_LABELS:
+            continue
+        # a role in brackets after the letters says they are someone's ("from: SA (reception)"), whatever
+        # else they abbreviate
+        role_after = re.match(r"[ \t]*\(", text[match.end() :]) is not None
+        role_after = role_after or match.group("label").lower() in _PEOPLES_FIELDS
+        if (
+            plain.upper() in lexicon.CLINICAL_ABBREVIATIONS
+            and not role_after
+            or plain.lower() in _NAME_STOPS
+            or plain.lower() in GREETED_ROLES
+            or len(value) >= 4
+            and lexicon.zipf(value) >= 3.0
+        ):
+            continue
+        found.append(Entity(*match.span("initials"), T.PERSON))
+    return found
 
 
 def find_titled_initials(text: str) -> list[Entity]:

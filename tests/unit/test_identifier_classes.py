@@ -4861,3 +4861,29 @@ def test_a_spelled_day_of_a_month_with_its_year_needs_no_the(
     assert date in [text[e.start : e.end] for e in detector.detect(text) if e.type is T.DATE]
     stand_in = Pseudonymiser(Pseudonyms(), detector=detector).pseudonymise(text).text
     assert date not in stand_in and re.search(shape, stand_in), stand_in
+
+
+@pytest.mark.parametrize(
+    ("text", "initials"),
+    [
+        ("T-558201 | 08:12 | from: SA (reception) | to: duty dr", ["SA"]),
+        ("T-558233 | 10:15 | from: zm (practice pharmacist)\nmedication query", ["zm"]),
+        ('MSG 0614 | 07/17/24 02:26 | CALLER: DJ (says "dad") | CB: 6025558817', ["DJ"]),
+        ("[Fin de llamada]\n\nNota (K.): Cita jueves 24/10 10:00 con traumatología", ["K."]),
+        ("notas (VP): reclamo ante SRT por la Ley 24.557", ["VP"]),
+        ("MAY CAUSE DROWSINESS.\nRPh: tqtran\n\nRx# 6211950", ["tqtran"]),
+        ("Typed: 28/02/2025     Typist: ck\nClinic: Frailty Assessment Unit", ["ck"]),
+    ],
+)
+def test_initials_and_log_in_names_in_a_field_for_who_wrote_a_record(
+    detector: IdentifierDetector, text: str, initials: list[str]
+) -> None:
+    people = [text[e.start : e.end] for e in detector.detect(text) if e.type is T.PERSON]
+    assert all(initial in people for initial in initials), people
+
+
+@pytest.mark.parametrize(
+    "text", ["from: GP (reception)", "from: home | to: ward", "notes: see below", "CALLER: ED (triage line)"]
+)
+def test_a_role_or_a_word_in_such_a_field_is_no_ones_initials(detector: IdentifierDetector, text: str) -> None:
+    assert not [e for e in detector.detect(text) if e.type is T.PERSON], text
