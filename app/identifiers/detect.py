@@ -458,7 +458,8 @@ class IdentifierDetector:
             )
             is not None
             and (kept := _whole_words(text, placed)) is not None
-            and not _only_connectors(text, kept)
+            # ("Recibí: Y.E.A." is three initials, not "y", "e" and "a")
+            and (entity in labelled_initials or not _only_connectors(text, kept))
             and not _names_no_one(text, kept)
         ]
 

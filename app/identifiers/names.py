@@ -336,11 +336,22 @@ _WORD_LETTERS = frozenset("adeiknoquwxy")
 # vouches for letters no list holds; what follows must end the field (a bracket, a bar, a colon, the line).
 _LABELLED_INITIALS = re.compile(
     r"(?<![\w])(?P<label>(?i:from|caller|typist|typed by|rph|operator|op|initials|entered by|reviewed by|"
-    r"checked by|transcribed by|transcrito por|tomado por|atendi[óo]|user|usuario|nota|notas|note|notes))"
+    r"checked by|transcribed by|transcrito por|tomado por|atendi[óo]|user|usuario|nota|notas|note|notes|signed|"
+    r"sgd|received by|recib[íi]|recibido por))"
     r"[ \t]*(?::[ \t]*|\([ \t]*)"
     r"(?P<initials>[A-Z]{2,3}|[A-Z]\.(?:[ ]?[A-Z]\.){0,2}|[a-z]{2,3}|[a-z]{4,12}(?=[ \t]*(?:\n|$)))"
-    r"(?=[ \t]*(?:[()|:\n]|$))"
+    # (a signature's time after it: "Signed: ES 06:58 / LS 07:02")
+    r"(?=[ \t]*(?:[()|:\n]|$|\d{1,2}:\d{2}\b))"
 )
+_NEXT_SIGNATURE = re.compile(r"[ \t]+\d{1,2}:\d{2}[ \t]*/[ \t]*(?P<initials>[A-Z]{2,3})(?=[ \t]+\d{1,2}:\d{2}\b)")
+# Letters written with points that abbreviate no one: countries, times, companies' forms, eras, degrees.
+_DOTTED_ABBREVIATIONS = frozenset(
+    "US USA UK EU UAE NY NYC DC LA AM PM SA SL SRL SAS CV LLC PLC BV AG AD BC BCE CE NB PS RN MD DO NP PA QC KC "
+    "JD PHD MBA BSC MSC BA MA ID IE EG VS ET AL ETC EEUU RIP ASAP".split()
+)
+# Dotted initials closing a table's row after the gap of a column, as a chart signs each entry ("… neg   –
+# G.A.⏎16/04 …").
+_ROW_SIGNING_INITIALS = re.compile(r"(?m)(?:[ \t]{2,}|\t)(?P<initials>[A-Z]\.[A-Z]\.(?:[A-Z]\.)?)[ \t]*$")
 # The labels after which only a log-in name of more than three letters is taken ("RPh: tqtran"): after "from:"
 # a longer word is a sender's name or a place, which the other rules read.
 _LOG_IN_LABELS = frozenset("typist rph user usuario operator op".split())
@@ -373,13 +384,25 @@ def find_labelled_initials(text: str) -> list[Entity]:
         if (
             plain.upper() in lexicon.CLINICAL_ABBREVIATIONS
             and not role_after
-            or plain.lower() in _NAME_STOPS
-            or plain.lower() in GREETED_ROLES
+            or value.islower()
+            and (value in _NAME_STOPS or value in GREETED_ROLES)
+            or "." in value
+            and plain.upper() in _DOTTED_ABBREVIATIONS
             or len(value) >= 4
             and lexicon.zipf(value) >= 3.0
         ):
             continue
         found.append(Entity(*match.span("initials"), T.PERSON))
+        end = match.end("initials")
+        # a signature's next initials and time: "Signed: ES 06:58 / LS 07:02"
+        while (after := _NEXT_SIGNATURE.match(text, end)) is not None:
+            found.append(Entity(*after.span("initials"), T.PERSON))
+            end = after.end()
+    found += [
+        Entity(*m.span("initials"), T.PERSON)
+        for m in _ROW_SIGNING_INITIALS.finditer(text)
+        if m.group("initials").replace(".", "") not in _DOTTED_ABBREVIATIONS
+    ]
     return found
 
 

@@ -4743,7 +4743,9 @@ def test_a_clinic_whose_name_holds_act_is_no_statute_and_a_possessive_no_part_of
         ("la sra alvarado vino con su hija", ["alvarado"]),
     ],
 )
-def test_an_eponyms_surname_after_a_title_is_a_person(detector: IdentifierDetector, text: str, people: list[str]) -> None:
+def test_an_eponyms_surname_after_a_title_is_a_person(
+    detector: IdentifierDetector, text: str, people: list[str]
+) -> None:
     assert_hidden(detector, text, *people)
 
 
@@ -4873,6 +4875,16 @@ def test_a_spelled_day_of_a_month_with_its_year_needs_no_the(
         ("notas (VP): reclamo ante SRT por la Ley 24.557", ["VP"]),
         ("MAY CAUSE DROWSINESS.\nRPh: tqtran\n\nRx# 6211950", ["tqtran"]),
         ("Typed: 28/02/2025     Typist: ck\nClinic: Frailty Assessment Unit", ["ck"]),
+        (
+            "Outcome: ADMIT – Balfour Hospital (medical)\nSigned: ES 06:58 / LS 07:02\nGP practice notified",
+            ["ES", "LS"],
+        ),
+        ("En El Ejido, a 31 de mayo de 2024.       Recibí: Y.E.A.\n(a mano, con otro bolígrafo)", ["Y.E.A."]),
+        # a chart's rows, each signed by its midwife's initials after a column's gap
+        (
+            "16/04   13+2   112/74    69.5    neg     –       G.A.\n14/05   17+2   118/76    neg     E.K.\n",
+            ["G.A.", "E.K."],
+        ),
     ],
 )
 def test_initials_and_log_in_names_in_a_field_for_who_wrote_a_record(
@@ -4883,7 +4895,14 @@ def test_initials_and_log_in_names_in_a_field_for_who_wrote_a_record(
 
 
 @pytest.mark.parametrize(
-    "text", ["from: GP (reception)", "from: home | to: ward", "notes: see below", "CALLER: ED (triage line)"]
+    "text",
+    [
+        "from: GP (reception)",
+        "from: home | to: ward",
+        "notes: see below",
+        "CALLER: ED (triage line)",
+        "Total      12.50    U.S.\nPaid in full",
+    ],
 )
 def test_a_role_or_a_word_in_such_a_field_is_no_ones_initials(detector: IdentifierDetector, text: str) -> None:
     assert not [e for e in detector.detect(text) if e.type is T.PERSON], text
