@@ -1563,6 +1563,30 @@ RULES: tuple[Rule, ...] = (
         accept=_a_given_name_in_lower_case,
         cued=True,
     ),
+    # The same before the relation in brackets, as a message signs with who is writing: "ring me on 0412 555 309
+    # – mel (granddaughter)", "bev (daughter in law)", "nerea (hija)".
+    _rule(
+        T.PERSON,
+        r"(?<![\w'’\-])(?P<value>[a-zñáéíóú]{2,15})[ \t]*\((?i:son|daughter|wife|husband|partner|mum|mom|dad|"
+        r"sister|brother|carer|nok|next of kin|neighbour|neighbor|grandson|granddaughter|niece|nephew|friend|"
+        r"hijo|hija|esposa|esposo|marido|mujer|madre|padre|hermano|hermana|nieto|nieta|sobrino|sobrina|vecino|"
+        r"vecina|cuidadora|cuidador|yerno|nuera|suegra|suegro|cuñada|cuñado)(?:[ \-]in[ \-]law)?\)",
+        # the bracket vouches for a short name that is also a word ("mel", "bev"), not for a common one
+        accept=lambda surface: _a_given_name_in_lower_case(surface)
+        or lexicon.zipf(surface) < 4.0
+        and not lexicon.is_kept_term(surface),
+        cued=True,
+    ),
+    # A relative's or a neighbour's nickname in quotes after the word for them: 'Neighbour "Dot" drops in',
+    # 'su vecina «Cuca»'.
+    _rule(
+        T.PERSON,
+        r"\b(?i:daughter|son|wife|husband|partner|carer|mother|father|sister|brother|mum|mom|dad|aunt|uncle|"
+        r"cousin|grandson|granddaughter|grandma|grandpa|nan|nana|nephew|niece|neighbou?r|friend|tío|tía|primo|"
+        r"prima|sobrin[oa]|niet[oa]|vecin[oa]|amig[oa]|hij[oa]|herman[oa]|abuel[oa]|cuñad[oa]|suegr[oa]) "
+        r"[\"“«'‘](?P<value>[A-ZÀ-Þ][a-zà-ÿ]{1,14}(?: [A-ZÀ-Þ][a-zà-ÿ]{1,14})?)[\"”»'’]",
+        cued=True,
+    ),
     # A team chat's author above each message, by handle or name, and the day and time it was posted:
     # "jmendoza  8:03 AM", "dr.okafor  9:05 AM", "Tasha Williams  10:12", "Priya N 16:44", "Sofía Lara 17/6 19:02",
     # "Bec Sorensen, 8:10 AM"; a messenger's "Gabo 🇪🇸, 08:30: …" with what was said after it.

@@ -4906,3 +4906,23 @@ def test_initials_and_log_in_names_in_a_field_for_who_wrote_a_record(
 )
 def test_a_role_or_a_word_in_such_a_field_is_no_ones_initials(detector: IdentifierDetector, text: str) -> None:
     assert not [e for e in detector.detect(text) if e.type is T.PERSON], text
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("ring me on 0412 555 309 – mel (granddaughter)", ["mel"]),
+        ("call back 07700 900123 - bev (daughter in law)", ["bev"]),
+        ('No home support in place. Neighbour "Dot" drops in most days.', ["Dot"]),
+        ("vive sola, su vecina «Cuca» le hace la compra", ["Cuca"]),
+    ],
+)
+def test_a_relatives_name_before_the_relation_in_brackets_or_a_nickname_in_quotes_after_it(
+    detector: IdentifierDetector, text: str, names: list[str]
+) -> None:
+    assert_hidden(detector, text, *names)
+
+
+def test_a_word_before_a_relation_in_brackets_is_no_name(detector: IdentifierDetector) -> None:
+    text = "please call back (daughter) after the ward round"
+    assert replaced(detector, text) == text
