@@ -1577,6 +1577,20 @@ RULES: tuple[Rule, ...] = (
         and not lexicon.is_kept_term(surface),
         cued=True,
     ),
+    # A name in lower case before its relation to someone named: "hablo con montse, hija de rosa pujol", "spoke
+    # to gaz, son of the patient".
+    _rule(
+        T.PERSON,
+        r"(?<![\w'’\-])(?P<value>[a-zñáéíóú]{2,15}),[ \t]+(?i:hij[oa]|espos[oa]|marido|mujer|madre|padre|"
+        r"herman[oa]|niet[oa]|sobrin[oa]|cuidador[a]?|yerno|nuera|suegr[oa]|cuñad[oa]|pareja|"
+        r"son|daughter|wife|husband|partner|mother|father|sister|brother|grandson|granddaughter|niece|nephew|"
+        # (not "vecina de": a deed's "jubilada, vecina de Gijón" says where she lives)
+        r"carer)[ \t]+(?:de|del|of)\b",
+        accept=lambda surface: _a_given_name_in_lower_case(surface)
+        or lexicon.zipf(surface) < 3.0
+        and not lexicon.is_kept_term(surface),
+        cued=True,
+    ),
     # A relative's or a neighbour's nickname in quotes after the word for them: 'Neighbour "Dot" drops in',
     # 'su vecina «Cuca»'.
     _rule(
