@@ -690,6 +690,14 @@ def _initials_not_a_word(surface: str) -> bool:
     )
 
 
+# The kinds of a health plan or an account, and the public schemes, that a bank's or an insurer's field may hold
+# instead of its name.
+_PLAN_KINDS = frozenset(
+    "PPO HMO EPO POS HDHP HSA FSA HRA NHS VA ACA CHIP SNP PFFS MSA ISA IRA LLC GP PIN ID NO NA TBC TBD N/A YES "
+    "SS IMSS ISSSTE SIS EPS ARS IPS".split()
+)
+
+
 def _no_everyday_word_alone(surface: str) -> bool:
     """A name after a relation's word, not the first word of what a transcript's speaker says ("HIJA: Sí, …",
     "WIFE: Tell them …"): one word that is an everyday word of either language, and on no name list, is none."""
@@ -1572,9 +1580,9 @@ RULES: tuple[Rule, ...] = (
         r"hijo|hija|esposa|esposo|marido|mujer|madre|padre|hermano|hermana|nieto|nieta|sobrino|sobrina|vecino|"
         r"vecina|cuidadora|cuidador|yerno|nuera|suegra|suegro|cuñada|cuñado)(?:[ \-]in[ \-]law)?\)",
         # the bracket vouches for a short name that is also a word ("mel", "bev"), not for a common one
-        accept=lambda surface: _a_given_name_in_lower_case(surface)
-        or lexicon.zipf(surface) < 4.0
-        and not lexicon.is_kept_term(surface),
+        accept=lambda surface: (
+            _a_given_name_in_lower_case(surface) or lexicon.zipf(surface) < 4.0 and not lexicon.is_kept_term(surface)
+        ),
         cued=True,
     ),
     # A name in lower case before its relation to someone named: "hablo con montse, hija de rosa pujol", "spoke
@@ -1586,9 +1594,9 @@ RULES: tuple[Rule, ...] = (
         r"son|daughter|wife|husband|partner|mother|father|sister|brother|grandson|granddaughter|niece|nephew|"
         # (not "vecina de": a deed's "jubilada, vecina de Gijón" says where she lives)
         r"carer)[ \t]+(?:de|del|of)\b",
-        accept=lambda surface: _a_given_name_in_lower_case(surface)
-        or lexicon.zipf(surface) < 3.0
-        and not lexicon.is_kept_term(surface),
+        accept=lambda surface: (
+            _a_given_name_in_lower_case(surface) or lexicon.zipf(surface) < 3.0 and not lexicon.is_kept_term(surface)
+        ),
         cued=True,
     ),
     # A relative's or a neighbour's nickname in quotes after the word for them: 'Neighbour "Dot" drops in',
@@ -1766,6 +1774,16 @@ RULES: tuple[Rule, ...] = (
         r"(?: (?:llamado|denominado|called|named))?) [\"“](?P<value>[^\"”\n]{2,40}?)[\"”]",
         cued=True,
     ),
+    # A bank or an insurer named by its letters after the word for it: "Bank: ASB.", "Health insurance is TK",
+    # "insured with FBD", "mutua: ASISA". (Not a plan's kind: "insurance: PPO", "Medicare HMO".)
+    _rule(
+        T.ORGANIZATION,
+        r"(?:(?i:\b(?:bank|banco|insurer|insurance|health fund|aseguradora|mutua|caja|krankenkasse))"
+        r"(?:[ \t]*:[ \t]*|[ \t]+(?:is|es|with|con)[ \t]+)|(?i:\binsured with)[ \t]+)"
+        r"(?P<value>[A-Z][A-Z&]{1,5})(?![\w&-])",
+        accept=lambda surface: surface not in _PLAN_KINDS and surface not in lexicon.CLINICAL_ABBREVIATIONS,
+        cued=True,
+    ),
     # A firm or a person before its tax number in a contract: "por una parte, TEXTILES PAUTE, con RUC …".
     _rule(
         T.ORGANIZATION,
@@ -1897,7 +1915,12 @@ RULES: tuple[Rule, ...] = (
         r"|(?<=Bros\.)|(?<=Hnos\.)|(?<=Ltda\.))(?: (?:&|and|of|de|del|y|the|la|los))? "
         r"[A-Z0-9][\w&'’.\-]*){0,5})"
         r"(?=[ \t]*(?:[,;.()\n\t–—#-]| {2,}| [a-z]|$))",
-        accept=lambda s: len(s) > 1 and bool(re.search(r"[^\W\d_]", s)) and s.lower() not in _NOT_ORGANISATIONS,
+        accept=lambda s: (
+            len(s) > 1
+            and bool(re.search(r"[^\W\d_]", s))
+            and s.lower() not in _NOT_ORGANISATIONS
+            and s not in _PLAN_KINDS  # "Insurance: PPO": the plan's kind, no insurer's name
+        ),
         cued=True,
     ),
     # A firm named by two names joined by "&", as partnerships of solicitors, accountants and agents are

@@ -4933,3 +4933,22 @@ def test_a_relatives_name_before_the_relation_in_brackets_or_a_nickname_in_quote
 )
 def test_a_word_before_a_relation_is_no_name(detector: IdentifierDetector, text: str, word: str) -> None:
     assert_kept(detector, text, word)
+
+
+@pytest.mark.parametrize(
+    ("text", "firm"),
+    [
+        ("card ending 7136 before realising. Bank: ASB. Ph 021 555 0194.", "ASB"),
+        ("Health insurance is TK, KVNR H562302957. Start date 1 March", "TK"),
+        ("other driver's reg 231-G-4417, insured with FBD. PIAB application not yet lodged", "FBD"),
+    ],
+)
+def test_a_bank_or_an_insurer_named_by_its_letters_after_the_word_for_it(
+    detector: IdentifierDetector, text: str, firm: str
+) -> None:
+    assert (firm, T.ORGANIZATION) in [(text[e.start : e.end], e.type) for e in detector.detect(text)]
+
+
+@pytest.mark.parametrize("text", ["Insurance: PPO through her employer", "insurance is VA, seen at the CBOC"])
+def test_a_plans_kind_after_the_word_for_an_insurer_stays(detector: IdentifierDetector, text: str) -> None:
+    assert_kept(detector, text, text.split()[1 if ":" in text else 2].rstrip(","))
