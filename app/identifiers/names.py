@@ -354,7 +354,7 @@ _DOTTED_ABBREVIATIONS = frozenset(
 _ROW_SIGNING_INITIALS = re.compile(r"(?m)(?:[ \t]{2,}|\t)(?P<initials>[A-Z]\.[A-Z]\.(?:[A-Z]\.)?)[ \t]*$")
 # The labels after which only a log-in name of more than three letters is taken ("RPh: tqtran"): after "from:"
 # a longer word is a sender's name or a place, which the other rules read.
-_LOG_IN_LABELS = frozenset("typist rph user usuario operator op".split())
+_LOG_IN_LABELS = frozenset("typist rph user usuario".split())
 # The fields that hold only a person: "Typist: CK" is no creatine kinase.
 _PEOPLES_FIELDS = _LOG_IN_LABELS | {
     "initials",
@@ -377,6 +377,8 @@ def find_labelled_initials(text: str) -> list[Entity]:
         plain = value.replace(".", "").replace(" ", "")
         if len(value) >= 4 and value.islower() and match.group("label").lower() not in _LOG_IN_LABELS:
             continue
+        if len(value) >= 6 and value.islower() and _two_words(value):
+            continue  # "User: autoverify", "Typed: dictaphone": a program's name made of words, no one's log-in
         # a role in brackets after the letters says they are someone's ("from: SA (reception)"), whatever
         # else they abbreviate
         role_after = re.match(r"[ \t]*\(", text[match.end() :]) is not None
@@ -404,6 +406,13 @@ def find_labelled_initials(text: str) -> list[Entity]:
         if m.group("initials").replace(".", "") not in _DOTTED_ABBREVIATIONS
     ]
     return found
+
+
+def _two_words(word: str) -> bool:
+    """Whether ``word`` is two everyday words written together ("autoverify", "nightshift")."""
+    return any(
+        lexicon.zipf(word[:cut]) >= 3.5 and lexicon.zipf(word[cut:]) >= 3.5 for cut in range(3, len(word) - 2)
+    )
 
 
 def find_titled_initials(text: str) -> list[Entity]:
