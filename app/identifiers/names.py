@@ -410,9 +410,7 @@ def find_labelled_initials(text: str) -> list[Entity]:
 
 def _two_words(word: str) -> bool:
     """Whether ``word`` is two everyday words written together ("autoverify", "nightshift")."""
-    return any(
-        lexicon.zipf(word[:cut]) >= 3.5 and lexicon.zipf(word[cut:]) >= 3.5 for cut in range(3, len(word) - 2)
-    )
+    return any(lexicon.zipf(word[:cut]) >= 3.5 and lexicon.zipf(word[cut:]) >= 3.5 for cut in range(3, len(word) - 2))
 
 
 def find_titled_initials(text: str) -> list[Entity]:
