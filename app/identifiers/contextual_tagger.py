@@ -77,7 +77,7 @@ def reading_dtype() -> object:
 
     Why: on such a processor the backbone reads a 1,000-word note about three times faster in bfloat16 (the
     whole detection 2.4-2.6 times); the states differ by about 1 %, and 212 of the development sets' 253,420
-    words cross the head's threshold differently (docs/PRIVACY.md, "This step (32a5cb8 → …)"). Without
+    words cross the head's threshold differently (docs/PRIVACY.md, "This step (32a5cb8 → 6cd31cb)"). Without
     native support bfloat16 is emulated, slower than float32.
     """
     import torch

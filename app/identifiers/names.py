@@ -343,6 +343,7 @@ _LABELLED_INITIALS = re.compile(
     # (a signature's time after it: "Signed: ES 06:58 / LS 07:02")
     r"(?=[ \t]*(?:[()|:\n]|$|\d{1,2}:\d{2}\b))"
 )
+_A_BRACKET = re.compile(r"[ \t]*\(")
 _NEXT_SIGNATURE = re.compile(r"[ \t]+\d{1,2}:\d{2}[ \t]*/[ \t]*(?P<initials>[A-Z]{2,3})(?=[ \t]+\d{1,2}:\d{2}\b)")
 # Letters written with points that abbreviate no one: countries, times, companies' forms, eras, degrees.
 _DOTTED_ABBREVIATIONS = frozenset(
@@ -379,13 +380,12 @@ def find_labelled_initials(text: str) -> list[Entity]:
             continue
         if len(value) >= 6 and value.islower() and _two_words(value):
             continue  # "User: autoverify", "Typed: dictaphone": a program's name made of words, no one's log-in
-        # a role in brackets after the letters says they are someone's ("from: SA (reception)"), whatever
-        # else they abbreviate
-        role_after = re.match(r"[ \t]*\(", text[match.end() :]) is not None
-        role_after = role_after or match.group("label").lower() in _PEOPLES_FIELDS
+        # a role in brackets after the letters, or a field only people fill, says they are someone's ("from: SA
+        # (reception)", "Typist: CK"), whatever else they abbreviate
+        someones = _A_BRACKET.match(text, match.end()) is not None or match.group("label").lower() in _PEOPLES_FIELDS
         if (
             plain.upper() in lexicon.CLINICAL_ABBREVIATIONS
-            and not role_after
+            and not someones
             or value.islower()
             and (value in _NAME_STOPS or value in GREETED_ROLES)
             or "." in value

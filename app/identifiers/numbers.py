@@ -591,7 +591,7 @@ def find_numbers(text: str) -> list[Entity]:
 # A US immigration file's alien registration number, an "A" and eight or nine digits, with no cue as an
 # immigration lawyer's notes list a family's ("mine is A 214 873 509 and his A 219 004 716"); grouped, the
 # digits alone read as a phone number.
-_A_NUMBER = re.compile(r"(?<![\w-])A[- ]?(?:\d{3}[- ]\d{3}[- ]\d{3}|\d{3}-\d{3}-\d{3}|\d{8,9})(?![\w-])")
+_A_NUMBER = re.compile(r"(?<![\w-])A[- ]?(?:\d{3}[- ]\d{3}[- ]\d{3}|\d{8,9})(?![\w-])")
 
 
 # How many of a number's digits a form shows, where the cue's look ahead took that count for the number.
