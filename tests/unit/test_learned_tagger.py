@@ -140,7 +140,7 @@ def test_a_model_of_other_features_is_refused_with_a_reason(tmp_path):
 
 def test_the_shipped_model_fills_what_the_rules_leave_inside_an_address():
     detector = IdentifierDetector(use_ner=False)
-    # ("to flat 7" a rule reads since 4b6eacb; after "rear" only the model does)
+    # (a rule reads "to flat 7"; after "rear" only the model does)
     text = "please send the forms to rear flat 7, 19 corporation road, splott, cardiff."
     rules = {e.text_in(text) for e in detector.detect_by_rules(text)}
     assert "flat 7" not in rules
