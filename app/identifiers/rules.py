@@ -649,6 +649,14 @@ def _a_given_name_in_lower_case(surface: str) -> bool:
     )
 
 
+def _vouched_by_a_relation(everyday: float) -> Callable[[str], bool]:
+    """What a relation's word beside a lower-case word vouches for as a name: a given name of the lists, or a
+    word rarer than ``everyday`` that is no kept term."""
+    return lambda surface: (
+        _a_given_name_in_lower_case(surface) or lexicon.zipf(surface) < everyday and not lexicon.is_kept_term(surface)
+    )
+
+
 def _a_typists_initials(surface: str) -> bool:
     """Two or three letters in lower case that sign a line ("bt", "kh"): they read as words online often, but
     not as a word of prose or an abbreviation a chart writes."""
@@ -1580,9 +1588,7 @@ RULES: tuple[Rule, ...] = (
         r"hijo|hija|esposa|esposo|marido|mujer|madre|padre|hermano|hermana|nieto|nieta|sobrino|sobrina|vecino|"
         r"vecina|cuidadora|cuidador|yerno|nuera|suegra|suegro|cuñada|cuñado)(?:[ \-]in[ \-]law)?\)",
         # the bracket vouches for a short name that is also a word ("mel", "bev"), not for a common one
-        accept=lambda surface: (
-            _a_given_name_in_lower_case(surface) or lexicon.zipf(surface) < 4.0 and not lexicon.is_kept_term(surface)
-        ),
+        accept=_vouched_by_a_relation(everyday=4.0),
         cued=True,
     ),
     # A name in lower case before its relation to someone named: "hablo con montse, hija de rosa pujol", "spoke
@@ -1594,9 +1600,7 @@ RULES: tuple[Rule, ...] = (
         r"son|daughter|wife|husband|partner|mother|father|sister|brother|grandson|granddaughter|niece|nephew|"
         # (not "vecina de": a deed's "jubilada, vecina de Gijón" says where she lives)
         r"carer)[ \t]+(?:de|del|of)\b",
-        accept=lambda surface: (
-            _a_given_name_in_lower_case(surface) or lexicon.zipf(surface) < 3.0 and not lexicon.is_kept_term(surface)
-        ),
+        accept=_vouched_by_a_relation(everyday=3.0),
         cued=True,
     ),
     # A relative's or a neighbour's nickname in quotes after the word for them: 'Neighbour "Dot" drops in',
