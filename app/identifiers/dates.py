@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from enum import StrEnum
 
-from app.identifiers.spelled_dates import find_spelled, parse_spelled
+from app.identifiers.spelled_dates import (
+    ENGLISH_DAY_WORDS,
+    SPANISH_DAY_WORDS,
+    find_spelled,
+    parse_spelled,
+    parse_spelled_day,
+)
 
 _EN_MONTHS = "January February March April May June July August September October November December".split()
 _ES_MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
@@ -415,6 +421,18 @@ _PLANNED_DAY_ES = re.compile(
     r"(?![\d.,:/%°ºª]\d|[\d%°ºª]|\s*[%°€$]|\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|hs?\b|"
     r"mg|kg|km|euros|€|pesos|d[óo]lares|por ?ciento|puntos|a\.\s?m|p\.\s?m|am\b|pm\b|veces|unidades|ui\b|ml\b))"
 )
+# The same day spelled ("para el quince en la tarde", "tengo que presentarme el dieciséis"), and in English after
+# the words that set a day and "the", ending there ("the hearing is on the twenty-first,"; not "due on the
+# fifth day of each month", "on the fourth floor").
+_SPELLED_PLANNED_DAY = re.compile(
+    r"(?i:\b(?:finde|fin de semana|puente|hasta|desde|a partir|antes|despu[ée]s|para|deposici[óo]n|audiencia|"
+    r"vista|cita|turno|reuni[óo]n|juicio|firma|presentarme|presentarse|presentarte)\s+(?:del|el|de el)\s+)"
+    rf"(?P<es>(?i:{SPANISH_DAY_WORDS}))(?![\w-])"
+    r"(?!\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|por ?ciento|puntos|veces|unidades|"
+    r"y (?:medio|media)\b|%))"
+    r"|(?i:\b(?:on|by|until|till|due|appt|appointment|date is|date was|date's)\s+the\s+)"
+    rf"(?P<en>(?i:{ENGLISH_DAY_WORDS}))(?![\w-])(?![ \t]*(?:of\b|[^\W\d_]))"
+)
 # A day alone before the words that say it is a day: "el 14 tiene cita", "la del 12 cae en sábado", "el 7 en la
 # tarde", "llega el 4", "el 22 a las 10" (not "el 4 va por…", a list's item, or "del 1 al 10 de cada mes").
 _DAY_BY_WHAT_FOLLOWS_ES = re.compile(
@@ -626,6 +644,11 @@ def _extra_spans(text: str) -> set[tuple[int, int]]:
                 end = month.end()  # "el 5 del actual": the phrase names the month
             spans.add((start, end))
     spans |= {m.span("day") for m in _PLANNED_DAY_ES.finditer(text)}
+    for match in _SPELLED_PLANNED_DAY.finditer(text):
+        day = parse_spelled_day(match.group("es") or match.group("en"))
+        # "para el uno y el otro" is no day, and "by the second," or "on the third" is as often a count's
+        if day is not None and (match.group("es") or day[0] > 3):
+            spans.add(match.span("es" if match.group("es") else "en"))
     spans |= {m.span("day" if m.group("day") else "arrives") for m in _DAY_BY_WHAT_FOLLOWS_ES.finditer(text)}
     for match in _MONTH_ALONE.finditer(text):
         start, end = match.span(next(g for g in ("a", "b", "c", "d") if match.group(g)))
@@ -874,6 +897,10 @@ def parse_date(text: str, month_first: bool = False) -> ParsedDate | None:
             lambda d, suffix=lone.group(2): str(d.day) + (_ordinal_like(suffix, d.day) or ""),
             Precision.DAY_ONLY,
         )
+    spelled_day = parse_spelled_day(text)
+    if spelled_day is not None:
+        number, render = spelled_day
+        return ParsedDate(date(2000, 1, number), render, Precision.DAY_ONLY)
     month_alone = _month_number(text) if re.fullmatch(r"[^\W\d_]+\.?", text) else None
     if month_alone is not None:
         spanish = text.lower().rstrip(".") in _ES_ONLY or text.islower()

@@ -336,6 +336,26 @@ def _longest_year(words: str) -> int | None:
     return None
 
 
+# A day of the month alone, spelled, after the words a message plans a day with (dates.py finds it): "para el
+# quince", "presentarme el dieciséis", "court date is the twenty-first".
+SPANISH_DAY_WORDS = _DAY_WORDS
+ENGLISH_DAY_WORDS = _EN_DAY_WORDS
+
+
+def parse_spelled_day(text: str) -> tuple[int, Callable[[date], str]] | None:
+    """A spelled day of the month alone ("quince", "twenty-first"): its number, and how to write another day
+    alike (in the same language, case and joining), or None."""
+    word = text.strip()
+    english = _EN_DAY_VALUES.get(word.lower())
+    if english is not None:
+        separator = " " if " " in word else "-"
+        return english, lambda d: _case_like(word, english_ordinal(d.day, separator))
+    spanish = _WORD_VALUES.get(word.lower().translate(_PLAIN))
+    if spanish is not None and word.lower() not in {"un", "uno"}:
+        return spanish, lambda d: _case_like(word, "primero" if d.day == 1 else spell(d.day))
+    return None
+
+
 def _case_like(model: str, word: str) -> str:
     if model.isupper():
         return word.upper()

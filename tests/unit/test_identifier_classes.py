@@ -4866,6 +4866,54 @@ def test_a_spelled_day_of_a_month_with_its_year_needs_no_the(
 
 
 @pytest.mark.parametrize(
+    ("text", "day", "shape"),
+    [
+        (
+            "Que si me la pueden pasar para el quince en la tarde.",
+            "quince",
+            r"para el (?:primero|[a-záéíóú]+(?: y [a-z]+)?) en la tarde\.$",
+        ),
+        (
+            "El telegrama dice que tengo que presentarme el dieciséis o me consideran en abandono.",
+            "dieciséis",
+            r"presentarme el (?:primero|[a-záéíóú]+(?: y [a-z]+)?) o me",
+        ),
+        (
+            "Cita para el Veintidós, llevar los análisis.",
+            "Veintidós",
+            r"para el [A-Z][a-záéíóú]+(?: y [a-z]+)?, llevar",
+        ),
+        (
+            "The hearing is on the twenty-first, at ten, courtroom 4B.",
+            "twenty-first",
+            r"on the [a-z]+(?:-[a-z]+)?, at ten",
+        ),
+        ("Her appointment is on the Ninth.", "Ninth", r"on the [A-Z][a-z]+(?:-[a-z]+)?\.$"),
+    ],
+)
+def test_a_spelled_day_alone_after_the_words_a_message_plans_with(
+    detector: IdentifierDetector, text: str, day: str, shape: str
+) -> None:
+    assert day in [text[e.start : e.end] for e in detector.detect(text) if e.type is T.DATE]
+    stand_in = Pseudonymiser(Pseudonyms(), detector=detector).pseudonymise(text).text
+    assert not re.search(rf"\b{day}\b", stand_in) and re.search(shape, stand_in), stand_in
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tenemos que repartirlo para el uno y para el otro.",
+        "Subió hasta el quince por ciento y bajó para el dos de la lista.",
+        "Rent is due on the fifth day of each month; she lives on the fourth floor.",
+        "By the second, he had gone; due on the third of the instalments.",
+        "Lo dejamos para el doce y medio.",
+    ],
+)
+def test_a_spelled_number_that_counts_something_is_no_day(text: str) -> None:
+    assert find_dates(text) == [], text
+
+
+@pytest.mark.parametrize(
     ("text", "initials"),
     [
         ("T-558201 | 08:12 | from: SA (reception) | to: duty dr", ["SA"]),
