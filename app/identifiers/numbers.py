@@ -224,12 +224,19 @@ _PRODUCT_CODE_BEFORE = re.compile(
     r"(?i:\b(?:ean|gtin|upc|isbn|issn|cn|ndc|doi|sku|ref\. art|c[óo]digo nacional)\b)\W{0,4}$"
 )
 # A register's entry by its parts, two or more in a row: "tomo 2.418, libro 317, folio 112", "Tomo 1827, Folio
-# 214, Asiento 4317" (one alone may be a dose's or a sheet's word: "tomo 20 gotas", "hoja 2").
-_REGISTER_WORD = r"(?i:tomo|libro|folio|fol\.|fojas|asiento|p[áa]gina|p[áa]g\.|partida|acta)"
-_REGISTER_NUMBER = r"(?:n[º°]\.?\s*)?\d{1,3}(?:[.,]\d{3})+(?![\d.,]\d)|(?:n[º°]\.?\s*)?\d{1,6}(?![\d.,]\d)"
-_REGISTER_PART = re.compile(rf"\b{_REGISTER_WORD}\s+(?P<number>{_REGISTER_NUMBER})")
+# 214, Asiento 4317", and as a certificate's form lays them out: "Tomo: 62     Folio: 311", "Libro: 7   Acta:
+# 1402   Foja: 118", "acta número 00417, libro 3" (one alone may be a dose's or a sheet's word: "tomo 20
+# gotas", "hoja 2").
+_REGISTER_WORD = r"(?i:tomo|libro|folio|fol\.|fojas?|asiento|p[áa]gina|p[áa]g\.|partida|acta)"
+_REGISTER_NUMBER = (
+    r"(?:n[º°]\.?\s*|(?i:n[úu]mero)\s+)?\d{1,3}(?:[.,]\d{3})+(?![\d.,]\d)"
+    r"|(?:n[º°]\.?\s*|(?i:n[úu]mero)\s+)?\d{1,6}(?![\d.,]\d)"
+)
+_REGISTER_GAP = r"(?:[ \t]*:[ \t]*|\s+)"  # "Tomo 62" or a form's "Tomo: 62"
+_REGISTER_PART = re.compile(rf"\b{_REGISTER_WORD}{_REGISTER_GAP}(?P<number>{_REGISTER_NUMBER})")
 _REGISTER_RUN = re.compile(
-    rf"\b{_REGISTER_WORD}\s+(?:{_REGISTER_NUMBER})(?:,?\s+{_REGISTER_WORD}\s+(?:{_REGISTER_NUMBER}))+"
+    rf"\b{_REGISTER_WORD}{_REGISTER_GAP}(?:{_REGISTER_NUMBER})"
+    rf"(?:,?\s+{_REGISTER_WORD}{_REGISTER_GAP}(?:{_REGISTER_NUMBER}))+"
 )
 # The register the entry is in, named before it: civil, land and notarial registers and their records.
 _A_REGISTER_BEFORE = re.compile(

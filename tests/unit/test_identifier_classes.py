@@ -4414,6 +4414,35 @@ def test_honorifics_exhibits_registers_and_forms_of_other_countries(detector, te
     assert_hidden(detector, text, *identifiers)
 
 
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        (
+            "REGISTRO CIVIL\nEXTRACTO DEL ACTA DE NACIMIENTO\n"
+            "Oficialía: 02   Libro: 7   Acta: 1402   Foja: 118   Año: 1993",
+            ["7", "1402", "118"],
+        ),
+        (
+            "CERTIFICADO DE NACIMIENTO   Nº AB-0718844\n\nTomo: 62     Folio: 311     Sección: Nacimientos",
+            ["62", "311"],
+        ),
+        (
+            "inscrito en el Registro Civil de El Marqués según acta número 00417, libro 3, que se acompaña",
+            ["00417", "3"],
+        ),
+    ],
+)
+def test_a_registers_entry_laid_out_as_a_certificates_form(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+    numbers = [text[e.start : e.end] for e in detector.detect(text) if e.type is T.RECORD_NUMBER]
+    assert all(number in numbers for number in identifiers), numbers
+
+
+def test_a_dose_and_a_reading_beside_register_words_stay(detector):
+    text = "Inscrita en el registro de la clínica. Tomo: 20 gotas, libro: 3 horas de lectura al día."
+    assert_kept(detector, text, "20 gotas", "3 horas")
+
+
 def test_a_quote_after_a_label_an_exhibits_own_code_and_a_time_stay(detector):
     text = 'CC: "Sik mwen ap monte" — sugars high. Attached as Exhibit AOB1. Report 7am sharp, Dr. Lee, MD. Next.'
     assert_kept(detector, text, "Sik mwen", "Exhibit", "7am", "MD. Next")
