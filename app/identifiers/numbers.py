@@ -243,6 +243,21 @@ _A_REGISTER_BEFORE = re.compile(
     r"(?i:registr|inscri|finca|notar|escritura|protocolo|partida|propiedad|nacimiento|defunci|matrimonio|"
     r"civil|juzgado|libro de|acta)"
 )
+# A land register's parcel, plot or block by its number, in a deed or a title's words ("forming part of Parcel
+# 2417/4, Block 45, Pickstock Registration Section", "land comprised in Buddu Block 314 Plot 88", "con parcela 86,
+# de …" in an ejido's boundaries, "la parcela número 87 Z-1 P2/3"); a hospital's "Block 4" or a chart's "plot 2"
+# has no land or register beside it ("registered nurse" is none). Not "Lot": a medicine's batch is its lot.
+_LAND_PARCEL = re.compile(
+    r"(?<![\w-])(?:(?-i:Parcel|PARCEL|Plot|PLOT|Block|BLOCK)|(?i:parcela|predio))\s+"
+    r"(?:(?i:no\.?|n[º°]\.?|n[úu]mero|#)\s*)?"
+    r"(?P<value>\d[\dA-Z]*(?:[/-][\dA-Z]+)*(?: [A-Z]{1,2}-?\d+(?: [A-Z]\d+/\d+)?)?)(?![\w/-]|[.,]\d)"
+)
+_LAND_NEARBY = re.compile(
+    r"(?i:\bregistered (?:as|in the name|under|proprietor)|\bregistration (?:section|quarter|district|division)|"
+    r"land regist|registro (?:de la propiedad|agrario|p[úu]blico)|inscri|"
+    r"\bland\b|\btitle|situate|comprised|conveyance|freehold|leasehold|\bdeed|\bacres?\b|terreno|ejido|"
+    r"colindanc|lindero|predio|agrari|finca|catastr|parcelario|escritura|inmueble|propiedad|hect[áa]reas?\b|hectares?\b)"
+)
 # Zimbabwe's national registration number: its district, its serial, a check letter and the district of origin.
 _ZIMBABWE_ID = re.compile(r"(?<![\w-])\d{2}-\d{6,7} ?[A-Z] ?\d{2}(?![\w-])")
 _STANDARDS_BODIES = frozenset("ISO IEC EN DIN BS ANSI IEEE ASTM UNE NOM NCH RFC ITU CEN CEI NF JIS GOST".split())
@@ -556,6 +571,9 @@ def find_numbers(text: str) -> list[Entity]:
         if _A_REGISTER_BEFORE.search(text, max(0, run.start() - 160), run.start()):
             found += [Entity(*m.span("number"), T.RECORD_NUMBER) for m in _REGISTER_PART.finditer(text, *run.span())]
     found += [Entity(*m.span(), T.NATIONAL_ID) for m in _ZIMBABWE_ID.finditer(text)]
+    for match in _LAND_PARCEL.finditer(text):
+        if _LAND_NEARBY.search(text, max(0, match.start() - 200), min(len(text), match.end() + 100)):
+            found.append(Entity(*match.span("value"), T.RECORD_NUMBER))
     for match in _VOLUME_WITH_PAGE.finditer(text):
         if not _A_REGISTER_BEFORE.search(text, max(0, match.start() - 160), match.start()):
             continue  # a book's or a journal's volume and page ("Harrison, tomo 2, página 1456")

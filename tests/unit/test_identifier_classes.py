@@ -4438,6 +4438,27 @@ def test_a_registers_entry_laid_out_as_a_certificates_form(detector, text, ident
     assert all(number in numbers for number in identifiers), numbers
 
 
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        (
+            "situated at Belize City, forming part of Parcel 2417/4, Block 45, Pickstock Registration Section.",
+            ["2417/4", "45"],
+        ),
+        ("all that land at Kyabakuza comprised in Buddu Block 314 Plot 88, formerly registered", ["314", "88"]),
+        ("c) Ser titular de la parcela número 87 Z-1 P2/3, amparada con el certificado parcelario", ["87 Z-1 P2/3"]),
+        ("MEDIDAS Y COLINDANCIAS:\n AL NORTE: 112.40 m con parcela 86, de Juan Pérez;", ["86"]),
+    ],
+)
+def test_a_land_registers_parcel_plot_or_block(detector, text, identifiers):
+    assert_hidden(detector, text, *identifiers)
+
+
+def test_a_hospitals_block_a_trials_block_and_a_registered_nurse_are_no_parcel(detector):
+    text = "Mobitz type 2 block. Block 2 of the trial registry enrolled 40. Seen in Block 4 by the registered nurse."
+    assert_kept(detector, text, "Block 2", "Block 4")
+
+
 def test_a_dose_and_a_reading_beside_register_words_stay(detector):
     text = "Inscrita en el registro de la clínica. Tomo: 20 gotas, libro: 3 horas de lectura al día."
     assert_kept(detector, text, "20 gotas", "3 horas")
