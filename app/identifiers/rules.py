@@ -827,20 +827,30 @@ _NOT_YEARS_AFTER = (
 RULES: tuple[Rule, ...] = (
     # Ages over 89 are identifying (HIPAA); younger ones are not.
     _rule(T.AGE, r"\b(?P<value>(?:9\d|1[01]\d)[- ](?:years?|yrs?)(?:[- ]old)?)\b", re.I),
-    # "aged 93", "at the age of 96", "Age/Sex: 92 Y / M", "Age / Sex: 91F", "Age: 94yrs"
+    # "aged 93", "at the age of 96", "Age/Sex: 92 Y / M", "Age / Sex: 91F", "Age/Sex : 91 Y / M", "Age: 94yrs"
     _rule(
         T.AGE,
-        r"\b(?:aged?|age:?|age of|age ?/ ?sex:?|age ?& ?sex:?)\s+(?P<value>(?:9\d|1[01]\d))"
+        r"\b(?:aged?|age:?|age of|age ?/ ?sex ?:?|age ?& ?sex ?:?)\s+(?P<value>(?:9\d|1[01]\d))"
         r"(?:\b|(?=[MFY]\b|yrs?\b|yo\b|y/o))"
         rf"(?! ?(?:%|mg|kg|mmhg|/min))(?!{_NOT_YEARS_AFTER})",
         re.I,
     ),
-    # "He's 93", "she's 95 now"; not a weight or a reading after it ("she's 92% on air")
+    # "He's 93", "she's 95 now", "I'm 93 and can't get in"; not a weight or a reading after it ("she's 92% on
+    # air")
     _rule(
         T.AGE,
-        r"\b(?:he|she)['’]s (?P<value>(?:9\d|1[01]\d))\b(?! ?(?:%|mg|kg|lbs?|mmhg|bpm|/|\.\d|st\b|pounds|kilos))"
+        r"(?:\b(?:he|she)['’]s|\bi['’]m|\bi am) (?P<value>(?:9\d|1[01]\d))\b"
+        r"(?! ?(?:%|mg|kg|lbs?|mmhg|bpm|/|\.\d|st\b|pounds|kilos|dollars|bucks|euros|quid|k\b))"
         rf"(?!{_NOT_YEARS_AFTER})",
         re.I,
+    ),
+    # "o sea tiene 94", "tengo 91 y vivo sola" (not a reading: "tiene 92 de saturación", "tiene 95 pulsaciones")
+    _rule(
+        T.AGE,
+        r"(?i:\b(?:tiene|tengo)) (?P<value>(?:9\d|1[01]\d))(?![\w%/.,]\d|[\w%/])"
+        r"(?!\s*(?i:de\b|del\b|pulsaciones|latidos|lpm|ppm|puntos|mg|kg|x\b|por\b|sobre\b|euros|pesos|"
+        r"d[óo]lares|soles|bolivianos|quetzales|lempiras|colones|mil\b|[€$]))"
+        rf"(?!{_NOT_YEARS_AFTER})",
     ),
     # a dispatch's or a chart's age and sex in one word: "93YOM", "91 yof", "94 YO F"
     _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)) ?(?=(?i:yo ?[mf]|y/o ?[mf])\b)"),
@@ -856,6 +866,9 @@ RULES: tuple[Rule, ...] = (
     # a lab report's and a chart's shortest forms: "(94 y)", "(92 a)", "94y", and an age in brackets after the
     # date of birth it follows from ("DOB: 02/14/1931 (94)")
     _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d)(?: ?[ya](?=\))|y(?![\w/])))"),
+    # and a Spanish list's short age after the name: "rafaela moreno cortés 92a · nuhsa …", "Celia Carrillo 92a:",
+    # "FUNES, Argentina · 93 a · DNI …"
+    _rule(T.AGE, r"(?<=[^\W\d_] |· )(?P<value>(?:9\d|1[01]\d))(?= ?a(?:\s*[·:;]|,\s))"),
     _rule(T.AGE, r"(?<=\d{4}) \((?P<value>(?:9\d|1[01]\d))\)"),
     # a specimen label's age and sex: "DOB 03/14/1934 | 91Y F", "94Y/F"
     _rule(T.AGE, r"(?<![\w.])(?P<value>(?:9\d|1[01]\d))(?=Y ?/?[MF]\b)"),
@@ -915,7 +928,7 @@ RULES: tuple[Rule, ...] = (
     # an age and a sex in one field, either way round: "Age/Sex: F/92", "Edad/Sexo: 93/M"
     _rule(
         T.AGE,
-        r"(?i:\b(?:age|edad) ?/ ?(?:sex|sexo|gender|g[ée]nero):?)\s*(?:[MFHmfh] ?/ ?)?(?P<value>(?:9\d|1[01]\d))"
+        r"(?i:\b(?:age|edad) ?/ ?(?:sex|sexo|gender|g[ée]nero) ?:?)\s*(?:[MFHmfh] ?/ ?)?(?P<value>(?:9\d|1[01]\d))"
         r"(?= ?(?:/ ?[MFHmfh]\b|[MFYAmfya]?\b))",
     ),
     # "Paciente de 95a, vive sola": a chart's short age after "de"

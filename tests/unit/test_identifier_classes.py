@@ -2366,6 +2366,33 @@ def test_ages_over_89_in_a_charts_short_forms(detector, text, age):
 
 
 @pytest.mark.parametrize(
+    ("text", "age"),
+    [
+        ("my INR was 3.4 on the 31st. I'm 93 and can't get in this week", "93"),
+        ("Nació el 14 de enero de 1930, o sea tiene 94 jaja", "94"),
+        ("Patient Name : Mr. VASANT KULKARNI      Age/Sex : 91 Y / M", "91"),
+        ("Pac: FUNES, Argentina del Carmen · 93 a · DNI 2.871.446", "93"),
+        ("1) Celia Carrillo 92a: edema bilateral, posible ICC", "92"),
+    ],
+)
+def test_an_age_over_89_said_by_its_owner_or_in_a_lists_short_form(detector, text, age):
+    ages = [e.text_in(text) for e in detector.detect(text) if e.type is EntityType.AGE]
+    assert any(age in found for found in ages), ages
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tiene 92 de saturación y tiene 95 pulsaciones; tengo 100 euros.",
+        "I'm 95% sure, I am 90 minutes away and I'm 100 dollars short.",
+        "Subir de 90 a 100 mg; la glucosa pasó de 80 a 95 a las 10.",
+    ],
+)
+def test_a_reading_a_share_or_an_amount_after_the_same_words_is_no_age(detector, text):
+    assert not [e for e in detector.detect(text) if e.type is EntityType.AGE], text
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Temp 98F, HR 80, BP 120/80.",
