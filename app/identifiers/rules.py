@@ -1906,19 +1906,22 @@ RULES: tuple[Rule, ...] = (
         rf"(?:the )?{_CAPITAL_NAME}(?:(?:,? (?:(?:of|the|for|and|de|del|la|y) )*){_CAPITAL_NAME}){{0,8}}",
     ),
     # An organisation after the label or the words that introduce one, to the field's end: "Employer: Rogers
-    # Communications", "Bank: Capitec", "HEALTH INS: BCBS of Texas", "works at Medtronic", "Aseguradora: Mapfre".
+    # Communications", "Bank: Capitec", "HEALTH INS: BCBS of Texas", "works at Medtronic", "Aseguradora: Mapfre",
+    # "Lender: Nationwide", "— Empleador: Florícola Rosas del Cotopaxi Cía. Ltda. —".
     # A plan only with its kind: "Plan:" alone heads a clinical note's plan ("Plan: Admit under medics").
     _rule(
         T.ORGANIZATION,
-        r"(?:(?:(?:^|\n)[ \t]*|(?<=[ \t][ \t])|(?<=\t))"
-        r"(?i:employer|employed by|company|bank|insurer|insurance|health ins(?:urance)?|"
+        # (the label at a line's start, after a field's gap or separator, or after whose it is: "Dmytro's employer:")
+        r"(?:(?:(?:^|\n)[ \t]*|(?<=[ \t][ \t])|(?<=\t)|(?<=[—–|] )|(?<=\w['’]s ))"
+        r"(?i:employer|employed by|company|bank|insurer|insurance|health ins(?:urance)?|lender|mortgage lender|"
         r"carrier|health plan|plan name|insurance plan|dental plan|payer|payor|school|pharmacy|preferred pharmacy|"
         r"workplace|place of work|"
         # "Plan:" alone where an insurance field follows within two lines
         r"plan(?=[ \t]*:(?:[^\n]*\n){0,2}[^\n]*\b(?:(?i:member|group|policy|subscriber)(?: (?i:id|no|number))?"
         r"[ \t]*[:#]|(?i:insurance|insurer|payer|coverage|copay)\b))|"
         r"empresa|empleador|banco|entidad|aseguradora|mutua|compañía|compania|cobertura|obra social|prepaga|eps|"
-        r"isapre|centro de trabajo|lugar de trabajo|colegio|farmacia)[ \t]*:[ \t]*"
+        r"isapre|centro de trabajo|lugar de trabajo|colegio|farmacia|prestamista|mutualista|emergencia m[óo]vil)"
+        r"[ \t]*:[ \t]*"
         r"|(?i:\b(?:works at|working at|worked at|work at|works for|worked for|employed (?:by|at)|employee of|"
         r"adjuster from|adjuster at|filled at|refilled at|duty at|job at|shifts? at|position at|employed with|"
         r"hired by|volunteers? at|student at|enrolled at|trabaja en|trabajaba en|empleado de|empleada de|"

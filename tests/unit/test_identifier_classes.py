@@ -4486,6 +4486,23 @@ def test_a_hospitals_block_a_trials_block_and_a_registered_nurse_are_no_parcel(d
     assert_kept(detector, text, "Block 2", "Block 4")
 
 
+@pytest.mark.parametrize(
+    ("text", "organisation"),
+    [
+        ("Vendor: Jane Hollingbery    Lender: Nationwide (mortgage offer NW-61170283)", "Nationwide"),
+        ("afiliada N° 218473\nEmergencia móvil: Emergencia Sur 24, socia N° 88217-3", "Emergencia Sur 24"),
+        (
+            "Fernando Chimbo — Cédula: 1710980952 — Empleador: Florícola Rosas del Cotopaxi Cía. Ltda. — Domicilio",
+            "Florícola Rosas del Cotopaxi Cía. Ltda",
+        ),
+        ("FX 019336. Dmytro's employer: Prairie Steelworks, Selkirk, as welder", "Prairie Steelworks"),
+    ],
+)
+def test_an_organisation_in_a_lenders_or_an_employers_field_between_separators(detector, text, organisation):
+    found = {e.text_in(text): e.type for e in detector.detect(text)}
+    assert found.get(organisation) is EntityType.ORGANIZATION, found
+
+
 def test_a_dose_and_a_reading_beside_register_words_stay(detector):
     text = "Inscrita en el registro de la clínica. Tomo: 20 gotas, libro: 3 horas de lectura al día."
     assert_kept(detector, text, "20 gotas", "3 horas")
