@@ -840,7 +840,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         T.AGE,
         r"(?:\b(?:he|she)['’]s|\bi['’]m|\bi am) (?P<value>(?:9\d|1[01]\d))\b"
-        r"(?! ?(?:%|mg|kg|lbs?|mmhg|bpm|/|\.\d|st\b|pounds|kilos|dollars|bucks|euros|quid|k\b))"
+        r"(?! ?(?:%|mg|kg|lbs?|mmhg|bpm|/|\.\d|st\b|pounds|kilos|dollars|bucks|euros|quid|k\b|miles|mi\b|km|"
+        r"kilomet|metres|meters|feet|ft\b|yards|steps))"
         rf"(?!{_NOT_YEARS_AFTER})",
         re.I,
     ),
@@ -849,7 +850,7 @@ RULES: tuple[Rule, ...] = (
         T.AGE,
         r"(?i:\b(?:tiene|tengo)) (?P<value>(?:9\d|1[01]\d))(?![\w%/.,]\d|[\w%/])"
         r"(?!\s*(?i:de\b|del\b|pulsaciones|latidos|lpm|ppm|puntos|mg|kg|x\b|por\b|sobre\b|euros|pesos|"
-        r"d[óo]lares|soles|bolivianos|quetzales|lempiras|colones|mil\b|[€$]))"
+        r"d[óo]lares|soles|bolivianos|quetzales|lempiras|colones|mil\b|[€$]|km|kil[óo]metros|metros|pasos|cuadras))"
         rf"(?!{_NOT_YEARS_AFTER})",
     ),
     # a dispatch's or a chart's age and sex in one word: "93YOM", "91 yof", "94 YO F"

@@ -2385,6 +2385,7 @@ def test_an_age_over_89_said_by_its_owner_or_in_a_lists_short_form(detector, tex
     [
         "Tiene 92 de saturación y tiene 95 pulsaciones; tengo 100 euros.",
         "I'm 95% sure, I am 90 minutes away and I'm 100 dollars short.",
+        "I'm 100 miles from the clinic and she's 90 km out; tiene 95 metros de jardín.",
         "Subir de 90 a 100 mg; la glucosa pasó de 80 a 95 a las 10.",
     ],
 )
