@@ -415,9 +415,12 @@ _LONE_DAY = re.compile(
 # A day alone after the words a message plans a day with: "el finde del 7", "hasta el 20 y después vuelvo", "la
 # deposición del 24 choca con la vista", "a partir del 3" (not a count's or a reading's: "hasta el 20 %", "desde
 # el 3 de la lista").
+_PLANNING_WORDS_ES = (
+    r"finde|fin de semana|puente|hasta|desde|a partir|antes|despu[ée]s|para|deposici[óo]n|audiencia|vista|cita|"
+    r"turno|reuni[óo]n|juicio|firma"
+)
 _PLANNED_DAY_ES = re.compile(
-    r"(?i:\b(?:finde|fin de semana|puente|hasta|desde|a partir|antes|despu[ée]s|para|deposici[óo]n|audiencia|vista|"
-    r"cita|turno|reuni[óo]n|juicio|firma)\s+(?:del|el|de el)\s+)(?P<day>[1-9]|[12]\d|3[01])"
+    rf"(?i:\b(?:{_PLANNING_WORDS_ES})\s+(?:del|el|de el)\s+)(?P<day>[1-9]|[12]\d|3[01])"
     r"(?![\d.,:/%°ºª]\d|[\d%°ºª]|\s*[%°€$]|\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|hs?\b|"
     r"mg|kg|km|euros|€|pesos|d[óo]lares|por ?ciento|puntos|a\.\s?m|p\.\s?m|am\b|pm\b|veces|unidades|ui\b|ml\b))"
 )
@@ -425,8 +428,7 @@ _PLANNED_DAY_ES = re.compile(
 # the words that set a day and "the", ending there ("the hearing is on the twenty-first,"; not "due on the
 # fifth day of each month", "on the fourth floor").
 _SPELLED_PLANNED_DAY = re.compile(
-    r"(?i:\b(?:finde|fin de semana|puente|hasta|desde|a partir|antes|despu[ée]s|para|deposici[óo]n|audiencia|"
-    r"vista|cita|turno|reuni[óo]n|juicio|firma|presentarme|presentarse|presentarte)\s+(?:del|el|de el)\s+)"
+    rf"(?i:\b(?:{_PLANNING_WORDS_ES}|presentarme|presentarse|presentarte)\s+(?:del|el|de el)\s+)"
     rf"(?P<es>(?i:{SPANISH_DAY_WORDS}))(?![\w-])"
     r"(?!\s*(?i:de (?:la|los|las|cada)\b|años|meses|d[íi]as|semanas|horas|por ?ciento|puntos|veces|unidades|"
     r"y (?:medio|media)\b|%))"
