@@ -412,6 +412,7 @@ class IdentifierDetector:
                 and not all(_national_or_label_abbreviation(w) for w in named.text_in(text).split())
                 # a form's next label, cut off the name the model ran into it ("Ghulam Rasool   Age/Sex:")
                 and named.text_in(text).lower() not in _FIELD_LABELS
+                and not _a_word_the_recogniser_misreads(named.text_in(text))
             ]
         if self.use_ner:
             found += _widened_by_the_model(text, model, found)
@@ -1230,6 +1231,26 @@ def _plausible_name(text: str, entity: Entity) -> bool:
             return True
         return any(w.lower() not in ordinary for w in words if w[0].isupper())
     return any(w.lower() not in _NOT_NAMES | ordinary for w in words)
+
+
+# A word written with a capital inside it after a small letter: a product's or a service's ("HemoCue",
+# "GeneXpert", "PiCCO", "AeroChamber", "LifeFlight"), not a surname's prefix ("McAllister", "DeSilva").
+_INNER_CAPITAL = re.compile(r"[a-zß-ÿ][A-ZÀ-Þ]")
+_SURNAME_PREFIX = re.compile(r"(?:Mc|Mac|O|D|De|Di|Da|Du|Le|La|Van|Von|Fitz|St)[A-ZÀ-Þ']")
+
+
+def _a_word_the_recogniser_misreads(surface: str) -> bool:
+    """One word alone that spaCy's recogniser called a name by its shape: a product's, a plan's or a
+    service's name with a capital inside ("HemoCue", "MaineCare", "VioGén"), or an everyday word typed in
+    lower case ("stridor", "inquieto", "borre"). A firm written so ("PostNord") is the price, about one word
+    for fifteen wrong ones on the development sets (docs/PRIVACY.md); a lower-case name on the lists ("luis",
+    "jimmy") or a town ("newcastle") stays."""
+    word = surface.strip()
+    if " " in word or not word.isalpha() or lexicon.is_name_word(word):
+        return False
+    if word.islower():
+        return word not in town_names() and word.capitalize() not in town_names()
+    return _INNER_CAPITAL.search(word) is not None and _SURNAME_PREFIX.match(word) is None
 
 
 def _national_or_label_abbreviation(word: str) -> bool:

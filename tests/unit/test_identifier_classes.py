@@ -5095,3 +5095,33 @@ def test_a_bank_or_an_insurer_named_by_its_letters_after_the_word_for_it(
 @pytest.mark.parametrize("text", ["Insurance: PPO through her employer", "insurance is VA, seen at the CBOC"])
 def test_a_plans_kind_after_the_word_for_an_insurer_stays(detector: IdentifierDetector, text: str) -> None:
     assert_kept(detector, text, text.split()[1 if ":" in text else 2].rstrip(","))
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Hb 7.8 g/dl (HemoCue). HIV test negative. Plan: iron and review in 2 weeks.", "HemoCue"),
+        ("Sputum sent for GeneXpert MTB/RIF Ultra; MTB not detected.", "GeneXpert"),
+        ("Salbutamol 100 mcg con aerocámara (AeroChamber), buena técnica.", "AeroChamber"),
+        ("Transferred by LifeFlight to the regional trauma centre.", "LifeFlight"),
+        ("Presenta valoración policial del riesgo en VioGén: nivel medio.", "VioGén"),
+    ],
+)
+def test_a_products_name_with_a_capital_inside_is_no_ones(detector: IdentifierDetector, text: str, word: str) -> None:
+    assert_kept(detector, text, word)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Seen today with her son Connor McAllister, who drives her to clinic.", ["McAllister"]),
+        ("Referred by Dr DeSilva for a second opinion.", ["DeSilva"]),
+        ("Patient: LeBlanc, Marie. Seen in clinic with her daughter.", ["LeBlanc"]),
+        ("wear and tear mami, habla con luis en finance", ["luis"]),
+        ("dn handover – newcastle east team, three visits", ["newcastle"]),
+    ],
+)
+def test_a_surnames_prefix_a_lower_case_name_or_town_stays_hidden(
+    detector: IdentifierDetector, text: str, identifiers: list[str]
+) -> None:
+    assert_hidden(detector, text, *identifiers)
