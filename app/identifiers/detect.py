@@ -412,7 +412,7 @@ class IdentifierDetector:
                 and not all(_national_or_label_abbreviation(w) for w in named.text_in(text).split())
                 # a form's next label, cut off the name the model ran into it ("Ghulam Rasool   Age/Sex:")
                 and named.text_in(text).lower() not in _FIELD_LABELS
-                and not _a_word_the_recogniser_misreads(named.text_in(text))
+                and not _a_word_the_recogniser_misreads(named.text_in(text), language)
             ]
         if self.use_ner:
             found += _widened_by_the_model(text, model, found)
@@ -1239,17 +1239,20 @@ _INNER_CAPITAL = re.compile(r"[a-zß-ÿ][A-ZÀ-Þ]")
 _SURNAME_PREFIX = re.compile(r"(?:Mc|Mac|O|D|De|Di|Da|Du|Le|La|Van|Von|Fitz|St)[A-ZÀ-Þ']")
 
 
-def _a_word_the_recogniser_misreads(surface: str) -> bool:
+def _a_word_the_recogniser_misreads(surface: str, language: Language) -> bool:
     """One word alone that spaCy's recogniser called a name by its shape: a product's, a plan's or a
-    service's name with a capital inside ("HemoCue", "MaineCare", "VioGén"), or an everyday word typed in
-    lower case ("stridor", "inquieto", "borre"). A firm written so ("PostNord") is the price, about one word
-    for fifteen wrong ones on the development sets (docs/PRIVACY.md); a lower-case name on the lists ("luis",
-    "jimmy") or a town ("newcastle") stays."""
+    service's name with a capital inside ("HemoCue", "MaineCare", "VioGén"), an everyday word typed in lower
+    case ("stridor", "inquieto", "borre"), or in Spanish a word in capitals — the Spanish model's commonest
+    organisation, and most often a national or regional body, a benefit or a clinical abbreviation ("SUSESO",
+    "CAEC", "IESS", "UPP") or a heading's word ("SOCIOFAMILIAR"). A firm or an insurer written so ("PostNord",
+    "OSPIAT") is the price, about one word for fourteen wrong ones on the development sets (docs/PRIVACY.md);
+    a name on the lists ("luis", "BUSTOS") or a town ("newcastle", "BURGOS") stays."""
     word = surface.strip()
     if " " in word or not word.isalpha() or lexicon.is_name_word(word):
         return False
-    if word.islower():
-        return word not in town_names() and word.capitalize() not in town_names()
+    towns = town_names()
+    if word.islower() or (language is Language.SPANISH and word.isupper() and len(word) > 1):
+        return word not in towns and word.capitalize() not in towns and not lexicon.is_region(word)
     return _INNER_CAPITAL.search(word) is not None and _SURNAME_PREFIX.match(word) is None
 
 

@@ -5125,3 +5125,33 @@ def test_a_surnames_prefix_a_lower_case_name_or_town_stays_hidden(
     detector: IdentifierDetector, text: str, identifiers: list[str]
 ) -> None:
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Tiene el grado II reconocido; he pedido al ICASS la revisión del plan para subir horas.", "ICASS"),
+        ("Si rechazan la licencia médica, después reclamo a SUSESO con el formulario.", "SUSESO"),
+        ("Escala de Braden 13, riesgo moderado de UPP. Cambios posturales cada 3 horas.", "UPP"),
+        ("La empresa presentó la declaración ante el INPSASEL la semana pasada.", "INPSASEL"),
+        ("2. SITUACIÓN SOCIOFAMILIAR\nViuda desde 2008, vive sola en el pueblo.", "SOCIOFAMILIAR"),
+    ],
+)
+def test_a_spanish_word_in_capitals_the_recogniser_alone_calls_a_body_stays(
+    detector: IdentifierDetector, text: str, word: str
+) -> None:
+    assert_kept(detector, text, word)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("POR PARTE DEL ENCARGADO SR. MARCELO BUSTOS Y ATENTO ADEUDARSEME HABERES", ["BUSTOS"]),
+        ("Paciente: DÍAZ QUINTANA, YEREMAY   Edad: 67 a", ["DÍAZ QUINTANA", "YEREMAY"]),
+        ("COMUNIDAD DE PROPIETARIOS C/ VITORIA, 188 - BURGOS", ["BURGOS"]),
+    ],
+)
+def test_a_name_or_a_town_in_capitals_stays_hidden_in_spanish(
+    detector: IdentifierDetector, text: str, identifiers: list[str]
+) -> None:
+    assert_hidden(detector, text, *identifiers)
