@@ -828,7 +828,14 @@ def after_a_clitic(text: str, start: int) -> bool:
 
 
 _A_CLITIC_BEFORE = re.compile(r"(?<![\w])(?:me|te|se|le|les|nos) $")
-_LINE_TIME = re.compile(r"(?:^|\n)[ \t]*(?:[01]\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:hrs?|h))?[ \t:–-]*$")
+# A dash opening a list's item or after a numbered clause's name opens its text ("– Llaves: 3 de portal",
+# "CUARTA.– Gastos.", "TERCERO.– Decretar"); elsewhere
+# an en or em dash joins a heading's parts ("Hostelería Giralda Sur — Gerente"), whose words may be names.
+_CLAUSE_DASH = re.compile(r"(?:\.|(?:^|\n)[ \t]*)[–—][ \t]*$")
+# (after the day too, as a log writes its entries: "08/04 10:55 Ingresa en URPA")
+_LINE_TIME = re.compile(
+    r"(?:^|\n)[ \t]*(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?[ \t]+)?(?:[01]\d|2[0-3]):?[0-5]\d(?:[ \t]*(?:hrs?|h))?[ \t:–-]*$"
+)
 
 
 # An item's letter or number in a list: "a) Administre, alquile…", "FALLO: b) Condénase…", "(iv) Sell".
@@ -862,6 +869,7 @@ def opens_sentence(text: str, start: int) -> bool:
     return (
         not before
         or before[-1] in ".!?:\n•-*·"
+        or _CLAUSE_DASH.search(before) is not None
         or _LINE_TIME.search(text, max(0, start - 16), start) is not None
         or _ends_in_a_list_mark(before)
     )

@@ -5155,3 +5155,32 @@ def test_a_name_or_a_town_in_capitals_stays_hidden_in_spanish(
     detector: IdentifierDetector, text: str, identifiers: list[str]
 ) -> None:
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("CUARTA.– Gastos. Serán de cuenta de la parte arrendataria los suministros de agua y luz.", "Gastos"),
+        ("DÉCIMA.– Notificaciones. Serán válidas las realizadas por correo electrónico.", "Notificaciones"),
+        ("ANEXO I – INVENTARIO\n– Llaves: 3 de portal, 3 de vivienda, 1 de buzón.", "Llaves"),
+        ("HALLAZGOS:\n– Nódulo sólido de contornos espiculados de 24 mm en LSD.", "Nódulo"),
+        ("HOJA DE ENFERMERÍA\n08/04 10:55 Ingresa en URPA. Consciente, orientada.", "Ingresa"),
+    ],
+)
+def test_a_word_opening_a_clause_a_dashed_item_or_a_logs_entry_is_no_name(
+    detector: IdentifierDetector, text: str, word: str
+) -> None:
+    assert_kept(detector, text, word)
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("Fdo.: Álvaro Domínguez Lozano\nGerente – Hostelería Giralda Sur", ["Hostelería Giralda Sur"]),
+        ("Un saludo,\n– Remedios Quintanilla, trabajadora social", ["Remedios Quintanilla"]),
+    ],
+)
+def test_a_name_after_a_heading_dash_or_opening_a_dashed_line_stays_hidden(
+    detector: IdentifierDetector, text: str, identifiers: list[str]
+) -> None:
+    assert_hidden(detector, text, *identifiers)
