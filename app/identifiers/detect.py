@@ -2239,10 +2239,21 @@ def _without_record_role(text: str, entity: Entity) -> Entity:
         return entity
     if _A_GLUED_VALUE.match(text, entity.end) and " " in text[entity.start : entity.end].strip():
         entity = Entity(entity.start, entity.start + text[entity.start : entity.end].rstrip().rfind(" "), entity.type)
+    if _CITIZENS_TITLE.match(text, entity.start, entity.end) and _ARTICLE_BEFORE_A_TITLE.search(
+        text, max(0, entity.start - 6), entity.start
+    ):
+        entity = Entity(_CITIZENS_TITLE.match(text, entity.start, entity.end).end(), entity.end, entity.type)
     first = _FIRST_WORD.match(text, entity.start, entity.end)
     if first is None or first.group(0).strip().lower() not in _RECORD_ROLES:
         return entity
     return Entity(first.end(), entity.end, entity.type)
+
+
+# Mexico's legal "C." (ciudadano, ciudadana) after an article is a title, as "Sr." is: "el C. JUAN RAMÍREZ
+# MORENO", "comparece la C. Esmeralda López". Without the article it is as often an initial ("Fdo.: C. Rodríguez
+# Paz"), which stays the name's.
+_CITIZENS_TITLE = re.compile(r"C\.[ \t]+(?=[^\W\d_]{2})")
+_ARTICLE_BEFORE_A_TITLE = re.compile(r"(?i:\b(?:el|la|los|las|al|del))[ \t]+$")
 
 
 # A word that a scan or a narrow column broke at a line's end with a hyphen: its tail opens the next line

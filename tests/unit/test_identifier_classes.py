@@ -5184,3 +5184,23 @@ def test_a_name_after_a_heading_dash_or_opening_a_dashed_line_stays_hidden(
     detector: IdentifierDetector, text: str, identifiers: list[str]
 ) -> None:
     assert_hidden(detector, text, *identifiers)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("QUE CELEBRAN, POR UNA PARTE, EL C. JOSÉ TEPOX HERNÁNDEZ, A QUIEN EN LO SUCESIVO", "JOSÉ TEPOX HERNÁNDEZ"),
+        ("Acto seguido comparece la C. ESMERALDA LÓPEZ SÁNCHEZ, esposa del declarante.", "ESMERALDA LÓPEZ SÁNCHEZ"),
+        ("Que su cónyuge, la C. Guadalupe Flores Tecuatl, y sus hijos viven en el predio.", "Guadalupe Flores Tecuatl"),
+    ],
+)
+def test_mexicos_citizens_title_after_an_article_is_no_part_of_the_name(
+    detector: IdentifierDetector, text: str, name: str
+) -> None:
+    found = [text[e.start : e.end] for e in detector.detect(text)]
+    assert name in found and "C." in replaced(detector, text), found
+
+
+def test_a_c_with_no_article_before_it_stays_an_initial(detector: IdentifierDetector) -> None:
+    text = "Fdo.: C. Rodríguez Paz, enfermera de guardia."
+    assert_hidden(detector, text, "C. Rodríguez Paz")
