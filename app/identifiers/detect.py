@@ -1250,9 +1250,8 @@ def _a_word_the_recogniser_misreads(surface: str, language: Language) -> bool:
     word = surface.strip()
     if " " in word or not word.isalpha() or lexicon.is_name_word(word):
         return False
-    towns = town_names()
     if word.islower() or (language is Language.SPANISH and word.isupper() and len(word) > 1):
-        return word not in towns and word.capitalize() not in towns and not lexicon.is_region(word)
+        return word.lower() not in town_names() and not lexicon.is_region(word)  # (the list holds lower case too)
     return _INNER_CAPITAL.search(word) is not None and _SURNAME_PREFIX.match(word) is None
 
 
@@ -2239,10 +2238,9 @@ def _without_record_role(text: str, entity: Entity) -> Entity:
         return entity
     if _A_GLUED_VALUE.match(text, entity.end) and " " in text[entity.start : entity.end].strip():
         entity = Entity(entity.start, entity.start + text[entity.start : entity.end].rstrip().rfind(" "), entity.type)
-    if _CITIZENS_TITLE.match(text, entity.start, entity.end) and _ARTICLE_BEFORE_A_TITLE.search(
-        text, max(0, entity.start - 6), entity.start
-    ):
-        entity = Entity(_CITIZENS_TITLE.match(text, entity.start, entity.end).end(), entity.end, entity.type)
+    title = _CITIZENS_TITLE.match(text, entity.start, entity.end)
+    if title and _ARTICLE_BEFORE_A_TITLE.search(text, max(0, entity.start - 6), entity.start):
+        entity = Entity(title.end(), entity.end, entity.type)
     first = _FIRST_WORD.match(text, entity.start, entity.end)
     if first is None or first.group(0).strip().lower() not in _RECORD_ROLES:
         return entity

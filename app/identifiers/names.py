@@ -829,8 +829,8 @@ def after_a_clitic(text: str, start: int) -> bool:
 
 _A_CLITIC_BEFORE = re.compile(r"(?<![\w])(?:me|te|se|le|les|nos) $")
 # A dash opening a list's item or after a numbered clause's name opens its text ("– Llaves: 3 de portal",
-# "CUARTA.– Gastos.", "TERCERO.– Decretar"); elsewhere
-# an en or em dash joins a heading's parts ("Hostelería Giralda Sur — Gerente"), whose words may be names.
+# "CUARTA.– Gastos.", "TERCERO.– Decretar"); elsewhere an en or em dash joins a heading's parts ("Hostelería
+# Giralda Sur — Gerente"), whose words may be names.
 _CLAUSE_DASH = re.compile(r"(?:\.|(?:^|\n)[ \t]*)[–—][ \t]*$")
 # (after the day too, as a log writes its entries: "08/04 10:55 Ingresa en URPA")
 _LINE_TIME = re.compile(
